@@ -1,0 +1,35 @@
+"""Pure game rules behind one interface; nothing here does I/O.
+
+>>> from engine import GAMES
+>>> game = GAMES["puerto_rico"]
+>>> state = game.new_game(4, {}, seed=1)
+>>> seat = game.to_move(state)
+>>> state, events = game.apply(state, seat, game.legal_actions(state, seat)[0])
+"""
+from engine.interface import (Action, Choice, Event, Game, IllegalMove, OptionSpec,
+                              Outcome, SeatScore, Section)
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    GAMES[game.name] = game
+    return game
+
+
+def get_game(name: str) -> Game:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise IllegalMove(f"unknown game {name!r}") from None
+
+
+def _register_builtin_games() -> None:
+    from engine.puerto_rico.game import PuertoRico
+    register(PuertoRico())
+
+
+_register_builtin_games()
+
+__all__ = ["Action", "Choice", "Event", "Game", "GAMES", "IllegalMove", "OptionSpec",
+           "Outcome", "SeatScore", "Section", "get_game", "register"]

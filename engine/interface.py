@@ -1,0 +1,172 @@
+"""The one interface the server uses for every game.
+
+A game is a stateless object with pure functions over an opaque, immutable
+state.  States are never mutated after ``apply`` returns them, so callers may
+cache and share them freely.  Actions are small JSON-able dicts with a
+``"type"`` key; the list returned by ``legal_actions`` is the whole truth about
+what a seat may do.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+Action = dict[str, Any]
+
+
+class IllegalMove(ValueError):
+    """An action that is not allowed now; the message is meant for players."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A setting chosen before the game starts (``/option base``)."""
+
+    name: str
+    label: str
+    choices: tuple[str, ...]
+    default: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action with the words a form shows for it."""
+
+    action: Action
+    label: str
+    group: str = ""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the game log and the emails.
+
+    ``private_to`` set: only that seat may read ``text``; everybody else
+    reads ``public_text`` (which may be empty: nothing to show them).
+    """
+
+    text: str
+    seat: int | None = None
+    private_to: int | None = None
+    public_text: str = ""
+
+    def text_for(self, viewer: int | None) -> str:
+        if self.private_to is None or self.private_to == viewer:
+            return self.text
+        return self.public_text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "seat": self.seat,
+                "private_to": self.private_to, "public_text": self.public_text}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Event":
+        return cls(data["text"], data.get("seat"), data.get("private_to"),
+                   data.get("public_text", ""))
+
+
+@dataclass(frozen=True)
+class Section:
+    """A block of the board as a viewer may see it: a title and labelled rows."""
+
+    title: str
+    rows: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    seat: int
+    total: int
+    breakdown: tuple[tuple[str, int], ...]
+    tiebreak: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Final result: scores in seat order and the winning seats (ties share)."""
+
+    scores: tuple[SeatScore, ...]
+    winners: tuple[int, ...]
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reason": self.reason,
+            "winners": list(self.winners),
+            "scores": [{"seat": s.seat, "total": s.total, "tiebreak": s.tiebreak,
+                        "breakdown": [list(b) for b in s.breakdown]} for s in self.scores],
+        }
+
+
+class Game(ABC):
+    """What every game in ``engine.GAMES`` provides.  All methods are pure."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...] = ()
+    state_version: int = 1
+
+    # -- lifecycle -------------------------------------------------------
+    @abstractmethod
+    def new_game(self, players: int, options: Mapping[str, str] | None = None,
+                 seed: int = 0) -> Any:
+        """A fresh state; raises ``IllegalMove`` for a bad player count or option."""
+
+    @abstractmethod
+    def to_move(self, state: Any) -> int | None:
+        """The seat whose decision it is, or None when the game is over."""
+
+    @abstractmethod
+    def prompt(self, state: Any) -> str:
+        """What the seat to move is asked, e.g. "choose a role"."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty if it is not their turn)."""
+
+    @abstractmethod
+    def label(self, state: Any, action: Action) -> str:
+        """Human words for one legal action."""
+
+    def choices(self, state: Any, seat: int) -> list[Choice]:
+        return [Choice(a, self.label(state, a), a.get("type", ""))
+                for a in self.legal_actions(state, seat)]
+
+    @abstractmethod
+    def apply(self, state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:
+        """The new state and what happened; raises ``IllegalMove``."""
+
+    @abstractmethod
+    def default_action(self, state: Any) -> Action:
+        """What a timed-out seat plays: a pass where allowed, else a fixed choice."""
+
+    # -- reading ---------------------------------------------------------
+    @abstractmethod
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        """JSON-able state as ``seat`` may see it (None: a spectator)."""
+
+    @abstractmethod
+    def board(self, view: Mapping[str, Any]) -> list[Section]:
+        """A view laid out as titled rows of text, for pages and emails."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None:
+        """Final scores and winners, or None while the game goes on."""
+
+    def is_over(self, state: Any) -> bool:
+        return self.to_move(state) is None
+
+    def seat_count(self, state: Any) -> int:
+        return len(self.view(state, None)["players"])
+
+    # -- storage ---------------------------------------------------------
+    @abstractmethod
+    def to_json(self, state: Any) -> dict[str, Any]:
+        """Everything, hidden parts included, with ``"version"``."""
+
+    @abstractmethod
+    def from_json(self, data: Mapping[str, Any]) -> Any:
+        """Inverse of ``to_json``; raises ``ValueError`` for another version."""
