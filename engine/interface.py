@@ -10,9 +10,21 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+import re
+from typing import Any, Mapping, Sequence
 
 Action = dict[str, Any]
+
+
+_SEAT_REF = re.compile(r"\{s(\d+)\}")
+
+
+def name_seats(text: str, names: Sequence[str] | None = None) -> str:
+    """Replace the engine's seat references ``{s0}``, ``{s1}`` … by names."""
+    def name(m: re.Match) -> str:
+        i = int(m.group(1))
+        return names[i] if names is not None and i < len(names) else f"Player {i + 1}"
+    return _SEAT_REF.sub(name, text)
 
 
 class IllegalMove(ValueError):
@@ -38,23 +50,34 @@ class Choice:
     group: str = ""
 
 
-@dataclass(frozen=True)
 class Event:
     """Something that happened, for the game log and the emails.
 
     ``private_to`` set: only that seat may read ``text``; everybody else
     reads ``public_text`` (which may be empty: nothing to show them).
+    A plain slotted class rather than a dataclass: engines make one or two
+    per action, and this is measurably cheaper.
     """
 
-    text: str
-    seat: int | None = None
-    private_to: int | None = None
-    public_text: str = ""
+    __slots__ = ("text", "seat", "private_to", "public_text")
 
-    def text_for(self, viewer: int | None) -> str:
+    def __init__(self, text: str, seat: int | None = None, private_to: int | None = None,
+                 public_text: str = ""):
+        self.text, self.seat, self.private_to, self.public_text = text, seat, private_to, public_text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        return f"Event({self.text!r}, seat={self.seat}, private_to={self.private_to})"
+
+    def text_for(self, viewer: int | None, names: Sequence[str] | None = None) -> str:
+        """What ``viewer`` may read, with ``{s0}``-style seat references named."""
         if self.private_to is None or self.private_to == viewer:
-            return self.text
-        return self.public_text
+            raw = self.text
+        else:
+            raw = self.public_text
+        return name_seats(raw, names)
 
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "seat": self.seat,
@@ -149,7 +172,8 @@ class Game(ABC):
         """JSON-able state as ``seat`` may see it (None: a spectator)."""
 
     @abstractmethod
-    def board(self, view: Mapping[str, Any]) -> list[Section]:
+    def board(self, view: Mapping[str, Any],
+              names: Sequence[str] | None = None) -> list[Section]:
         """A view laid out as titled rows of text, for pages and emails."""
 
     @abstractmethod

@@ -1,0 +1,62 @@
+"""Complete Puerto Rico games per second with uniformly random legal actions.
+
+Usage: python bench/engine_random_games.py [--games N] [--players 2 3 4 5]
+Prints games/s, actions/game, mean rounds, mean winning score and the share
+of each end trigger, per player count.  One process, one core.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import GAMES  # noqa: E402
+
+
+def end_trigger(state) -> str:
+    """Which end conditions fired (several may fire in the same round)."""
+    return state.end_triggered
+
+
+def play(game, players: int, seed: int):
+    rnd = random.Random(seed)
+    state = game.new_game(players, {}, seed)
+    actions = 0
+    while not state.over:
+        seat = state.turn
+        state, _ = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
+        actions += 1
+    return state, actions
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
+    args = ap.parse_args()
+    game = GAMES["puerto_rico"]
+    for n in args.players:
+        t0 = time.perf_counter()
+        actions, rounds, best, triggers = [], [], [], Counter()
+        for seed in range(args.games):
+            state, k = play(game, n, seed)
+            actions.append(k)
+            rounds.append(state.round)
+            best.append(max(sc.total for sc in game.outcome(state).scores))
+            triggers[end_trigger(state)] += 1
+        dt = time.perf_counter() - t0
+        shares = ", ".join(f"{k} {v / args.games:.0%}" for k, v in triggers.most_common())
+        print(f"{n} players: {args.games / dt:7.1f} games/s  "
+              f"{statistics.mean(actions):6.1f} actions/game  "
+              f"rounds {statistics.mean(rounds):4.1f} (min {min(rounds)}, max {max(rounds)})  "
+              f"winning score {statistics.mean(best):5.1f}  end: {shares}")
+
+
+if __name__ == "__main__":
+    main()

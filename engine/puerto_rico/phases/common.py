@@ -1,0 +1,62 @@
+"""Small helpers shared by the phases."""
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.interface import Event
+from engine.puerto_rico.data import GOODS
+from engine.puerto_rico.state import State
+
+PASS = {"type": "pass"}
+
+
+def seat_ref(seat: int) -> str:
+    return "{s%d}" % seat
+
+
+def say(ev: list[Event], seat: int | None, text: str) -> None:
+    ev.append(Event(text, seat))
+
+
+def order_from(s: State, first: int) -> list[int]:
+    return [(first + i) % s.n for i in range(s.n)]
+
+
+def run_order(s: State, ev: list[Event],
+              has_turn: Callable[[State, int, list[Event]], bool],
+              finish: Callable[[State, list[Event]], None]) -> None:
+    """Walk ``s.order`` from ``s.step`` to the first seat with a real decision.
+
+    Seats with nothing to decide are skipped (``has_turn`` may act for them,
+    e.g. the mayor placing colonists where there is no choice), so nobody is
+    emailed to click "pass" when passing is all they could do.
+    """
+    while s.step < len(s.order):
+        seat = s.order[s.step]
+        if has_turn(s, seat, ev):
+            s.turn = seat
+            return
+        s.step += 1
+    finish(s, ev)
+
+
+def take_colonist(s: State) -> bool:
+    """One colonist from the supply, else from the ship (hospice, university)."""
+    if s.colonist_supply > 0:
+        s.colonist_supply -= 1
+        return True
+    if s.colonist_ship > 0:
+        s.colonist_ship -= 1
+        return True
+    return False
+
+
+def trigger_end(s: State, reason: str, ev: list[Event], text: str) -> None:
+    """Note a game-end condition; the round is still played to its end."""
+    if reason not in s.end_triggered.split(", "):
+        s.end_triggered = ", ".join(filter(None, [s.end_triggered, reason]))
+        say(ev, None, text)
+
+
+def goods_text(kind: int, count: int) -> str:
+    return f"{count} {GOODS[kind]}"

@@ -1,0 +1,137 @@
+"""Mayor: new colonists arrive and every player re-arranges all of theirs.
+
+Privilege: one colonist from the supply.  The ship is dealt one by one from
+the mayor.  Each player lifts all colonists and places them again; San Juan
+only holds what finds no empty circle.  A player with at least as many
+colonists as circles has no choice and is placed automatically.  Placing is
+one colonist, or as many as fit on one tile or building, per action; or
+"auto": the previous arrangement, then the new colonists on empty circles in
+the order of ``AUTO_ORDER``.
+"""
+from __future__ import annotations
+
+from engine.interface import Event
+from engine.puerto_rico.data import BUILDINGS, QUARRY, TILES
+from engine.puerto_rico.phases import roles
+from engine.puerto_rico.phases.common import order_from, run_order, say, seat_ref, trigger_end
+from engine.puerto_rico.state import Player, State
+
+AUTO = {"type": "auto_place"}
+
+
+def enter(s: State, ev: list[Event]) -> None:
+    s.phase = "mayor"
+    mayor = s.edit(s.role_player)
+    if s.colonist_supply > 0:
+        s.colonist_supply -= 1
+        mayor.san_juan += 1
+    for i in range(s.colonist_ship):
+        s.edit((s.role_player + i) % s.n).san_juan += 1
+    say(ev, s.role_player, f"{s.colonist_ship} colonists leave the ship.")
+    s.colonist_ship = 0
+    s.order, s.step = order_from(s, s.role_player), 0
+    run_order(s, ev, _begin_seat, _finish)
+
+
+def options(s: State, seat: int) -> list[dict]:
+    """Auto, then per target with room: one colonist, and "fill it" when more fit."""
+    p = s.players[seat]
+    pool = s.mayor_pool
+    opts = [AUTO]
+    for t in range(6):
+        free = p.tiles[t] - p.worked[t]
+        if free:
+            _add_place(opts, TILES[t], min(free, pool))
+    for name, c in p.buildings.items():
+        free = BUILDINGS[name].circles - c
+        if free:
+            _add_place(opts, name, min(free, pool))
+    return opts
+
+
+def _add_place(opts: list[dict], target: str, most: int) -> None:
+    opts.append({"type": "place", "target": target, "count": 1})
+    if most > 1:
+        opts.append({"type": "place", "target": target, "count": most})
+
+
+def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    p = s.edit(seat)
+    if action["type"] == "auto_place":
+        _auto_place(p, s.memo, s.mayor_pool)
+        s.mayor_pool = 0
+    else:
+        target, count = action["target"], action["count"]
+        if target in BUILDINGS:
+            p.buildings[target] += count
+        else:
+            p.worked[TILES.index(target)] += count
+        s.mayor_pool -= count
+    if s.mayor_pool == 0:
+        say(ev, seat, f"{seat_ref(seat)} has placed all colonists.")
+        s.step += 1
+        run_order(s, ev, _begin_seat, _finish)
+
+
+def _begin_seat(s: State, seat: int, ev: list[Event]) -> bool:
+    """Lift all colonists; place them directly when there is nothing to choose."""
+    p = s.edit(seat)
+    pool = p.colonists()
+    s.memo = {"worked": p.worked[:], "buildings": dict(p.buildings)}
+    p.worked = [0] * 6
+    p.buildings = dict.fromkeys(p.buildings, 0)
+    p.san_juan = 0
+    if pool >= p.circles():
+        p.worked = p.tiles[:]
+        p.buildings = {n: BUILDINGS[n].circles for n in p.buildings}
+        p.san_juan = pool - p.circles()
+        return False
+    s.mayor_pool = pool
+    return pool > 0
+
+
+# Where "auto" puts colonists beyond the previous arrangement: buildings
+# first (they pay only when occupied), then plantations of the most valuable
+# goods, quarries last.
+AUTO_ORDER = ("buildings", 4, 3, 2, 1, 0, QUARRY)
+
+
+def _auto_place(p: Player, prev: dict, pool: int) -> None:
+    for t in range(6):
+        pool -= _fill_tile(p, t, min(prev["worked"][t], p.tiles[t]) - p.worked[t], pool)
+    for name, c in prev["buildings"].items():
+        pool -= _fill_building(p, name, c - p.buildings[name], pool)
+    for step in AUTO_ORDER:
+        if step == "buildings":
+            for name in p.buildings:
+                pool -= _fill_building(p, name, BUILDINGS[name].circles - p.buildings[name], pool)
+        else:
+            pool -= _fill_tile(p, step, p.tiles[step] - p.worked[step], pool)
+    p.san_juan += pool
+
+
+def _fill_tile(p: Player, t: int, want: int, pool: int) -> int:
+    n = max(0, min(want, pool))
+    p.worked[t] += n
+    return n
+
+
+def _fill_building(p: Player, name: str, want: int, pool: int) -> int:
+    n = max(0, min(want, pool))
+    p.buildings[name] += n
+    return n
+
+
+def _finish(s: State, ev: list[Event]) -> None:
+    s.memo = None
+    s.mayor_pool = 0
+    need = max(s.n, sum(p.empty_building_circles() for p in s.players))
+    if s.colonist_supply < need:
+        # Game end: the ship cannot be filled (finish the round first).
+        trigger_end(s, "colonists", ev,
+                    "Not enough colonists are left to fill the ship: this is the last round.")
+    put = min(need, s.colonist_supply)
+    s.colonist_supply -= put
+    s.colonist_ship = put
+    roles.end_role(s, ev)
+

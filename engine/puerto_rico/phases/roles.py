@@ -1,0 +1,63 @@
+"""Choosing roles, and the end of a role and of a round."""
+from __future__ import annotations
+
+from engine.interface import Event
+from engine.puerto_rico.data import SETUPS
+from engine.puerto_rico.phases.common import say, seat_ref
+from engine.puerto_rico.state import State
+
+ROLE_TITLES = {"settler": "Settler", "mayor": "Mayor", "builder": "Builder",
+               "craftsman": "Craftsman", "trader": "Trader", "captain": "Captain",
+               "prospector": "Prospector", "prospector2": "Prospector"}
+
+
+def options(s: State, seat: int) -> list[dict]:
+    return [{"type": "role", "role": r} for r in s.roles]
+
+
+def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    from engine.puerto_rico.phases import PHASES
+    role = action["role"]
+    coins = s.roles.pop(role)
+    s.taken[role] = seat
+    p = s.edit(seat)
+    p.doubloons += coins
+    s.role_player = seat
+    extra = f" and the {coins} doubloon{'s' if coins > 1 else ''} on it" if coins else ""
+    say(ev, seat, f"{seat_ref(seat)} chooses the {ROLE_TITLES[role]}{extra}.")
+    if role.startswith("prospector"):
+        # Prospector: no action for anybody, one doubloon from the bank.
+        p.doubloons += 1
+        s.bank -= 1
+        end_role(s, ev)
+    else:
+        PHASES[role].enter(s, ev)
+
+
+def end_role(s: State, ev: list[Event]) -> None:
+    s.picks += 1
+    s.order, s.step = [], 0
+    if s.picks == s.n * SETUPS[s.n].roles_per_player:
+        end_round(s, ev)
+        return
+    s.phase = "role"
+    # 3-5 players: each picks once, clockwise from the governor.  Two players:
+    # they alternate until each has picked three (2-player variant).
+    s.turn = (s.governor + s.picks) % s.n
+
+
+def end_round(s: State, ev: list[Event]) -> None:
+    for role in s.roles:                      # one doubloon on each role nobody took
+        s.roles[role] += 1
+        s.bank -= 1
+    s.roles = {r: s.roles.get(r, 0) for r in SETUPS[s.n].roles}
+    s.taken = {}
+    s.picks = 0
+    if s.end_triggered:
+        s.over, s.phase, s.turn = True, "over", None
+        say(ev, None, "The game is over.")
+        return
+    s.governor = (s.governor + 1) % s.n
+    s.round += 1
+    s.phase, s.turn = "role", s.governor
+    say(ev, s.governor, f"Round {s.round}: {seat_ref(s.governor)} is governor.")

@@ -1,0 +1,86 @@
+"""End of the captain phase: storing goods, then unloading full ships.
+
+Every player keeps one barrel; each occupied warehouse keeps all barrels of
+one more kind (small: 1 kind, large: 2).  The rest goes back to the supply.
+A player who can keep everything is not asked.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.interface import Event
+from engine.puerto_rico.data import GOODS, PRICE
+from engine.puerto_rico.phases import roles
+from engine.puerto_rico.phases.common import order_from, run_order, say, seat_ref, trigger_end
+from engine.puerto_rico.state import Player, State
+
+EMPTY = -1
+
+
+def enter(s: State, ev: list[Event]) -> None:
+    s.phase = "storage"
+    s.order, s.step = order_from(s, s.role_player), 0
+    run_order(s, ev, _has_turn, _finish)
+
+
+def warehouse_kinds(p: Player) -> int:
+    return p.active("store_kind_1") + 2 * p.active("store_kind_2")
+
+
+def options(s: State, seat: int) -> list[dict]:
+    p = s.players[seat]
+    kinds = [k for k in range(5) if p.goods[k]]
+    w = warehouse_kinds(p)
+    if len(kinds) <= w or (len(kinds) == w + 1 and any(p.goods[k] == 1 for k in kinds)):
+        return []                       # everything fits: nothing to decide
+    opts = []
+    for stored in combinations(kinds, w):
+        for single in kinds:
+            if single not in stored:
+                opts.append({"type": "store", "warehouse": [GOODS[k] for k in stored],
+                             "single": GOODS[single]})
+    return opts
+
+
+def best_option(s: State, seat: int) -> dict:
+    """The default: keep the most barrels, then the most valuable ones."""
+    goods = s.players[seat].goods
+
+    def kept(opt: dict) -> tuple[int, int]:
+        ks = [GOODS.index(g) for g in opt["warehouse"]]
+        single = GOODS.index(opt["single"])
+        return (sum(goods[k] for k in ks) + 1,
+                sum(goods[k] * PRICE[k] for k in ks) + PRICE[single])
+
+    return max(options(s, seat), key=kept)
+
+
+def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    p = s.edit(seat)
+    stored = {GOODS.index(g) for g in action["warehouse"]}
+    single = GOODS.index(action["single"])
+    lost = []
+    for k in range(5):
+        keep = p.goods[k] if k in stored else (1 if k == single else 0)
+        if p.goods[k] > keep:
+            lost.append(f"{p.goods[k] - keep} {GOODS[k]}")
+            s.goods_supply[k] += p.goods[k] - keep
+            p.goods[k] = keep
+    say(ev, seat, f"{seat_ref(seat)} keeps goods and returns {', '.join(lost)}.")
+    s.step += 1
+    run_order(s, ev, _has_turn, _finish)
+
+
+def _has_turn(s: State, seat: int, ev: list[Event]) -> bool:
+    return bool(options(s, seat))
+
+
+def _finish(s: State, ev: list[Event]) -> None:
+    for ship in s.ships:
+        if ship[2] == ship[0]:
+            s.goods_supply[ship[1]] += ship[2]
+            ship[1], ship[2] = EMPTY, 0
+    s.wharf_used = []
+    if s.vp_supply <= 0:
+        trigger_end(s, "vp chips", ev, "The victory-point chips are gone: this is the last round.")
+    roles.end_role(s, ev)

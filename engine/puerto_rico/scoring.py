@@ -1,0 +1,58 @@
+"""Final scoring: chips + building points + bonuses of occupied large buildings."""
+from __future__ import annotations
+
+from engine.interface import Outcome, SeatScore
+from engine.puerto_rico.data import BUILDINGS
+from engine.puerto_rico.state import Player, State
+
+
+def guild_hall(p: Player) -> int:
+    """1 per small, 2 per large production building, occupied or not."""
+    return sum((1 if BUILDINGS[n].circles == 1 else 2)
+               for n in p.buildings if BUILDINGS[n].produces is not None)
+
+
+def residence(p: Player) -> int:
+    """4 for up to 9 island tiles, 5 for 10, 6 for 11, 7 for 12."""
+    return max(4, p.island_tiles() - 5)
+
+
+def fortress(p: Player) -> int:
+    """1 per 3 colonists on the board, San Juan included."""
+    return p.colonists() // 3
+
+
+def customs_house(p: Player) -> int:
+    """1 per 4 points of victory-point chips."""
+    return p.vp // 4
+
+
+def city_hall(p: Player) -> int:
+    """1 per violet building, the city hall itself included."""
+    return sum(1 for n in p.buildings if BUILDINGS[n].violet)
+
+
+LARGE_BONUS = {"score_guild_hall": guild_hall, "score_residence": residence,
+               "score_fortress": fortress, "score_customs_house": customs_house,
+               "score_city_hall": city_hall}
+
+
+def score(p: Player) -> tuple[int, tuple[tuple[str, int], ...]]:
+    buildings = sum(BUILDINGS[n].vp for n in p.buildings)
+    parts = [("chips", p.vp), ("buildings", buildings)]
+    for name, colonists in p.buildings.items():
+        for effect in BUILDINGS[name].effects:
+            if effect in LARGE_BONUS:
+                # The bonus counts only when the building is occupied.
+                parts.append((BUILDINGS[name].title, LARGE_BONUS[effect](p) if colonists else 0))
+    return sum(v for _, v in parts), tuple(parts)
+
+
+def outcome(s: State) -> Outcome:
+    scores = []
+    for seat, p in enumerate(s.players):
+        total, parts = score(p)
+        scores.append(SeatScore(seat, total, parts, p.doubloons + sum(p.goods)))
+    best = max((sc.total, sc.tiebreak) for sc in scores)
+    winners = tuple(sc.seat for sc in scores if (sc.total, sc.tiebreak) == best)
+    return Outcome(tuple(scores), winners, f"game end: {s.end_triggered}")

@@ -1,0 +1,46 @@
+"""A new game laid out as the rulebook's "Voorbereiding van het spel" says."""
+from __future__ import annotations
+
+from engine.interface import IllegalMove
+from engine.puerto_rico import rng
+from engine.puerto_rico.data import (DOUBLOONS_TOTAL, GOODS_SUPPLY, PLANTATION_TILES,
+                                     QUARRY_TILES, SETUPS, building_supply)
+from engine.puerto_rico.phases.common import seat_ref
+from engine.puerto_rico.state import Player, State
+
+EMPTY = -1
+
+
+def new_state(n: int, seed: int) -> State:
+    if n not in SETUPS:
+        raise IllegalMove(f"Puerto Rico is for 2 to 5 players, not {n}")
+    setup = SETUPS[n]
+    s = State.__new__(State)
+    s.n, s.rng = n, seed & rng.MASK
+    s.rng, s.governor = rng.below(s.rng, n)      # "het lot bepaalt de startspeler"
+    s.players = [Player(setup.doubloons) for _ in range(n)]
+    tiles = list(PLANTATION_TILES)
+    for i, kind in enumerate(setup.start_tiles):
+        s.players[(s.governor + i) % n].tiles[kind] += 1
+        tiles[kind] -= 1
+    s.stack = [k for k in range(5) for _ in range(tiles[k] - setup.removed_plantations)]
+    s.rng = rng.shuffle(s.rng, s.stack)
+    s.face_up = sorted(s.stack.pop() for _ in range(n + 1))
+    s.discard, s.quarries = [], QUARRY_TILES - setup.removed_quarries
+    s.goods_supply = [g - setup.removed_goods for g in GOODS_SUPPLY]
+    s.colonist_supply, s.colonist_ship = setup.colonists, n
+    s.vp_supply = setup.vp_chips
+    s.bank = DOUBLOONS_TOTAL - n * setup.doubloons
+    s.ships = [[cap, EMPTY, 0] for cap in setup.ships]
+    s.house, s.buildings_left = [], building_supply(setup)
+    s.roles, s.taken = dict.fromkeys(setup.roles, 0), {}
+    s.round, s.picks, s.phase, s.turn = 1, 0, "role", s.governor
+    s.role_player, s.order, s.step, s.idle = None, [], 0, 0
+    s.over = s.captain_bonus_paid = s.hacienda_used = False
+    s.end_triggered = ""                 # the end conditions met, comma-separated
+    s.wharf_used, s.memo, s.mayor_pool, s._legal, s._owned = [], None, 0, None, -1
+    return s
+
+
+def opening_text(s: State) -> str:
+    return f"Round 1: {seat_ref(s.governor)} is governor."

@@ -1,0 +1,164 @@
+"""The game state: plain data, copied before every change.
+
+The rules say where a tile lies on the island or city does not matter, so a
+player's board is counts: tiles and occupied tiles per kind, and colonists
+per building.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.puerto_rico.data import BUILDINGS, EFFECT_BUILDINGS
+
+_SIZE = {b.name: b.size for b in BUILDINGS.values()}
+_CIRCLES = {b.name: b.circles for b in BUILDINGS.values()}
+
+VERSION = 1
+
+
+class Player:
+    __slots__ = ("doubloons", "vp", "goods", "tiles", "worked", "buildings",
+                 "san_juan")
+
+    def __init__(self, doubloons: int = 0):
+        self.doubloons = doubloons
+        self.vp = 0                     # victory-point chips (hidden from others)
+        self.goods = [0] * 5
+        self.tiles = [0] * 6            # plantations per good, then quarries
+        self.worked = [0] * 6           # of those, how many have a colonist
+        self.buildings: dict[str, int] = {}   # name -> colonists on it
+        self.san_juan = 0
+
+    def clone(self) -> "Player":
+        p = Player.__new__(Player)
+        p.doubloons = self.doubloons
+        p.vp = self.vp
+        p.goods = self.goods[:]
+        p.tiles = self.tiles[:]
+        p.worked = self.worked[:]
+        p.buildings = self.buildings.copy()
+        p.san_juan = self.san_juan
+        return p
+
+    # -- questions the phases ask -------------------------------------------
+    def active(self, effect: str) -> bool:
+        """Has an occupied building with this effect (only occupied ones work)."""
+        b = self.buildings
+        for name in EFFECT_BUILDINGS.get(effect, ()):
+            if b.get(name, 0) > 0:
+                return True
+        return False
+
+    def island_tiles(self) -> int:
+        return sum(self.tiles)
+
+    def city_spaces(self) -> int:
+        return sum(_SIZE[n] for n in self.buildings)
+
+    def colonists(self) -> int:
+        return sum(self.worked) + sum(self.buildings.values()) + self.san_juan
+
+    def circles(self) -> int:
+        return sum(self.tiles) + sum(_CIRCLES[n] for n in self.buildings)
+
+    def empty_building_circles(self) -> int:
+        return sum(_CIRCLES[n] - c for n, c in self.buildings.items())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"doubloons": self.doubloons, "vp": self.vp, "goods": self.goods[:],
+                "tiles": self.tiles[:], "worked": self.worked[:],
+                "buildings": dict(self.buildings), "san_juan": self.san_juan}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Player":
+        p = cls(d["doubloons"])
+        p.vp, p.goods, p.tiles, p.worked = d["vp"], list(d["goods"]), list(d["tiles"]), list(d["worked"])
+        p.buildings, p.san_juan = dict(d["buildings"]), d["san_juan"]
+        return p
+
+
+# Fields copied as they are (ints, strings, tuples) and fields that are lists
+# or dicts of immutables (copied one level deep).
+_SCALARS = ("n", "rng", "round", "governor", "phase", "turn", "role_player",
+            "picks", "colonist_supply", "colonist_ship", "vp_supply", "bank",
+            "quarries", "end_triggered", "over", "step", "idle",
+            "captain_bonus_paid", "mayor_pool", "hacienda_used")
+_FLAT = ("goods_supply", "stack", "face_up", "discard", "house", "order",
+         "wharf_used", "roles", "taken", "buildings_left",
+         "memo")   # a phase's own notes: the mayor's previous arrangement, the
+                   # craftsman's produced kinds; None between phases
+
+
+class State:
+    __slots__ = _SCALARS + _FLAT + ("players", "ships", "_legal", "_owned")
+
+    def edit(self, seat: int) -> Player:
+        """The player at ``seat``, safe to change.
+
+        A clone shares its Player objects with the state it came from (copying
+        all of them for every action was the engine's largest cost); the first
+        edit of a seat copies that one player.  Phases must change players only
+        through this method; reading through ``players[seat]`` is fine.
+        """
+        if not self._owned >> seat & 1:
+            self.players[seat] = self.players[seat].clone()
+            self._owned |= 1 << seat
+        return self.players[seat]
+
+    def clone(self) -> "State":
+        # Written out field by field: this runs once per action and is the
+        # engine's hottest path (see bench/engine_random_games.py).
+        s = State.__new__(State)
+        s.n, s.rng, s.round, s.governor = self.n, self.rng, self.round, self.governor
+        s.phase, s.turn, s.role_player, s.picks = self.phase, self.turn, self.role_player, self.picks
+        s.colonist_supply, s.colonist_ship, s.vp_supply, s.bank = self.colonist_supply, self.colonist_ship, self.vp_supply, self.bank
+        s.quarries, s.end_triggered, s.over, s.step = self.quarries, self.end_triggered, self.over, self.step
+        s.idle, s.captain_bonus_paid, s.mayor_pool, s.hacienda_used = self.idle, self.captain_bonus_paid, self.mayor_pool, self.hacienda_used
+        s.goods_supply = self.goods_supply.copy()
+        s.stack = self.stack.copy()
+        s.face_up = self.face_up.copy()
+        s.discard = self.discard.copy()
+        s.house = self.house.copy()
+        s.order = self.order.copy()
+        s.wharf_used = self.wharf_used.copy()
+        s.roles = self.roles.copy()
+        s.taken = self.taken.copy()
+        s.buildings_left = self.buildings_left.copy()
+        s.memo = self.memo      # never changed in place, only replaced
+        s.players = self.players[:]
+        s._owned = 0
+        s.ships = [sh[:] for sh in self.ships]
+        s._legal = None
+        return s
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"version": VERSION}
+        for f in _SCALARS:
+            d[f] = getattr(self, f)
+        for f in _FLAT:
+            v = getattr(self, f)
+            d[f] = (dict(v) if isinstance(v, dict) else list(v)) if v is not None else None
+        d["players"] = [p.to_json() for p in self.players]
+        d["ships"] = [list(sh) for sh in self.ships]
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "State":
+        if d.get("version") != VERSION:
+            raise ValueError(f"Puerto Rico state version {d.get('version')!r}, expected {VERSION}")
+        s = cls.__new__(cls)
+        for f in _SCALARS:
+            setattr(s, f, d[f])
+        for f in _FLAT:
+            v = d[f]
+            setattr(s, f, (dict(v) if isinstance(v, dict) else list(v)) if v is not None else None)
+        s.players = [Player.from_json(p) for p in d["players"]]
+        s.ships = [list(sh) for sh in d["ships"]]
+        s._legal = None
+        s._owned = -1       # all players are this state's own
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
