@@ -1,0 +1,42 @@
+"""engine/ holds pure rules: no web, database, server, I/O, clocks or global randomness.
+
+Randomness must come from the generator kept in the game state, or replaying
+a game's log would not give the same state.
+"""
+import ast
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+FORBIDDEN_MODULES = {"flask", "flask_login", "flask_wtf", "peewee", "playhouse", "server",
+                     "os", "sys", "io", "socket", "smtplib", "subprocess", "threading",
+                     "random", "time", "datetime", "pathlib", "shutil", "sqlite3", "psycopg",
+                     "apscheduler", "jinja2", "urllib", "http"}
+FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
+
+
+def engine_files():
+    files = sorted(ENGINE.rglob("*.py"))
+    assert len(files) > 10
+    return files
+
+
+def test_engine_imports_nothing_impure():
+    for path in engine_files():
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] not in FORBIDDEN_MODULES, f"{path}: imports {name}"
+
+
+def test_engine_calls_no_io_builtins():
+    for path in engine_files():
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.id not in FORBIDDEN_CALLS, f"{path}:{node.lineno} calls {node.func.id}"
