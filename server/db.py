@@ -1,0 +1,78 @@
+"""Database lifecycle: build the peewee database from a URL, open per request,
+close on teardown, and run the migrations (``flask --app server migrate``)."""
+from __future__ import annotations
+
+from urllib.parse import unquote, urlparse
+
+import click
+from peewee import DatabaseProxy, PostgresqlDatabase, SqliteDatabase
+from playhouse.migrations import Runner
+
+from server.settings import MIGRATIONS, instance_file
+
+db = DatabaseProxy()
+
+SQLITE_PRAGMAS = {
+    "journal_mode": "wal",
+    # Writers wait for each other instead of failing with "database is locked".
+    "busy_timeout": 10000,
+    "foreign_keys": 1,
+    # WAL keeps a committed move durable across a crash of the process without
+    # an fsync on every commit.
+    "synchronous": "normal",
+}
+
+
+def make_database(url: str, settings: dict | None = None):
+    """A peewee database for ``sqlite:///file`` or ``postgresql://...``."""
+    parsed = urlparse(url)
+    if parsed.scheme == "sqlite":
+        path = url[len("sqlite:///"):]
+        if settings is not None and not path.startswith("/"):
+            path = str(instance_file(settings, path))
+        # IMMEDIATE: a read-then-write transaction takes the write lock at
+        # BEGIN, so two moves on the same game are serialised, not lost.
+        return SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE",
+                              timeout=10)
+    if parsed.scheme in ("postgres", "postgresql"):
+        return PostgresqlDatabase(
+            unquote(parsed.path.lstrip("/")), host=parsed.hostname or "127.0.0.1",
+            port=parsed.port or 5432, user=unquote(parsed.username or "") or None,
+            password=unquote(parsed.password or "") or None)
+    raise ValueError(f"unsupported DATABASE_URL {url!r}")
+
+
+def bind(database) -> None:
+    """Point the models at ``database`` (one per process)."""
+    db.initialize(database)
+
+
+def migrate(database=None) -> list[str]:
+    """Apply pending migrations; returns their names."""
+    database = database or db.obj
+    with database.connection_context():
+        return Runner(database, str(MIGRATIONS)).up()
+
+
+def open_db() -> None:
+    db.connect(reuse_if_open=True)
+
+
+def close_db(exc=None) -> None:
+    if not db.is_closed():
+        db.close()
+
+
+@click.command("migrate")
+def migrate_command():
+    """Create or update the tables."""
+    for name in migrate():
+        click.echo(f"applied {name}")
+    click.echo("database is up to date")
+
+
+def init_app(app) -> None:
+    bind(make_database(app.config["DATABASE_URL"], app.config))
+    app.before_request(open_db)
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(migrate_command)

@@ -1,0 +1,56 @@
+"""The web forms.  Every POST carries Flask-WTF's CSRF token."""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import (EmailField, HiddenField, IntegerField, PasswordField, SelectField,
+                     StringField, TextAreaField)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
+
+
+EMAIL = r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+$"
+
+
+class SignupForm(FlaskForm):
+    name = StringField("Name shown to other players", [InputRequired(), Length(1, 40)])
+    email = EmailField("Email", [InputRequired(), Length(max=254),
+                                 Regexp(EMAIL, message="This is not an email address.")])
+    password = PasswordField("Password", [InputRequired(), Length(8, 200)])
+
+
+class LoginForm(FlaskForm):
+    email = EmailField("Email", [InputRequired(), Length(max=254)])
+    password = PasswordField("Password", [InputRequired(), Length(max=200)])
+
+
+class EmptyForm(FlaskForm):
+    """Just the CSRF token: for buttons such as start, leave, log out."""
+
+
+class NewGameForm(FlaskForm):
+    kind = SelectField("Game", validators=[InputRequired()])
+    name = StringField("Name of this game", [InputRequired(), Length(1, 80)])
+    seats = IntegerField("Seats", [InputRequired(), NumberRange(1, 20)])
+    move_hours = IntegerField("Hours per move", [InputRequired(), NumberRange(1, 24 * 30)])
+    reminder_hours = StringField(
+        "Reminders, hours before the deadline (comma separated)",
+        [Optional(), Regexp(r"^\s*\d+(\s*,\s*\d+)*\s*$", message="numbers separated by commas")])
+
+
+class InviteForm(FlaskForm):
+    emails = TextAreaField("Email addresses, one per line or separated by commas",
+                           [InputRequired(), Length(max=4000)])
+
+
+class JoinForm(FlaskForm):
+    seat = IntegerField("Seat", [InputRequired(), NumberRange(1, 20)])
+    token = HiddenField()
+
+
+class OptionForm(FlaskForm):
+    name = StringField("Option", [InputRequired(), Length(max=60)])
+    value = StringField("Value", [InputRequired(), Length(max=60)])
+
+
+class MoveForm(FlaskForm):
+    seq = IntegerField("seq", [InputRequired(), NumberRange(0, 10 ** 9)])
+    action = StringField("action", [InputRequired(), Length(max=2000)])

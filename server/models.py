@@ -1,0 +1,154 @@
+"""The tables.  Schema changes go through migrations/; a test checks that the
+migrated database and these models agree."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets
+
+from flask_login import UserMixin
+from peewee import (BigIntegerField, BooleanField, CharField, DateTimeField,
+                    ForeignKeyField, IntegerField, Model, TextField)
+
+from server.db import db
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+class JSONField(TextField):
+    """JSON as text: the same column type on SQLite and PostgreSQL.
+
+    Key order is kept as given (no sort_keys, no jsonb): a game state read
+    back must behave exactly like the one written, and some engines iterate
+    their dicts in insertion order.
+    """
+
+    def db_value(self, value):
+        return None if value is None else json.dumps(value, separators=(",", ":"))
+
+    def python_value(self, value):
+        return None if value is None else json.loads(value)
+
+
+class BaseModel(Model):
+    class Meta:
+        database = db
+        legacy_table_names = False
+
+
+class User(UserMixin, BaseModel):
+    class Meta:
+        table_name = "account"  # "user" is reserved in PostgreSQL
+
+    def get_id(self) -> str:
+        # The token makes "log out everywhere" invalidate copied cookies.
+        return f"{self.id}:{self.session_token}"
+
+    email = CharField(unique=True)
+    name = CharField()
+    password_hash = CharField()
+    # Part of the login cookie: changing it logs the user out everywhere.
+    session_token = CharField(default=lambda: secrets.token_hex(16))
+    created_at = DateTimeField(default=utcnow)
+
+
+class Game(BaseModel):
+    kind = CharField()
+    name = CharField()
+    host = ForeignKeyField(User, backref="hosted_games")
+    status = CharField(default="open", index=True)  # open, active, finished
+    seat_count = IntegerField()
+    options = JSONField(default=dict)
+    seed = BigIntegerField()
+    # Number of actions applied so far; every move form carries it.
+    seq = IntegerField(default=0)
+    to_move = IntegerField(null=True)
+    prompt = CharField(default="")
+    move_hours = IntegerField()
+    reminder_hours = JSONField(default=list)
+    paused = BooleanField(default=False)
+    # Bumping it revokes every shared join link of the game.
+    join_version = IntegerField(default=1)
+    thread_id = CharField()
+    outcome = JSONField(null=True)
+    created_at = DateTimeField(default=utcnow)
+    started_at = DateTimeField(null=True)
+    finished_at = DateTimeField(null=True)
+
+
+class Seat(BaseModel):
+    game = ForeignKeyField(Game, backref="seats", on_delete="CASCADE")
+    index = IntegerField()
+    user = ForeignKeyField(User, null=True, backref="seats")
+    # Bumping it revokes every link sent for this seat.
+    link_version = IntegerField(default=1)
+    # The sequence number after this seat's latest move: a turn mail
+    # summarises what happened since.
+    last_move_seq = IntegerField(default=0)
+    deadline = DateTimeField(null=True, index=True)
+    next_reminder_at = DateTimeField(null=True, index=True)
+    joined_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("game", "index"), True), (("game", "user"), True))
+
+
+class Invitation(BaseModel):
+    game = ForeignKeyField(Game, backref="invitations", on_delete="CASCADE")
+    email = CharField()
+    created_at = DateTimeField(default=utcnow)
+
+
+class Event(BaseModel):
+    """Append-only log: one row per action applied to a game."""
+
+    game = ForeignKeyField(Game, backref="events", on_delete="CASCADE")
+    seq = IntegerField()
+    seat = IntegerField(null=True)
+    action = JSONField()
+    actor = CharField()  # player, timeout, moderator
+    user = ForeignKeyField(User, null=True)
+    # What the engine reported, kept so pages never replay the game.
+    events = JSONField(default=list)
+    created_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "seq"), True),)
+
+
+class Snapshot(BaseModel):
+    """Cache of the state after ``seq`` actions; the log is the truth."""
+
+    game = ForeignKeyField(Game, primary_key=True, on_delete="CASCADE")
+    seq = IntegerField()
+    state_version = IntegerField()
+    state = JSONField()
+    updated_at = DateTimeField(default=utcnow)
+
+
+class Outbox(BaseModel):
+    game = ForeignKeyField(Game, null=True, on_delete="SET NULL")
+    kind = CharField()
+    to_addr = CharField()
+    subject = CharField()
+    body_text = TextField()
+    body_html = TextField()
+    # Fixed when the row is written: every retry carries the same Message-ID.
+    message_id = CharField(unique=True)
+    in_reply_to = CharField(default="")
+    references = CharField(default="")
+    status = CharField(default="pending")  # pending, sent, failed
+    attempts = IntegerField(default=0)
+    next_attempt_at = DateTimeField(default=utcnow)
+    claimed_until = DateTimeField(null=True)
+    last_error = TextField(default="")
+    created_at = DateTimeField(default=utcnow)
+    sent_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("status", "next_attempt_at"), False),)
+
+
+MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox]

@@ -1,0 +1,70 @@
+"""The game page and the move form.  The page is built from the engine's view
+for the signed-in player's seat; a move is a POST carrying the sequence number
+the page was made at."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from server.forms import MoveForm
+from server.gamestate import load_state, rules
+from server.models import Game, Seat
+from server.moves import play
+from server.present import board, deadline_text, log_lines, outcome_rows, seat_names
+
+bp = Blueprint("play", __name__)
+RECENT_LINES = 15
+
+
+def my_seat(game: Game) -> Seat | None:
+    return Seat.get_or_none((Seat.game == game.id) & (Seat.user == current_user.id))
+
+
+@bp.get("/games/<int:game_id>")
+@login_required
+def game(game_id: int):
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    if game.status == "open":
+        return redirect(url_for("lobby.lobby", game_id=game_id))
+    seat = my_seat(game)
+    viewer = seat.index if seat else None
+    state, names = load_state(game, save=False), seat_names(game)
+    kind = rules(game)
+    log = log_lines(game, viewer, names)
+    since = request.args.get("since", type=int)
+    to_move_seat = (Seat.get_or_none((Seat.game == game.id) & (Seat.index == game.to_move))
+                    if game.to_move is not None else None)
+    return render_template(
+        "play/game.html", game=game, kind=kind, seat=seat, names=names,
+        sections=board(game, state, viewer, names), log=log, recent=log[-RECENT_LINES:],
+        result=[line for line in log if since is not None and line.seq > since],
+        choices=kind.choices(state, viewer) if viewer is not None and viewer == game.to_move
+        and not game.paused else [],
+        to_move=to_move_seat, deadline=deadline_text(to_move_seat and to_move_seat.deadline),
+        rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json)
+
+
+@bp.post("/games/<int:game_id>/move")
+@login_required
+def move(game_id: int):
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    seat = my_seat(game) or abort(403, "You have no seat in this game.")
+    form = MoveForm()
+    if not form.validate_on_submit():
+        abort(400, "The move form was not understood; reload the game page and try again.")
+    action = parse_action(form.action.data)
+    play(game_id, seat.index, action, form.seq.data, "player",
+         mailer=current_app.extensions["pbem_mailer"], user_id=current_user.id)
+    return redirect(url_for("play.game", game_id=game_id, since=form.seq.data) + "#result")
+
+
+def parse_action(text: str) -> dict:
+    try:
+        action = json.loads(text)
+    except ValueError:
+        abort(400, "The move form was not understood; reload the game page and try again.")
+    if not isinstance(action, dict):
+        abort(400, "The move form was not understood; reload the game page and try again.")
+    return action

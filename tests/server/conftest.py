@@ -1,0 +1,124 @@
+"""Fixtures for the server tests: a real database file (and PostgreSQL when
+asked), a real SMTP server (aiosmtpd), the app and its test clients."""
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from email import message_from_bytes, policy
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from server import create_app
+from server.db import make_database, migrate
+from server.models import MODELS
+from server.sender import drain
+
+PG_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Inbox:
+    """Collects what the SMTP server receives, as parsed messages."""
+
+    def __init__(self):
+        self.messages = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        msg = message_from_bytes(envelope.original_content or envelope.content,
+                                 policy=policy.default)
+        with self.lock:
+            self.messages.append((list(envelope.rcpt_tos), msg))
+        return "250 OK"
+
+    def to(self, address: str):
+        with self.lock:
+            return [m for rcpt, m in self.messages if address in rcpt]
+
+
+@pytest.fixture
+def smtp():
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    inbox.port = controller.port
+    yield inbox
+    controller.stop()
+
+
+def postgres_available() -> str | None:
+    """None when PostgreSQL answers, else the reason it does not."""
+    try:
+        database = make_database(PG_URL)
+        database.connect()
+        database.close()
+    except Exception as exc:  # any driver error means "not reachable here"
+        return f"PostgreSQL at {PG_URL} is not reachable: {exc.__class__.__name__}: {exc}"
+    return None
+
+
+def drop_all(database) -> None:
+    with database.connection_context(), database.bind_ctx(MODELS):
+        database.drop_tables(MODELS, safe=True, cascade=True)
+        database.execute_sql("DROP TABLE IF EXISTS schema_migration")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request, tmp_path):
+    """A fresh migrated database: a temporary SQLite file, or PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        return
+    reason = postgres_available()
+    if reason:
+        if os.environ.get("PBEM_REQUIRE_POSTGRES") == "1":
+            pytest.fail(reason + " (PBEM_REQUIRE_POSTGRES=1)")
+        pytest.skip(reason + "; set PBEM_REQUIRE_POSTGRES=1 to make this a failure")
+    database = make_database(PG_URL)
+    drop_all(database)
+    yield PG_URL
+    drop_all(database)
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+
+
+def make_app(url, smtp, tmp_path, **extra):
+    config = {"DATABASE_URL": url, "SECRET_KEY": "test-secret", "TESTING": True,
+              "PUBLIC_BASE_URL": "http://localhost", "SMTP_HOST": "127.0.0.1",
+              "SMTP_PORT": smtp.port, "SESSION_COOKIE_SECURE": False,
+              "REMEMBER_COOKIE_SECURE": False, "SENDER_RETRY_BASE": 0}
+    config.update(extra)
+    app = create_app(dict(config, INSTANCE_PATH=str(tmp_path / "instance")))
+    migrate()
+    return app
+
+
+@pytest.fixture
+def app(db_url, smtp, tmp_path):
+    return make_app(db_url, smtp, tmp_path)
+
+
+@pytest.fixture
+def sqlite_app(sqlite_url, smtp, tmp_path):
+    return make_app(sqlite_url, smtp, tmp_path)
+
+
+@pytest.fixture
+def send_mail(smtp):
+    """Drain the outbox through the real SMTP server; returns the counts."""
+    def run(app, now=None):
+        with app.app_context():
+            from server.db import db
+            with db.connection_context():
+                return drain(app.config, now)
+    return run
