@@ -122,3 +122,20 @@ def send_mail(smtp):
             with db.connection_context():
                 return drain(app.config, now)
     return run
+
+
+@pytest.fixture
+def table(app, smtp, send_mail):
+    """A started 3-player game; the first turn mail is waiting in the inbox."""
+    from game_driver import Table
+    t = Table(app, smtp, send_mail, 3, seed=11)
+    t.set_up()
+    return t
+
+
+@pytest.fixture
+def sqlite_table(sqlite_app, smtp, send_mail):
+    from game_driver import Table
+    t = Table(sqlite_app, smtp, send_mail, 3, seed=12)
+    t.set_up()
+    return t

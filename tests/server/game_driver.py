@@ -101,3 +101,27 @@ class Table:
     def game(self) -> Game:
         with self.app.app_context(), db.connection_context():
             return Game.get_by_id(self.game_id)
+
+
+def current_turn(table: Table):
+    """(seat index, client, page) of whoever the pending turn mail is for."""
+    for email in table.emails:
+        for mail in table.new_mail(email):
+            if "It is your turn in" in text_of(mail):
+                seat = table.seat_of(email)
+                client = table.clients[seat]
+                return seat, client, client.get(seat_link(mail), follow_redirects=True), mail
+    raise AssertionError("no turn mail")
+
+
+def db_state(app, game_id: int) -> tuple:
+    """Everything a rejected request must leave as it was."""
+    from server.models import Event, Outbox, Seat, Snapshot
+    with app.app_context(), db.connection_context():
+        game = Game.get_by_id(game_id)
+        snap = Snapshot.get(Snapshot.game == game_id)
+        return (game.seq, game.to_move, game.status,
+                Event.select().where(Event.game == game_id).count(),
+                snap.seq, str(snap.state), Outbox.select().count(),
+                tuple((s.index, s.user_id, s.link_version, s.deadline)
+                      for s in Seat.select().where(Seat.game == game_id).order_by(Seat.index)))

@@ -1,0 +1,77 @@
+"""Signed links in mails: tampered, expired, revoked, scoped to one seat, and
+a GET through them changes nothing."""
+from __future__ import annotations
+
+from conftest import make_app
+from game_driver import current_turn, db_state
+from web_helpers import move_form, seat_link
+
+from server.db import db
+from server.models import Seat
+
+
+def test_tampered_link_is_refused(table):
+    seat, client, page, mail = current_turn(table)
+    link = seat_link(mail)
+    fresh = table.app.test_client()
+    for bad in (link[:-3] + "abc", link + "x", "/s/not-a-token", link.replace("/s/", "/l/")):
+        resp = fresh.get(bad)
+        assert resp.status_code == 404, bad
+        assert "not valid" in resp.text
+    assert fresh.get(f"/games/{table.game_id}").status_code == 302  # still signed out
+
+
+def test_expired_link_is_refused(table, smtp, tmp_path):
+    seat, client, page, mail = current_turn(table)
+    strict = make_app(table.app.config["DATABASE_URL"], smtp, tmp_path, SEAT_LINK_MAX_AGE=-1)
+    resp = strict.test_client().get(seat_link(mail))
+    assert resp.status_code == 410
+    assert "expired" in resp.text
+
+
+def test_revoked_link_is_refused(table):
+    seat, client, page, mail = current_turn(table)
+    with table.app.app_context(), db.connection_context():
+        Seat.update(link_version=Seat.link_version + 1).where(
+            (Seat.game == table.game_id) & (Seat.index == seat)).execute()
+    resp = table.app.test_client().get(seat_link(mail))
+    assert resp.status_code == 410
+    assert "no longer valid" in resp.text
+
+
+def test_link_signs_in_as_that_seat_only(table):
+    seat, client, page, mail = current_turn(table)
+    stranger = table.app.test_client()
+    page = stranger.get(seat_link(mail), follow_redirects=True)
+    assert f"You play seat {seat + 1}" in page.text
+    assert move_form(page.text) is not None
+
+
+def test_following_links_changes_nothing(table):
+    """Mail scanners open every link: GETs of every kind leave the data alone."""
+    seat, client, page, mail = current_turn(table)
+    before = db_state(table.app, table.game_id)
+    scanner = table.app.test_client()
+    for path in (seat_link(mail), f"/games/{table.game_id}", f"/games/{table.game_id}/lobby",
+                 f"/games/{table.game_id}/move", "/", "/games/new"):
+        resp = scanner.get(path, follow_redirects=True)
+        assert resp.status_code < 500, path
+    assert db_state(table.app, table.game_id) == before
+
+
+def test_other_seats_link_cannot_act_for_this_seat(table):
+    """Signed in as a seat that is not to move: no form, and a forged post
+    is refused."""
+    seat, client, page, mail = current_turn(table)
+    form = move_form(page.text)
+    other = (seat + 1) % 3
+    other_client = table.clients[other]
+    before = db_state(table.app, table.game_id)
+    other_page = other_client.get(f"/games/{table.game_id}")
+    assert move_form(other_page.text) is None
+    from web_helpers import csrf
+    resp = other_client.post(f"/games/{table.game_id}/move", data={
+        "csrf_token": csrf(other_page.text), "seq": form["fields"]["seq"],
+        "action": form["buttons"][0][1]})
+    assert resp.status_code == 409 and "not your turn" in resp.text
+    assert db_state(table.app, table.game_id) == before
