@@ -1,0 +1,109 @@
+"""A real Chromium (Debian's, headless) signs up, creates a game, invites,
+starts and plays several turns by clicking; the move page's screenshot is
+kept under test-artifacts/."""
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import make_app
+from web_helpers import text_of
+from werkzeug.serving import make_server
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def live(sqlite_url, smtp, tmp_path):
+    """The app on a real HTTP server in a thread (its PUBLIC_BASE_URL is itself)."""
+    server = make_server("127.0.0.1", 0, None, threaded=True)
+    base = f"http://127.0.0.1:{server.server_port}"
+    app = make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base, TESTING=False)
+    server.app = app
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app, base
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def sign_up(page, base, name, email, start=None):
+    page.goto(start or f"{base}/signup")
+    if start:
+        page.get_by_role("link", name="sign up", exact=True).click()
+    page.fill("#name", name)
+    page.fill("#email", email)
+    page.fill("#password", "correct horse battery")
+    page.get_by_role("button", name="Sign up").click()
+
+
+def mail_link(smtp, send_mail, app, email, kind):
+    send_mail(app)
+    mails = [m for m in smtp.to(email) if kind in text_of(m)]
+    assert mails, f"no {kind!r} mail for {email}"
+    body = mails[-1].get_body(("plain",)).get_content()
+    return re.search(r"http://127\.0\.0\.1:\d+/[sj]/\S+", body).group(0)
+
+
+def test_sign_up_create_invite_start_and_play(live, browser, smtp, send_mail):
+    app, base = live
+    host, guest = browser.new_context(), browser.new_context(viewport={"width": 390, "height": 844})
+    a, b = host.new_page(), guest.new_page()
+    sign_up(a, base, "Ann", "ann@example.org")
+    a.get_by_role("link", name="New game").click()
+    a.fill("#name", "Sunday game")
+    a.fill("#seats", "2")
+    a.get_by_role("button", name="Create the game").click()
+    a.fill("#emails", "bob@example.org")
+    a.get_by_role("button", name="Send invitations").click()
+    assert "Sent 1 invitation" in a.content()
+
+    sign_up(b, base, "Bob", "bob@example.org",
+            start=mail_link(smtp, send_mail, app, "bob@example.org", "invites you"))
+    b.get_by_role("button", name="Join seat 2").click()
+    assert "You sit in seat 2" in b.content()
+
+    a.reload()
+    a.get_by_role("button", name="Start the game").click()
+    assert "The game has started" in a.content()
+
+    pages = {"ann@example.org": a, "bob@example.org": b}
+    seen = {email: 0 for email in pages}
+    played = 0
+    while played < 8:
+        send_mail(app)
+        fresh = {e: smtp.to(e)[seen[e]:] for e in pages}
+        seen = {e: len(smtp.to(e)) for e in pages}
+        (email, mail), = [(e, m) for e, ms in fresh.items() for m in ms
+                          if "It is your turn in" in text_of(m)]
+        page = pages[email]
+        link = re.search(r"http://127\.0\.0\.1:\d+/s/\S+", mail.get_body(("plain",)).get_content())
+        page.goto(link.group(0))
+        while page.locator("#move button").count():
+            if played == 0:
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / "move-page.png"), full_page=True)
+            page.locator("#move button").first.click()
+            assert "What happened" in page.content()
+            played += 1
+    assert (ARTIFACTS / "move-page.png").stat().st_size > 10_000
+    host.close()
+    guest.close()
