@@ -1,0 +1,61 @@
+"""Explore: draw the sum of the spyglass values in island tiles; place one
+drawn tile per ship (Columbus: one more) on a fitting space, turned as
+needed; a marker on each placed tile and all its bonuses; the other drawn
+tiles go face down to the discard.  Placing is compulsory while a drawn tile
+fits; the drawn tiles are seen only by the explorer."""
+from __future__ import annotations
+
+from engine.interface import Event
+from engine.new_found_land import board
+from engine.new_found_land.common import bundle_text, draw, say, seat_ref, whisper
+from engine.new_found_land.data import SHIPS
+from engine.new_found_land.phases.settle import take_bonus
+from engine.new_found_land.state import State
+
+
+def begin(s: State, seat: int, ev: list[Event]) -> bool:
+    from engine.new_found_land.phases.actions import ships_at
+    ships = ships_at(s, seat)
+    spyglass = sum(SHIPS[sid].spyglass for sid, _ in ships)
+    places = len(ships) + ("columbus" in s.players[seat]["captains"])
+    s.drawn = draw(s, "island_pile", "islands", spyglass)
+    s.work = {"places": places}
+    whisper(ev, seat, f"{seat_ref(seat)} explores and draws {', '.join(s.drawn) or 'nothing'}.",
+            f"{seat_ref(seat)} explores and draws {len(s.drawn)} island tiles.")
+    if options(s, seat):
+        return True
+    _discard_rest(s, seat, ev)
+    return False
+
+
+def options(s: State, seat: int) -> list[dict]:
+    if s.work["places"] <= 0:
+        return []
+    return [{"type": "place", "tile": t, "island": isl}
+            for t in s.drawn for isl in board.fitting_islands(s, t)]
+
+
+def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
+    from engine.new_found_land.phases.actions import turn_done
+    tile = a["tile"]
+    s.drawn.remove(tile)
+    space = board.place_tile(s, tile, a["island"])
+    board.put_markers(s, space, seat, 1)
+    s.work["places"] -= 1
+    bonus = {}
+    for b in board.tile_bonuses(s, space):
+        for k, v in b.items():
+            bonus[k] = bonus.get(k, 0) + v
+    say(ev, seat, f"{seat_ref(seat)} places island tile {tile} on {a['island']} ({space}), "
+                  f"puts a marker on it and takes {bundle_text(bonus)}.")
+    take_bonus(s, seat, bonus, ev)
+    if not options(s, seat):
+        _discard_rest(s, seat, ev)
+        turn_done(s, seat, ev)
+
+
+def _discard_rest(s: State, seat: int, ev: list[Event]) -> None:
+    if s.drawn:
+        say(ev, seat, f"{seat_ref(seat)} discards {len(s.drawn)} island tile(s) face down.")
+    s.discard["islands"].extend(s.drawn)
+    s.drawn = []

@@ -1,0 +1,128 @@
+"""Land phase, in turn order: income, harbour extensions, building ships.
+
+Income 1 wood + 1 cloth (Cortés: +1 gold).  The extra shipyard costs 1 cloth
++ 1 iron, the nation's own extension its printed cost; both in any order,
+both in one phase allowed.  A small ship costs 1 wood + 1 cloth, a large one
+its printed cost and gives 3 points.  Never more than one ship per shipyard:
+a player with no free shipyard discards one of his ships to build.  Gold may
+replace wood, cloth or iron.  The offer is refilled after the player's land
+phase, reshuffling the discard when a pile runs out.
+"""
+from __future__ import annotations
+
+import sys
+
+from engine.interface import Event
+from engine.new_found_land.common import (DONE, bundle_text, draw, gain_goods, payment, say,
+                                          seat_ref, spend, turn_order)
+from engine.new_found_land.components import (BASE_SHIPYARDS, EXTRA_SHIPYARD, INCOME,
+                                              LARGE_SHIP_POINTS)
+from engine.new_found_land.data import NATIONS, SHIPS
+from engine.new_found_land.phases.flow import end_turn, run_order
+from engine.new_found_land.state import State
+from engine.new_found_land.track import add_points
+
+PHASE = sys.modules[__name__]
+
+
+def enter(s: State, ev: list[Event]) -> None:
+    s.phase = "land"
+    s.order, s.step = turn_order(s), 0
+    say(ev, s.start, f"Round {s.round}: {seat_ref(s.start)} is start player.")
+    run_order(s, ev, PHASE)
+
+
+def resume(s: State, ev: list[Event]) -> None:
+    run_order(s, ev, PHASE)
+
+
+def begin(s: State, seat: int, ev: list[Event]) -> bool:
+    income = dict(INCOME["goods"])
+    if "cortes" in s.players[seat]["captains"]:
+        income["gold"] = 1
+    gain_goods(s, seat, income)
+    say(ev, seat, f"{seat_ref(seat)} takes income: {bundle_text(income)}.")
+    return True
+
+
+def finish(s: State, ev: list[Event]) -> None:
+    from engine.new_found_land.phases import planning
+    planning.enter(s, ev)
+
+
+def shipyards(p: dict) -> int:
+    """3 to start, +1 extra shipyard, +1 Portugal's own shipyard, +1 Drake."""
+    return (BASE_SHIPYARDS["value"] + ("shipyard" in p["exts"])
+            + ("portuguese_shipyard" in p["exts"]) + ("drake" in p["captains"]))
+
+
+def extension_cost(p: dict, ext: str) -> dict:
+    return EXTRA_SHIPYARD["cost"] if ext == "shipyard" else NATIONS[p["nation"]]["extension"]["cost"]
+
+
+def ship_cost(ship_id: str) -> dict:
+    return SHIPS[ship_id].cost
+
+
+def options(s: State, seat: int) -> list[dict]:
+    p = s.players[seat]
+    opts = []
+    for ext in ("shipyard", NATIONS[p["nation"]]["extension"]["id"]):
+        if ext not in p["exts"] and payment(p["goods"], extension_cost(p, ext)):
+            opts.append({"type": "extend", "ext": ext})
+    full = len(p["ships"]) >= shipyards(p)
+    for row, offer in (("small", s.small_offer), ("large", s.large_offer)):
+        for i, ship_id in enumerate(offer):
+            if ship_id is None or not payment(p["goods"], ship_cost(ship_id)):
+                continue
+            if not full:
+                opts.append({"type": "build", "row": row, "slot": i})
+            else:
+                opts.extend({"type": "build", "row": row, "slot": i, "discard": old}
+                            for old in p["ships"])
+    opts.append(DONE)
+    return opts
+
+
+def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
+    p = s.players[seat]
+    if a["type"] == "extend":
+        spend(s, seat, payment(p["goods"], extension_cost(p, a["ext"])))
+        p["exts"].append(a["ext"])
+        p["markers"] -= 1                       # a marker shows it is built
+        say(ev, seat, f"{seat_ref(seat)} builds the {ext_title(p, a['ext'])}.")
+    elif a["type"] == "build":
+        _build(s, seat, a, ev)
+    else:
+        _refill(s)
+        end_turn(s, ev, PHASE)
+
+
+def ext_title(p: dict, ext: str) -> str:
+    return "extra shipyard" if ext == "shipyard" else NATIONS[p["nation"]]["extension"]["title"]
+
+
+def _build(s: State, seat: int, a: dict, ev: list[Event]) -> None:
+    p = s.players[seat]
+    offer = s.small_offer if a["row"] == "small" else s.large_offer
+    ship_id = offer[a["slot"]]
+    pay = payment(p["goods"], ship_cost(ship_id))
+    spend(s, seat, pay)
+    offer[a["slot"]] = None
+    if "discard" in a:
+        p["ships"].remove(a["discard"])
+        s.discard[SHIPS[a["discard"]].kind].append(a["discard"])
+        say(ev, seat, f"{seat_ref(seat)} discards ship {a['discard']} to free a shipyard.")
+    p["ships"].append(ship_id)
+    say(ev, seat, f"{seat_ref(seat)} builds {a['row']} ship {ship_id} for {bundle_text(pay)}.")
+    if a["row"] == "large":
+        add_points(s, seat, LARGE_SHIP_POINTS["value"], ev, "a large ship")
+
+
+def _refill(s: State) -> None:
+    for offer, pile, kind in ((s.small_offer, "small_pile", "small"),
+                              (s.large_offer, "large_pile", "large")):
+        for i, ship_id in enumerate(offer):
+            if ship_id is None:
+                got = draw(s, pile, kind, 1)
+                offer[i] = got[0] if got else None

@@ -1,0 +1,49 @@
+"""Load: the nation's table by crate value (a less valuable good may be
+chosen); then draw that many one-time cards and keep one.  England's colonial
+harbour keeps one more when at least 2 were drawn.  Da Gama: +3 crates."""
+from __future__ import annotations
+
+from engine.interface import Event
+from engine.new_found_land.common import draw, gain_goods, say, seat_ref, whisper
+from engine.new_found_land.data import DA_GAMA_CRATES, GOODS, RANK, SHIPS, load_good
+from engine.new_found_land.state import State
+
+
+def crate_value(ships: list[list]) -> int:
+    return sum(SHIPS[sid].crate + (DA_GAMA_CRATES if c == "da_gama" else 0) for sid, c in ships)
+
+
+def begin(s: State, seat: int, ev: list[Event]) -> bool:
+    from engine.new_found_land.phases.actions import ships_at
+    s.work = {"crate": crate_value(ships_at(s, seat)), "keep": 0}
+    return True
+
+
+def options(s: State, seat: int) -> list[dict]:
+    if s.work["keep"]:
+        return [{"type": "keep", "card": c} for c in s.drawn]
+    best = RANK[load_good(s.players[seat]["nation"], s.work["crate"])]
+    return [{"type": "load", "good": g} for g in GOODS[:best + 1]]
+
+
+def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
+    from engine.new_found_land.phases.actions import turn_done
+    p = s.players[seat]
+    if a["type"] == "load":
+        gain_goods(s, seat, {a["good"]: 1})
+        say(ev, seat, f"{seat_ref(seat)} loads 1 {a['good']}.")
+        s.drawn = draw(s, "card_pile", "cards", s.work["crate"])
+        keep = 1 + ("colonial_harbour" in p["exts"] and len(s.drawn) >= 2)
+        s.work["keep"] = min(keep, len(s.drawn))
+        whisper(ev, seat, f"{seat_ref(seat)} draws {', '.join(s.drawn) or 'no cards'}.",
+                f"{seat_ref(seat)} draws {len(s.drawn)} one-time cards.")
+        if not s.drawn:
+            turn_done(s, seat, ev)
+        return
+    s.drawn.remove(a["card"])
+    p["hand"].append(a["card"])
+    s.work["keep"] -= 1
+    whisper(ev, seat, f"{seat_ref(seat)} keeps {a['card']}.", f"{seat_ref(seat)} keeps a card.")
+    if not s.work["keep"] or not s.drawn:
+        s.discard["cards"].extend(s.drawn)
+        turn_done(s, seat, ev)
