@@ -72,11 +72,12 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         next_seat = kind.to_move(new_state)
         over = next_seat is None
         outcome = kind.outcome(new_state) if over else None
-        claimed = (Game.update(seq=seq, to_move=next_seat,
-                               prompt="" if over else kind.prompt(new_state)[:250],
-                               status="finished" if over else "active",
-                               finished_at=now if over else None,
-                               outcome=outcome.to_json() if outcome else None)
+        changes = {"seq": seq, "to_move": next_seat,
+                   "prompt": "" if over else kind.prompt(new_state)[:250],
+                   "status": "finished" if over else "active",
+                   "finished_at": now if over else None,
+                   "outcome": outcome.to_json() if outcome else None}
+        claimed = (Game.update(**changes)
                    .where((Game.id == game_id) & (Game.seq == expected_seq))
                    .execute())
         if claimed != 1:
@@ -84,7 +85,8 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         Event.create(game=game_id, seq=seq, seat=seat, action=legal, actor=actor,
                      user=user_id, events=[e.to_json() for e in events], created_at=now)
         save_snapshot(game, kind, new_state, seq)
-        game = Game.get_by_id(game_id)
+        for name, value in changes.items():
+            setattr(game, name, value)
         _after_move(game, seat, actor, now, mailer)
     return Played(seq, next_seat, over)
 
@@ -128,10 +130,11 @@ def set_deadline(game: Game, seat: Seat, now: dt.datetime) -> None:
 
 
 def notify_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
-    seat = (Seat.select(Seat, User).join(User)
-            .where((Seat.game == game.id) & (Seat.index == game.to_move)).get())
+    seats = list(Seat.select(Seat, User).join(User).where(Seat.game == game.id)
+                 .order_by(Seat.index))
+    seat = seats[game.to_move]
     set_deadline(game, seat, now)
-    names = seat_names(game)
+    names = [s.user.name for s in seats]
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq)]
     mailer.turn(game, rules(game).title, seat, game.prompt, summary[-SUMMARY_LINES:],
                 deadline_text(seat.deadline))
