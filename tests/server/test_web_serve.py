@@ -1,0 +1,94 @@
+"""The run command's process tree: migrates, serves, sends mail to the built-in
+catcher whose page shows it, and stops everything on Ctrl-C (SIGINT)."""
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from conftest import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def wait_for(predicate, timeout=30.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError("timed out")
+
+
+def test_serve_runs_everything_and_ctrl_c_stops_it(tmp_path):
+    port = free_port()
+    env = dict(os.environ, PBEM_INSTANCE=str(tmp_path), PBEM_PORT=str(port),
+               SENDER_INTERVAL="0.2", PBEM_WORKERS="1")
+    for name in ("SMTP_HOST", "SMTP_PORT", "MAIL_CATCHER_DIR", "DATABASE_URL",
+                 "PUBLIC_BASE_URL"):
+        env.pop(name, None)
+    proc = subprocess.Popen([sys.executable, "-m", "server.runner"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        lines = []
+        while not any("Press Ctrl-C" in line for line in lines):
+            line = proc.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line)
+        out = "".join(lines)
+        assert f"Open:        {base}/" in out and f"{base}/dev/mail/" in out
+        assert (tmp_path / "pbem.sqlite3").exists()
+
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        page = wait_for(lambda: fetch(opener, f"{base}/signup"))
+        post(opener, f"{base}/signup", page, name="Ann", email="ann@example.org",
+             password="long enough pw")
+        page = fetch(opener, f"{base}/games/new")
+        lobby = post(opener, f"{base}/games/new", page, kind="puerto_rico", name="Served",
+                     seats="3", move_hours="24", reminder_hours="6")
+        game = re.search(r"/games/(\d+)/invite", lobby).group(1)
+        post(opener, f"{base}/games/{game}/invite", lobby, emails="bob@example.org")
+        inbox = wait_for(lambda: "bob@example.org" in fetch(opener, f"{base}/dev/mail/")
+                         and fetch(opener, f"{base}/dev/mail/"))
+        name = re.search(r'href="/dev/mail/([0-9a-f]{32}\.eml)"', inbox).group(1)
+        assert "/j/" in fetch(opener, f"{base}/dev/mail/{name}")
+    finally:
+        # Ctrl-C in a terminal signals the whole foreground process group.
+        os.killpg(proc.pid, signal.SIGINT)
+        code = proc.wait(timeout=20)
+        rest = proc.stdout.read()
+        proc.stdout.close()
+    assert code == 0, rest
+    # Nothing of the process group is left: the web port is closed.
+    try:
+        urllib.request.urlopen(base, timeout=2)
+        raise AssertionError("the web server is still answering")
+    except OSError:
+        pass
+    assert subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True).stdout == b""
+
+
+def fetch(opener, url):
+    try:
+        with opener.open(url, timeout=5) as resp:
+            return resp.read().decode()
+    except OSError:
+        return ""
+
+
+def post(opener, url, page, **fields):
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    data = urllib.parse.urlencode(dict(fields, csrf_token=token)).encode()
+    with opener.open(url, data=data, timeout=10) as resp:
+        return resp.read().decode()
