@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 
 from engine import IllegalMove
+from engine.interface import name_seats
 
 from server.db import db
 from server.gamestate import load_state, rules, save_snapshot
@@ -136,7 +137,8 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
     set_deadline(game, seat, now)
     names = [s.user.name for s in seats]
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq)]
-    mailer.turn(game, rules(game).title, seat, game.prompt, summary[-SUMMARY_LINES:],
+    mailer.turn(game, rules(game).title, seat, name_seats(game.prompt, names),
+                summary[-SUMMARY_LINES:],
                 deadline_text(seat.deadline))
 
 

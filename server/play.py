@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from engine import Choice
+from engine.interface import name_seats
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
@@ -28,21 +30,25 @@ def game(game_id: int):
     game = Game.get_or_none(Game.id == game_id) or abort(404)
     if game.status == "open":
         return redirect(url_for("lobby.lobby", game_id=game_id))
-    seat = my_seat(game)
+    return render_template("play/game.html", **page(game, my_seat(game),
+                                                    request.args.get("since", type=int)))
+
+
+def page(game: Game, seat: Seat | None, since: int | None) -> dict:
+    """Everything the game page shows, from ``seat``'s view only."""
     viewer = seat.index if seat else None
-    state, names = load_state(game, save=False), seat_names(game)
-    kind = rules(game)
+    state, names, kind = load_state(game, save=False), seat_names(game), rules(game)
     log = log_lines(game, viewer, names)
-    since = request.args.get("since", type=int)
-    to_move_seat = (Seat.get_or_none((Seat.game == game.id) & (Seat.index == game.to_move))
-                    if game.to_move is not None else None)
-    return render_template(
-        "play/game.html", game=game, kind=kind, seat=seat, names=names,
-        sections=board(game, state, viewer, names), log=log, recent=log[-RECENT_LINES:],
+    to_move = (Seat.get_or_none((Seat.game == game.id) & (Seat.index == game.to_move))
+               if game.to_move is not None else None)
+    my_turn = viewer is not None and viewer == game.to_move and not game.paused
+    return dict(
+        game=game, kind=kind, seat=seat, names=names, log=log, recent=log[-RECENT_LINES:],
+        sections=board(game, state, viewer, names), prompt=name_seats(game.prompt, names),
         result=[line for line in log if since is not None and line.seq > since],
-        choices=kind.choices(state, viewer) if viewer is not None and viewer == game.to_move
-        and not game.paused else [],
-        to_move=to_move_seat, deadline=deadline_text(to_move_seat and to_move_seat.deadline),
+        choices=[Choice(c.action, name_seats(c.label, names), c.group)
+                 for c in kind.choices(state, viewer)] if my_turn else [],
+        to_move=to_move, deadline=deadline_text(to_move and to_move.deadline),
         rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json)
 
 
