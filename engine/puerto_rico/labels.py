@@ -35,6 +35,13 @@ def target_title(target: str) -> str:
 
 
 def label(s: State, a: dict) -> str:
+    text = _label(s, a)
+    if a.get("colonist") is False:
+        text += " without the free colonist"
+    return text
+
+
+def _label(s: State, a: dict) -> str:
     t = a["type"]
     seat = s.turn
     if t == "role":

@@ -72,6 +72,7 @@ def every_action_shape(s) -> list[dict]:
     out += [{"type": "place", "target": t, "count": c}
             for t in list(TILES) + list(BUILDINGS) for c in (1, 2, 3)]
     out += [{"type": "build", "building": b} for b in BUILDINGS]
+    out += [{**a, "colonist": False} for a in out if a["type"] in ("plantation", "quarry", "build")]
     for g in GOODS:
         out += [{"type": "bonus", "kind": g}, {"type": "sell", "kind": g},
                 {"type": "wharf", "kind": g}]

@@ -691,9 +691,6 @@ def test_settler_hospice_takes_from_the_ship_when_the_supply_is_empty():
     assert s.players[1].tiles[SUGAR] == 1 and s.players[1].worked[SUGAR] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: the hospice colonist is always taken; "
-                   "the rules make it optional (\"mag\"; violet buildings are never "
-                   "compulsory)")
 def test_settler_the_hospice_colonist_is_optional():
     """000_5b629d4347a4e22c.txt (Hospitium): "Pakt de eigenaar van een hospitium tijdens de
     landbouwfase een eilandkaartje (plantage of steengroeve) dan mag hij direct een kolonist
@@ -1207,9 +1204,6 @@ def test_builder_university_takes_from_the_ship_when_the_supply_is_empty():
     assert s.players[1].buildings["harbor"] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: the university colonist is always "
-                   "taken; the rules make it optional (\"kan\"; violet buildings are never "
-                   "compulsory)")
 def test_builder_the_university_colonist_is_optional():
     """000_5b629d4347a4e22c.txt (Universiteit): "Bouwt de eigenaar van de universiteit
     tijdens de bouwmeesterfase een gebouw, dan kan hij direct een kolonist uit de algemene

@@ -3,7 +3,7 @@
 Privilege: one doubloon less.  Each occupied quarry lowers the cost by one,
 at most as many as the building's column; the cost never drops below 0.
 No player builds the same building twice; a large building needs two free
-city spaces.  University: a colonist on the new building.
+city spaces.  University: a colonist on the new building, if the owner wants it.
 """
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from engine.interface import Event
 from engine.puerto_rico.data import BUILDINGS, CITY_SPACES, QUARRY
 from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import (PASS, order_from, run_order, say,
-                                                seat_ref, take_colonist, trigger_end)
+                                                seat_ref, take_colonist, trigger_end,
+                                                with_optional_colonist)
 from engine.puerto_rico.state import State
 
 # (building, its action) pairs made once: options() runs for every seat in
@@ -45,19 +46,20 @@ def options(s: State, seat: int) -> list[dict]:
             opts.append(action)
     if opts:
         opts.append(PASS)
-    return opts
+    return with_optional_colonist(s, opts, p.active("builder_colonist"))
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     if action["type"] == "build":
-        _build(s, seat, action["building"], ev)
+        _build(s, seat, action, ev)
     else:
         say(ev, seat, f"{seat_ref(seat)} builds nothing.")
     s.step += 1
     run_order(s, ev, _has_turn, _finish)
 
 
-def _build(s: State, seat: int, name: str, ev: list[Event]) -> None:
+def _build(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    name = action["building"]
     p = s.edit(seat)
     price = cost(s, seat, name)
     p.doubloons -= price
@@ -65,7 +67,7 @@ def _build(s: State, seat: int, name: str, ev: list[Event]) -> None:
     s.buildings_left[name] -= 1
     p.buildings[name] = 0
     note = ""
-    if p.active("builder_colonist") and take_colonist(s):
+    if action.get("colonist", True) and p.active("builder_colonist") and take_colonist(s):
         p.buildings[name] = 1
         note = " and puts a colonist on it from the university"
     say(ev, seat, f"{seat_ref(seat)} builds the {BUILDINGS[name].title} for {price}{note}.")

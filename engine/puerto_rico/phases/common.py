@@ -40,6 +40,24 @@ def run_order(s: State, ev: list[Event],
     finish(s, ev)
 
 
+def colonist_available(s: State) -> bool:
+    return s.colonist_supply > 0 or s.colonist_ship > 0
+
+
+def with_optional_colonist(s: State, opts: list[dict], offer: bool) -> list[dict]:
+    """Hospice and university give a colonist the owner may decline ("mag",
+    and violet buildings are never compulsory): each such action is offered
+    twice, the second time marked ``"colonist": False``."""
+    if not offer or not colonist_available(s):
+        return opts
+    out = []
+    for a in opts:
+        out.append(a)
+        if a["type"] in ("plantation", "quarry", "build"):
+            out.append({**a, "colonist": False})
+    return out
+
+
 def take_colonist(s: State) -> bool:
     """One colonist from the supply, else from the ship (hospice, university)."""
     if s.colonist_supply > 0:

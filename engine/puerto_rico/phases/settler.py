@@ -2,7 +2,7 @@
 
 Privilege: the settler may take a quarry instead.  Hacienda: first an extra
 face-down tile.  Construction hut: a quarry instead.  Hospice: a colonist
-on the tile taken.  Afterwards the face-up row is discarded and refilled.
+on the tile taken, if the owner wants it.  Afterwards the face-up row is discarded and refilled.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from engine.puerto_rico import rng
 from engine.puerto_rico.data import ISLAND_SPACES, QUARRY, TILES
 from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import (PASS, order_from, run_order, say,
-                                                seat_ref, take_colonist)
+                                                seat_ref, take_colonist, with_optional_colonist)
 from engine.puerto_rico.state import State
 
 
@@ -36,7 +36,7 @@ def options(s: State, seat: int) -> list[dict]:
         opts.append({"type": "quarry"})
     if opts:
         opts.append(PASS)
-    return opts
+    return with_optional_colonist(s, opts, p.active("settler_colonist"))
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
@@ -57,7 +57,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             s.face_up.remove(tile)
         p.tiles[tile] += 1
         note = ""
-        if p.active("settler_colonist") and take_colonist(s):
+        if action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s):
             p.worked[tile] += 1
             note = " with a colonist from the hospice"
         say(ev, seat, f"{seat_ref(seat)} takes a {TILES[tile]} tile{note}.")
