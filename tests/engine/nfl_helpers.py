@@ -139,3 +139,57 @@ def every_action_shape(s) -> list[dict]:
 
 def neutral() -> int:
     return NEUTRAL
+
+
+# -- positions built by hand (rule and example tests) -----------------------------
+def bare(nations: list[str], start: int = 0, seed: int = 1):
+    """A set-up state with these nations, empty stores, no ships or cards,
+    an empty board; nobody to move yet."""
+    from engine.new_found_land import setup
+    s = setup.new_state(len(nations), seed)
+    for i, p in enumerate(s.players):
+        p["nation"] = nations[i]
+        p["goods"] = dict.fromkeys(GOODS, 0)
+        p["ships"], p["hand"] = [], []
+    for sp, cell in list(s.board.items()):
+        s.island_pile.append(cell[0])
+    s.board = {}
+    s.start = start
+    return s
+
+
+def run(s, enter, *args):
+    """Start a phase (``enter(s, ev, *args)``) and play forced decisions; the events."""
+    from engine.new_found_land.game import _play_forced
+    ev: list = []
+    enter(s, ev, *args)
+    _play_forced(s, ev)
+    return ev
+
+
+def play(s, action, seat=None):
+    """Apply one action for the seat to move (or ``seat``); the new state."""
+    seat = s.turn if seat is None else seat
+    new, _ = GAME.apply(s, seat, action)
+    return new
+
+
+def plan(s, action: str, seat: int, *ships: str, captain: str = "") -> None:
+    from engine.new_found_land.data import ACTIONS as ALL
+    if not s.plan:
+        s.plan = {a: [[] for _ in range(s.n)] for a in ALL}
+    s.plan[action][seat] = [[sid, captain if i == 0 else ""] for i, sid in enumerate(ships)]
+
+
+def lay_tile(s, tile: str, space: str, fields=((None, 0), (None, 0))) -> None:
+    if tile in s.island_pile:
+        s.island_pile.remove(tile)
+    s.board[space] = [tile, [list(f) for f in fields]]
+
+
+def hold_at_goals(s, seat: int) -> None:
+    """Give ``seat`` a goal card it can play, so a round's flow stops at the
+    goal cards (before the next round's income)."""
+    s.players[seat]["ships"] = [x for x in s.players[seat]["ships"] if x not in ("s16", "s17")]
+    s.players[seat]["ships"] += ["s16", "s17"]
+    s.players[seat]["goals"] = ["G11"]          # 2 small ships: 3 points
