@@ -72,7 +72,8 @@ def invite(game_id: int, user: User, emails: list[str], mailer: Mailer) -> int:
         _require_host(game, user)
         for email in emails:
             Invitation.create(game=game, email=email)
-            mailer.invitation(game, get_game(game.kind).title, user, email)
+            mailer.invitation(game, get_game(game.kind).title, user, email,
+                              User.get_or_none(User.email == email))
     return len(emails)
 
 
@@ -157,3 +158,16 @@ def _announce_start(game: Game, kind, mailer: Mailer, now) -> None:
 def _require_host(game: Game, user: User) -> None:
     if game.host_id != user.id:
         raise LobbyError("Only the host of this game may do that.")
+
+
+def renew_links(game_id: int, user: User, mailer: Mailer) -> Seat:
+    """Revoke every link sent for the user's seat and mail a fresh one."""
+    with db.atomic():
+        seat = Seat.get_or_none((Seat.game == game_id) & (Seat.user == user.id))
+        if seat is None:
+            raise NotFound("You have no seat in this game.")
+        Seat.update(link_version=Seat.link_version + 1).where(Seat.id == seat.id).execute()
+        seat = Seat.get_by_id(seat.id)
+        game = Game.get_by_id(game_id)
+        mailer.new_link(game, get_game(game.kind).title, seat)
+    return seat

@@ -53,10 +53,13 @@ class Mailer:
             in_reply_to=thread[0] if thread else "", references=" ".join(thread))
 
     # -- the kinds of mail ------------------------------------------------
-    def invitation(self, game: Game, title: str, host: User, email: str) -> Outbox:
+    def invitation(self, game: Game, title: str, host: User, email: str,
+                   invitee: User | None) -> Outbox:
+        join_url = self.links.join_url(game)
+        if invitee is not None:  # signs them in on the way to the join page
+            join_url = self.links.signin_url(invitee, join_url[len(self.links.base_url):])
         return self.queue("invite", email, self.subject_for(game, title),
-                          {"host": host.name, "title": title,
-                           "join_url": self.links.join_url(game)}, game)
+                          {"host": host.name, "title": title, "join_url": join_url}, game)
 
     def turn(self, game: Game, title: str, seat: Seat, prompt: str, summary: list[str],
              deadline: str) -> Outbox:
@@ -70,6 +73,11 @@ class Mailer:
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "to_move": to_move_name, "seat_url": self.links.seat_url(seat)},
                           game)
+
+    def new_link(self, game: Game, title: str, seat: Seat) -> Outbox:
+        return self.queue("new_link", seat.user.email, self.subject_for(game, title),
+                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                           "seat_url": self.links.seat_url(seat)}, game)
 
     def final(self, game: Game, title: str, seat: Seat, rows: list[dict],
               reason: str) -> Outbox:

@@ -7,10 +7,11 @@ import json
 
 from engine import Choice
 from engine.interface import name_seats
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from server.forms import MoveForm
+from server import games
+from server.forms import EmptyForm, MoveForm
 from server.gamestate import load_state, rules
 from server.models import Game, Seat
 from server.moves import play
@@ -49,7 +50,8 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
         choices=[Choice(c.action, name_seats(c.label, names), c.group)
                  for c in kind.choices(state, viewer)] if my_turn else [],
         to_move=to_move, deadline=deadline_text(to_move and to_move.deadline),
-        rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json)
+        rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json,
+        link_form=EmptyForm())
 
 
 @bp.post("/games/<int:game_id>/move")
@@ -64,6 +66,16 @@ def move(game_id: int):
     play(game_id, seat.index, action, form.seq.data, "player",
          mailer=current_app.extensions["pbem_mailer"], user_id=current_user.id)
     return redirect(url_for("play.game", game_id=game_id, since=form.seq.data) + "#result")
+
+
+@bp.post("/games/<int:game_id>/new-link")
+@login_required
+def new_link(game_id: int):
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    games.renew_links(game_id, current_user, current_app.extensions["pbem_mailer"])
+    flash("Your old links no longer work; a new one is on its way by email.")
+    return redirect(url_for("play.game", game_id=game_id))
 
 
 def parse_action(text: str) -> dict:

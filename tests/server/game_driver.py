@@ -90,6 +90,10 @@ class Table:
             assert page.status_code == 200, page.text
             made += 1
         assert made, "the link from the turn mail showed no move form"
+        # Somebody else looks at the game page meanwhile: it must hide the same.
+        other = self.rng.choice([i for i in range(len(self.emails)) if i != seat])
+        page = self.clients[other].get(f"/games/{self.game_id}")
+        self.checks += assert_nothing_hidden(self.app, self.game_id, other, page.text)
         return made
 
     def check_mails(self, mails: dict) -> None:

@@ -75,3 +75,34 @@ def test_other_seats_link_cannot_act_for_this_seat(table):
         "action": form["buttons"][0][1]})
     assert resp.status_code == 409 and "not your turn" in resp.text
     assert db_state(table.app, table.game_id) == before
+
+
+def test_invitation_to_a_known_address_signs_in(app, smtp, send_mail):
+    """Every mail can sign its reader in: an invitation to an existing account
+    carries a sign-in link that lands on the join page."""
+    from game_driver import Table
+    from web_helpers import form_for, links_in, post_form, signup
+    t = Table(app, smtp, send_mail, 2, seed=5)
+    signup(t.clients[1], "Bob", t.emails[1])
+    host = t.clients[0]
+    signup(host, "Ann", t.emails[0])
+    page = host.get("/games/new")
+    page = post_form(host, form_for(page.text, "/games/new"), name="g", seats="2",
+                     move_hours="1", reminder_hours="")
+    post_form(host, form_for(page.text, "/invite"), emails=t.emails[1])
+    (invite,) = t.new_mail(t.emails[1])
+    link = next(u for u in links_in(invite) if "/l/" in u)
+    fresh = app.test_client()
+    page = fresh.get(link.replace("http://localhost", ""), follow_redirects=True)
+    assert "Join seat 2" in page.text and "Bob" in page.text
+
+
+def test_player_can_revoke_their_links(table):
+    from web_helpers import form_for, post_form
+    seat, client, page, mail = current_turn(table)
+    page = post_form(client, form_for(page.text, "/new-link"))
+    assert "old links no longer work" in page.text
+    assert table.app.test_client().get(seat_link(mail)).status_code == 410
+    (fresh,) = [m for m in table.new_mail(table.emails[seat]) if "new link" in m.get_body(("plain",)).get_content()]
+    page = table.app.test_client().get(seat_link(fresh), follow_redirects=True)
+    assert move_form(page.text) is not None
