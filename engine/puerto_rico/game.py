@@ -62,10 +62,12 @@ class PuertoRico(Game):
     def _play_forced(self, s: State, ev: list[Event]) -> None:
         """A decision with exactly one legal action is played at once (and logged)."""
         while not s.over:
-            opts = PHASES[s.phase].options(s, s.turn)
+            opts = s._legal
+            if opts is None:
+                opts = s._legal = PHASES[s.phase].options(s, s.turn)
             if len(opts) != 1:
-                s._legal = opts
                 return
+            s._legal = None             # the state changes again below
             PHASES[s.phase].act(s, s.turn, opts[0], ev)
 
     def default_action(self, state: State) -> dict:

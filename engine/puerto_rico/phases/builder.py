@@ -23,7 +23,7 @@ BUILD_ACTIONS = tuple((b, {"type": "build", "building": b.name}) for b in BUILDI
 def enter(s: State, ev: list[Event]) -> None:
     s.phase = "builder"
     s.order, s.step = order_from(s, s.role_player), 0
-    run_order(s, ev, _has_turn, _finish)
+    run_order(s, ev, options, _finish)
 
 
 def cost(s: State, seat: int, name: str) -> int:
@@ -55,7 +55,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     else:
         say(ev, seat, f"{seat_ref(seat)} builds nothing.")
     s.step += 1
-    run_order(s, ev, _has_turn, _finish)
+    run_order(s, ev, options, _finish)
 
 
 def _build(s: State, seat: int, action: dict, ev: list[Event]) -> None:
@@ -75,9 +75,6 @@ def _build(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         trigger_end(s, "city", ev,
                     f"{seat_ref(seat)} has filled the 12th city space: this is the last round.")
 
-
-def _has_turn(s: State, seat: int, ev: list[Event]) -> bool:
-    return bool(options(s, seat))
 
 
 def _finish(s: State, ev: list[Event]) -> None:

@@ -99,8 +99,9 @@ def _score(s: State, seat: int, amount: int) -> int:
 def _advance(s: State, ev: list[Event]) -> None:
     while s.idle < s.n:
         seat = (s.role_player + s.step) % s.n
-        if options(s, seat):
-            s.turn = seat
+        opts = options(s, seat)
+        if opts:
+            s.turn, s._legal = seat, opts      # kept: see common.run_order
             return
         s.idle += 1
         s.step += 1

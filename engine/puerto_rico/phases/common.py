@@ -22,20 +22,25 @@ def order_from(s: State, first: int) -> list[int]:
     return [(first + i) % s.n for i in range(s.n)]
 
 
-def run_order(s: State, ev: list[Event],
-              has_turn: Callable[[State, int, list[Event]], bool],
-              finish: Callable[[State, list[Event]], None]) -> None:
+def run_order(s: State, ev: list[Event], options: Callable[[State, int], list[dict]],
+              finish: Callable[[State, list[Event]], None],
+              begin: Callable[[State, int, list[Event]], bool] | None = None) -> None:
     """Walk ``s.order`` from ``s.step`` to the first seat with a real decision.
 
-    Seats with nothing to decide are skipped (``has_turn`` may act for them,
-    e.g. the mayor placing colonists where there is no choice), so nobody is
-    emailed to click "pass" when passing is all they could do.
+    Seats with nothing to decide are skipped, so nobody is emailed to click
+    "pass" when passing is all they could do.  ``begin`` may act for a seat
+    first and say whether a decision is left (the mayor places colonists
+    where there is no choice).  The options found are kept on the state: it
+    is not changed again before the caller returns, and this saves working
+    them out twice on every action.
     """
     while s.step < len(s.order):
         seat = s.order[s.step]
-        if has_turn(s, seat, ev):
-            s.turn = seat
-            return
+        if begin is None or begin(s, seat, ev):
+            opts = options(s, seat)
+            if opts:
+                s.turn, s._legal = seat, opts
+                return
         s.step += 1
     finish(s, ev)
 

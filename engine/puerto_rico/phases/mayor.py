@@ -30,7 +30,7 @@ def enter(s: State, ev: list[Event]) -> None:
     say(ev, s.role_player, f"{s.colonist_ship} colonists leave the ship.")
     s.colonist_ship = 0
     s.order, s.step = order_from(s, s.role_player), 0
-    run_order(s, ev, _begin_seat, _finish)
+    run_order(s, ev, options, _finish, begin=_begin_seat)
 
 
 def options(s: State, seat: int) -> list[dict]:
@@ -70,7 +70,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     if s.mayor_pool == 0:
         say(ev, seat, f"{seat_ref(seat)} has placed all colonists.")
         s.step += 1
-        run_order(s, ev, _begin_seat, _finish)
+        run_order(s, ev, options, _finish, begin=_begin_seat)
 
 
 def _begin_seat(s: State, seat: int, ev: list[Event]) -> bool:

@@ -19,7 +19,7 @@ def enter(s: State, ev: list[Event]) -> None:
     s.phase = "settler"
     s.order, s.step = order_from(s, s.role_player), 0
     s.hacienda_used = False
-    run_order(s, ev, _has_turn, _finish)
+    run_order(s, ev, options, _finish)
 
 
 def options(s: State, seat: int) -> list[dict]:
@@ -44,8 +44,10 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     kind = action["type"]
     if kind == "hacienda":
         _draw_for_hacienda(s, seat, ev)
-        if options(s, seat):
-            return          # same seat now takes (or declines) a face-up tile
+        opts = options(s, seat)
+        if opts:
+            s._legal = opts     # same seat now takes (or declines) a face-up tile
+            return
     elif kind == "pass":
         say(ev, seat, f"{seat_ref(seat)} takes no plantation.")
     else:
@@ -63,11 +65,8 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         say(ev, seat, f"{seat_ref(seat)} takes a {TILES[tile]} tile{note}.")
     s.hacienda_used = False
     s.step += 1
-    run_order(s, ev, _has_turn, _finish)
+    run_order(s, ev, options, _finish)
 
-
-def _has_turn(s: State, seat: int, ev: list[Event]) -> bool:
-    return bool(options(s, seat))
 
 
 def _draw_for_hacienda(s: State, seat: int, ev: list[Event]) -> None:

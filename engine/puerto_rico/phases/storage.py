@@ -20,7 +20,7 @@ EMPTY = -1
 def enter(s: State, ev: list[Event]) -> None:
     s.phase = "storage"
     s.order, s.step = order_from(s, s.role_player), 0
-    run_order(s, ev, _has_turn, _finish)
+    run_order(s, ev, options, _finish)
 
 
 def warehouse_kinds(p: Player) -> int:
@@ -68,11 +68,8 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             p.goods[k] = keep
     say(ev, seat, f"{seat_ref(seat)} keeps goods and returns {', '.join(lost)}.")
     s.step += 1
-    run_order(s, ev, _has_turn, _finish)
+    run_order(s, ev, options, _finish)
 
-
-def _has_turn(s: State, seat: int, ev: list[Event]) -> bool:
-    return bool(options(s, seat))
 
 
 def _finish(s: State, ev: list[Event]) -> None:

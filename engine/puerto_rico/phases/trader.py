@@ -16,7 +16,7 @@ from engine.puerto_rico.state import State
 def enter(s: State, ev: list[Event]) -> None:
     s.phase = "trader"
     s.order, s.step = order_from(s, s.role_player), 0
-    run_order(s, ev, _has_turn, _finish)
+    run_order(s, ev, options, _finish)
 
 
 def price(s: State, seat: int, kind: int) -> int:
@@ -50,11 +50,8 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     else:
         say(ev, seat, f"{seat_ref(seat)} sells nothing.")
     s.step += 1
-    run_order(s, ev, _has_turn, _finish)
+    run_order(s, ev, options, _finish)
 
-
-def _has_turn(s: State, seat: int, ev: list[Event]) -> bool:
-    return bool(options(s, seat))
 
 
 def _finish(s: State, ev: list[Event]) -> None:
