@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from web_helpers import (csrf, form_for, links_in, move_form, path_of, post_form, seat_link,
-                     signup, text_of)
 from secrets_check import assert_nothing_hidden
+from web_helpers import (form_for, forms, links_in, move_form, path_of, post_form, seat_link,
+                         signup, text_of)
 
 from server.db import db
 from server.models import Game
@@ -57,10 +57,9 @@ class Table:
         page = client.get(join_path)
         assert "sign up" in page.text
         page = signup(client, f"Player {index + 1}", email, next_path=join_path)
-        join = [f for f in [form_for(page.text, "/join")]][0]
-        forms_for_seat = [f for f in __import__("web_helpers").forms(page.text)
-                          if f["action"].endswith("/join") and f["fields"]["seat"] == str(index + 1)]
-        page = post_form(client, forms_for_seat[0] if forms_for_seat else join)
+        (join,) = [f for f in forms(page.text)
+                   if f["action"].endswith("/join") and f["fields"]["seat"] == str(index + 1)]
+        page = post_form(client, join)
         assert f"You sit in seat {index + 1}" in page.text, page.text
 
     def play_out(self, max_turns: int = 5000) -> dict:

@@ -7,7 +7,7 @@ from game_driver import Table
 
 from server.db import db
 from server.gamestate import replay, rules
-from server.models import Event, Game, Outbox, Snapshot
+from server.models import Event, Outbox, Snapshot
 
 
 @pytest.mark.parametrize("players", [3, 2])

@@ -1,8 +1,6 @@
 """CSRF, cookies, seat scoping, bad input: clear pages, never a 500."""
 from __future__ import annotations
 
-import json
-
 import pytest
 from game_driver import current_turn, db_state
 from web_helpers import csrf, form_for, move_form, post_form, signup
