@@ -8,8 +8,6 @@ the discard.  Each action's own rules live in its module.
 """
 from __future__ import annotations
 
-import sys
-
 from engine.interface import Event
 from engine.new_found_land.common import say, seat_ref, turn_order
 from engine.new_found_land.data import ACTIONS, MAGELLAN_SAIL, NAVAL_BASE_SAIL, SHIPS
@@ -18,7 +16,6 @@ from engine.new_found_land.phases.flow import end_turn, run_order
 from engine.new_found_land.phases.planning import TITLES
 from engine.new_found_land.state import State
 
-PHASE = sys.modules[__name__]
 SUB = {"load": load, "settle": settle, "deliver": deliver, "explore": explore}
 
 
@@ -49,11 +46,11 @@ def _start_action(s: State, ev: list[Event], action: str) -> None:
     if s.order:
         values = ", ".join(f"{seat_ref(i)} {sailing_value(s, i, action)}" for i in s.order)
         say(ev, None, f"{TITLES[action]}: sailing values {values}.")
-    run_order(s, ev, PHASE)
+    run_order(s, ev, begin, finish)
 
 
 def resume(s: State, ev: list[Event]) -> None:
-    run_order(s, ev, PHASE)
+    run_order(s, ev, begin, finish)
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
@@ -84,7 +81,7 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
 def turn_done(s: State, seat: int, ev: list[Event]) -> None:
     """The acting seat has finished this action."""
     _ships_home(s, seat)
-    end_turn(s, ev, PHASE)
+    end_turn(s, ev, begin, finish)
 
 
 def _ships_home(s: State, seat: int) -> None:

@@ -9,7 +9,6 @@ extensions don't count for ship goals.
 """
 from __future__ import annotations
 
-import sys
 from itertools import combinations_with_replacement
 
 from engine.interface import Event
@@ -21,7 +20,6 @@ from engine.new_found_land.phases.flow import end_turn, run_order
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
 
-PHASE = sys.modules[__name__]
 
 
 def measure(s: State, seat: int, goal: dict, goods: dict | None = None) -> int:
@@ -60,11 +58,11 @@ def enter(s: State, ev: list[Event]) -> None:
     s.order, s.step = turn_order(s), 0
     for p in s.players:
         p["goals_played"] = 0
-    run_order(s, ev, PHASE)
+    run_order(s, ev, begin, finish)
 
 
 def resume(s: State, ev: list[Event]) -> None:
-    run_order(s, ev, PHASE)
+    run_order(s, ev, begin, finish)
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
@@ -98,7 +96,7 @@ def options(s: State, seat: int) -> list[dict]:
 
 def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     if a["type"] == "done":
-        end_turn(s, ev, PHASE)
+        end_turn(s, ev, begin, finish)
         return
     p = s.players[seat]
     if "pay" in a:
@@ -114,7 +112,7 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     say(ev, seat, f"{seat_ref(seat)} plays goal card {a['card']}.")
     add_points(s, seat, pts, ev, "a goal card")
     if not options(s, seat):
-        end_turn(s, ev, PHASE)
+        end_turn(s, ev, begin, finish)
 
 
 def finish(s: State, ev: list[Event]) -> None:

@@ -10,8 +10,6 @@ phase, reshuffling the discard when a pile runs out.
 """
 from __future__ import annotations
 
-import sys
-
 from engine.interface import Event
 from engine.new_found_land.common import (DONE, bundle_text, draw, gain_goods, payment, say,
                                           seat_ref, spend, turn_order)
@@ -22,18 +20,17 @@ from engine.new_found_land.phases.flow import end_turn, run_order
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
 
-PHASE = sys.modules[__name__]
 
 
 def enter(s: State, ev: list[Event]) -> None:
     s.phase = "land"
     s.order, s.step = turn_order(s), 0
     say(ev, s.start, f"Round {s.round}: {seat_ref(s.start)} is start player.")
-    run_order(s, ev, PHASE)
+    run_order(s, ev, begin, finish)
 
 
 def resume(s: State, ev: list[Event]) -> None:
-    run_order(s, ev, PHASE)
+    run_order(s, ev, begin, finish)
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
@@ -95,7 +92,7 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         _build(s, seat, a, ev)
     else:
         _refill(s)
-        end_turn(s, ev, PHASE)
+        end_turn(s, ev, begin, finish)
 
 
 def ext_title(p: dict, ext: str) -> str:

@@ -10,8 +10,6 @@ Ships not assigned sit out the round.
 """
 from __future__ import annotations
 
-import sys
-
 from engine.interface import Event
 from engine.new_found_land.common import DONE, say, seat_ref, turn_order
 from engine.new_found_land.components import LOAD_MAX_SHIPS
@@ -19,7 +17,6 @@ from engine.new_found_land.data import ACTIONS, CARDS, NATIONS, SHIPS, SYMBOL
 from engine.new_found_land.phases.flow import end_turn, run_order
 from engine.new_found_land.state import State
 
-PHASE = sys.modules[__name__]
 TITLES = {"load": "Load", "settle": "Settle", "deliver": "Deliver", "explore": "Explore"}
 
 
@@ -32,11 +29,11 @@ def enter(s: State, ev: list[Event]) -> None:
 def _start_action(s: State, ev: list[Event], action: str) -> None:
     s.action = action
     s.order, s.step = turn_order(s), 0
-    run_order(s, ev, PHASE)
+    run_order(s, ev, begin, finish)
 
 
 def resume(s: State, ev: list[Event]) -> None:
-    run_order(s, ev, PHASE)
+    run_order(s, ev, begin, finish)
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
@@ -90,7 +87,7 @@ def options(s: State, seat: int) -> list[dict]:
 
 def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     if a["type"] == "done":
-        end_turn(s, ev, PHASE)
+        end_turn(s, ev, begin, finish)
         return
     p = s.players[seat]
     sid, captain = a["ship"], a.get("captain", "")
@@ -100,4 +97,4 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     with_captain = f" with {captain.replace('_', ' ').title()}" if captain else ""
     say(ev, seat, f"{seat_ref(seat)} plans ship {sid}{with_captain} for {TITLES[s.action]}.")
     if not options(s, seat):
-        end_turn(s, ev, PHASE)
+        end_turn(s, ev, begin, finish)
