@@ -12,6 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from engine.interface import Section, name_seats
 from engine.new_found_land import labels
+from engine.new_found_land.board import island_of
 from engine.new_found_land.data import CONTRACT_FIELDS, CONTRACTS, FRAMES, ISLANDS, SHIPS, TILES
 from engine.new_found_land.phases.land import shipyards
 from engine.new_found_land.state import State
@@ -58,7 +59,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "discard": {k: len(v) for k, v in s.discard.items()},
         "captains": list(s.captains), "goods_field": list(s.goods_field),
         "supply": dict(s.supply),
-        "board": {sp: {"tile": c[0], "island": ISLANDS and _island(sp), "fields": [list(f) for f in c[1]],
+        "board": {sp: {"tile": c[0], "island": island_of(sp), "fields": [list(f) for f in c[1]],
                        "bonuses": TILES[c[0]]["bonuses"]} for sp, c in s.board.items()},
         "cities": {k: list(v) for k, v in s.cities.items()}, "scored": list(s.scored),
         "frames": {k: {"space": v[0], "reached": list(v[1])} for k, v in s.frames.items()},
@@ -66,19 +67,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "plan": {a: [[list(x) for x in per] for per in v] for a, v in s.plan.items()},
         "drawn": list(s.drawn) if seat is not None and seat == mover else None,
         "drawn_count": len(s.drawn), "frame_pile": frame_pile,
-        "work": _public_work(s),
+        "work": dict(s.work) if s.work else None,     # crates, settle queue, tiles to place
     }
-
-
-def _public_work(s: State) -> dict | None:
-    if not s.work:
-        return None
-    return {k: v for k, v in s.work.items()}
-
-
-def _island(space: str) -> str:
-    from engine.new_found_land.board import island_of
-    return island_of(space)
 
 
 def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:

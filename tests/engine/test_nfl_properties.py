@@ -48,6 +48,7 @@ def test_every_offered_action_applies_and_nothing_else_does(players):
         for state, seat, action, new, _ in random_game(players, 2000 + seed):
             legal = GAME.legal_actions(state, seat)
             assert legal and len(legal) < 120
+            assert isinstance(GAME.prompt(state), str)
             for a in legal:
                 GAME.label(state, a)
             if rnd.random() > 0.1:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.new_found_land import board, setup
-from engine.new_found_land.data import (CARDS, COMPASS, NATIONS, SHIPS, TILES)
+from engine.new_found_land.data import CARDS, NATIONS, SHIPS, TILES
 from engine.new_found_land.phases import land
 from tests.engine.nfl_helpers import GAME, bare, play, run
 

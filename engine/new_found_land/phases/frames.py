@@ -20,11 +20,6 @@ def start(s: State, ev: list[Event]) -> None:
     _next(s, ev)
 
 
-def claim(s: State) -> tuple[int, str]:
-    seat, fid = s.claims[0]
-    return seat, fid
-
-
 def options(s: State, seat: int) -> list[dict]:
     if not s.claims or s.claims[0][0] != seat:
         return []
