@@ -25,9 +25,10 @@ def get_game(name: str) -> Game:
 
 
 def _register_builtin_games() -> None:
+    from engine.new_found_land.game import NewFoundLand
     from engine.puerto_rico.game import PuertoRico
     register(PuertoRico())
-    from engine.new_found_land.game import NewFoundLand; register(NewFoundLand())  # noqa: E702
+    register(NewFoundLand())
 
 
 _register_builtin_games()
