@@ -52,6 +52,13 @@ class User(UserMixin, BaseModel):
     # Part of the login cookie: changing it logs the user out everywhere.
     session_token = CharField(default=lambda: secrets.token_hex(16))
     created_at = DateTimeField(default=utcnow)
+    # Deadlines are shown in this IANA zone (e.g. "Europe/Amsterdam").
+    timezone = CharField(default="UTC")
+    # "every": a mail for each turn; "digest": one mail a day listing them.
+    mail_mode = CharField(default="every")
+    # Reminders, timeout notices, results: mail a game can go on without.
+    optional_mail = BooleanField(default=True)
+    next_digest_at = DateTimeField(null=True, index=True)
 
 
 class Game(BaseModel):
@@ -90,6 +97,13 @@ class Seat(BaseModel):
     deadline = DateTimeField(null=True, index=True)
     next_reminder_at = DateTimeField(null=True, index=True)
     joined_at = DateTimeField(null=True)
+    # When the pending turn began: reminders "halfway" count from here.
+    turn_started_at = DateTimeField(null=True)
+    # A scheduler working on this seat's timeout holds it until then.
+    claimed_until = DateTimeField(null=True)
+    timeouts_in_row = IntegerField(default=0)
+    # After too many timeouts in a row the seat auto-passes at once.
+    absent = BooleanField(default=False)
 
     class Meta:
         indexes = ((("game", "index"), True), (("game", "user"), True))
@@ -146,9 +160,22 @@ class Outbox(BaseModel):
     last_error = TextField(default="")
     created_at = DateTimeField(default=utcnow)
     sent_at = DateTimeField(null=True)
+    # Extra header lines, e.g. List-Unsubscribe; fixed when queued.
+    headers = JSONField(default=dict)
 
     class Meta:
         indexes = ((("status", "next_attempt_at"), False),)
 
 
-MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox]
+class Vacation(BaseModel):
+    """Days a player is away: the clocks of all their games stop."""
+
+    user = ForeignKeyField(User, backref="vacations", on_delete="CASCADE")
+    starts_at = DateTimeField(index=True)
+    ends_at = DateTimeField()
+    # Set by the scheduler when it has moved the deadlines pending at the start.
+    started = BooleanField(default=False)
+    created_at = DateTimeField(default=utcnow)
+
+
+MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation]

@@ -20,7 +20,8 @@ def test_migrations_match_models(app):
 def test_migrations_go_down_and_up(app):
     runner = Runner(db.obj, str(MIGRATIONS))
     with db.connection_context():
-        runner.down()
+        first = runner.status()[0].name
+        runner.down(target=first)       # every migration, newest first
         assert not any(db.obj.table_exists(m._meta.table_name) for m in MODELS)
         runner.up()
         assert not diff_models(db.obj, MODELS)
