@@ -60,5 +60,16 @@ PERMANENT_SESSION_LIFETIME_DAYS = 30
 WTF_CSRF_TIME_LIMIT = None
 
 # Game defaults offered by the create-game form.
-DEFAULT_MOVE_HOURS = 48
-DEFAULT_REMINDER_HOURS = "24,6"
+DEFAULT_MOVE_HOURS = 72
+# Reminders: "half" = halfway through the time, a number = hours before the deadline.
+DEFAULT_REMINDER_HOURS = "half,6"
+
+# Clocks (the scheduler).  SCHEDULER_INTERVAL: seconds between sweeps.
+SCHEDULER_INTERVAL = 30
+# A seat that times out this many times in a row is marked absent: it then
+# auto-passes at once until the player is back.
+ABSENT_AFTER_TIMEOUTS = 3
+# Days of vacation a player may declare per calendar year.
+VACATION_DAYS_PER_YEAR = 21
+# Local hour (in the player's time zone) at which a daily digest goes out.
+DIGEST_HOUR = 7

@@ -1,9 +1,11 @@
 """The web forms.  Every POST carries Flask-WTF's CSRF token."""
 from __future__ import annotations
 
+import re
+
 from flask_wtf import FlaskForm
-from wtforms import (EmailField, HiddenField, IntegerField, PasswordField, SelectField,
-                     StringField, TextAreaField)
+from wtforms import (BooleanField, DateField, EmailField, HiddenField, IntegerField,
+                     PasswordField, SelectField, StringField, TextAreaField)
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 
@@ -32,8 +34,9 @@ class NewGameForm(FlaskForm):
     seats = IntegerField("Seats", [InputRequired(), NumberRange(1, 20)])
     move_hours = IntegerField("Hours per move", [InputRequired(), NumberRange(1, 24 * 30)])
     reminder_hours = StringField(
-        "Reminders, hours before the deadline (comma separated)",
-        [Optional(), Regexp(r"^\s*\d+(\s*,\s*\d+)*\s*$", message="numbers separated by commas")])
+        "Reminders: \"half\" (halfway) or hours before the deadline, comma separated",
+        [Optional(), Regexp(r"^\s*(half|\d+)(\s*,\s*(half|\d+))*\s*$", re.IGNORECASE,
+                            message="\"half\" or numbers of hours, separated by commas")])
 
 
 class InviteForm(FlaskForm):
@@ -54,3 +57,16 @@ class OptionForm(FlaskForm):
 class MoveForm(FlaskForm):
     seq = IntegerField("seq", [InputRequired(), NumberRange(0, 10 ** 9)])
     action = StringField("action", [InputRequired(), Length(max=2000)])
+
+
+class SettingsForm(FlaskForm):
+    timezone = SelectField("Time zone for deadlines", [InputRequired()])
+    mail_mode = SelectField("Turn mails", [InputRequired()], choices=[
+        ("every", "A mail for every turn"),
+        ("digest", "One mail a day listing the games that wait for me")])
+    optional_mail = BooleanField("Also reminders, timeout notices and results")
+
+
+class VacationForm(FlaskForm):
+    starts = DateField("First day away", [InputRequired()])
+    ends = DateField("Last day away", [InputRequired()])

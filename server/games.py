@@ -30,7 +30,7 @@ def get_open_game(game_id: int) -> Game:
 
 
 def create_game(host: User, kind_name: str, name: str, seat_count: int, options: dict,
-                move_hours: int, reminder_hours: list[int], mailer: Mailer) -> Game:
+                move_hours: int, reminder_hours: list[float], mailer: Mailer) -> Game:
     kind = get_game(kind_name)
     if not kind.min_players <= seat_count <= kind.max_players:
         raise LobbyError(f"{kind.title} takes {kind.min_players} to {kind.max_players} players.")

@@ -10,7 +10,7 @@ from flask import (Blueprint, abort, current_app, flash, redirect, render_templa
 from flask_login import current_user, login_required
 from peewee import JOIN
 
-from server import forms, games
+from server import clock, forms, games
 from server.forms import EmptyForm, InviteForm, JoinForm, NewGameForm, OptionForm
 from server.models import Game, Invitation, Seat, User
 from server.tokens import LinkError
@@ -45,7 +45,11 @@ def new_game():
     elif form.validate_on_submit():
         options = {spec.name: request.form.get(f"option_{spec.name}", spec.default)
                    for spec in kind.options}
-        hours = [int(h) for h in re.findall(r"\d+", form.reminder_hours.data or "")]
+        try:
+            hours = clock.parse_reminders(form.reminder_hours.data, form.move_hours.data)
+        except ValueError as exc:
+            form.reminder_hours.errors = [str(exc)]
+            return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
         game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
                                  form.seats.data, options, form.move_hours.data, hours, mailer())
         return redirect(url_for("lobby.lobby", game_id=game.id))

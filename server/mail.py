@@ -21,6 +21,11 @@ def clean_header(text: str, limit: int = 200) -> str:
     return _HEADER_UNSAFE.sub(" ", text)[:limit].strip()
 
 
+# Mail a game can go on without: these stop when a user unsubscribes.  Turn
+# mails, invitations, new links and moderation notices always go out.
+OPTIONAL_KINDS = frozenset({"reminder", "timeout", "final", "started"})
+
+
 class Mailer:
     def __init__(self, settings):
         self.settings = settings
@@ -41,10 +46,21 @@ class Mailer:
         return clean_header(f"[pbem] {game.name} ({title} #{game.id})")
 
     def queue(self, template: str, to_addr: str, subject: str, context: dict,
-              game: Game | None = None) -> Outbox:
-        context = dict(context, base_url=self.links.base_url, game=game)
+              game: Game | None = None, user: User | None = None) -> Outbox | None:
+        """Render and store one mail; None when the user opted out of its kind."""
+        if user is not None and template in OPTIONAL_KINDS and not user.optional_mail:
+            return None
+        headers = {}
+        context = dict(context, base_url=self.links.base_url, game=game,
+                       settings_url=f"{self.links.base_url}/settings")
+        if user is not None:
+            # RFC 8058 one-click unsubscribe; it turns off optional mail only.
+            url = self.links.unsubscribe_url(user)
+            headers = {"List-Unsubscribe": f"<{url}>",
+                       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+            context["unsubscribe_url"] = url
         thread = [game.thread_id] if game is not None else []
-        return Outbox.create(
+        return Outbox.create(headers=headers,
             game=game, kind=template, to_addr=clean_header(to_addr, 254),
             subject=clean_header(subject),
             body_text=self.env.get_template(f"{template}.txt").render(context),
@@ -66,21 +82,50 @@ class Mailer:
         return self.queue("turn", seat.user.email, self.subject_for(game, title),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "prompt": prompt, "summary": summary, "deadline": deadline,
-                           "seat_url": self.links.seat_url(seat)}, game)
+                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
 
     def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox:
         return self.queue("started", seat.user.email, self.subject_for(game, title),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "to_move": to_move_name, "seat_url": self.links.seat_url(seat)},
-                          game)
+                          game, seat.user)
 
     def new_link(self, game: Game, title: str, seat: Seat) -> Outbox:
         return self.queue("new_link", seat.user.email, self.subject_for(game, title),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
-                           "seat_url": self.links.seat_url(seat)}, game)
+                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
 
     def final(self, game: Game, title: str, seat: Seat, rows: list[dict],
               reason: str) -> Outbox:
         return self.queue("final", seat.user.email, self.subject_for(game, title),
                           {"name": seat.user.name, "title": title, "rows": rows,
-                           "reason": reason, "seat_url": self.links.seat_url(seat)}, game)
+                           "reason": reason, "seat_url": self.links.seat_url(seat)},
+                          game, seat.user)
+
+    # -- clocks -----------------------------------------------------------
+    def reminder(self, game: Game, title: str, seat: Seat, prompt: str,
+                 deadline: str) -> Outbox | None:
+        return self.queue("reminder", seat.user.email, self.subject_for(game, title),
+                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                           "prompt": prompt, "deadline": deadline,
+                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
+
+    def timeout(self, game: Game, title: str, seat: Seat, played: list[str],
+                absent: bool) -> Outbox | None:
+        return self.queue("timeout", seat.user.email, self.subject_for(game, title),
+                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                           "played": played, "absent": absent,
+                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
+
+    def stalling(self, game: Game, title: str, moderator: User, absent_name: str,
+                 timeouts: int) -> Outbox | None:
+        return self.queue("stalling", moderator.email, self.subject_for(game, title),
+                          {"name": moderator.name, "title": title, "absent": absent_name,
+                           "timeouts": timeouts,
+                           "game_url": self.links.signin_url(moderator, f"/games/{game.id}")},
+                          game, moderator)
+
+    def digest(self, user: User, items: list[dict]) -> Outbox | None:
+        return self.queue("digest", user.email,
+                          clean_header(f"[pbem] {len(items)} game(s) waiting for your move"),
+                          {"name": user.name, "items": items}, None, user)

@@ -17,7 +17,8 @@ from server.db import db
 from server.gamestate import load_state, rules, save_snapshot
 from server.mail import Mailer
 from server.models import Event, Game, Seat, User, utcnow
-from server.present import deadline_text, log_lines, outcome_rows, seat_names
+from server import clock
+from server.present import log_lines, outcome_rows, seat_names
 
 ACTORS = ("player", "timeout", "moderator")
 SUMMARY_LINES = 40
@@ -58,7 +59,10 @@ def find_legal(kind, state, seat: int, action) -> dict:
 
 
 def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "player",
-         now: dt.datetime | None = None, *, mailer: Mailer, user_id: int | None = None) -> Played:
+         now: dt.datetime | None = None, *, mailer: Mailer, user_id: int | None = None,
+         notify: bool = True) -> Played:
+    """Apply one action.  ``notify=False``: the caller mails once for a chain
+    of actions (a timeout that plays a seat's whole turn)."""
     if actor not in ACTORS:
         raise ValueError(f"unknown actor {actor!r}")
     now = now or utcnow()
@@ -88,7 +92,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         save_snapshot(game, kind, new_state, seq)
         for name, value in changes.items():
             setattr(game, name, value)
-        _after_move(game, seat, actor, now, mailer)
+        _after_move(game, seat, actor, now, mailer, notify)
     return Played(seq, next_seat, over)
 
 
@@ -107,39 +111,40 @@ def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> 
         raise MoveRejected("It is not your turn.")
 
 
-def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mailer) -> None:
-    """Deadlines and mails that follow a move."""
-    Seat.update(last_move_seq=game.seq, deadline=None, next_reminder_at=None).where(
-        (Seat.game == game.id) & (Seat.index == seat)).execute()
+def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mailer,
+                notify: bool = True) -> None:
+    """Clocks and mails that follow a move."""
+    row = Seat.get((Seat.game == game.id) & (Seat.index == seat))
+    if actor == "player":
+        clock.player_moved(row.id)
+    Seat.update(last_move_seq=game.seq).where(Seat.id == row.id).execute()
     if game.status == "finished":
-        notify_final(game, mailer)
-    elif game.to_move != seat or actor != "player":
-        # The captain phase asks one player many times in a row: they are on
-        # the page already, so only a change of player (or a timeout) mails.
-        notify_turn(game, now, mailer)
-    else:
-        set_deadline(game, Seat.get((Seat.game == game.id) & (Seat.index == seat)), now)
-
-
-def set_deadline(game: Game, seat: Seat, now: dt.datetime) -> None:
-    deadline = now + dt.timedelta(hours=game.move_hours)
-    reminders = sorted(deadline - dt.timedelta(hours=h) for h in game.reminder_hours)
-    upcoming = [r for r in reminders if r > now]
-    seat.deadline = deadline
-    seat.next_reminder_at = upcoming[0] if upcoming else None
-    seat.save(only=[Seat.deadline, Seat.next_reminder_at])
+        Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None,
+                    claimed_until=None).where(Seat.game == game.id).execute()
+        if notify:
+            notify_final(game, mailer)
+    elif game.to_move != seat:
+        clock.end_turn(row.id)
+        if notify:
+            notify_turn(game, now, mailer)
+    elif row.deadline is None:
+        # Same seat again, but its clock was not running (e.g. a moderator
+        # acted for it): start one.  Otherwise one clock covers the whole
+        # turn, however many decisions the rules ask of the seat in a row.
+        clock.start_turn(game, row, now)
 
 
 def notify_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
-    seats = list(Seat.select(Seat, User).join(User).where(Seat.game == game.id)
-                 .order_by(Seat.index))
-    seat = seats[game.to_move]
-    set_deadline(game, seat, now)
-    names = [s.user.name for s in seats]
+    """Start the clock of the seat to move and mail it (unless it reads a digest)."""
+    seat = (Seat.select(Seat, User).join(User)
+            .where((Seat.game == game.id) & (Seat.index == game.to_move)).get())
+    clock.start_turn(game, seat, now)
+    if seat.user.mail_mode == "digest" or seat.absent:
+        return
+    names = seat_names(game)
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq)]
-    mailer.turn(game, rules(game).title, seat, name_seats(game.prompt, names),
-                summary[-SUMMARY_LINES:],
-                deadline_text(seat.deadline))
+    mailer.turn(game, rules(game).title, seat, game.prompt, summary[-SUMMARY_LINES:],
+                clock.local_text(seat.deadline, seat.user.timezone))
 
 
 def notify_final(game: Game, mailer: Mailer) -> None:

@@ -10,10 +10,11 @@ from engine.interface import name_seats
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from server import games
+from server import games, vacations
+from server.clock import local_text
 from server.forms import EmptyForm, MoveForm
 from server.gamestate import load_state, rules
-from server.models import Game, Seat
+from server.models import Game, Seat, utcnow
 from server.moves import play
 from server.present import board, deadline_text, log_lines, outcome_rows, seat_names
 
@@ -49,9 +50,24 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
         result=[line for line in log if since is not None and line.seq > since],
         choices=[Choice(c.action, name_seats(c.label, names), c.group)
                  for c in kind.choices(state, viewer)] if my_turn else [],
-        to_move=to_move, deadline=deadline_text(to_move and to_move.deadline),
+        to_move=to_move,
+        deadline=deadline_text(to_move and to_move.deadline, current_user.timezone),
         rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json,
-        link_form=EmptyForm())
+        link_form=EmptyForm(), away=away_notes(game))
+
+
+def away_notes(game: Game) -> dict[int, str]:
+    """Seats whose clock stands still or that auto-pass, for everybody to see."""
+    seats = list(Seat.select().where(Seat.game == game.id))
+    away = vacations.on_vacation([s.user_id for s in seats if s.user_id], utcnow())
+    tz = current_user.timezone
+    notes = {}
+    for s in seats:
+        if s.user_id in away:
+            notes[s.index] = f"on vacation until {local_text(away[s.user_id], tz)}"
+        elif s.absent:
+            notes[s.index] = "absent: passes at once until back"
+    return notes
 
 
 @bp.post("/games/<int:game_id>/move")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from engine import Event as EngineEvent
 from peewee import JOIN
 
+from server.clock import local_text
 from server.gamestate import rules
 from server.models import Event, Game, Seat, User
 
@@ -36,7 +37,7 @@ def board(game: Game, state, viewer: int | None, names: list[str]):
 
 def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
               upto: int | None = None) -> list[LogLine]:
-    query = (Event.select(Event.seq, Event.events)
+    query = (Event.select(Event.seq, Event.events, Event.undone)
              .where((Event.game == game.id) & (Event.seq > after))
              .order_by(Event.seq))
     if upto is not None:
@@ -46,7 +47,7 @@ def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
         for data in row.events:
             text = EngineEvent.from_json(data).text_for(viewer, names)
             if text:
-                lines.append(LogLine(row.seq, text))
+                lines.append(LogLine(row.seq, f"(undone) {text}" if row.undone else text))
     return lines
 
 
@@ -61,5 +62,5 @@ def outcome_rows(game: Game, names: list[str]) -> list[dict]:
     return sorted(rows, key=lambda r: (-r["total"], -r["tiebreak"]))
 
 
-def deadline_text(deadline: dt.datetime | None) -> str:
-    return deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else "no deadline"
+def deadline_text(deadline: dt.datetime | None, tzname: str = "UTC") -> str:
+    return local_text(deadline, tzname)

@@ -34,6 +34,8 @@ def build_message(row: Outbox, mail_from: str) -> EmailMessage:
         msg["References"] = row.references
     # Tells vacation responders not to answer the server.
     msg["Auto-Submitted"] = "auto-generated"
+    for name, value in (row.headers or {}).items():
+        msg[name] = value
     msg.set_content(row.body_text)
     msg.add_alternative(row.body_html, subtype="html")
     return msg

@@ -79,6 +79,22 @@ class Links:
             raise LinkError("revoked")
         return game
 
+    # -- unsubscribe links ---------------------------------------------------
+    def unsubscribe_url(self, user: User) -> str:
+        # No expiry and no session token: a mail from last year must still
+        # be able to turn its kind of mail off.
+        return f"{self.base_url}/mail/unsubscribe/{self._serializer('unsubscribe').dumps(user.id)}"
+
+    def read_unsubscribe(self, token: str) -> User:
+        try:
+            user_id = self._serializer("unsubscribe").loads(token)
+        except BadSignature:
+            raise LinkError("invalid") from None
+        user = User.get_or_none(User.id == user_id) if isinstance(user_id, int) else None
+        if user is None:
+            raise LinkError("invalid")
+        return user
+
     # -- sign-in links --------------------------------------------------
     def signin_url(self, user: User, next_path: str = "/") -> str:
         token = self._serializer("signin").dumps(

@@ -1,0 +1,240 @@
+"""What the scheduler does when it wakes up: every function takes ``now``.
+
+Each due row is claimed atomically before it is acted on (a conditional
+UPDATE; on PostgreSQL first ``SELECT … FOR UPDATE SKIP LOCKED``), and the
+action plus its mails commit in one transaction, so two schedulers running at
+once never send a reminder twice or auto-pass a seat twice.  A player's move
+racing a timeout is settled by the game's sequence number in ``moves.play``.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from peewee import PostgresqlDatabase
+
+from engine import IllegalMove
+from engine.interface import name_seats
+from server import clock
+from server.db import db
+from server.gamestate import load_state, rules
+from server.mail import Mailer
+from server.models import Game, Seat, User, Vacation
+from server.moves import MoveRejected, notify_final, notify_turn, play
+from server.present import seat_names
+
+LEASE = dt.timedelta(minutes=5)
+MAX_CHAIN = 1000        # decisions one timeout may play for one seat's turn
+
+
+@dataclass
+class SweepReport:
+    vacations: int = 0
+    timeouts: int = 0
+    actions: int = 0
+    reminders: int = 0
+    digests: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int = 500) -> SweepReport:
+    """One pass over everything due at ``now``, oldest first."""
+    report = SweepReport()
+    report.vacations = start_vacations(now)
+    while True:                                 # absent seats may chain into each other
+        done = run_timeouts(settings, mailer, now, batch, report)
+        if done < batch:
+            break
+    report.reminders = send_reminders(mailer, now, batch)
+    report.digests = send_digests(settings, mailer, now, batch)
+    return report
+
+
+# -- claiming ---------------------------------------------------------------
+def _is_postgres() -> bool:
+    return isinstance(db.obj, PostgresqlDatabase)
+
+
+def due_seats_query(now: dt.datetime):
+    unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
+    return (Seat.select(Seat.id)
+            .join(Game)
+            .where((Seat.deadline <= now) & unclaimed & (Game.status == "active")
+                   & (Game.paused == False) & (Game.to_move == Seat.index))  # noqa: E712
+            .order_by(Seat.deadline, Seat.id))
+
+
+def claim_due_seats(now: dt.datetime, limit: int) -> list[int]:
+    """Seats whose deadline has passed, claimed for this scheduler."""
+    query = due_seats_query(now).limit(limit)
+    unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
+    with db.atomic():
+        if _is_postgres():
+            ids = [s.id for s in query.for_update(of=Seat, skip_locked=True)]
+            if ids:
+                Seat.update(claimed_until=now + LEASE).where(Seat.id.in_(ids)).execute()
+            return ids
+    claimed = []
+    for row in list(query):
+        with db.atomic():
+            won = (Seat.update(claimed_until=now + LEASE)
+                   .where((Seat.id == row.id) & unclaimed).execute())
+        if won == 1:
+            claimed.append(row.id)
+    return claimed
+
+
+# -- vacations ----------------------------------------------------------------
+def start_vacations(now: dt.datetime) -> int:
+    """At a vacation's start, move the player's pending deadlines by its length."""
+    started = 0
+    due = (Vacation.select().where((Vacation.started == False)  # noqa: E712
+                                   & (Vacation.starts_at <= now))
+           .order_by(Vacation.starts_at))
+    for vacation in list(due):
+        with db.atomic():
+            won = (Vacation.update(started=True)
+                   .where((Vacation.id == vacation.id) & (Vacation.started == False))  # noqa: E712
+                   .execute())
+            if won == 1 and vacation.ends_at > now:
+                clock.shift_pending(vacation.user_id, vacation.ends_at - vacation.starts_at, now)
+            started += won
+    return started
+
+
+# -- timeouts -----------------------------------------------------------------
+def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
+                 report: SweepReport) -> int:
+    ids = claim_due_seats(now, batch)
+    for seat_id in ids:
+        try:
+            played = time_out(settings, mailer, seat_id, now)
+        except MoveRejected as exc:         # a player's move got there first
+            report.skipped.append(f"seat {seat_id}: {exc}")
+            Seat.update(claimed_until=None).where(Seat.id == seat_id).execute()
+            continue
+        if played:
+            report.timeouts += 1
+            report.actions += played
+    return len(ids)
+
+
+def time_out(settings, mailer: Mailer, seat_id: int, now: dt.datetime) -> int:
+    """Play the default action for a timed-out seat, for its whole pending turn."""
+    with db.atomic():
+        seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
+        game = Game.get_by_id(seat.game_id)
+        played = []
+        while (len(played) < MAX_CHAIN and game.status == "active" and not game.paused
+               and game.to_move == seat.index):
+            kind = rules(game)
+            state = load_state(game)
+            action = kind.default_action(state)
+            played.append(kind.label(state, action))
+            try:
+                play(game.id, seat.index, action, game.seq, "timeout", now, mailer=mailer,
+                     notify=False)
+            except IllegalMove as exc:      # would be an engine bug: keep the seat claimed
+                raise MoveRejected(f"default action refused: {exc}") from exc
+            game = Game.get_by_id(game.id)
+        if played:
+            _after_timeout(settings, mailer, game, seat, played, now)
+        else:
+            Seat.update(claimed_until=None).where(Seat.id == seat_id).execute()
+    return len(played)
+
+
+def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: list[str],
+                   now: dt.datetime) -> None:
+    names = seat_names(game)
+    lines = [name_seats(text, names) for text in played]
+    timeouts = seat.timeouts_in_row + 1
+    becomes_absent = not seat.absent and timeouts >= settings["ABSENT_AFTER_TIMEOUTS"]
+    Seat.update(timeouts_in_row=timeouts, absent=seat.absent or becomes_absent,
+                claimed_until=None).where(Seat.id == seat.id).execute()
+    seat = Seat.select(Seat, User).join(User).where(Seat.id == seat.id).get()
+    kind = rules(game)
+    if not seat.absent or becomes_absent:
+        mailer.timeout(game, kind.title, seat, lines, seat.absent)
+    if becomes_absent:
+        for moderator in moderators(game):
+            mailer.stalling(game, kind.title, moderator, names[seat.index], timeouts)
+    if game.status == "finished":
+        notify_final(game, mailer)
+    else:
+        notify_turn(game, now, mailer)
+
+
+def moderators(game: Game) -> list[User]:
+    """Who hears that a game is stalling: its host (issue 5 adds site moderators)."""
+    return [User.get_by_id(game.host_id)]
+
+
+# -- reminders ----------------------------------------------------------------
+def send_reminders(mailer: Mailer, now: dt.datetime, limit: int) -> int:
+    due = (Seat.select(Seat.id, Seat.next_reminder_at)
+           .join(Game)
+           .where((Seat.next_reminder_at <= now) & (Seat.deadline > now)
+                  & (Game.status == "active") & (Game.paused == False))  # noqa: E712
+           .order_by(Seat.next_reminder_at)
+           .limit(limit))
+    sent = 0
+    for row in list(due):
+        sent += _remind(mailer, row.id, row.next_reminder_at, now)
+    return sent
+
+
+def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime) -> int:
+    """One reminder, claimed by moving next_reminder_at on (compare and set).
+
+    After a long stop only one reminder goes out for all that fell due."""
+    with db.atomic():
+        seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
+        game = Game.get_by_id(seat.game_id)
+        following = clock.next_reminder_after(game, seat, now)
+        won = (Seat.update(next_reminder_at=following)
+               .where((Seat.id == seat_id) & (Seat.next_reminder_at == was_due)).execute())
+        if won != 1 or seat.user.mail_mode == "digest" or seat.absent:
+            return 0
+        prompt = name_seats(game.prompt, seat_names(game))
+        mailer.reminder(game, rules(game).title, seat, prompt,
+                        clock.local_text(seat.deadline, seat.user.timezone))
+        return 1
+
+
+# -- digests ------------------------------------------------------------------
+def send_digests(settings, mailer: Mailer, now: dt.datetime, limit: int) -> int:
+    due = (User.select(User.id, User.next_digest_at)
+           .where((User.mail_mode == "digest") & (User.next_digest_at <= now))
+           .order_by(User.next_digest_at)
+           .limit(limit))
+    sent = 0
+    for row in list(due):
+        sent += _digest(settings, mailer, row.id, row.next_digest_at, now)
+    return sent
+
+
+def _digest(settings, mailer: Mailer, user_id: int, was_due: dt.datetime,
+            now: dt.datetime) -> int:
+    with db.atomic():
+        user = User.get_by_id(user_id)
+        following = clock.next_digest_time(user, now, settings["DIGEST_HOUR"])
+        won = (User.update(next_digest_at=following)
+               .where((User.id == user_id) & (User.next_digest_at == was_due)).execute())
+        if won != 1:
+            return 0
+        items = waiting_games(mailer, user)
+        if items:
+            mailer.digest(user, items)
+        return 1 if items else 0
+
+
+def waiting_games(mailer: Mailer, user: User) -> list[dict]:
+    seats = (Seat.select(Seat, Game).join(Game)
+             .where((Seat.user == user.id) & (Game.status == "active")
+                    & (Game.to_move == Seat.index))
+             .order_by(Seat.deadline))
+    return [{"game": seat.game.name, "title": rules(seat.game).title,
+             "prompt": name_seats(seat.game.prompt, seat_names(seat.game)),
+             "deadline": clock.local_text(seat.deadline, user.timezone),
+             "url": mailer.links.seat_url(seat)} for seat in seats]
