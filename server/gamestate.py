@@ -25,11 +25,13 @@ def load_state(game: Game, save: bool = True):
 
 
 def replay(game: Game, upto: int | None = None):
-    """The state after ``upto`` actions (all by default), from the log alone."""
+    """The state after the log rows up to seq ``upto`` (all by default), from
+    the log alone: moves in order, skipping undone moves and notes."""
     kind = rules(game)
     state = kind.new_game(game.seat_count, game.options, game.seed)
     query = (Event.select(Event.seat, Event.action)
-             .where(Event.game == game.id)
+             .where((Event.game == game.id) & (Event.kind == "move")
+                    & (Event.undone == False))  # noqa: E712 (SQL, not Python)
              .order_by(Event.seq))
     if upto is not None:
         query = query.where(Event.seq <= upto)

@@ -59,6 +59,8 @@ class User(UserMixin, BaseModel):
     # Reminders, timeout notices, results: mail a game can go on without.
     optional_mail = BooleanField(default=True)
     next_digest_at = DateTimeField(null=True, index=True)
+    # A site moderator may moderate every game (a host moderates their own).
+    is_moderator = BooleanField(default=False)
 
 
 class Game(BaseModel):
@@ -69,13 +71,16 @@ class Game(BaseModel):
     seat_count = IntegerField()
     options = JSONField(default=dict)
     seed = BigIntegerField()
-    # Number of actions applied so far; every move form carries it.
+    # Rows in the event log (moves, undone moves, moderation notes): every
+    # form carries it, so any change to the game makes older forms stale.
     seq = IntegerField(default=0)
     to_move = IntegerField(null=True)
     prompt = CharField(default="")
     move_hours = IntegerField()
     reminder_hours = JSONField(default=list)
     paused = BooleanField(default=False)
+    # When a moderator paused it: resuming shifts the clocks by the pause.
+    paused_at = DateTimeField(null=True)
     # Bumping it revokes every shared join link of the game.
     join_version = IntegerField(default=1)
     thread_id = CharField()
@@ -104,6 +109,8 @@ class Seat(BaseModel):
     timeouts_in_row = IntegerField(default=0)
     # After too many timeouts in a row the seat auto-passes at once.
     absent = BooleanField(default=False)
+    # Removed by a moderator or resigned: the seat auto-passes to the end.
+    withdrawn = BooleanField(default=False)
 
     class Meta:
         indexes = ((("game", "index"), True), (("game", "user"), True))
@@ -116,7 +123,9 @@ class Invitation(BaseModel):
 
 
 class Event(BaseModel):
-    """Append-only log: one row per action applied to a game."""
+    """Append-only log: one row per action applied to a game ("move") or per
+    moderation record ("note").  Replay applies the moves not undone; an undo
+    marks rows, it never deletes them.  ``seq`` numbers every row."""
 
     game = ForeignKeyField(Game, backref="events", on_delete="CASCADE")
     seq = IntegerField()
@@ -127,6 +136,8 @@ class Event(BaseModel):
     # What the engine reported, kept so pages never replay the game.
     events = JSONField(default=list)
     created_at = DateTimeField(default=utcnow)
+    kind = CharField(default="move")  # move, note
+    undone = BooleanField(default=False)
 
     class Meta:
         indexes = ((("game", "seq"), True),)
