@@ -2,7 +2,7 @@
 close on teardown, and run the migrations (``flask --app server migrate``)."""
 from __future__ import annotations
 
-from urllib.parse import unquote, urlparse
+from urllib.parse import parse_qs, unquote, urlparse
 
 import click
 from peewee import DatabaseProxy, PostgresqlDatabase, SqliteDatabase
@@ -35,10 +35,15 @@ def make_database(url: str, settings: dict | None = None):
         return SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE",
                               timeout=10)
     if parsed.scheme in ("postgres", "postgresql"):
+        extra = {}
+        schema = parse_qs(parsed.query).get("schema")
+        if schema:
+            # ?schema=name: tables live in that schema (test runs side by side).
+            extra["options"] = f"-c search_path={schema[0]}"
         return PostgresqlDatabase(
             unquote(parsed.path.lstrip("/")), host=parsed.hostname or "127.0.0.1",
             port=parsed.port or 5432, user=unquote(parsed.username or "") or None,
-            password=unquote(parsed.password or "") or None)
+            password=unquote(parsed.password or "") or None, **extra)
     raise ValueError(f"unsupported DATABASE_URL {url!r}")
 
 

@@ -12,7 +12,6 @@ from aiosmtpd.controller import Controller
 
 from server import create_app
 from server.db import make_database, migrate
-from server.models import MODELS
 from server.sender import drain
 
 PG_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -64,12 +63,6 @@ def postgres_available() -> str | None:
     return None
 
 
-def drop_all(database) -> None:
-    with database.connection_context(), database.bind_ctx(MODELS):
-        database.drop_tables(MODELS, safe=True, cascade=True)
-        database.execute_sql("DROP TABLE IF EXISTS schema_migration")
-
-
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request, tmp_path):
     """A fresh migrated database: a temporary SQLite file, or PostgreSQL."""
@@ -81,10 +74,16 @@ def db_url(request, tmp_path):
         if os.environ.get("PBEM_REQUIRE_POSTGRES") == "1":
             pytest.fail(reason + " (PBEM_REQUIRE_POSTGRES=1)")
         pytest.skip(reason + "; set PBEM_REQUIRE_POSTGRES=1 to make this a failure")
-    database = make_database(PG_URL)
-    drop_all(database)
-    yield PG_URL
-    drop_all(database)
+    # A schema of this test run's own: runs side by side (two developers, a
+    # rerun while another is going) never drop each other's tables.
+    schema = f"pbem_test_{os.getpid()}"
+    admin = make_database(PG_URL)
+    with admin.connection_context():
+        admin.execute_sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        admin.execute_sql(f"CREATE SCHEMA {schema}")
+    yield f"{PG_URL}?schema={schema}"
+    with admin.connection_context():
+        admin.execute_sql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
 @pytest.fixture

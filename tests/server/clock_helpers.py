@@ -1,0 +1,86 @@
+"""Helpers for the clock tests: games made through the services, sweeps run
+at any time we like (the scheduler's functions take ``now``)."""
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from werkzeug.security import generate_password_hash
+
+from engine import get_game
+from server import games
+from server.db import db
+from server.gamestate import load_state
+from server.models import Event, Game, Outbox, Seat, User
+from server.moves import play
+from server.sweeps import sweep
+
+HOUR = dt.timedelta(hours=1)
+
+
+def user(email: str, name: str | None = None, **fields) -> User:
+    return User.create(email=email, name=name or email.split("@")[0],
+                       password_hash=generate_password_hash("password1"), **fields)
+
+
+def started_game(app, players: int = 3, kind: str = "puerto_rico", move_hours: int = 48,
+                 reminders=(24, 6), tag: str = "g") -> Game:
+    """A started game whose seats are users ``{tag}{i}@example.org``."""
+    mailer = app.extensions["pbem_mailer"]
+    with app.app_context(), db.connection_context():
+        people = [user(f"{tag}{i}@example.org", f"{tag.upper()} {i + 1}")
+                  for i in range(players)]
+        game = games.create_game(people[0], kind, f"Game {tag}", players, {}, move_hours,
+                                 list(reminders), mailer)
+        for i, person in enumerate(people[1:], start=1):
+            games.join(game.id, person, i)
+        return games.start(game.id, people[0], mailer)
+
+
+def run_sweep(app, now: dt.datetime):
+    with app.app_context(), db.connection_context():
+        return sweep(app.config, app.extensions["pbem_mailer"], now)
+
+
+def to_move(app, game_id: int) -> Seat:
+    with app.app_context(), db.connection_context():
+        game = Game.get_by_id(game_id)
+        return Seat.select(Seat, User).join(User).where(
+            (Seat.game == game_id) & (Seat.index == game.to_move)).get()
+
+
+def game_row(app, game_id: int) -> Game:
+    with app.app_context(), db.connection_context():
+        return Game.get_by_id(game_id)
+
+
+def engine_state(app, game_id: int):
+    with app.app_context(), db.connection_context():
+        return load_state(Game.get_by_id(game_id), save=False)
+
+
+def random_move(app, game_id: int, rnd: random.Random, now: dt.datetime | None = None) -> None:
+    """The seat to move plays a random legal action, as a player."""
+    with app.app_context(), db.connection_context():
+        game = Game.get_by_id(game_id)
+        kind = get_game(game.kind)
+        state = load_state(game)
+        action = rnd.choice(kind.legal_actions(state, game.to_move))
+        play(game_id, game.to_move, action, game.seq, "player", now,
+             mailer=app.extensions["pbem_mailer"])
+
+
+def events(app, game_id: int, actor: str | None = None) -> list[Event]:
+    with app.app_context(), db.connection_context():
+        q = Event.select().where(Event.game == game_id).order_by(Event.seq)
+        if actor:
+            q = q.where(Event.actor == actor)
+        return list(q)
+
+
+def outbox(app, kind: str, to: str | None = None) -> list[Outbox]:
+    with app.app_context(), db.connection_context():
+        q = Outbox.select().where(Outbox.kind == kind).order_by(Outbox.id)
+        if to:
+            q = q.where(Outbox.to_addr == to)
+        return list(q)
