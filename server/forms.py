@@ -6,6 +6,7 @@ import re
 from flask_wtf import FlaskForm
 from wtforms import (BooleanField, DateField, EmailField, HiddenField, IntegerField,
                      PasswordField, SelectField, StringField, TextAreaField)
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 
@@ -62,8 +63,8 @@ class MoveForm(FlaskForm):
 class SettingsForm(FlaskForm):
     timezone = SelectField("Time zone for deadlines", [InputRequired()])
     mail_mode = SelectField("Turn mails", [InputRequired()], choices=[
-        ("every", "A mail for every turn"),
-        ("digest", "One mail a day listing the games that wait for me")])
+        SelectChoice("every", "A mail for every turn"),
+        SelectChoice("digest", "One mail a day listing the games that wait for me")])
     optional_mail = BooleanField("Also reminders, timeout notices and results")
 
 

@@ -149,12 +149,14 @@ def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: lis
     names = seat_names(game)
     lines = [name_seats(text, names) for text in played]
     timeouts = seat.timeouts_in_row + 1
-    becomes_absent = not seat.absent and timeouts >= settings["ABSENT_AFTER_TIMEOUTS"]
+    # A withdrawn seat (removed or resigned) is expected to pass: no notices.
+    becomes_absent = (not seat.absent and not seat.withdrawn
+                      and timeouts >= settings["ABSENT_AFTER_TIMEOUTS"])
     Seat.update(timeouts_in_row=timeouts, absent=seat.absent or becomes_absent,
                 claimed_until=None).where(Seat.id == seat.id).execute()
     seat = Seat.select(Seat, User).join(User).where(Seat.id == seat.id).get()
     kind = rules(game)
-    if not seat.absent or becomes_absent:
+    if not (seat.absent or seat.withdrawn) or becomes_absent:
         mailer.timeout(game, kind.title, seat, lines, seat.absent)
     if becomes_absent:
         for moderator in moderators(game):
@@ -166,8 +168,9 @@ def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: lis
 
 
 def moderators(game: Game) -> list[User]:
-    """Who hears that a game is stalling: its host (issue 5 adds site moderators)."""
-    return [User.get_by_id(game.host_id)]
+    """Who hears that a game is stalling: its host and the site moderators."""
+    site = User.select().where(User.is_moderator & (User.id != game.host_id)).order_by(User.id)
+    return [User.get_by_id(game.host_id), *site]
 
 
 # -- reminders ----------------------------------------------------------------
@@ -197,9 +200,9 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
         if won != 1 or seat.user.mail_mode == "digest" or seat.absent:
             return 0
         prompt = name_seats(game.prompt, seat_names(game))
-        mailer.reminder(game, rules(game).title, seat, prompt,
-                        clock.local_text(seat.deadline, seat.user.timezone))
-        return 1
+        queued = mailer.reminder(game, rules(game).title, seat, prompt,
+                                 clock.local_text(seat.deadline, seat.user.timezone))
+        return 1 if queued else 0
 
 
 # -- digests ------------------------------------------------------------------
@@ -232,7 +235,7 @@ def _digest(settings, mailer: Mailer, user_id: int, was_due: dt.datetime,
 def waiting_games(mailer: Mailer, user: User) -> list[dict]:
     seats = (Seat.select(Seat, Game).join(Game)
              .where((Seat.user == user.id) & (Game.status == "active")
-                    & (Game.to_move == Seat.index))
+                    & (Game.to_move == Seat.index) & (Seat.withdrawn == False))  # noqa: E712
              .order_by(Seat.deadline))
     return [{"game": seat.game.name, "title": rules(seat.game).title,
              "prompt": name_seats(seat.game.prompt, seat_names(seat.game)),
