@@ -86,10 +86,11 @@ def shift_pending(user_id: int, delta: dt.timedelta, now: dt.datetime) -> int:
 def start_turn(game: Game, seat: Seat, now: dt.datetime) -> None:
     """The seat's turn begins now: set its deadline and first reminder.
 
-    An absent seat is due at once; a player on vacation gets the full time
-    after the vacation ends (the clock stands still meanwhile)."""
+    An absent or withdrawn seat (moderate.is_autopass) is due at once; a
+    player on vacation gets the full time after the vacation ends (the clock
+    stands still meanwhile)."""
     seat.turn_started_at = now
-    if seat.absent:
+    if seat.absent or seat.withdrawn:
         seat.deadline, seat.next_reminder_at = now, None
     else:
         vacation = vacation_at(seat.user_id, now) if seat.user_id else None

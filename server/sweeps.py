@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from peewee import PostgresqlDatabase
+from peewee import JOIN, PostgresqlDatabase
 
 from engine import IllegalMove
 from engine.interface import name_seats
@@ -55,10 +55,19 @@ def _is_postgres() -> bool:
     return isinstance(db.obj, PostgresqlDatabase)
 
 
+def seats_then_games():
+    """Seats joined to their games, seats scanned first.
+
+    SQLite takes CROSS JOIN as "this table order": the scan starts on the
+    seat's deadline (or reminder) index, so a sweep reads the rows that are
+    due and not every active game (bench/scheduler_sweep.py).  PostgreSQL
+    plans it like any inner join."""
+    return Seat.select(Seat.id).join(Game, JOIN.CROSS).where(Seat.game == Game.id)
+
+
 def due_seats_query(now: dt.datetime):
     unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
-    return (Seat.select(Seat.id)
-            .join(Game)
+    return (seats_then_games()
             .where((Seat.deadline <= now) & unclaimed & (Game.status == "active")
                    & (Game.paused == False) & (Game.to_move == Seat.index))  # noqa: E712
             .order_by(Seat.deadline, Seat.id))
@@ -175,8 +184,8 @@ def moderators(game: Game) -> list[User]:
 
 # -- reminders ----------------------------------------------------------------
 def send_reminders(mailer: Mailer, now: dt.datetime, limit: int) -> int:
-    due = (Seat.select(Seat.id, Seat.next_reminder_at)
-           .join(Game)
+    due = (seats_then_games()
+           .select_extend(Seat.next_reminder_at)
            .where((Seat.next_reminder_at <= now) & (Seat.deadline > now)
                   & (Game.status == "active") & (Game.paused == False))  # noqa: E712
            .order_by(Seat.next_reminder_at)
