@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.puerto_rico.data import BUILDINGS, EFFECT_BUILDINGS
+from engine.puerto_rico.data import BUILDING_ORDER, BUILDINGS, EFFECT_BUILDINGS, SETUPS
 
 _SIZE = {b.name: b.size for b in BUILDINGS.values()}
 _CIRCLES = {b.name: b.circles for b in BUILDINGS.values()}
 
 VERSION = 1
+
+
+def in_table_order(buildings: dict[str, int]) -> dict[str, int]:
+    """Buildings in the order of the overview card: the one order the rules
+    ever iterate them in, so a state means the same after any JSON trip."""
+    return {name: buildings[name] for name in BUILDING_ORDER if name in buildings}
 
 
 class Player:
@@ -73,7 +79,7 @@ class Player:
     def from_json(cls, d: dict[str, Any]) -> "Player":
         p = cls(d["doubloons"])
         p.vp, p.goods, p.tiles, p.worked = d["vp"], list(d["goods"]), list(d["tiles"]), list(d["worked"])
-        p.buildings, p.san_juan = dict(d["buildings"]), d["san_juan"]
+        p.buildings, p.san_juan = in_table_order(d["buildings"]), d["san_juan"]
         return p
 
 
@@ -154,6 +160,12 @@ class State:
             setattr(s, f, (dict(v) if isinstance(v, dict) else list(v)) if v is not None else None)
         s.players = [Player.from_json(p) for p in d["players"]]
         s.ships = [list(sh) for sh in d["ships"]]
+        # Stored JSON may come back with its keys in any order (jsonb sorts
+        # them); the rules iterate these dicts, so put them in table order.
+        s.roles = {r: s.roles[r] for r in SETUPS[s.n].roles if r in s.roles}
+        s.buildings_left = in_table_order(s.buildings_left)
+        if s.memo and "buildings" in s.memo:
+            s.memo = dict(s.memo, buildings=in_table_order(s.memo["buildings"]))
         s._legal = None
         s._owned = -1       # all players are this state's own
         return s

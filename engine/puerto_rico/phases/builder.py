@@ -13,7 +13,7 @@ from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import (PASS, order_from, run_order, say,
                                                 seat_ref, take_colonist, trigger_end,
                                                 with_optional_colonist)
-from engine.puerto_rico.state import State
+from engine.puerto_rico.state import State, in_table_order
 
 # (building, its action) pairs made once: options() runs for every seat in
 # every builder phase.  Actions are shared and must not be changed by callers.
@@ -65,7 +65,7 @@ def _build(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     p.doubloons -= price
     s.bank += price
     s.buildings_left[name] -= 1
-    p.buildings[name] = 0
+    p.buildings = in_table_order({**p.buildings, name: 0})
     note = ""
     if action.get("colonist", True) and p.active("builder_colonist") and take_colonist(s):
         p.buildings[name] = 1
