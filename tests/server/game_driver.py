@@ -15,8 +15,9 @@ from server.models import Game
 class Table:
     """Players (one test client each) around one game."""
 
-    def __init__(self, app, smtp, send_mail, players: int, seed: int = 7):
-        self.app, self.smtp, self.send_mail = app, smtp, send_mail
+    def __init__(self, app, smtp, send_mail, players: int, seed: int = 7,
+                 kind: str = "puerto_rico"):
+        self.app, self.smtp, self.send_mail, self.kind = app, smtp, send_mail, kind
         self.rng = random.Random(seed)
         self.emails = [f"player{i + 1}@example.org" for i in range(players)]
         self.clients = [app.test_client() for _ in range(players)]
@@ -36,8 +37,8 @@ class Table:
     def set_up(self, game_name: str = "Test table") -> int:
         host = self.clients[0]
         signup(host, "Player 1", self.emails[0])
-        page = host.get("/games/new?kind=puerto_rico")
-        page = post_form(host, form_for(page.text, "/games/new"), name=game_name,
+        page = host.get(f"/games/new?kind={self.kind}")
+        page = post_form(host, form_for(page.text, "/games/new"), name=game_name, kind=self.kind,
                          seats=str(len(self.emails)), move_hours="48", reminder_hours="24,6")
         assert page.status_code == 200, page.text
         self.game_id = int(page.request.path.split("/")[2])
