@@ -9,7 +9,7 @@ what a seat may do.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import re
 from typing import Any, Mapping, Sequence
 

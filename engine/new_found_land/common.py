@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.interface import Event
-from engine.new_found_land import rng
+from engine import rng
 from engine.new_found_land.data import GOODS
 from engine.new_found_land.state import State
 

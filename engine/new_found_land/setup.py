@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from engine.interface import Event, IllegalMove
-from engine.new_found_land import board, rng
+from engine import rng
+from engine.new_found_land import board
 from engine.new_found_land.common import draw
 from engine.new_found_land.components import (FIFTY_CARDS, GOAL_PILES, GOODS_FIELD, OFFER,
                                               START_IRON)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.interface import IllegalMove
-from engine.puerto_rico import rng
+from engine import rng
 from engine.puerto_rico.data import (DOUBLOONS_TOTAL, GOODS_SUPPLY, PLANTATION_TILES,
                                      QUARRY_TILES, SETUPS, building_supply)
 from engine.puerto_rico.phases.common import seat_ref

@@ -160,10 +160,10 @@ def bare(nations: list[str], start: int = 0, seed: int = 1):
 
 def run(s, enter, *args):
     """Start a phase (``enter(s, ev, *args)``) and play forced decisions; the events."""
-    from engine.new_found_land.game import _play_forced
     ev: list = []
     enter(s, ev, *args)
-    _play_forced(s, ev)
+    s._legal = None
+    GAME.play_forced(s, ev)
     return ev
 
 

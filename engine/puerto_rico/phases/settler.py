@@ -7,7 +7,7 @@ on the tile taken, if the owner wants it.  Afterwards the face-up row is discard
 from __future__ import annotations
 
 from engine.interface import Event
-from engine.puerto_rico import rng
+from engine import rng
 from engine.puerto_rico.data import ISLAND_SPACES, QUARRY, TILES
 from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import (PASS, order_from, run_order, say,

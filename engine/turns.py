@@ -1,0 +1,85 @@
+"""What every game where one seat decides at a time shares.
+
+A game subclasses ``OneSeatAtATime`` and writes its rules as two functions:
+``turn_options(state, seat)`` (every legal action of the seat to move) and
+``turn_act(state, seat, action, events)`` (apply one to a copied state).
+Its states carry ``over``, ``turn``, a ``_legal`` cache and
+``clone``/``to_json``/``from_json``.  This class does the rest of the
+interface: validation, copying, forced moves, caching, storage.
+"""
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Any, Mapping
+
+from engine.interface import Event, Game, IllegalMove
+
+
+class OneSeatAtATime(Game):
+    state_class: type
+
+    @abstractmethod
+    def turn_options(self, s: Any, seat: int) -> list[dict]:
+        """Every action ``seat`` may take in state ``s`` (it is their turn)."""
+
+    @abstractmethod
+    def turn_act(self, s: Any, seat: int, action: dict, ev: list[Event]) -> None:
+        """Apply a legal action to ``s`` (a private copy), noting events."""
+
+    def checked_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
+        """The options given, each checked against ``self.options``."""
+        for key, value in (options or {}).items():
+            spec = next((o for o in self.options if o.name == key), None)
+            if spec is None or value not in spec.choices:
+                raise IllegalMove(f"unknown option {key}={value}")
+        return dict(options or {})
+
+    def to_move(self, state: Any) -> int | None:
+        return None if state.over else state.turn
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict]:
+        if state.over or seat != state.turn:
+            return []
+        if state._legal is None:        # states never change, so caching is safe
+            state._legal = self.turn_options(state, seat)
+        return list(state._legal)
+
+    def apply(self, state: Any, seat: int, action: dict) -> tuple[Any, list[Event]]:
+        if state.over:
+            raise IllegalMove("The game is over.")
+        if seat != state.turn:
+            raise IllegalMove("It is not your turn.")
+        if state._legal is None:
+            state._legal = self.turn_options(state, seat)
+        if action not in state._legal:
+            raise IllegalMove("That move is not allowed now; you were asked to "
+                              f"{self.prompt(state)}.")
+        s = state.clone()
+        ev: list[Event] = []
+        self.turn_act(s, seat, action, ev)
+        self.play_forced(s, ev)
+        return s, ev
+
+    def play_forced(self, s: Any, ev: list[Event]) -> None:
+        """A decision with exactly one legal action is played at once (and logged).
+
+        ``s._legal`` may already hold the options, found while the rules
+        looked for the next seat with a decision; it is reset before every
+        change."""
+        while not s.over:
+            opts = s._legal
+            if opts is None:
+                opts = s._legal = self.turn_options(s, s.turn)
+            if len(opts) != 1:
+                return
+            s._legal = None
+            self.turn_act(s, s.turn, opts[0], ev)
+
+    def seat_count(self, state: Any) -> int:
+        return state.n
+
+    def to_json(self, state: Any) -> dict[str, Any]:
+        return state.to_json()
+
+    def from_json(self, data: Mapping[str, Any]) -> Any:
+        return self.state_class.from_json(dict(data))
