@@ -21,7 +21,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["REMEMBER_COOKIE_DURATION"] = dt.timedelta(
         days=settings["REMEMBER_COOKIE_DURATION_DAYS"])
 
-    from server import auth, db, devmail, errors, lobby, play, prefs
+    from server import auth, db, devmail, errors, lobby, moderation, play, prefs
     from server.mail import Mailer
 
     db.init_app(app)
@@ -33,6 +33,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(prefs.bp)
+    moderation.init_app(app)
     if app.config["MAIL_CATCHER_DIR"]:
         app.register_blueprint(devmail.bp)
     return app

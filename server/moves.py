@@ -139,7 +139,7 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
     seat = (Seat.select(Seat, User).join(User)
             .where((Seat.game == game.id) & (Seat.index == game.to_move)).get())
     clock.start_turn(game, seat, now)
-    if seat.user.mail_mode == "digest" or seat.absent:
+    if seat.user.mail_mode == "digest" or seat.absent or seat.withdrawn:
         return
     names = seat_names(game)
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq)]

@@ -43,7 +43,8 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
     log = log_lines(game, viewer, names)
     to_move = (Seat.get_or_none((Seat.game == game.id) & (Seat.index == game.to_move))
                if game.to_move is not None else None)
-    my_turn = viewer is not None and viewer == game.to_move and not game.paused
+    my_turn = (viewer is not None and viewer == game.to_move and not game.paused
+               and not seat.withdrawn)
     return dict(
         game=game, kind=kind, seat=seat, names=names, log=log, recent=log[-RECENT_LINES:],
         sections=board(game, state, viewer, names), prompt=name_seats(game.prompt, names),
@@ -65,6 +66,8 @@ def away_notes(game: Game) -> dict[int, str]:
     for s in seats:
         if s.user_id in away:
             notes[s.index] = f"on vacation until {local_text(away[s.user_id], tz)}"
+        elif s.withdrawn:
+            notes[s.index] = "out of the game: the seat passes automatically"
         elif s.absent:
             notes[s.index] = "absent: passes at once until back"
     return notes
@@ -75,6 +78,8 @@ def away_notes(game: Game) -> dict[int, str]:
 def move(game_id: int):
     game = Game.get_or_none(Game.id == game_id) or abort(404)
     seat = my_seat(game) or abort(403, "You have no seat in this game.")
+    if seat.withdrawn:
+        abort(403, "You left this game: your seat passes automatically.")
     form = MoveForm()
     if not form.validate_on_submit():
         abort(400, "The move form was not understood; reload the game page and try again.")
