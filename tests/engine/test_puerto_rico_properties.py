@@ -16,7 +16,7 @@ from engine import IllegalMove
 from tests.engine.puerto_rico_helpers import (GAME, every_action_shape, expected_ledger, ledger,
                                               random_game)
 
-GAMES_PER_COUNT = 300       # 1,200 complete games in all
+GAMES_PER_COUNT = 500       # 2,000 complete games in all
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
