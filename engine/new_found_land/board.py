@@ -46,6 +46,27 @@ def put_markers(s: State, space: str, owner: int, count: int) -> None:
         s.players[owner]["markers"] -= count
 
 
+def own_field(s: State, space: str, owner: int) -> int | None:
+    """The first field of the tile holding ``owner``'s markers, or None."""
+    for i, (who, _) in enumerate(s.board[space][1]):
+        if who == owner:
+            return i
+    return None
+
+
+def add_markers(s: State, space: str, field: int, owner: int, count: int) -> None:
+    """``count`` more markers of ``owner`` on a field that already holds theirs."""
+    cell = s.board[space][1][field]
+    assert cell[0] == owner
+    cell[1] += count
+    s.players[owner]["markers"] -= count
+
+
+def placed_spaces(s: State) -> list[str]:
+    """Spaces holding an island tile, in board order."""
+    return [sp for sp in SPACES if sp in s.board]
+
+
 def settle_spaces(s: State) -> list[str]:
     """Placed island tiles with an empty field, in board order."""
     return [sp for sp in SPACES if sp in s.board and open_field(s, sp) is not None]

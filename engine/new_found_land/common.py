@@ -34,26 +34,72 @@ def bundle_text(bundle: dict) -> str:
     return " + ".join(parts) or "nothing"
 
 
-def payment(goods: dict, cost: dict) -> dict | None:
+def payment(goods: dict, cost: dict, gold_for: list[str] | tuple = ()) -> dict | None:
     """What paying ``cost`` takes from ``goods``, or None if it cannot be paid.
 
-    Gold may replace one wood, cloth or iron, one for one, in any payment
+    Gold may stand in for wood, cloth or iron, one for one, in any payment
     (Schepen bouwen: "een speler mag altijd 1 goud inleveren in plaats van 1
-    hout, 1 doek of 1 ijzer").  The engine spends gold only where the player
-    lacks the good itself (a simplification: it never asks which to spend).
+    hout, 1 doek of 1 ijzer.  [...] Dit geldt ook bij Haven uitbreiden en
+    Leveren"), as often as the player has gold (README.md).  Gold always
+    covers a good the player lacks; ``gold_for`` lists the goods (one entry
+    per unit) the player holds but chooses to pay with gold instead.
     """
-    pay, short = {}, 0
-    for g, need in cost.items():
-        have = goods[g]
-        use = need if have >= need else have
+    pay: dict = {}
+    gold = cost.get("gold", 0)
+    for g in GOODS:
+        need = cost.get(g, 0)
+        if g == "gold" or not need:
+            continue
+        own = min(need, goods[g])
+        use = own - sum(1 for x in gold_for if x == g)
+        if use < 0:
+            return None             # more gold_for than goods held or asked
         if use:
             pay[g] = use
-        short += need - use
-    if short:
-        if goods["gold"] - cost.get("gold", 0) < short:
-            return None
-        pay["gold"] = pay.get("gold", 0) + short
+        gold += need - use
+    if any(x not in GOODS[:3] or not cost.get(x) for x in gold_for) or gold > goods["gold"]:
+        return None
+    if gold:
+        pay["gold"] = gold
     return pay
+
+
+def _lacking(goods: dict, cost: dict) -> int:
+    return sum(max(0, need - goods[g]) for g, need in cost.items() if g != "gold")
+
+
+def affordable(goods: dict, cost: dict) -> bool:
+    """Whether ``cost`` can be paid at all (gold covering what is lacking)."""
+    short = 0
+    for g, need in cost.items():
+        if need > goods[g]:
+            if g == "gold":
+                return False
+            short += need - goods[g]
+    return short <= goods["gold"] - cost.get("gold", 0)
+
+
+def payments(goods: dict, cost: dict) -> list[tuple[dict, list[str]]]:
+    """Every way to pay ``cost``: ``(what is paid, gold_for)``, the payment
+    with the least gold first.  ``gold_for`` is empty for the plain payment
+    (goods where the player has them, gold only for what he lacks), else the
+    goods he holds but pays with gold instead, in the order of GOODS."""
+    spare = goods["gold"] - cost.get("gold", 0) - _lacking(goods, cost)
+    if spare < 0:
+        return []
+    # per good of the cost: how many of the player's own could gold replace
+    room = [(g, min(cost[g], goods[g])) for g in GOODS if g != "gold" and cost.get(g)]
+    ways: list[list[str]] = [[]]
+    for g, k in room:
+        ways = [w + [g] * j for w in ways for j in range(k + 1)]
+    ways = [w for w in ways if len(w) <= spare]
+    ways.sort(key=lambda w: (len(w), [GOODS.index(x) for x in w]))
+    return [(payment(goods, cost, w), w) for w in ways]
+
+
+def pay_options(goods: dict, cost: dict) -> list[dict]:
+    """The decision "how do you pay?": one action per way, the plain one first."""
+    return [{"type": "pay", "gold_for": gold_for} for _, gold_for in payments(goods, cost)]
 
 
 def spend(s: State, seat: int, pay: dict) -> None:

@@ -15,11 +15,13 @@ Provenance: every entry has ``"src"``:
 Abstractions (documented once here):
   * Goods are ranked by value wood < cloth < iron < gold ("een minder
     waardevol product", Laden: iron may be swapped for the cheaper cloth).
-  * A ship shows a number on some of crate / person / spyglass (0 = the
-    symbol is absent) and always a sailing value.  A ship may only be planned
-    for an action whose symbol it shows (Load and Deliver: crate, Settle:
-    person, Explore: spyglass) — reconstructed, so that every planned ship
-    does something.
+  * Every ship (small, large, charter) shows a sailing value and a number on
+    each of the three symbols: crate (1 or more), person (1 or 2) and
+    spyglass (1 or more).  The rules read each action's number off any ship
+    planned for it ("Bij Laden is het cijfer op de kist bepalend, bij
+    Vestigen het cijfer op de personen, …") and describe person values 1
+    and 2 only; planning puts no condition on which ship goes where, and a
+    crate 0 would have no line in the Load table.  So no symbol is absent.
   * The board's islands are lists of named spaces.  Each space has a shape
     (square, bar, corner, tee) and the orientation printed on the board; a
     tile fits a space when its shape is the space's shape.  Tiles may be
@@ -100,17 +102,17 @@ NATIONS = [
 ]
 
 # -- ships ---------------------------------------------------------------------
-# sail: sailing value; crate / person / spyglass: 0 = symbol absent.
+# sail: sailing value; crate / person / spyglass: every ship shows all three.
 # Small ships cost SMALL_SHIP_COST; large ships print their cost.
 _SMALL = [
     # id, nation flag (start ships), sail, crate, person, spyglass
     ("s01", "Portugal", 2, 2, 1, 1), ("s02", "Spain", 2, 1, 1, 2),
     ("s03", "England", 2, 2, 1, 1), ("s04", "France", 2, 2, 1, 1),
     ("s05", "Netherlands", 2, 1, 1, 2),
-    ("s06", None, 1, 3, 0, 1), ("s07", None, 1, 3, 1, 0), ("s08", None, 2, 2, 1, 0),
-    ("s09", None, 2, 0, 1, 2), ("s10", None, 3, 1, 1, 1), ("s11", None, 3, 2, 0, 1),
-    ("s12", None, 1, 1, 2, 0), ("s13", None, 2, 1, 0, 3), ("s14", None, 4, 1, 1, 0),
-    ("s15", None, 3, 0, 1, 2), ("s16", None, 2, 2, 0, 2), ("s17", None, 4, 0, 1, 1),
+    ("s06", None, 1, 3, 1, 1), ("s07", None, 1, 3, 1, 1), ("s08", None, 2, 2, 1, 1),
+    ("s09", None, 2, 1, 1, 2), ("s10", None, 3, 1, 1, 1), ("s11", None, 3, 2, 1, 1),
+    ("s12", None, 1, 1, 2, 1), ("s13", None, 2, 1, 1, 3), ("s14", None, 4, 1, 1, 1),
+    ("s15", None, 3, 1, 1, 2), ("s16", None, 2, 2, 1, 2), ("s17", None, 4, 1, 1, 1),
 ]
 SMALL_SHIPS = [
     {"id": i, "start": flag, "sail": a, "crate": c, "person": p, "spyglass": g,
@@ -127,9 +129,9 @@ _LARGE = [
     ("L04", 3, 3, 2, 2, {"wood": 1, "cloth": 1, "iron": 2}),
     ("L05", 5, 2, 2, 2, {"wood": 1, "cloth": 2, "iron": 1}),
     ("L06", 4, 3, 1, 3, {"wood": 2, "cloth": 1, "iron": 1}),
-    ("L07", 6, 4, 1, 0, {"wood": 1, "iron": 2}),
+    ("L07", 6, 4, 1, 1, {"wood": 1, "iron": 2}),
     ("L08", 3, 2, 2, 3, {"cloth": 1, "iron": 2}),
-    ("L09", 5, 3, 0, 3, {"wood": 2, "cloth": 1}),
+    ("L09", 5, 3, 1, 3, {"wood": 2, "cloth": 1}),
     ("L10", 4, 4, 2, 1, {"wood": 1, "cloth": 1, "iron": 2}),
     ("L11", 7, 2, 1, 2, {"wood": 1, "cloth": 1, "iron": 1}),
 ]

@@ -28,7 +28,6 @@ class Ship(NamedTuple):
 
 
 ACTIONS = ("load", "settle", "deliver", "explore")
-SYMBOL = {"load": "crate", "settle": "person", "deliver": "crate", "explore": "spyglass"}
 DA_GAMA_CRATES = 3
 MAGELLAN_SAIL = 7
 NAVAL_BASE_SAIL = 2
@@ -113,11 +112,15 @@ def _validate_ships(c, goods, n) -> None:
     for s in small + large:
         where = f"ship {s['id']}"
         _check(1 <= s["sail"] <= 9, where, "sail 1..9")
-        _check(0 <= s["crate"] <= 4 and 0 <= s["spyglass"] <= 4, where, "crate/spyglass 0..4")
-        _check(s["person"] in (0, 1, 2), where, "person 0, 1 or 2")
-        _check(s["crate"] or s["person"] or s["spyglass"], where, "shows no action symbol")
+        _check_symbols(s, where)
     for s in large:
         _check_goods(s["cost"], goods[:3], f"ship {s['id']} cost")
+
+
+def _check_symbols(s: dict, where: str) -> None:
+    """Every ship shows all three action symbols (components.py)."""
+    _check(1 <= s["crate"] <= 4 and 1 <= s["spyglass"] <= 4, where, "crate/spyglass 1..4")
+    _check(s["person"] in (1, 2), where, "person 1 or 2")
 
 
 def _validate_cards(c, goods, n) -> None:
@@ -128,7 +131,8 @@ def _validate_cards(c, goods, n) -> None:
         _check(kinds.count(kind) == n[key], "ONE_TIME_CARDS", f"{n[key]} {kind} cards")
     for k in cards:
         if k["kind"] == "charter":
-            _check(k["person"] in (0, 1, 2) and 1 <= k["sail"] <= 9, k["id"], "charter values")
+            _check(1 <= k["sail"] <= 9, k["id"], "sail 1..9")
+            _check_symbols(k, k["id"])
         else:
             _check_goods(k["gain"], goods, k["id"], points=True)
     _check(sorted(k["nation"] for k in cards if k["kind"] == "start")

@@ -48,10 +48,12 @@ class NewFoundLand(OneSeatAtATime):
 
     def default_action(self, state: State) -> dict:
         """Pass where the rules allow ("done": land phase, planning, deliveries,
-        goal cards); settling falls back on New England (the rules' "will not
-        settle"); loading takes the best good and keeps the first card drawn;
-        explore places the first drawn tile that fits on the first island it
-        fits; a frame tile gives the first card, captain or good on offer."""
+        goal cards, Spain's extra marker); settling falls back on New England
+        (the rules' "will not settle"); loading takes the best good and keeps
+        the first card drawn; a payment with a choice pays with the goods
+        themselves, gold only for what is lacking; explore places the first
+        drawn tile that fits on the first island it fits; a frame tile gives
+        the first card, captain or good on offer."""
         opts = self.legal_actions(state, state.turn) if not state.over else []
         if not opts:
             raise IllegalMove("Nobody is to move.")

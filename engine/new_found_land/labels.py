@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 from engine.new_found_land import board
-from engine.new_found_land.common import bundle_text
+from engine.new_found_land.common import bundle_text, payment, payments
 from engine.new_found_land.components import NEW_ENGLAND
 from engine.new_found_land.data import (CAPTAINS, CARDS, CONTRACT_FIELDS, CONTRACTS, GOALS,
                                         SHIPS, TILES)
-from engine.new_found_land.phases.deliver import TOLL_HOUSE_POINTS
-from engine.new_found_land.phases.land import ext_title, extension_cost, ship_cost
+from engine.new_found_land.phases.deliver import TOLL_HOUSE_POINTS, antwerp_sender
+from engine.new_found_land.phases.land import action_cost, ext_title
 from engine.new_found_land.phases.planning import TITLES
+from engine.new_found_land.phases.settle import OVERSIGHT
 from engine.new_found_land.state import State
 
+CHOOSE = "gold may stand in: you choose how to pay next"
 GOAL_WORDS = {"symbol": "{param} value on your ships", "ships": "{param} ships",
               "city_markers": "markers in cities", "full_cities": "completed cities with your marker",
               "one_island": "markers on one island",
@@ -52,6 +54,8 @@ def contract_text(cid: str) -> str:
 
 
 def prompt(s: State) -> str:
+    if s.work and s.work.get("pending"):
+        return "choose how to pay (gold may stand in for wood, cloth or iron)"
     if s.phase == "land":
         return "extend your harbour and build ships, then end your land phase"
     if s.phase == "plan":
@@ -65,7 +69,11 @@ def prompt(s: State) -> str:
         if s.action == "load":
             return "keep a one-time card" if w.get("keep") else "choose the good to load"
         if s.action == "settle":
-            return f"settle a ship with person value {w['queue'][0]}" if w.get("queue") else "settle"
+            if not w.get("queue"):
+                return "settle"
+            if w["queue"][0] == OVERSIGHT:
+                return "place the colonial oversight's extra marker on an island tile"
+            return f"settle a ship with person value {w['queue'][0]}"
         if s.action == "deliver":
             return "fulfil contracts or deliver to Antwerp"
         return "place an island tile you drew"
@@ -76,13 +84,12 @@ def label(s: State, a: dict) -> str:
     t, seat = a["type"], s.turn
     p = s.players[seat] if seat is not None else None
     if t == "extend":
-        return f"Build the {ext_title(p, a['ext'])} for {bundle_text(extension_cost(p, a['ext']))}"
+        return f"Build the {ext_title(p, a['ext'])} for {price_text(p['goods'], action_cost(s, seat, a))}"
     if t == "build":
-        offer = s.small_offer if a["row"] == "small" else s.large_offer
-        sid = offer[a["slot"]]
-        what = ship_text(sid) if a["row"] == "small" else f"the large ship in slot {a['slot'] + 1}"
-        text = f"Build {what} for {bundle_text(ship_cost(sid))}"
+        text = f"Build {built_text(s, a)} for {price_text(p['goods'], action_cost(s, seat, a))}"
         return text + (f", discarding {ship_text(a['discard'])}" if "discard" in a else "")
+    if t == "pay":
+        return pay_text(s, p, a)
     if t == "done":
         return _done_label(s)
     if t == "assign":
@@ -94,8 +101,13 @@ def label(s: State, a: dict) -> str:
         return f"Keep {card_text(a['card'])}"
     if t == "settle":
         bonus = bundle_text(board.tile_bonuses(s, a["space"])[a["bonus"]])
-        tower = "a tower" if s.work["queue"][0] == 2 else "a marker"
-        return f"Put {tower} on {a['space']} ({board.island_of(a['space'])}) and take {bonus}"
+        step = s.work["queue"][0]
+        where = f"{a['space']} ({board.island_of(a['space'])})"
+        if step == OVERSIGHT:
+            onto = " onto your marker" if "field" in a else ""
+            return f"Put the colonial oversight's extra marker{onto} on {where} and take {bonus}"
+        tower = "a tower" if step == 2 else "a marker"
+        return f"Put {tower} on {where} and take {bonus}"
     if t == "new_england":
         pts = s.work["queue"][0] * NEW_ENGLAND["points_per_marker"]
         return f"Settle in New England for {pts} point{'s' * (pts > 1)}"
@@ -103,10 +115,16 @@ def label(s: State, a: dict) -> str:
         cid = s.contracts[a["field"]]
         extra = TOLL_HOUSE_POINTS if "toll_house" in p["exts"] else 0
         pts = CONTRACTS[cid]["points"] + extra
-        return (f"Deliver {bundle_text(CONTRACTS[cid]['goods'])} to {CONTRACT_FIELDS[a['field']]} "
+        want = CONTRACTS[cid]["goods"]
+        ways = payments(p["goods"], want)
+        paid = f", paying {bundle_text(ways[0][0])}," if ways[0][0] != want else ""
+        text = (f"Deliver {bundle_text(want)} to {CONTRACT_FIELDS[a['field']]}{paid} "
                 f"for {pts} points with {', '.join(a['ships'])}")
+        return text + (f" ({CHOOSE})" if len(ways) > 1 else "")
     if t == "antwerp":
-        return f"Deliver 1 {a['good']} to Antwerp for 1 point"
+        sid = antwerp_sender(s, a)
+        ship = f", sending {ship_text(sid)} there" if sid else ""
+        return f"Deliver 1 {a['good']} to Antwerp for 1 point{ship}"
     if t == "place":
         return f"Place {tile_text(a['tile'])} on {a['island']}"
     if t == "captain":
@@ -123,6 +141,37 @@ def label(s: State, a: dict) -> str:
     return t
 
 
+def price_text(goods: dict, cost: dict) -> str:
+    """What a cost takes from the store: the payment itself when there is one
+    way to pay, else the cost and a word that the next decision chooses."""
+    ways = payments(goods, cost)
+    if len(ways) == 1:
+        return bundle_text(ways[0][0])
+    return f"{bundle_text(cost)} ({CHOOSE})"
+
+
+def built_text(s: State, a: dict) -> str:
+    if a["type"] == "extend":
+        return f"the {ext_title(s.players[s.turn], a['ext'])}"
+    sid = (s.small_offer if a["row"] == "small" else s.large_offer)[a["slot"]]
+    return f"small ship {ship_text(sid)}" if a["row"] == "small" else \
+        f"the large ship in slot {a['slot'] + 1}"
+
+
+def pay_text(s: State, p: dict, a: dict) -> str:
+    pending = s.work["pending"]
+    if pending["type"] == "deliver":
+        cost = CONTRACTS[s.contracts[pending["field"]]]["goods"]
+        what = f"the contract in {CONTRACT_FIELDS[pending['field']]} ({bundle_text(cost)})"
+    else:
+        cost = action_cost(s, s.turn, pending)
+        what = built_text(s, pending)
+    pay = payment(p["goods"], cost, a["gold_for"])
+    instead = {g: a["gold_for"].count(g) for g in a["gold_for"]}
+    instead = f" (gold for {bundle_text(instead)})" if instead else ""
+    return f"Pay {bundle_text(pay)}{instead} for {what}"
+
+
 def _done_label(s: State) -> str:
     if s.phase == "land":
         return "End your land phase"
@@ -130,4 +179,6 @@ def _done_label(s: State) -> str:
         return f"Send no more ships to {TITLES[s.action]}"
     if s.phase == "goals":
         return "Play no more goal cards"
+    if s.action == "settle":
+        return "Place no extra marker"
     return "Deliver nothing more"

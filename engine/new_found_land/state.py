@@ -32,7 +32,8 @@ FIELDS = (
     "fifty",            # 50/100 cards left, top first (indices into FIFTY_CARDS)
     "discard",          # kind -> list of ids on the discard board
     "plan",             # action -> per seat: [[ship id, captain or ""], ...]
-    "work",             # the acting seat's notes inside one action
+    "work",             # the seat to move's notes inside its turn (an action's crates or
+                        # settle queue, tiles to place, a payment waiting for "pay")
     "drawn",            # cards or tiles the seat to move drew and may look at
     "claims",           # [[seat, frame id], ...] waiting for the end of a turn
     "queue",            # scoring awards still to hand out: [[seat, points, text], ...]

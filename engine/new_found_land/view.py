@@ -67,7 +67,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "plan": {a: [[list(x) for x in per] for per in v] for a, v in s.plan.items()},
         "drawn": list(s.drawn) if seat is not None and seat == mover else None,
         "drawn_count": len(s.drawn), "frame_pile": frame_pile,
-        "work": dict(s.work) if s.work else None,     # crates, settle queue, tiles to place
+        "work": dict(s.work) if s.work else None,     # crates, settle queue, payment waiting
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 from engine.new_found_land.data import (ACTIONS, CAPTAINS, CARDS, COMPASS, CONTRACTS, GOALS,
                                         GOODS, ISLANDS, MARKERS, NATIONS, SHIPS, SPACES, SUPPLY,
@@ -116,14 +116,19 @@ def every_action_shape(s) -> list[dict]:
     for sid in p["ships"] + p["hand"] + list(SHIPS)[:3]:
         out.append({"type": "assign", "ship": sid})
         out += [{"type": "assign", "ship": sid, "captain": c} for c in CAPTAINS]
+    ships = [sh[0] for sh in (s.work or {}).get("ships", [])] + ["s01"]
     for g in GOODS:
         out += [{"type": "load", "good": g}, {"type": "antwerp", "good": g},
                 {"type": "field_good", "good": g}]
+        out += [{"type": "antwerp", "good": g, "ship": sid} for sid in ships]
+    out += [{"type": "pay", "gold_for": list(w)} for k in range(5)
+            for w in combinations_with_replacement(GOODS, k)]
     for c in list(s.drawn) + s.card_pile[-2:] + p["hand"] + list(CARDS)[:2]:
         out += [{"type": "keep", "card": c}, {"type": "play", "card": c}]
     for sp in list(SPACES)[:12] + list(s.board):
         out += [{"type": "settle", "space": sp, "bonus": b} for b in (0, 1)]
-    ships = [sh[0] for sh in (s.work or {}).get("ships", [])] + ["s01"]
+        out += [{"type": "settle", "space": sp, "bonus": b, "field": f} for b in (0, 1)
+                for f in (0, 1)]
     groups = [sorted(g) for k in (1, 2, 3) for g in combinations(ships, k)]
     for field in range(10):
         out += [{"type": "deliver", "field": field, "ships": g} for g in groups]

@@ -3,7 +3,7 @@
 "Leveren", "Ontdekken", the Bijlage on captains and harbour extensions)."""
 from __future__ import annotations
 
-from engine.new_found_land.data import TILES
+from engine.new_found_land.data import SHIPS, TILES
 from engine.new_found_land.phases import actions, planning
 from tests.engine.nfl_helpers import GAME, bare, hold_at_goals, lay_tile, plan, play, run
 
@@ -39,7 +39,8 @@ def test_a_charter_ship_counts_toward_the_maximum_and_is_discarded_after_use():
     s = play(s, {"type": "done"})                                   # no Load
     s = play(s, {"type": "assign", "ship": "K07"})                  # charter to Settle
     s = play(s, {"type": "assign", "ship": "s10"})                  # Portugal: 2 max
-    assert s.action == "explore" and "K07" not in s.players[0]["hand"]   # s15 has no crate
+    # s15 is left, and any ship may be planned for any action (see the next test)
+    assert s.action == "deliver" and "K07" not in s.players[0]["hand"]
     ev: list = []
     s.plan["settle"][0] = [["K07", ""], ["s10", ""]]
     s.phase, s.action, s.order, s.step, s.work = "act", "settle", [0], 0, {"queue": []}
@@ -47,15 +48,32 @@ def test_a_charter_ship_counts_toward_the_maximum_and_is_discarded_after_use():
     assert "K07" in s.discard["cards"] and s.plan["settle"][0] == []
 
 
-def test_ships_may_only_go_to_an_action_whose_symbol_they_show_and_unplanned_ships_sit_out():
-    """Bij Laden telt de kist, bij Vestigen de personen, bij Leveren de kist en
-    bij Ontdekken de verrekijker (components.py: a ship without the symbol is
-    not offered).  Een speler die nog schepen overheeft, kan deze in deze
-    ronde niet meer inzetten."""
-    s = _planning(["Portugal", "Spain"], ["s09", "s06"])            # s09: no crate
-    assert {"type": "assign", "ship": "s09"} not in GAME.legal_actions(s, 0)
+def test_any_ship_may_be_planned_for_any_action_and_unplanned_ships_sit_out():
+    """Planningsfase: "Wil hij dat, dan moet hij één van de schiptegels aan
+    zijn werven open onder de actie Laden van zijn spelertableau leggen" —
+    any of his ships, with no condition on its symbols (the rules read the
+    action's number off whichever ship is there: "Bij Laden is het cijfer op
+    de kist bepalend, bij Vestigen het cijfer op de personen, bij Leveren weer
+    het cijfer op de kist en bij Ontdekken het cijfer op de verrekijker").
+    "Een speler die nog schepen overheeft, kan deze in deze ronde niet meer
+    inzetten."
+
+    The engine used to offer a ship only for an action whose symbol it
+    showed, with reconstructed ships lacking symbols; every ship now shows
+    all three (components.py) and may go anywhere."""
+    s = _planning(["Portugal", "Spain"], ["s09", "s06"])
+    assert {a["ship"] for a in GAME.legal_actions(s, 0) if a["type"] == "assign"} == {"s09", "s06"}
+    s = play(s, {"type": "assign", "ship": "s09"})                  # Load
+    assert s.action == "settle"
+    assert {"type": "assign", "ship": "s06"} in GAME.legal_actions(s, 0)
     s = play(s, {"type": "done"})
-    assert {"type": "assign", "ship": "s06"} not in GAME.legal_actions(s, 0)  # no person
+    s = play(s, {"type": "done"})                                   # Deliver: none
+    assert s.action == "explore" and {"type": "assign", "ship": "s06"} in GAME.legal_actions(s, 0)
+    assert [x for a in s.plan.values() for x in a[0]] == [["s09", ""]]
+    s = play(s, {"type": "done"})                                   # Explore: none
+    assert s.phase != "plan"                    # s06 sits out the round
+    for sid, sh in SHIPS.items():
+        assert sh.crate >= 1 and sh.person in (1, 2) and sh.spyglass >= 1, sid
 
 
 def test_magellan_adds_7_sailing_and_da_gama_3_crates_to_one_ship():

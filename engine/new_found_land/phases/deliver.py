@@ -1,17 +1,25 @@
 """Deliver: one ship or more per contract, never one ship for two contracts;
 the crate values cap the goods.  Points at once (France's toll house +3), a
 marker in that contract's city if a field is free (a full city still takes
-contracts), then the contracts are refilled to 9.  Or Antwerp: 1 point per
-good, one crate per good, instead of (further) contracts.  Da Gama: +3
-crates on his ship."""
+contracts), then the contracts are refilled to 9.  Gold may stand in for any
+of a contract's goods: when the goods can be paid in more than one way, the
+player chooses how in a second decision ("pay", as in the land phase).
+
+Antwerp: the ships that fulfil no contract may carry goods to Antwerp
+instead, 1 point per good and one crate per good.  A player may fulfil
+contracts with some ships and go to Antwerp with others, in any order
+(README.md): the first good for Antwerp sends a ship there (the player
+chooses which when it matters), and its crates take goods to Antwerp until
+they are used up; then another ship may follow.  A ship sent to Antwerp
+fulfils no contract.  Da Gama: +3 crates on his ship."""
 from __future__ import annotations
 
 from itertools import combinations
 
 from engine.interface import Event
 from engine.new_found_land import board
-from engine.new_found_land.common import (DONE, bundle_text, draw, payment, say, seat_ref,
-                                          spend)
+from engine.new_found_land.common import (DONE, affordable, bundle_text, draw, pay_options,
+                                          payment, payments, say, seat_ref, spend)
 from engine.new_found_land.components import ANTWERP
 from engine.new_found_land.data import CONTRACT_FIELDS, CONTRACTS, DA_GAMA_CRATES, GOODS, SHIPS
 from engine.new_found_land.state import State
@@ -24,7 +32,9 @@ def begin(s: State, seat: int, ev: list[Event]) -> bool:
     from engine.new_found_land.phases.actions import ships_at
     ships = [[sid, SHIPS[sid].crate + (DA_GAMA_CRATES if c == "da_gama" else 0)]
              for sid, c in ships_at(s, seat)]
-    s.work = {"ships": ships, "antwerp": None}
+    # ships: not yet used, [id, crates]; antwerp: crates left on ships sent there
+    # pending: a deliver action waiting for the player to choose how to pay
+    s.work = {"ships": ships, "antwerp": 0, "pending": None}
     return True
 
 
@@ -47,39 +57,63 @@ def ship_groups(ships: list[list], need: int) -> list[list[str]]:
 def options(s: State, seat: int) -> list[dict]:
     goods = s.players[seat]["goods"]
     w = s.work
+    if w.get("pending"):
+        return pay_options(goods, CONTRACTS[s.contracts[w["pending"]["field"]]]["goods"])
     opts = []
-    if w["antwerp"] is None:
-        for i, cid in enumerate(s.contracts):
-            if cid is None or not payment(goods, CONTRACTS[cid]["goods"]):
-                continue
-            need = sum(CONTRACTS[cid]["goods"].values())
-            opts.extend({"type": "deliver", "field": i, "ships": g}
-                        for g in ship_groups(w["ships"], need))
-        room = sum(c for _, c in w["ships"])
+    for i, cid in enumerate(s.contracts):
+        if cid is None or not affordable(goods, CONTRACTS[cid]["goods"]):
+            continue
+        need = sum(CONTRACTS[cid]["goods"].values())
+        opts.extend({"type": "deliver", "field": i, "ships": g}
+                    for g in ship_groups(w["ships"], need))
+    have = [g for g in GOODS if goods[g]]
+    if w["antwerp"]:
+        opts.extend({"type": "antwerp", "good": g} for g in have)
     else:
-        room = w["antwerp"]
-    if room:
-        opts.extend({"type": "antwerp", "good": g} for g in GOODS if goods[g])
+        senders = antwerp_ships(w["ships"])
+        for g in have:
+            if len(senders) == 1:
+                opts.append({"type": "antwerp", "good": g})
+            else:
+                opts.extend({"type": "antwerp", "good": g, "ship": sid} for sid in senders)
     opts.append(DONE)
     return opts
 
 
+def antwerp_ships(ships: list[list]) -> list[str]:
+    """Ships that could go to Antwerp: one per crate value (ships with the
+    same crates are alike for the rest of the action)."""
+    out, seen = [], set()
+    for sid, crates in ships:
+        if crates and crates not in seen:
+            seen.add(crates)
+            out.append(sid)
+    return out
+
+
 def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     from engine.new_found_land.phases.actions import turn_done
-    if a["type"] == "deliver":
-        _contract(s, seat, a, ev)
+    if a["type"] == "pay":
+        pending, s.work["pending"] = s.work["pending"], None
+        _contract(s, seat, pending, a["gold_for"], ev)
+    elif a["type"] == "deliver":
+        cost = CONTRACTS[s.contracts[a["field"]]]["goods"]
+        if len(payments(s.players[seat]["goods"], cost)) > 1:
+            s.work["pending"] = a                   # how to pay: the next decision
+        else:
+            _contract(s, seat, a, [], ev)
     elif a["type"] == "antwerp":
-        _antwerp(s, seat, a["good"], ev)
+        _antwerp(s, seat, a, ev)
     else:
         refill(s)
         turn_done(s, seat, ev)
 
 
-def _contract(s: State, seat: int, a: dict, ev: list[Event]) -> None:
+def _contract(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]) -> None:
     p = s.players[seat]
     cid, city = s.contracts[a["field"]], CONTRACT_FIELDS[a["field"]]
     k = CONTRACTS[cid]
-    pay = payment(p["goods"], k["goods"])
+    pay = payment(p["goods"], k["goods"], gold_for)
     spend(s, seat, pay)
     s.contracts[a["field"]] = None
     s.discard["contracts"].append(cid)
@@ -94,14 +128,25 @@ def _contract(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         say(ev, seat, f"{seat_ref(seat)} puts a marker in {city}.")
 
 
-def _antwerp(s: State, seat: int, good: str, ev: list[Event]) -> None:
+def antwerp_sender(s: State, a: dict) -> str | None:
+    """The ship a (legal) Antwerp action sends there, None if one already has room."""
     w = s.work
-    if w["antwerp"] is None:
-        w["antwerp"] = sum(c for _, c in w["ships"])
-        w["ships"] = []
+    if w["antwerp"]:
+        return None
+    return a.get("ship") or antwerp_ships(w["ships"])[0]
+
+
+def _antwerp(s: State, seat: int, a: dict, ev: list[Event]) -> None:
+    w = s.work
+    sid = antwerp_sender(s, a)
+    if sid is not None:
+        ship = next(sh for sh in w["ships"] if sh[0] == sid)
+        w["ships"].remove(ship)
+        w["antwerp"] = ship[1]
+        say(ev, seat, f"{seat_ref(seat)} sends ship {sid} to Antwerp ({ship[1]} crates).")
     w["antwerp"] -= 1
-    spend(s, seat, {good: 1})
-    say(ev, seat, f"{seat_ref(seat)} delivers 1 {good} to Antwerp.")
+    spend(s, seat, {a["good"]: 1})
+    say(ev, seat, f"{seat_ref(seat)} delivers 1 {a['good']} to Antwerp.")
     add_points(s, seat, ANTWERP["points_per_good"], ev, "Antwerp")
 
 

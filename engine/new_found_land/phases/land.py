@@ -5,14 +5,18 @@ Income 1 wood + 1 cloth (Cortés: +1 gold).  The extra shipyard costs 1 cloth
 both in one phase allowed.  A small ship costs 1 wood + 1 cloth, a large one
 its printed cost and gives 3 points.  Never more than one ship per shipyard:
 a player with no free shipyard discards one of his ships to build.  Gold may
-replace wood, cloth or iron.  The offer is refilled after the player's land
+replace wood, cloth or iron, as often as the player has gold: when a cost
+can be paid in more than one way, the player chooses how in a second
+decision ("pay", whose ``gold_for`` lists the goods he holds but pays with
+gold instead).  The offer is refilled after the player's land
 phase, reshuffling the discard when a pile runs out.
 """
 from __future__ import annotations
 
 from engine.interface import Event
-from engine.new_found_land.common import (DONE, bundle_text, draw, gain_goods, payment, say,
-                                          seat_ref, spend, turn_order)
+from engine.new_found_land.common import (DONE, affordable, bundle_text, draw, gain_goods,
+                                          pay_options, payment, payments, say, seat_ref, spend,
+                                          turn_order)
 from engine.new_found_land.components import (BASE_SHIPYARDS, EXTRA_SHIPYARD, INCOME,
                                               LARGE_SHIP_POINTS)
 from engine.new_found_land.data import NATIONS, SHIPS
@@ -63,14 +67,16 @@ def ship_cost(ship_id: str) -> dict:
 
 def options(s: State, seat: int) -> list[dict]:
     p = s.players[seat]
+    if s.work and s.work.get("pending"):
+        return pay_options(p["goods"], action_cost(s, seat, s.work["pending"]))
     opts = []
     for ext in ("shipyard", NATIONS[p["nation"]]["extension"]["id"]):
-        if ext not in p["exts"] and payment(p["goods"], extension_cost(p, ext)):
+        if ext not in p["exts"] and affordable(p["goods"], extension_cost(p, ext)):
             opts.append({"type": "extend", "ext": ext})
     full = len(p["ships"]) >= shipyards(p)
     for row, offer in (("small", s.small_offer), ("large", s.large_offer)):
         for i, ship_id in enumerate(offer):
-            if ship_id is None or not payment(p["goods"], ship_cost(ship_id)):
+            if ship_id is None or not affordable(p["goods"], ship_cost(ship_id)):
                 continue
             if not full:
                 opts.append({"type": "build", "row": row, "slot": i})
@@ -81,15 +87,38 @@ def options(s: State, seat: int) -> list[dict]:
     return opts
 
 
+def action_cost(s: State, seat: int, a: dict) -> dict:
+    """The cost of an extend or build action."""
+    if a["type"] == "extend":
+        return extension_cost(s.players[seat], a["ext"])
+    return ship_cost((s.small_offer if a["row"] == "small" else s.large_offer)[a["slot"]])
+
+
+def choose_payment(s: State, seat: int, a: dict) -> bool:
+    """True when ``a`` can be paid in several ways: it waits for a "pay"."""
+    if len(payments(s.players[seat]["goods"], action_cost(s, seat, a))) < 2:
+        return False
+    s.work = {"pending": a}
+    return True
+
+
 def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
+    gold_for: list[str] = []
+    if a["type"] == "pay":
+        a, gold_for = s.work["pending"], a["gold_for"]
+        s.work = None
+    elif a["type"] in ("extend", "build") and choose_payment(s, seat, a):
+        return
     p = s.players[seat]
     if a["type"] == "extend":
-        spend(s, seat, payment(p["goods"], extension_cost(p, a["ext"])))
+        pay = payment(p["goods"], extension_cost(p, a["ext"]), gold_for)
+        spend(s, seat, pay)
         p["exts"].append(a["ext"])
         p["markers"] -= 1                       # a marker shows it is built
-        say(ev, seat, f"{seat_ref(seat)} builds the {ext_title(p, a['ext'])}.")
+        say(ev, seat, f"{seat_ref(seat)} builds the {ext_title(p, a['ext'])} "
+                      f"for {bundle_text(pay)}.")
     elif a["type"] == "build":
-        _build(s, seat, a, ev)
+        _build(s, seat, a, gold_for, ev)
     else:
         _refill(s)
         end_turn(s, ev, begin, finish)
@@ -99,11 +128,11 @@ def ext_title(p: dict, ext: str) -> str:
     return "extra shipyard" if ext == "shipyard" else NATIONS[p["nation"]]["extension"]["title"]
 
 
-def _build(s: State, seat: int, a: dict, ev: list[Event]) -> None:
+def _build(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]) -> None:
     p = s.players[seat]
     offer = s.small_offer if a["row"] == "small" else s.large_offer
     ship_id = offer[a["slot"]]
-    pay = payment(p["goods"], ship_cost(ship_id))
+    pay = payment(p["goods"], ship_cost(ship_id), gold_for)
     spend(s, seat, pay)
     offer[a["slot"]] = None
     if "discard" in a:

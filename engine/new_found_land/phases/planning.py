@@ -3,8 +3,8 @@ turn order assigns ships or passes.
 
 Load takes at most one ship, the others up to the nation's printed maximum.
 A charter ship from the hand counts like a ship and toward that maximum.
-Ships are assigned one at a time, then "done"; a ship may only go to an
-action whose symbol it shows (see components.py).  Magellan (+7 sailing) and
+Ships are assigned one at a time, then "done"; any ship may go to any
+action (every ship shows all three symbols: components.py).  Magellan (+7 sailing) and
 Da Gama (+3 crates, Load or Deliver only) go with one ship each round.
 Ships not assigned sit out the round.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.interface import Event
 from engine.new_found_land.common import DONE, say, seat_ref, turn_order
 from engine.new_found_land.components import LOAD_MAX_SHIPS
-from engine.new_found_land.data import ACTIONS, CARDS, NATIONS, SHIPS, SYMBOL
+from engine.new_found_land.data import ACTIONS, CARDS, NATIONS
 from engine.new_found_land.phases.flow import end_turn, run_order
 from engine.new_found_land.state import State
 
@@ -70,13 +70,12 @@ def options(s: State, seat: int) -> list[dict]:
     p = s.players[seat]
     used = planned(s, seat)
     charters = [c for c in p["hand"] if CARDS[c]["kind"] == "charter"]
-    symbol = SYMBOL[action]
     captains = [c for c in ("magellan", "da_gama") if c in p["captains"]
                 and not captain_used(s, seat, c)
                 and (c == "magellan" or action in ("load", "deliver"))]
     opts = []
     for sid in p["ships"] + charters:
-        if sid in used or not getattr(SHIPS[sid], symbol):
+        if sid in used:
             continue
         opts.append({"type": "assign", "ship": sid})
         opts.extend({"type": "assign", "ship": sid, "captain": c} for c in captains)
