@@ -180,6 +180,11 @@ class Game(ABC):
     def outcome(self, state: Any) -> Outcome | None:
         """Final scores and winners, or None while the game goes on."""
 
+    @abstractmethod
+    def standing(self, state: Any) -> Outcome:
+        """The scores as they stand now, hidden parts included: for a game
+        that ends early (abandoned by a moderator).  Winners: the leaders."""
+
     def is_over(self, state: Any) -> bool:
         return self.to_move(state) is None
 

@@ -122,7 +122,8 @@ class Mailer:
         return self.queue("stalling", moderator.email, self.subject_for(game, title),
                           {"name": moderator.name, "title": title, "absent": absent_name,
                            "timeouts": timeouts,
-                           "game_url": self.links.signin_url(moderator, f"/games/{game.id}")},
+                           "game_url": self.links.signin_url(moderator,
+                                                             f"/moderation/games/{game.id}")},
                           game, moderator)
 
     def digest(self, user: User, items: list[dict]) -> Outbox | None:

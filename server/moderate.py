@@ -409,17 +409,19 @@ def _rebuild(game: Game, now: dt.datetime) -> None:
 
 def abandon(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
             now: dt.datetime | None = None) -> str:
-    """End the game as it stands: no winner; the public board is the standing."""
+    """End the game with the scores as they stand (the engine's standing);
+    an abandoned game names no winner."""
     now, reason = now or utcnow(), _reason(reason)
     with db.atomic():
         game = _begin(game_id, user, seq)
         kind, names = gamestate.rules(game), present.seat_names(game)
-        board = present.board(game, gamestate.load_state(game), None, names)
-        standing = [{"title": s.title, "rows": [list(r) for r in s.rows]} for s in board]
-        text = _said(f"{user.name} (moderator) abandoned the game: it ends as it stands, "
-                     "with no winner.", reason)
-        outcome = {"reason": text, "winners": [], "scores": [], "abandoned": True,
-                   "standing": standing}
+        state = gamestate.load_state(game)
+        board = present.board(game, state, None, names)
+        standing = kind.standing(state).to_json()
+        text = _said(f"{user.name} (moderator) abandoned the game: it ends with the scores "
+                     "as they stand, with no winner.", reason)
+        outcome = {"reason": text, "winners": [], "scores": standing["scores"],
+                   "abandoned": True}
         _note(game, seq, {"note": "abandon", "reason": reason}, text, user, now,
               status="finished", finished_at=now, to_move=None, prompt="", outcome=outcome,
               paused=False, paused_at=None)

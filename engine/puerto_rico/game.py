@@ -65,6 +65,9 @@ class PuertoRico(OneSeatAtATime):
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state) if state.over else None
 
+    def standing(self, state: State) -> Outcome:
+        return scoring.outcome(state)       # the final count works at any moment
+
 
 def _default_role(s: State, opts: list[dict]) -> dict:
     """Prospector when on offer (nobody else acts: the closest to a pass);

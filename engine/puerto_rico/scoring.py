@@ -55,4 +55,5 @@ def outcome(s: State) -> Outcome:
         scores.append(SeatScore(seat, total, parts, p.doubloons + sum(p.goods)))
     best = max((sc.total, sc.tiebreak) for sc in scores)
     winners = tuple(sc.seat for sc in scores if (sc.total, sc.tiebreak) == best)
-    return Outcome(tuple(scores), winners, f"game end: {s.end_triggered}")
+    reason = f"game end: {s.end_triggered}" if s.over else f"as it stands in round {s.round}"
+    return Outcome(tuple(scores), winners, reason)

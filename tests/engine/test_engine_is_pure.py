@@ -40,3 +40,18 @@ def test_engine_calls_no_io_builtins():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id not in FORBIDDEN_CALLS, f"{path}:{node.lineno} calls {node.func.id}"
+
+
+def test_every_game_gives_its_standing_at_any_moment():
+    """Abandoned games end "with the scores as they stand"."""
+    import random
+    from engine import GAMES
+    for game in GAMES.values():
+        state = game.new_game(game.min_players + 1, {}, 3)
+        rnd = random.Random(3)
+        for _ in range(60):
+            standing = game.standing(state)
+            assert [sc.seat for sc in standing.scores] == list(range(game.min_players + 1))
+            assert set(standing.winners) <= {sc.seat for sc in standing.scores}
+            seat = game.to_move(state)
+            state, _ = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))

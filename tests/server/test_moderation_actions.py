@@ -205,7 +205,10 @@ def test_abandon_ends_the_game_as_it_stands(table):
     game = table.game()
     assert game.status == "finished" and game.to_move is None and game.finished_at
     assert game.outcome["abandoned"] and game.outcome["winners"] == []
-    assert game.outcome["standing"] and "Nobody has played for months" in game.outcome["reason"]
+    assert "Nobody has played for months" in game.outcome["reason"]
+    # The scores as they stand, one per seat, from the engine's own count.
+    assert [s["seat"] for s in game.outcome["scores"]] == list(range(game.seat_count))
+    assert all(isinstance(s["total"], int) for s in game.outcome["scores"])
     shown = client.get(f"/games/{gid}").text
     assert 'id="abandoned"' in shown and "Nobody has played for months" in shown
     assert post_form(client, form, action=form["buttons"][0][1]).status_code == 409
