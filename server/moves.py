@@ -11,7 +11,6 @@ import json
 from dataclasses import dataclass
 
 from engine import IllegalMove
-from engine.interface import name_seats
 
 from server.db import db
 from server.gamestate import load_state, rules, save_snapshot

@@ -5,7 +5,6 @@ from engine.interface import IllegalMove
 from engine import rng
 from engine.puerto_rico.data import (DOUBLOONS_TOTAL, GOODS_SUPPLY, PLANTATION_TILES,
                                      QUARRY_TILES, SETUPS, building_supply)
-from engine.puerto_rico.phases.common import seat_ref
 from engine.puerto_rico.state import Player, State
 
 EMPTY = -1
@@ -41,6 +40,3 @@ def new_state(n: int, seed: int) -> State:
     s.wharf_used, s.memo, s.mayor_pool, s._legal, s._owned = [], None, 0, None, -1
     return s
 
-
-def opening_text(s: State) -> str:
-    return f"Round 1: {seat_ref(s.governor)} is governor."

@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 import socket
 import threading
+from pathlib import Path
 from email import message_from_bytes, policy
 
 import pytest
 from aiosmtpd.controller import Controller
+from browser_helpers import ARGS, CHROMIUM
+from werkzeug.serving import make_server
 
 from server import create_app
 from server.db import make_database, migrate
@@ -138,3 +141,28 @@ def sqlite_table(sqlite_app, smtp, send_mail):
     t = Table(sqlite_app, smtp, send_mail, 3, seed=12)
     t.set_up()
     return t
+
+
+@pytest.fixture
+def live(sqlite_url, smtp, tmp_path):
+    """The app on a real HTTP server in a thread (its PUBLIC_BASE_URL is itself)."""
+    server = make_server("127.0.0.1", 0, None, threaded=True)
+    base = f"http://127.0.0.1:{server.server_port}"
+    app = make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base, TESTING=False)
+    server.app = app
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app, base
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()

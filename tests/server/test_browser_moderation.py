@@ -8,7 +8,7 @@ import re
 
 import pytest
 from moderation_helpers import backdate, game_row, make_moderator, seat_row, service_game
-from test_web_browser import ARTIFACTS, browser, live, sign_up  # noqa: F401 (fixtures)
+from browser_helpers import ARTIFACTS, sign_up
 from web_helpers import text_of
 
 

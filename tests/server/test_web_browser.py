@@ -4,55 +4,12 @@ kept under test-artifacts/."""
 from __future__ import annotations
 
 import re
-import threading
-from pathlib import Path
 
 import pytest
-from conftest import make_app
+from browser_helpers import ARTIFACTS, sign_up
 from web_helpers import text_of
-from werkzeug.serving import make_server
-
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def live(sqlite_url, smtp, tmp_path):
-    """The app on a real HTTP server in a thread (its PUBLIC_BASE_URL is itself)."""
-    server = make_server("127.0.0.1", 0, None, threaded=True)
-    base = f"http://127.0.0.1:{server.server_port}"
-    app = make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base, TESTING=False)
-    server.app = app
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield app, base
-    server.shutdown()
-    thread.join(5)
-
-
-@pytest.fixture
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
-
-
-def sign_up(page, base, name, email, start=None):
-    page.goto(start or f"{base}/signup")
-    if start:
-        page.get_by_role("link", name="sign up", exact=True).click()
-    page.fill("#name", name)
-    page.fill("#email", email)
-    page.fill("#password", "correct horse battery")
-    page.get_by_role("button", name="Sign up").click()
 
 
 def mail_link(smtp, send_mail, app, email, kind):
