@@ -98,7 +98,7 @@ class Connection:
             try:
                 self.smtp.quit()
             except (smtplib.SMTPException, OSError):
-                pass
+                pass        # the session is being dropped anyway; a failed QUIT changes nothing
             self.smtp = None
 
 
