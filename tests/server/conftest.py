@@ -76,6 +76,8 @@ def db_url(request, tmp_path):
     if reason:
         if os.environ.get("PBEM_REQUIRE_POSTGRES") == "1":
             pytest.fail(reason + " (PBEM_REQUIRE_POSTGRES=1)")
+        # Outside CI a machine without PostgreSQL still runs every SQLite test;
+        # .ci/run sets PBEM_REQUIRE_POSTGRES=1, so there this is a failure.
         pytest.skip(reason + "; set PBEM_REQUIRE_POSTGRES=1 to make this a failure")
     # A schema of this test run's own: runs side by side (two developers, a
     # rerun while another is going) never drop each other's tables.
