@@ -1,8 +1,10 @@
 """Complete Puerto Rico games per second with uniformly random legal actions.
 
 Usage: python bench/engine_random_games.py [--games N] [--players 2 3 4 5]
+                                          [--options base extended random]
 Prints games per CPU-second, actions/game, mean rounds, mean winning score and the share
-of each end trigger, per player count.  One process, one core.
+of each end trigger, per building option and player count, and each expansion option's
+speed beside base's.  One process, one core.
 """
 from __future__ import annotations
 
@@ -24,9 +26,9 @@ def end_trigger(state) -> str:
     return state.end_triggered
 
 
-def play(game, players: int, seed: int):
+def play(game, players: int, seed: int, option: str = "base"):
     rnd = random.Random(seed)
-    state = game.new_game(players, {}, seed)
+    state = game.new_game(players, {"buildings": option} if option != "base" else {}, seed)
     actions = 0
     while not state.over:
         seat = state.turn
@@ -39,25 +41,37 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4, 5])
+    ap.add_argument("--options", nargs="*", default=["base", "extended", "random"])
     args = ap.parse_args()
     game = GAMES["puerto_rico"]
     for n in args.players:
-        # CPU time of this process: the figure for "one core", steady even
-        # when other work shares the machine.
-        t0 = time.process_time()
-        actions, rounds, best, triggers = [], [], [], Counter()
-        for seed in range(args.games):
-            state, k = play(game, n, seed)
-            actions.append(k)
-            rounds.append(state.round)
-            best.append(max(sc.total for sc in game.outcome(state).scores))
-            triggers[end_trigger(state)] += 1
-        dt = time.process_time() - t0
-        shares = ", ".join(f"{k} {v / args.games:.0%}" for k, v in triggers.most_common())
-        print(f"{n} players: {args.games / dt:7.1f} games/s  "
-              f"{statistics.mean(actions):6.1f} actions/game  "
-              f"rounds {statistics.mean(rounds):4.1f} (min {min(rounds)}, max {max(rounds)})  "
-              f"winning score {statistics.mean(best):5.1f}  end: {shares}")
+        speed = {}
+        for option in args.options:
+            speed[option] = run(game, n, option, args.games)
+        if "base" in speed:
+            print("   " + "  ".join(f"{o}: {v / speed['base']:.0%} of base's speed"
+                                    for o, v in speed.items() if o != "base"))
+
+
+def run(game, n: int, option: str, games: int) -> float:
+    """Play ``games`` games; prints one line and returns games per CPU-second."""
+    # CPU time of this process: the figure for "one core", steady even
+    # when other work shares the machine.
+    t0 = time.process_time()
+    actions, rounds, best, triggers = [], [], [], Counter()
+    for seed in range(games):
+        state, k = play(game, n, seed, option)
+        actions.append(k)
+        rounds.append(state.round)
+        best.append(max(sc.total for sc in game.outcome(state).scores))
+        triggers[end_trigger(state)] += 1
+    dt = time.process_time() - t0
+    shares = ", ".join(f"{k} {v / games:.0%}" for k, v in triggers.most_common())
+    print(f"{n} players {option:8}: {games / dt:7.1f} games/s  "
+          f"{statistics.mean(actions):6.1f} actions/game  "
+          f"rounds {statistics.mean(rounds):4.1f} (min {min(rounds)}, max {max(rounds)})  "
+          f"winning score {statistics.mean(best):5.1f}  end: {shares}")
+    return games / dt
 
 
 if __name__ == "__main__":

@@ -20,38 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import get_game  # noqa: E402
+from bench.crowd import fill  # noqa: E402
 from server import settings as settings_module  # noqa: E402
-from server.db import bind, db, make_database, migrate  # noqa: E402
-from server.mail import Mailer  # noqa: E402
-from server.models import Game, Outbox, Seat, User  # noqa: E402
-from server.sweeps import due_seats_query, sweep  # noqa: E402
-
-SEED, USERS = 4242, 2000
-
-
-def fill(games: int, due: int, now: dt.datetime) -> None:
-    rules = get_game("puerto_rico")
-    state = rules.new_game(2, {}, SEED)
-    first, prompt = rules.to_move(state), rules.prompt(state)
-    with db.atomic():
-        User.insert_many([{"email": f"u{i}@example.org", "name": f"U{i}", "password_hash": "x",
-                           "session_token": f"t{i}"} for i in range(USERS)]).execute()
-    for start in range(0, games, 5000):
-        ids = range(start, min(games, start + 5000))
-        with db.atomic():
-            Game.insert_many([{
-                "kind": "puerto_rico", "name": f"G{i}", "host": 1 + i % USERS,
-                "status": "active", "seat_count": 2, "options": {}, "seed": SEED,
-                "to_move": first, "prompt": prompt, "move_hours": 72,
-                "reminder_hours": [36, 6], "thread_id": f"<t{i}@bench>",
-                "started_at": now} for i in ids]).execute()
-            Seat.insert_many([{
-                "game": i + 1, "index": k, "user": 1 + (i + k) % USERS, "joined_at": now,
-                "deadline": (now - dt.timedelta(hours=1 + i % 7) if i < due
-                             else now + dt.timedelta(hours=1 + i % 70)) if k == first else None,
-                "turn_started_at": now - dt.timedelta(hours=72) if k == first else None}
-                for i in ids for k in range(2)]).execute()
+from server.db import bind, make_database, migrate  # noqa: E402
+from server.mail.compose import Mailer  # noqa: E402
+from server.models import Outbox  # noqa: E402
+from server.services.sweep import due_seats_query, sweep  # noqa: E402
 
 
 def run(games: int, due: int) -> None:

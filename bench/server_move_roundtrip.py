@@ -20,13 +20,12 @@ import time
 from pathlib import Path
 
 from engine import get_game
-
-from server import games as lobby
 from server import settings as settings_module
 from server.db import bind, make_database, migrate
-from server.mail import Mailer
-from server.models import Event, Game, Outbox, User
-from server.moves import play
+from server.mail.compose import Mailer
+from server.models import Event, Game, Outbox, User, utcnow
+from server.services import games as lobby
+from server.services.moves import play
 
 BAND = 50
 
@@ -37,7 +36,8 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def set_up(count: int, players: int, kind_name: str, mailer: Mailer) -> list[int]:
-    users = [User.create(email=f"bench{i}@example.org", name=f"Bench {i}", password_hash="-")
+    users = [User.create(email=f"bench{i}@example.org", name=f"Bench {i}", password_hash="-",
+                         email_verified_at=utcnow())
              for i in range(players)]
     ids = []
     for n in range(count):

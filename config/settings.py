@@ -1,75 +1,151 @@
 """Default settings of the pbem server.
 
 Every name here can be overridden by an environment variable of the same name
-(``SMTP_HOST=mail.example.org bash scripts/serve.sh``); see server/settings.py
-for how strings are turned into the type of the default.  Secrets have no
-default here on purpose: SECRET_KEY comes from the environment or from a key
-file generated once in the instance folder.
+(``SMTP_HOST=mail.example.org bash scripts/serve.sh``).  Each name declares
+its type (int, float, bool, str, or ``X | None``); server/settings.py parses
+the environment's text by it and refuses to start on a value that does not
+parse (bool: 1/0, true/false, yes/no, on/off; None: empty or "none").  A
+name without a type stops the start too.  Secrets have no default here on
+purpose: SECRET_KEY comes from the environment or from a key file generated
+once in the instance folder.
 """
 
 # Where the data lives.  A relative SQLite path is relative to the instance
 # folder; ``postgresql://user:pass@host:5432/db`` selects PostgreSQL.
-DATABASE_URL = "sqlite:///pbem.sqlite3"
+DATABASE_URL: str = "sqlite:///pbem.sqlite3"
 
 # The address people reach the server at; every link in an email starts with it
 # because mails are also written by processes that have no request (scheduler).
-PUBLIC_BASE_URL = "http://127.0.0.1:5000"
+PUBLIC_BASE_URL: str = "http://127.0.0.1:5000"
 
 # Outgoing mail.  SMTP_TLS: "none", "starttls" or "ssl".
-SMTP_HOST = "127.0.0.1"
-SMTP_PORT = 8025
-SMTP_TLS = "none"
-SMTP_USER = ""
-SMTP_PASSWORD = ""
-SMTP_TIMEOUT = 20
-MAIL_FROM = "pbem <pbem@localhost>"
+SMTP_HOST: str = "127.0.0.1"
+SMTP_PORT: int = 8025
+SMTP_TLS: str = "none"
+SMTP_USER: str = ""
+SMTP_PASSWORD: str = ""
+SMTP_TIMEOUT: int = 20
+MAIL_FROM: str = "pbem <pbem@localhost>"
 # Domain used in Message-IDs so threads stay stable whatever the SMTP relay.
-MAIL_ID_DOMAIN = "pbem.localhost"
+MAIL_ID_DOMAIN: str = "pbem.localhost"
 
-# The sender drains the outbox; a failed mail is retried with exponential
-# backoff from SENDER_RETRY_BASE seconds up to SENDER_RETRY_MAX, then given up.
-SENDER_INTERVAL = 2.0
-SENDER_BATCH = 50
-SENDER_MAX_ATTEMPTS = 8
-SENDER_RETRY_BASE = 30
-SENDER_RETRY_MAX = 3600
+# The sender drains the outbox; a mail refused for now is retried with
+# exponential backoff from SENDER_RETRY_BASE seconds up to SENDER_RETRY_MAX.
+# After SENDER_MAX_ATTEMPTS it shows as failed (Settings, moderation page) but
+# is still tried every SENDER_RETRY_MAX seconds unless the server refused it
+# for good (5xx); mails that waited for an unreachable server all go out as
+# soon as it answers again (checked every SENDER_PROBE_SECONDS).
+SENDER_INTERVAL: float = 2.0
+SENDER_BATCH: int = 50
+SENDER_MAX_ATTEMPTS: int = 8
+SENDER_RETRY_BASE: int = 30
+SENDER_RETRY_MAX: int = 3600
+SENDER_PROBE_SECONDS: float = 30.0
+# A sender holds the mail it is sending for this many seconds (longer than
+# one SMTP transaction takes): a sender that died is taken over after that.
+SENDER_LEASE_SECONDS: float = 30.0
+# After a database or SMTP error the sender waits, doubling up to this, and goes on.
+SENDER_ERROR_BACKOFF_MAX: float = 60.0
+# Bounces: every mail's envelope sender is bounce+<signed token>@BOUNCE_DOMAIN,
+# and mail for that domain must reach the receiver, which hands it to
+# services/deliveries.handle_bounce.  Empty: MAIL_FROM's address, no VERP.
+BOUNCE_DOMAIN: str = ""
 
 # Built-in mail catcher for development: caught mails are written to this folder
 # (relative to the instance folder) and shown on /dev/mail.  Empty: off.
-MAIL_CATCHER_DIR = ""
+MAIL_CATCHER_DIR: str = ""
 
 # Seat links in emails: how long a link stays valid (seconds).
-SEAT_LINK_MAX_AGE = 30 * 24 * 3600
+SEAT_LINK_MAX_AGE: int = 30 * 24 * 3600
 # Sign-in links in other emails (invitations, final scores).
-SIGNIN_LINK_MAX_AGE = 30 * 24 * 3600
+SIGNIN_LINK_MAX_AGE: int = 30 * 24 * 3600
 
-# Sessions and cookies.  Secure cookies need HTTPS; the embedded loopback mode
-# turns it off through the environment (serve.sh), not here.
-SESSION_COOKIE_SECURE = True
-SESSION_COOKIE_HTTPONLY = True
+# Sessions and cookies.  Whether cookies are Secure is not a setting: it
+# follows PUBLIC_BASE_URL (https: always Secure; http: never, or the browser
+# would not send them back), see create_app.
+SESSION_COOKIE_HTTPONLY: bool = True
 # Lax, not Strict: Strict drops the cookie when the user arrives from a mail link.
-SESSION_COOKIE_SAMESITE = "Lax"
-REMEMBER_COOKIE_SECURE = True
-REMEMBER_COOKIE_HTTPONLY = True
-REMEMBER_COOKIE_SAMESITE = "Lax"
-REMEMBER_COOKIE_DURATION_DAYS = 30
-PERMANENT_SESSION_LIFETIME_DAYS = 30
+SESSION_COOKIE_SAMESITE: str = "Lax"
+REMEMBER_COOKIE_HTTPONLY: bool = True
+REMEMBER_COOKIE_SAMESITE: str = "Lax"
+REMEMBER_COOKIE_DURATION_DAYS: int = 30
+PERMANENT_SESSION_LIFETIME_DAYS: int = 30
+
+# The largest request body accepted (bytes); a bigger one gets a 413 page
+# without being read.  Every form here fits in a few KB.
+MAX_CONTENT_LENGTH: int = 64 * 1024
+
+# Behind a reverse proxy: how many proxies in front set X-Forwarded-For,
+# X-Forwarded-Proto and X-Forwarded-Host (werkzeug's ProxyFix).  0 = the header
+# is ignored; set 1 only when a proxy you run really sets it, or clients can
+# forge their address and scheme.
+PROXY_FIX_X_FOR: int = 0
+PROXY_FIX_X_PROTO: int = 0
+PROXY_FIX_X_HOST: int = 0
 
 # A form opened from an email is often submitted days later; the CSRF token
 # stays bound to the session, so it needs no time limit of its own.
-WTF_CSRF_TIME_LIMIT = None
+WTF_CSRF_TIME_LIMIT: int | None = None
 
 # Game defaults offered by the create-game form.
-DEFAULT_MOVE_HOURS = 72
+DEFAULT_MOVE_HOURS: int = 72
 # Reminders: "half" = halfway through the time, a number = hours before the deadline.
-DEFAULT_REMINDER_HOURS = "half,6"
+DEFAULT_REMINDER_HOURS: str = "half,6"
 
 # Clocks (the scheduler).  SCHEDULER_INTERVAL: seconds between sweeps.
-SCHEDULER_INTERVAL = 30
+SCHEDULER_INTERVAL: int = 30
 # A seat that times out this many times in a row is marked absent: it then
 # auto-passes at once until the player is back.
-ABSENT_AFTER_TIMEOUTS = 3
+ABSENT_AFTER_TIMEOUTS: int = 3
 # Days of vacation a player may declare per calendar year.
-VACATION_DAYS_PER_YEAR = 21
+VACATION_DAYS_PER_YEAR: int = 21
 # Local hour (in the player's time zone) at which a daily digest goes out.
-DIGEST_HOUR = 7
+DIGEST_HOUR: int = 7
+
+# Accounts.  Links that confirm an address (sign-up, a changed address) and
+# reset a password, valid this many seconds; a reset link also stops working
+# once used or once the password changes.
+CONFIRM_LINK_MAX_AGE: int = 3 * 24 * 3600
+RESET_LINK_MAX_AGE: int = 3600
+
+# Rate limits (Flask-Limiter syntax: "5 per minute; 20 per hour"), counted per
+# client address and, where an email address is typed in, per email address.
+# In memory by default: that counts per process.  With several web workers
+# point RATELIMIT_STORAGE_URI at a shared store, e.g. redis://127.0.0.1:6379/0.
+RATELIMIT_STORAGE_URI: str = "memory://"
+RATELIMIT_SIGNIN_PER_CLIENT: str = "20 per minute; 100 per hour"
+RATELIMIT_SIGNIN_PER_ADDRESS: str = "5 per minute; 20 per hour"
+RATELIMIT_SIGNUP_PER_CLIENT: str = "10 per hour"
+RATELIMIT_MAIL_PER_ADDRESS: str = "3 per 10 minutes; 10 per day"
+RATELIMIT_INVITE_PER_USER: str = "10 per hour; 50 per day"
+RATELIMIT_NEW_LINK_PER_USER: str = "5 per hour"
+# Prefix of the rate-limit keys in that store (several sites may share one).
+RATELIMIT_KEY_PREFIX: str = "pbem"
+
+# Moves by mail reply.  Turn mails carry a signed Reply-To at this domain
+# (play+<token>@REPLY_DOMAIN), and their plain text lists the choices,
+# numbered; a reply with a number plays it.  Mail for this domain must reach
+# the receiver (or the mailbox the IMAP poller reads).  Empty: replies off.
+REPLY_DOMAIN: str = ""
+# The receiver (python -m server.processes.receiver): an SMTP or LMTP server
+# that the mail server hands the replies to.  RECEIVER_PROTOCOL: smtp or lmtp.
+RECEIVER_HOST: str = "127.0.0.1"
+RECEIVER_PORT: int = 8026
+RECEIVER_PROTOCOL: str = "smtp"
+# The IMAP poller (python -m server.processes.imap_poller): reads the replies
+# from a hosted mailbox instead.  IMAP_TLS: "ssl", "starttls" or "none".
+# Handled mails are marked seen and, when IMAP_DONE_FOLDER is set, moved there.
+IMAP_HOST: str = ""
+IMAP_PORT: int = 993
+IMAP_TLS: str = "ssl"
+IMAP_USER: str = ""
+IMAP_PASSWORD: str = ""
+IMAP_FOLDER: str = "INBOX"
+IMAP_DONE_FOLDER: str = ""
+IMAP_INTERVAL: float = 30.0
+# A scheduler claims this many overdue seats at a time, for this many seconds:
+# several schedulers share the work, and the claims of one that died run out
+# within seconds for the others.  Reminders and digests go this many a batch.
+SCHEDULER_BATCH: int = 20
+SCHEDULER_LEASE_SECONDS: int = 20
+SCHEDULER_REMINDER_BATCH: int = 500

@@ -8,6 +8,8 @@
 """
 from engine.interface import (Action, Choice, Event, Game, IllegalMove, OptionSpec,
                               Outcome, SeatScore, Section)
+from engine.new_found_land.game import NewFoundLand
+from engine.puerto_rico.game import PuertoRico
 
 GAMES: dict[str, Game] = {}
 
@@ -24,14 +26,8 @@ def get_game(name: str) -> Game:
         raise IllegalMove(f"unknown game {name!r}") from None
 
 
-def _register_builtin_games() -> None:
-    from engine.new_found_land.game import NewFoundLand
-    from engine.puerto_rico.game import PuertoRico
-    register(PuertoRico())
-    register(NewFoundLand())
-
-
-_register_builtin_games()
+register(PuertoRico())
+register(NewFoundLand())
 
 __all__ = ["Action", "Choice", "Event", "Game", "GAMES", "IllegalMove", "OptionSpec",
            "Outcome", "SeatScore", "Section", "get_game", "register"]

@@ -33,12 +33,34 @@ class IllegalMove(ValueError):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A setting chosen before the game starts (``/option base``)."""
+    """A setting chosen before the game starts (``/option base``).
+
+    ``help``, when given, runs parallel to ``choices``: a one-line
+    explanation of each value, for the lobby.  ``synonyms`` are accepted
+    everywhere a choice is and stored as the choice they name."""
 
     name: str
     label: str
     choices: tuple[str, ...]
     default: str
+    help: tuple[str, ...] = ()
+    # Other words for a choice, as (word, choice): "/option extension".
+    synonyms: tuple[tuple[str, str], ...] = ()
+
+    def canonical(self, value: str) -> str | None:
+        """The choice ``value`` names (itself or through a synonym), or None."""
+        value = dict(self.synonyms).get(value, value)
+        return value if value in self.choices else None
+
+    def allowed(self) -> str:
+        """Every accepted word, for an error message."""
+        return ", ".join(self.choices + tuple(word for word, _ in self.synonyms))
+
+    def help_for(self, value: str) -> str:
+        """The explanation of ``value``, or "" when there is none."""
+        if value in self.choices and len(self.help) == len(self.choices):
+            return self.help[self.choices.index(value)]
+        return ""
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,14 @@ class OneSeatAtATime(Game):
 
     def checked_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
         """The options given, each checked against ``self.options``."""
+        checked = {}
         for key, value in (options or {}).items():
             spec = next((o for o in self.options if o.name == key), None)
-            if spec is None or value not in spec.choices:
-                raise IllegalMove(f"unknown option {key}={value}")
-        return dict(options or {})
+            if spec is None or spec.canonical(value) is None:
+                raise IllegalMove(f"unknown option {key}={value}"
+                                  + (f"; allowed: {spec.allowed()}" if spec else ""))
+            checked[key] = spec.canonical(value)
+        return checked
 
     def to_move(self, state: Any) -> int | None:
         return None if state.over else state.turn

@@ -16,4 +16,4 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || ! .venv/bin/python -
     .venv/bin/python -m pip install -q -e .
     echo "$want" > "$stamp"
 fi
-exec .venv/bin/python -m server.runner "$@"
+exec .venv/bin/python -m server.processes.serve "$@"

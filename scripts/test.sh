@@ -2,11 +2,12 @@
 # Installs everything the tests need (Python packages, Debian's chromium) and runs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null 2>&1; then
+# chromium for the browser tests, dovecot for the IMAP poller's tests.
+if ! command -v chromium >/dev/null 2>&1 || ! [ -x /usr/sbin/dovecot ]; then
     if [ "$(id -u)" = 0 ]; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium dovecot-imapd >/dev/null
     else
-        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium dovecot-imapd >/dev/null
     fi
 fi
 python3 -m venv .venv

@@ -1,39 +1,70 @@
-"""The pbem web server: ``create_app`` builds the Flask app (Flask tutorial
-layout: one blueprint per area, services in plain modules)."""
+"""The pbem server.  ``create_app`` builds the Flask app (the Flask tutorial's
+factory); the rest is laid out by layer, each importing only those below it:
+
+    web/        the pages: one blueprint per area, templates/<area>/
+    processes/  long-running entry points: scheduler, sender, mail catcher, serve
+    services/   what the server does, one module per noun it owns: games, moves,
+                moderation, clocks, accounts, preferences, ...
+    mail/       composing mail into the outbox, delivering it, signed links,
+                the development catcher and its pages (and, later, inbound mail)
+    settings.py, db.py, models.py   the bottom: settings, database, tables
+
+web → services → mail → bottom; processes → services.  Nothing imports web/
+except this factory, and nothing imports processes/.  Nothing in server/
+names a particular game: games live in engine/ behind one interface.
+tests/server/test_layers.py holds these rules.
+"""
 from __future__ import annotations
 
 import datetime as dt
+from urllib.parse import urlsplit
 
 from flask import Flask
-from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from server import settings as settings_module
-
-csrf = CSRFProtect()
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     settings = settings_module.load(overrides=test_config)
-    app = Flask(__name__, instance_path=settings["INSTANCE_PATH"])
+    app = Flask(__name__, instance_path=settings["INSTANCE_PATH"],
+                template_folder="web/templates", static_folder="web/static")
     app.config.update(settings)
     app.config["PERMANENT_SESSION_LIFETIME"] = dt.timedelta(
         days=settings["PERMANENT_SESSION_LIFETIME_DAYS"])
     app.config["REMEMBER_COOKIE_DURATION"] = dt.timedelta(
         days=settings["REMEMBER_COOKIE_DURATION_DAYS"])
+    secure_cookies(app)
+    behind_proxy(app)
 
-    from server import auth, db, devmail, errors, lobby, moderation, play, prefs
-    from server.mail import Mailer
+    from server import db, web
+    from server.mail import catcher_pages
+    from server.mail.compose import Mailer
+    from server.web.protection import BoundedInt
 
+    # Before any blueprint adds a rule: every <int:...> in a URL is then
+    # bounded, so an id the database cannot hold is a 404, not an overflow.
+    app.url_map.converters["int"] = BoundedInt
     db.init_app(app)
-    csrf.init_app(app)
-    auth.init_app(app)
-    errors.init_app(app)
     app.extensions["pbem_mailer"] = Mailer(app.config)
-    app.register_blueprint(auth.bp)
-    app.register_blueprint(lobby.bp)
-    app.register_blueprint(play.bp)
-    app.register_blueprint(prefs.bp)
-    moderation.init_app(app)
+    web.init_app(app)
     if app.config["MAIL_CATCHER_DIR"]:
-        app.register_blueprint(devmail.bp)
+        app.register_blueprint(catcher_pages.bp)
     return app
+
+
+def secure_cookies(app: Flask) -> None:
+    """Cookies are Secure exactly when the public address is https: always
+    there (whatever else is configured), and never on plain http, where the
+    browser would not send a Secure cookie back."""
+    secure = urlsplit(app.config["PUBLIC_BASE_URL"]).scheme.lower() == "https"
+    app.config["SESSION_COOKIE_SECURE"] = app.config["REMEMBER_COOKIE_SECURE"] = secure
+
+
+def behind_proxy(app: Flask) -> None:
+    """Trust X-Forwarded-* from as many proxies as configured (none by default:
+    without a proxy of ours in front, anyone could set those headers)."""
+    hops = {part: app.config[f"PROXY_FIX_X_{part.upper()}"] for part in ("for", "proto", "host")}
+    if any(hops.values()):
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops["for"], x_proto=hops["proto"],
+                                x_host=hops["host"], x_port=0, x_prefix=0)

@@ -7,8 +7,16 @@ import json
 import secrets
 
 from flask_login import UserMixin
-from peewee import (BigIntegerField, BooleanField, CharField, DateTimeField,
-                    ForeignKeyField, IntegerField, Model, TextField)
+from peewee import (
+    BigIntegerField,
+    BooleanField,
+    CharField,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
 
 from server.db import db
 
@@ -61,6 +69,13 @@ class User(UserMixin, BaseModel):
     next_digest_at = DateTimeField(null=True, index=True)
     # A site moderator may moderate every game (a host moderates their own).
     is_moderator = BooleanField(default=False)
+    # When the owner proved the address is theirs (a link mailed to it).
+    # Until then: no sign-in, no seat reserved for the address, no game mail.
+    email_verified_at = DateTimeField(null=True)
+
+    @property
+    def verified(self) -> bool:
+        return self.email_verified_at is not None
 
 
 class Game(BaseModel):
@@ -111,6 +126,12 @@ class Seat(BaseModel):
     absent = BooleanField(default=False)
     # Removed by a moderator or resigned: the seat auto-passes to the end.
     withdrawn = BooleanField(default=False)
+    # The newest table-talk message that rode along in a mail to this seat.
+    talk_seen_id = IntegerField(default=0)
+    # The turn mail of the pending turn bounced or failed then: the clock
+    # stands still until a mail gets through, the player opens the game or a
+    # moderator acts (services/deliveries.py).
+    mail_hold_since = DateTimeField(null=True)
 
     class Meta:
         indexes = ((("game", "index"), True), (("game", "user"), True))
@@ -164,11 +185,20 @@ class Outbox(BaseModel):
     message_id = CharField(unique=True)
     in_reply_to = CharField(default="")
     references = CharField(default="")
-    status = CharField(default="pending")  # pending, sent, failed
+    # queued, deferred (tried, will try again), sent, bounced, failed
+    # (mail/delivery.py).
+    status = CharField(default="queued")
     attempts = IntegerField(default=0)
     next_attempt_at = DateTimeField(default=utcnow)
+    # A sender holds a row while it sends it: a lease of seconds, renewed per mail.
     claimed_until = DateTimeField(null=True)
+    claimed_by = CharField(default="")
     last_error = TextField(default="")
+    # The SMTP server's answer to the accepted mail, and a bounce's diagnostic.
+    smtp_reply = TextField(default="")
+    bounced_at = DateTimeField(null=True)
+    # The server refused the mail for good (5xx): only a moderator retries it.
+    permanent = BooleanField(default=False)
     created_at = DateTimeField(default=utcnow)
     sent_at = DateTimeField(null=True)
     # Extra header lines, e.g. List-Unsubscribe; fixed when queued.
@@ -189,4 +219,56 @@ class Vacation(BaseModel):
     created_at = DateTimeField(default=utcnow)
 
 
-MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation]
+class Proposal(BaseModel):
+    """A moderation action that a host who plays asked for and that waits for
+    every other player's yes (services/proposals.py).  It holds only while the
+    game stays where it was proposed: ``seq`` is the game's seq then."""
+
+    game = ForeignKeyField(Game, backref="proposals", on_delete="CASCADE")
+    action = CharField()
+    params = JSONField(default=dict)
+    reason = TextField()
+    proposer = ForeignKeyField(User)
+    seq = IntegerField()
+    agreed = JSONField(default=list)    # user ids
+    status = CharField(default="open")  # open, done, refused
+    created_at = DateTimeField(default=utcnow)
+
+
+class InboundMail(BaseModel):
+    """Every mail that came in (replies with moves or lobby commands), kept
+    raw with what became of it, for moderators.  ``message_id`` is unique: a
+    mail delivered twice is acted on once."""
+
+    message_id = CharField(unique=True)
+    raw = TextField()
+    from_addr = CharField(default="")
+    to_addr = CharField(default="")
+    subject = CharField(default="")
+    via = CharField(default="")              # smtp, lmtp, imap, catcher
+    game = ForeignKeyField(Game, null=True, on_delete="SET NULL")
+    user = ForeignKeyField(User, null=True, on_delete="SET NULL")
+    # received, applied, refused (answered: nothing changed), ignored (not answered)
+    status = CharField(default="received")
+    outcome = TextField(default="")
+    received_at = DateTimeField(default=utcnow, index=True)
+
+
+class TableMessage(BaseModel):
+    """Table talk: a short message from a player to the table.  A moderator
+    may hide one (on the record); it is never deleted."""
+
+    game = ForeignKeyField(Game, backref="messages", on_delete="CASCADE")
+    user = ForeignKeyField(User)
+    seat = IntegerField()
+    text = TextField()
+    created_at = DateTimeField(default=utcnow)
+    hidden = BooleanField(default=False)
+    hidden_reason = TextField(default="")
+
+    class Meta:
+        indexes = ((("game", "id"), False),)
+
+
+MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation, Proposal,
+          InboundMail, TableMessage]

@@ -55,7 +55,8 @@ SETUPS = {
 
 @dataclass(frozen=True)
 class Building:
-    """One building card.  ``effects`` names the hooks the phases look up."""
+    """One building card.  ``effects`` names the hooks the phases look up;
+    ``text`` is the short effect text a page or an email shows."""
 
     name: str
     title: str
@@ -64,8 +65,11 @@ class Building:
     column: int                 # caps the occupied quarries that lower the cost
     circles: int
     produces: int | None = None  # a production building's good
-    large: bool = False          # the five 2-space buildings
+    large: bool = False          # the 2-space buildings
     effects: tuple[str, ...] = ()
+    text: str = ""
+    expansion: bool = False      # from section 7 of 003_… (the expansion set)
+    src: str = ""                # where an expansion value comes from
 
     @property
     def size(self) -> int:
@@ -76,53 +80,160 @@ class Building:
         return self.produces is None
 
 
-def _b(name, title, cost, vp, column, circles, produces=None, large=False, effects=()):
-    return Building(name, title, cost, vp, column, circles, produces, large, tuple(effects))
+def _b(name, title, cost, vp, column, circles, produces=None, large=False, effects=(), text=""):
+    return Building(name, title, cost, vp, column, circles, produces, large, tuple(effects), text)
 
 
-BUILDINGS: dict[str, Building] = {b.name: b for b in (
-    _b("small_indigo_plant", "Small indigo plant", 1, 1, 1, 1, INDIGO),
-    _b("small_sugar_mill", "Small sugar mill", 2, 1, 1, 1, SUGAR),
-    _b("small_market", "Small market", 1, 1, 1, 1, effects=["trade_bonus_1"]),
-    _b("hacienda", "Hacienda", 2, 1, 1, 1, effects=["extra_plantation"]),
-    _b("construction_hut", "Construction hut", 2, 1, 1, 1, effects=["quarry_choice"]),
-    _b("small_warehouse", "Small warehouse", 3, 1, 1, 1, effects=["store_kind_1"]),
-    _b("indigo_plant", "Indigo plant", 3, 2, 2, 3, INDIGO),
-    _b("sugar_mill", "Sugar mill", 4, 2, 2, 3, SUGAR),
-    _b("hospice", "Hospice", 4, 2, 2, 1, effects=["settler_colonist"]),
-    _b("office", "Office", 5, 2, 2, 1, effects=["sell_duplicate"]),
-    _b("large_market", "Large market", 5, 2, 2, 1, effects=["trade_bonus_2"]),
-    _b("large_warehouse", "Large warehouse", 6, 2, 2, 1, effects=["store_kind_2"]),
-    _b("tobacco_storage", "Tobacco storage", 5, 3, 3, 3, TOBACCO),
-    _b("coffee_roaster", "Coffee roaster", 6, 3, 3, 2, COFFEE),
-    _b("factory", "Factory", 7, 3, 3, 1, effects=["factory"]),
-    _b("university", "University", 8, 3, 3, 1, effects=["builder_colonist"]),
-    _b("harbor", "Harbor", 8, 3, 3, 1, effects=["ship_bonus"]),
-    _b("wharf", "Wharf", 9, 3, 3, 1, effects=["wharf"]),
-    _b("guild_hall", "Guild hall", 10, 4, 4, 1, large=True, effects=["score_guild_hall"]),
-    _b("residence", "Residence", 10, 4, 4, 1, large=True, effects=["score_residence"]),
-    _b("fortress", "Fortress", 10, 4, 4, 1, large=True, effects=["score_fortress"]),
+# Expansion rows (003_d47d98a651436bc3.txt section 7, lines 328-374): cost and
+# points as printed there.  What 003 leaves open comes from the published
+# "Puerto Rico: Expansion I - New Buildings" (alea 2004; the 2011 edition's
+# "All buildings in detail" sheet), each noted in ``src``:
+#   column   published expansion: the building board puts each building in the
+#            column of the base buildings of the same cost (1-3: column 1,
+#            4-6: 2, 7-9: 3, large: 4), which is also 002_… line 107's rule
+#            "bei den ersten sechs Gebäuden … ein Steinbruch … usw."
+#   copies   published expansion: small violet buildings come in pairs and
+#            large ones singly, like the base set (003_… lines 248-250), one
+#            copy each in the 2-player variant (small_purple)
+#   circles  published expansion: one circle each, except the Guest house (2)
+#            and the Statue (none: 003_… line 368)
+def _x(name, title, cost, vp, circles, effects, text, src, large=False):
+    column = 4 if large else (cost + 2) // 3
+    return Building(name, title, cost, vp, column, circles, None, large, tuple(effects), text,
+                    True, src)
+
+
+CARDS: dict[str, Building] = {b.name: b for b in (
+    _b("small_indigo_plant", "Small indigo plant", 1, 1, 1, 1, INDIGO,
+       text="Makes 1 indigo with an occupied indigo plantation."),
+    _b("small_sugar_mill", "Small sugar mill", 2, 1, 1, 1, SUGAR,
+       text="Makes 1 sugar with an occupied sugar plantation."),
+    _b("small_market", "Small market", 1, 1, 1, 1, effects=["trade_bonus_1"],
+       text="Trader: +1 doubloon when you sell."),
+    _x("aqueduct", "Aqueduct", 1, 1, 1, ["aqueduct"],
+       "Craftsman: +1 indigo and +1 sugar when your large indigo plant or large sugar mill "
+       "produces.",
+       "003_… line 328-330; 'at least one barrel' from the published expansion sheet"),
+    _b("hacienda", "Hacienda", 2, 1, 1, 1, effects=["extra_plantation"],
+       text="Settler: first draw an extra face-down plantation."),
+    _b("construction_hut", "Construction hut", 2, 1, 1, 1, effects=["quarry_choice"],
+       text="Settler: you may take a quarry instead of a plantation."),
+    _x("forest_house", "Forest house", 2, 1, 1, ["forest"],
+       "Settler: you may take a forest (a face-down tile) instead of a plantation; "
+       "builder: -1 doubloon per 2 forests.",
+       "003_… lines 331-334; the forest is the top tile of the face-down stack placed face "
+       "down, no quarry-column limit on the discount, a Hacienda draw may be turned into a "
+       "forest, a Hospice colonist goes to San Juan: published expansion sheet"),
+    _x("black_market", "Black market", 2, 1, 1, ["black_market"],
+       "Builder: pay up to 3 doubloons of a price you cannot pay with 1 good, "
+       "1 colonist and/or 1 victory point.",
+       "003_… lines 335-337; used only to make up a shortfall, never below 0, the "
+       "colonist may come from San Juan or any place: published expansion sheet"),
+    _b("small_warehouse", "Small warehouse", 3, 1, 1, 1, effects=["store_kind_1"],
+       text="Captain: keep all barrels of one kind."),
+    _x("storehouse", "Storehouse", 3, 1, 1, ["store_barrels_3"],
+       "Captain: keep 3 more barrels of any kinds.",
+       "003_… lines 338-339; 'in addition to the one barrel' from the published sheet"),
+    _b("indigo_plant", "Indigo plant", 3, 2, 2, 3, INDIGO,
+       text="Makes up to 3 indigo with occupied indigo plantations."),
+    _b("sugar_mill", "Sugar mill", 4, 2, 2, 3, SUGAR,
+       text="Makes up to 3 sugar with occupied sugar plantations."),
+    _b("hospice", "Hospice", 4, 2, 2, 1, effects=["settler_colonist"],
+       text="Settler: a colonist on the tile you take."),
+    _x("guest_house", "Guest house", 4, 2, 2, ["guests"],
+       "Mayor: park up to 2 colonists here; move them to an empty circle whenever you "
+       "decide later.",
+       "003_… lines 340-343; 2 circles, guests are not a function of the house: "
+       "published expansion"),
+    _b("office", "Office", 5, 2, 2, 1, effects=["sell_duplicate"],
+       text="Trader: you may sell a kind already in the trading house."),
+    _b("large_market", "Large market", 5, 2, 2, 1, effects=["trade_bonus_2"],
+       text="Trader: +2 doubloons when you sell."),
+    _x("trading_post", "Trading post", 5, 2, 1, ["trading_post"],
+       "Trader: sell to your own trading post instead, at full price plus the trader's "
+       "bonus, no market bonus, even when the house is full.",
+       "003_… lines 344-349"),
+    _x("church", "Church", 5, 2, 1, ["church"],
+       "Builder: +1 VP when you build a 2- or 3-VP building, +2 VP for a large one.",
+       "003_… lines 350-352; chips from the supply as in shipping: published expansion"),
+    _b("large_warehouse", "Large warehouse", 6, 2, 2, 1, effects=["store_kind_2"],
+       text="Captain: keep all barrels of two kinds."),
+    _x("small_wharf", "Small wharf", 6, 2, 1, ["small_wharf"],
+       "Captain: once per phase ship all barrels of any kinds on your own ship, "
+       "1 VP per 2 barrels.",
+       "003_… lines 353-355; once per captain phase, a shipment like the Wharf's "
+       "(Harbor and the captain's privilege count): published expansion"),
+    _b("tobacco_storage", "Tobacco storage", 5, 3, 3, 3, TOBACCO,
+       text="Makes up to 3 tobacco with occupied tobacco plantations."),
+    _b("coffee_roaster", "Coffee roaster", 6, 3, 3, 2, COFFEE,
+       text="Makes up to 2 coffee with occupied coffee plantations."),
+    _b("factory", "Factory", 7, 3, 3, 1, effects=["factory"],
+       text="Craftsman: 1/2/3/5 doubloons for producing 2/3/4/5 kinds."),
+    _x("lighthouse", "Lighthouse", 7, 3, 1, ["lighthouse"],
+       "Captain: +1 doubloon per shipment; the captain gets +1 more once.",
+       "003_… lines 356-358"),
+    _b("university", "University", 8, 3, 3, 1, effects=["builder_colonist"],
+       text="Builder: a colonist on the building you build."),
+    _b("harbor", "Harbor", 8, 3, 3, 1, effects=["ship_bonus"],
+       text="Captain: +1 VP per shipment."),
+    _x("specialty_factory", "Specialty factory", 8, 3, 1, ["specialty_factory"],
+       "Craftsman: doubloons = your largest production of one kind (not corn) minus 1.",
+       "003_… lines 359-362"),
+    _x("library", "Library", 8, 3, 1, ["library"],
+       "Your role privileges count twice.",
+       "003_… lines 363-364; what doubled means per role: published expansion sheet "
+       "(see phases and tests)"),
+    _x("union_hall", "Union hall", 8, 3, 1, ["union_hall"],
+       "Captain: before shipping, 1 VP per 2 barrels you have.",
+       "003_… lines 365-366 (cost 8 as printed there)"),
+    _b("wharf", "Wharf", 9, 3, 3, 1, effects=["wharf"],
+       text="Captain: once per phase ship all barrels of one kind on your own ship."),
+    _b("guild_hall", "Guild hall", 10, 4, 4, 1, large=True, effects=["score_guild_hall"],
+       text="End: 1 VP per small, 2 per large production building."),
+    _b("residence", "Residence", 10, 4, 4, 1, large=True, effects=["score_residence"],
+       text="End: 4/5/6/7 VP for up to 9/10/11/12 island tiles."),
+    _b("fortress", "Fortress", 10, 4, 4, 1, large=True, effects=["score_fortress"],
+       text="End: 1 VP per 3 colonists."),
     _b("customs_house", "Customs house", 10, 4, 4, 1, large=True,
-       effects=["score_customs_house"]),
-    _b("city_hall", "City hall", 10, 4, 4, 1, large=True, effects=["score_city_hall"]),
+       effects=["score_customs_house"], text="End: 1 VP per 4 VP chips."),
+    _b("city_hall", "City hall", 10, 4, 4, 1, large=True, effects=["score_city_hall"],
+       text="End: 1 VP per violet building."),
+    _x("statue", "Statue", 10, 8, 0, [], "8 VP; takes no colonist.",
+       "003_… lines 367-368", large=True),
+    _x("cloister", "Cloister", 10, 4, 1, ["score_cloister"],
+       "End: 1/3/6/10 VP for 1/2/3/4 sets of 3 like plantations or quarries.",
+       "003_… lines 369-374; needs a colonist like the other large buildings "
+       "(003_… lines 287-288)", large=True),
 )}
-BUILDING_ORDER = tuple(BUILDINGS)
+# Every building card, base and expansion, in the order of the overview card
+# (by cost, each expansion building after the base ones of its cost).
+# ``BUILDINGS`` keeps its old meaning, the base game's cards.
+BUILDINGS: dict[str, Building] = {n: b for n, b in CARDS.items() if not b.expansion}
+BUILDING_ORDER = tuple(CARDS)
 
 # Which buildings carry each effect: the phases ask "does this player have an
 # occupied building with effect X", so a new building is one line of data.
 EFFECT_BUILDINGS: dict[str, tuple[str, ...]] = {}
-for _b_ in BUILDINGS.values():
+for _b_ in CARDS.values():
     for _e in _b_.effects:
         EFFECT_BUILDINGS.setdefault(_e, ())
         EFFECT_BUILDINGS[_e] += (_b_.name,)
 PRODUCTION_BUILDINGS: tuple[tuple[str, ...], ...] = tuple(
-    tuple(b.name for b in BUILDINGS.values() if b.produces == g) for g in range(5))
+    tuple(b.name for b in CARDS.values() if b.produces == g) for g in range(5))
 
 
-def building_supply(setup: Setup) -> dict[str, int]:
-    """How many copies of each building are on the overview card."""
+BASE_SET = tuple(BUILDINGS)
+VIOLET_SLOTS: dict[int, int] = {}   # base violet building types per cost: the "fit"
+for _b_ in BUILDINGS.values():
+    if _b_.violet:
+        VIOLET_SLOTS[_b_.cost] = VIOLET_SLOTS.get(_b_.cost, 0) + 1
+
+
+def building_supply(setup: Setup, names: tuple[str, ...] = BASE_SET) -> dict[str, int]:
+    """How many copies of each building in ``names`` are on the overview card."""
     supply = {}
-    for b in BUILDINGS.values():
+    for name in names:
+        b = CARDS[name]
         if b.large:
             supply[b.name] = 1
         elif b.produces is None:

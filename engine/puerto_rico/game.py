@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from engine.interface import Event, IllegalMove, OptionSpec, Outcome, Section
-from engine.puerto_rico import labels, scoring, setup, view
+from engine.interface import Event, IllegalMove, Outcome, Section
+from engine.puerto_rico import guests, labels, phases, scoring, setup, view
+from engine.puerto_rico import options as building_options
 from engine.puerto_rico.data import GOODS, PRICE
-from engine.puerto_rico.phases import PHASES, storage
+from engine.puerto_rico.phases import PHASES, select, storage
 from engine.puerto_rico.phases.captain import load_options
 from engine.puerto_rico.phases.common import PASS
 from engine.puerto_rico.phases.mayor import AUTO
@@ -18,14 +19,13 @@ class PuertoRico(OneSeatAtATime):
     name = "puerto_rico"
     title = "Puerto Rico"
     min_players, max_players = 2, 5
-    options = (OptionSpec("buildings", "Building set", ("base",), "base"),)
+    options = building_options.OPTIONS
     state_version = VERSION
     state_class = State
 
     def new_game(self, players: int, options: Mapping[str, str] | None = None,
                  seed: int = 0) -> State:
-        self.checked_options(options)
-        return setup.new_state(players, seed)
+        return setup.new_state(players, seed, building_options.building_set(options))
 
     def prompt(self, state: State) -> str:
         return labels.prompt(state)
@@ -37,13 +37,17 @@ class PuertoRico(OneSeatAtATime):
         return PHASES[s.phase].options(s, seat)
 
     def turn_act(self, s: State, seat: int, action: dict, ev: list[Event]) -> None:
-        PHASES[s.phase].act(s, seat, action, ev)
+        phases.act(s, seat, action, ev)
 
     def default_action(self, state: State) -> dict:
         opts = self.legal_actions(state, state.turn)
         if not opts:
             raise IllegalMove("Nobody is to move.")
         phase = state.phase
+        if guests.DONE in opts:
+            return guests.DONE          # the guests stay where they are
+        if phase == "select":
+            return select.default(state, opts)
         if phase == "role":
             return _default_role(state, opts)
         if phase == "mayor":
@@ -72,6 +76,7 @@ class PuertoRico(OneSeatAtATime):
 def _default_role(s: State, opts: list[dict]) -> dict:
     """Prospector when on offer (nobody else acts: the closest to a pass);
     otherwise the role with the most doubloons, first in table order."""
+    opts = [a for a in opts if a["type"] == "role"]     # guests stay put
     for a in opts:
         if a["role"].startswith("prospector"):
             return a

@@ -1,7 +1,10 @@
 """Words for prompts and actions, as a form or an email shows them."""
 from __future__ import annotations
 
-from engine.puerto_rico.data import BUILDINGS, GOODS
+from collections import Counter
+
+from engine.puerto_rico.catalogue import describe
+from engine.puerto_rico.data import CARDS, GOODS
 from engine.puerto_rico.phases.builder import cost
 from engine.puerto_rico.phases.roles import ROLE_TITLES
 from engine.puerto_rico.phases.trader import price
@@ -16,8 +19,14 @@ PROMPTS = {
     "trader": "sell a good",
     "captain": "ship goods",
     "storage": "choose which goods to keep",
+    "select": "choose a violet building for the building set",
     "over": "nothing: the game is over",
 }
+PENDING_PROMPTS = {"black_market": "pay the rest of the price on the black market",
+                   "hacienda_tile": "place the hacienda's tile face up or as a forest",
+                   "second_tile": "take a second tile (library)",
+                   "guests": "move colonists from the Guest house, or leave them",
+                   "bonus": "choose the craftsman's extra barrel"}
 PASS_LABELS = {"settler": "Take no plantation", "builder": "Build nothing",
                "trader": "Sell nothing", "captain": "Do not use the wharf now"}
 
@@ -25,12 +34,15 @@ PASS_LABELS = {"settler": "Take no plantation", "builder": "Build nothing",
 def prompt(s: State) -> str:
     if s.phase == "mayor":
         return f"place your colonists ({s.mayor_pool} left to place)"
+    pending = s.x and s.x["pending"]
+    if pending and s.phase != "over":
+        return PENDING_PROMPTS[pending["kind"]]
     return PROMPTS[s.phase]
 
 
 def target_title(target: str) -> str:
-    if target in BUILDINGS:
-        return BUILDINGS[target].title
+    if target in CARDS:
+        return CARDS[target].title
     return "quarry" if target == "quarry" else f"{target} plantation"
 
 
@@ -61,7 +73,11 @@ def _label(s: State, a: dict) -> str:
     if t == "auto_place":
         return "Place the rest automatically (last arrangement first)"
     if t == "build":
-        return f"Build the {BUILDINGS[a['building']].title} for {cost(s, seat, a['building'])}"
+        name = a["building"]
+        return f"Build the {CARDS[name].title} for {cost(s, seat, name)} ({describe(name)})"
+    if t == "sell" and a.get("to") == "trading_post":
+        kind = GOODS.index(a["kind"])
+        return f"Sell one {a['kind']} to your trading post for {price(s, seat, kind, 'trading_post')}"
     if t == "bonus":
         return f"Take one more {a['kind']}"
     if t == "sell":
@@ -74,6 +90,39 @@ def _label(s: State, a: dict) -> str:
         n = s.players[seat].goods[GOODS.index(a["kind"])]
         return f"Ship all {n} {a['kind']} with your wharf"
     if t == "store":
-        kept = [f"all {g}" for g in a["warehouse"]] + [f"one {a['single']}"]
+        loose = Counter(a.get("barrels", [a.get("single")]))
+        kept = [f"all {g}" for g in a["warehouse"]]
+        kept += [f"{'one' if n == 1 else n} {g}" for g, n in loose.items()]
         return "Keep " + ", ".join(kept) + "; return the rest"
-    return t
+    return EXPANSION_LABELS[t](s, seat, a)
+
+
+def _black_market(s: State, seat: int, a: dict) -> str:
+    what = a["pay"]
+    if what == "cancel":
+        return "Do not build it after all"
+    if what == "good":
+        return f"Black market: give one {a['kind']} for a doubloon"
+    if what == "vp":
+        return "Black market: give a victory point for a doubloon"
+    where = "San Juan" if a["from"] == "san_juan" else target_title(a["from"])
+    return f"Black market: give a colonist from the {where} for a doubloon"
+
+
+def _small_wharf(s: State, seat: int, a: dict) -> str:
+    goods = s.players[seat].goods
+    n = sum(goods[GOODS.index(g)] for g in a["kinds"])
+    return f"Ship all {', '.join(a['kinds'])} ({n} barrels) on your small wharf"
+
+
+EXPANSION_LABELS = {
+    "select": lambda s, seat, a: (f"Choose the {CARDS[a['building']].title} "
+                                  f"({describe(a['building'])})"),
+    "forest": lambda s, seat, a: "Take a forest (a face-down tile: -1 doubloon per 2 when building)",
+    "hacienda_tile": lambda s, seat, a: ("Keep the drawn tile face up" if a["as"] == "plantation"
+                                         else "Turn the drawn tile face down as a forest"),
+    "guest": lambda s, seat, a: f"Move a guest to the {target_title(a['target'])}",
+    "guests_done": lambda s, seat, a: "Leave the guests where they are",
+    "black_market": _black_market,
+    "small_wharf": _small_wharf,
+}

@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 from engine.interface import Outcome, SeatScore
-from engine.puerto_rico.data import BUILDINGS
+from engine.puerto_rico.data import CARDS
 from engine.puerto_rico.state import Player, State
 
 
 def guild_hall(p: Player) -> int:
     """1 per small, 2 per large production building, occupied or not."""
-    return sum((1 if BUILDINGS[n].circles == 1 else 2)
-               for n in p.buildings if BUILDINGS[n].produces is not None)
+    return sum((1 if CARDS[n].circles == 1 else 2)
+               for n in p.buildings if CARDS[n].produces is not None)
 
 
 def residence(p: Player) -> int:
-    """4 for up to 9 island tiles, 5 for 10, 6 for 11, 7 for 12."""
+    """4 for up to 9 island tiles, 5 for 10, 6 for 11, 7 for 12 (forests are
+    island tiles too: they fill its spaces)."""
     return max(4, p.island_tiles() - 5)
 
 
@@ -29,22 +30,32 @@ def customs_house(p: Player) -> int:
 
 def city_hall(p: Player) -> int:
     """1 per violet building, the city hall itself included."""
-    return sum(1 for n in p.buildings if BUILDINGS[n].violet)
+    return sum(1 for n in p.buildings if CARDS[n].violet)
+
+
+CLOISTER_POINTS = (0, 1, 3, 6, 10)
+
+
+def cloister(p: Player) -> int:
+    """003_… lines 369-374: "Receive VPs for sets of 3 like plantations and/or
+    quarries. - 1 set - 1 VP - 2 sets - 3 VP - 3 sets - 6 VP - 4 sets - 10 VP"
+    (twelve island spaces make four sets at most; forests are no plantations)."""
+    return CLOISTER_POINTS[sum(n // 3 for n in p.tiles)]
 
 
 LARGE_BONUS = {"score_guild_hall": guild_hall, "score_residence": residence,
                "score_fortress": fortress, "score_customs_house": customs_house,
-               "score_city_hall": city_hall}
+               "score_city_hall": city_hall, "score_cloister": cloister}
 
 
 def score(p: Player) -> tuple[int, tuple[tuple[str, int], ...]]:
-    buildings = sum(BUILDINGS[n].vp for n in p.buildings)
+    buildings = sum(CARDS[n].vp for n in p.buildings)
     parts = [("chips", p.vp), ("buildings", buildings)]
     for name, colonists in p.buildings.items():
-        for effect in BUILDINGS[name].effects:
+        for effect in CARDS[name].effects:
             if effect in LARGE_BONUS:
                 # The bonus counts only when the building is occupied.
-                parts.append((BUILDINGS[name].title, LARGE_BONUS[effect](p) if colonists else 0))
+                parts.append((CARDS[name].title, LARGE_BONUS[effect](p) if colonists else 0))
     return sum(v for _, v in parts), tuple(parts)
 
 

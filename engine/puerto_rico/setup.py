@@ -1,16 +1,18 @@
 """A new game laid out as the rulebook's "Voorbereiding van het spel" says."""
 from __future__ import annotations
 
-from engine.interface import IllegalMove
 from engine import rng
+from engine.interface import IllegalMove
+from engine.puerto_rico import building_sets
 from engine.puerto_rico.data import (DOUBLOONS_TOTAL, GOODS_SUPPLY, PLANTATION_TILES,
                                      QUARRY_TILES, SETUPS, building_supply)
+from engine.puerto_rico.options import BASE, EXTENDED, RANDOM
 from engine.puerto_rico.state import Player, State
 
 EMPTY = -1
 
 
-def new_state(n: int, seed: int) -> State:
+def new_state(n: int, seed: int, buildings: str = BASE) -> State:
     if n not in SETUPS:
         raise IllegalMove(f"Puerto Rico is for 2 to 5 players, not {n}")
     setup = SETUPS[n]
@@ -38,5 +40,21 @@ def new_state(n: int, seed: int) -> State:
     s.over = s.captain_bonus_paid = s.hacienda_used = False
     s.end_triggered = ""                 # the end conditions met, comma-separated
     s.wharf_used, s.memo, s.mayor_pool, s._legal, s._owned = [], None, 0, None, -1
+    s.x = None
+    if buildings != BASE:
+        _expansion(s, setup, buildings)
     return s
+
+
+def _expansion(s: State, setup, buildings: str) -> None:
+    """Everything above is the base game's; only the buildings differ.
+    Extended: the players first choose the violet set ("select" phase, from
+    the governor); random: the set is drawn now, after the base layout, so
+    the same seed lays out the same island either way."""
+    s.x = {"set": buildings, "pending": None, "small_wharf_used": []}
+    if buildings == EXTENDED:
+        s.buildings_left = building_sets.production_only(setup)
+        s.phase = "select"
+    elif buildings == RANDOM:
+        s.rng, s.buildings_left = building_sets.random_set(s.rng, setup)
 

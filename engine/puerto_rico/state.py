@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.puerto_rico.data import BUILDING_ORDER, BUILDINGS, EFFECT_BUILDINGS, SETUPS
+from engine.puerto_rico.data import BUILDING_ORDER, CARDS, EFFECT_BUILDINGS, SETUPS
 
-_SIZE = {b.name: b.size for b in BUILDINGS.values()}
-_CIRCLES = {b.name: b.circles for b in BUILDINGS.values()}
+_SIZE = {b.name: b.size for b in CARDS.values()}
+_CIRCLES = {b.name: b.circles for b in CARDS.values()}
 
 VERSION = 1
 
@@ -24,7 +24,7 @@ def in_table_order(buildings: dict[str, int]) -> dict[str, int]:
 
 class Player:
     __slots__ = ("doubloons", "vp", "goods", "tiles", "worked", "buildings",
-                 "san_juan")
+                 "san_juan", "forests")
 
     def __init__(self, doubloons: int = 0):
         self.doubloons = doubloons
@@ -34,8 +34,11 @@ class Player:
         self.worked = [0] * 6           # of those, how many have a colonist
         self.buildings: dict[str, int] = {}   # name -> colonists on it
         self.san_juan = 0
+        # Forest house: plantation tiles placed face down, by kind (kept so
+        # every tile can be counted); a tuple, so copies may share it.
+        self.forests: tuple[int, ...] = ()
 
-    def clone(self) -> "Player":
+    def clone(self) -> Player:
         p = Player.__new__(Player)
         p.doubloons = self.doubloons
         p.vp = self.vp
@@ -44,6 +47,7 @@ class Player:
         p.worked = self.worked[:]
         p.buildings = self.buildings.copy()
         p.san_juan = self.san_juan
+        p.forests = self.forests
         return p
 
     # -- questions the phases ask -------------------------------------------
@@ -56,7 +60,7 @@ class Player:
         return False
 
     def island_tiles(self) -> int:
-        return sum(self.tiles)
+        return sum(self.tiles) + len(self.forests)
 
     def city_spaces(self) -> int:
         return sum(_SIZE[n] for n in self.buildings)
@@ -71,15 +75,19 @@ class Player:
         return sum(_CIRCLES[n] - c for n, c in self.buildings.items())
 
     def to_json(self) -> dict[str, Any]:
-        return {"doubloons": self.doubloons, "vp": self.vp, "goods": self.goods[:],
-                "tiles": self.tiles[:], "worked": self.worked[:],
-                "buildings": dict(self.buildings), "san_juan": self.san_juan}
+        d = {"doubloons": self.doubloons, "vp": self.vp, "goods": self.goods[:],
+             "tiles": self.tiles[:], "worked": self.worked[:],
+             "buildings": dict(self.buildings), "san_juan": self.san_juan}
+        if self.forests:            # absent in base games: their JSON is unchanged
+            d["forests"] = list(self.forests)
+        return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Player":
+    def from_json(cls, d: dict[str, Any]) -> Player:
         p = cls(d["doubloons"])
         p.vp, p.goods, p.tiles, p.worked = d["vp"], list(d["goods"]), list(d["tiles"]), list(d["worked"])
         p.buildings, p.san_juan = in_table_order(d["buildings"]), d["san_juan"]
+        p.forests = tuple(d.get("forests", ()))
         return p
 
 
@@ -95,8 +103,15 @@ _FLAT = ("goods_supply", "stack", "face_up", "discard", "house", "order",
                    # craftsman's produced kinds; None between phases
 
 
+# ``x``: the expansion's own notes (None in a base game, and then absent from
+# the JSON, so base snapshots read and write exactly as before).  Keys:
+#   "set"      the building option in play ("extended" or "random")
+#   "pending"  a follow-up decision of the seat to move (black market payment,
+#              hacienda tile, second settler tile, guest moves, craftsman bonus)
+#   "small_wharf_used"  seats that used their small wharf this captain phase
+# Values are replaced, never changed in place, so a shallow copy is enough.
 class State:
-    __slots__ = _SCALARS + _FLAT + ("players", "ships", "_legal", "_owned")
+    __slots__ = _SCALARS + _FLAT + ("players", "ships", "x", "_legal", "_owned")
 
     def edit(self, seat: int) -> Player:
         """The player at ``seat``, safe to change.
@@ -111,7 +126,7 @@ class State:
             self._owned |= 1 << seat
         return self.players[seat]
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         # Written out field by field: this runs once per action and is the
         # engine's hottest path (see bench/engine_random_games.py).
         s = State.__new__(State)
@@ -134,6 +149,7 @@ class State:
         s.players = self.players[:]
         s._owned = 0
         s.ships = [sh[:] for sh in self.ships]
+        s.x = None if self.x is None else self.x.copy()
         s._legal = None
         return s
 
@@ -146,10 +162,12 @@ class State:
             d[f] = (dict(v) if isinstance(v, dict) else list(v)) if v is not None else None
         d["players"] = [p.to_json() for p in self.players]
         d["ships"] = [list(sh) for sh in self.ships]
+        if self.x is not None:
+            d["x"] = _plain(self.x)
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "State":
+    def from_json(cls, d: dict[str, Any]) -> State:
         if d.get("version") != VERSION:
             raise ValueError(f"Puerto Rico state version {d.get('version')!r}, expected {VERSION}")
         s = cls.__new__(cls)
@@ -160,6 +178,7 @@ class State:
             setattr(s, f, (dict(v) if isinstance(v, dict) else list(v)) if v is not None else None)
         s.players = [Player.from_json(p) for p in d["players"]]
         s.ships = [list(sh) for sh in d["ships"]]
+        s.x = _plain(d["x"]) if d.get("x") is not None else None
         # Stored JSON may come back with its keys in any order (jsonb sorts
         # them); the rules iterate these dicts, so put them in table order.
         s.roles = {r: s.roles[r] for r in SETUPS[s.n].roles if r in s.roles}
@@ -174,3 +193,12 @@ class State:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _plain(v: Any) -> Any:
+    """A deep copy made of dicts, lists and scalars (JSON's own shapes)."""
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v

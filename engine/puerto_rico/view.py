@@ -8,9 +8,13 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from engine.interface import Section, name_seats
-from engine.puerto_rico.data import BUILDINGS, GOODS, TILES
+from engine.puerto_rico import building_sets, catalogue
+from engine.puerto_rico.data import CARDS, GOODS, TILES, VIOLET_SLOTS
 from engine.puerto_rico.phases.roles import ROLE_TITLES
 from engine.puerto_rico.state import State
+
+SET_TITLES = {"base": "base game", "extended": "extended (chosen by the players)",
+              "random": "random (drawn by the server)"}
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
@@ -25,6 +29,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "buildings": dict(p.buildings),
             "san_juan": p.san_juan,
             "city_spaces": p.city_spaces(),
+            "forests": len(p.forests),
         })
     return {
         "game": "puerto_rico", "viewer": seat, "round": s.round, "governor": s.governor,
@@ -41,6 +46,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "buildings_left": dict(s.buildings_left),
         "mayor_pool": s.mayor_pool if s.phase == "mayor" else 0,
         "end_triggered": s.end_triggered, "over": s.over,
+        "building_set": s.x["set"] if s.x is not None else "base",
         "players": players,
     }
 
@@ -68,13 +74,15 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
         ("Colonists", f"{v['colonist_ship']} on the ship, {v['colonist_supply']} in supply"),
         ("Victory points", f"{v['vp_supply']} chips left"),
         ("Goods in supply", _counts(v["goods_supply"])),
-        ("Buildings left", ", ".join(f"{BUILDINGS[b].title} ×{n}"
+        ("Buildings left", ", ".join(f"{CARDS[b].title} ×{n}"
                                       for b, n in v["buildings_left"].items() if n)),
     ))]
     for i, p in enumerate(v["players"]):
-        tiles = ", ".join(f"{p['tiles'][t]} {t} ({p['worked'][t]} worked)"
-                          for t in TILES if p["tiles"][t])
-        city = ", ".join(f"{BUILDINGS[b].title} ({c}/{BUILDINGS[b].circles})"
+        tiles = ", ".join([f"{p['tiles'][t]} {t} ({p['worked'][t]} worked)"
+                           for t in TILES if p["tiles"][t]]
+                          + ([f"{p['forests']} forest{'s' * (p['forests'] > 1)}"]
+                             if p.get("forests") else []))
+        city = ", ".join(f"{CARDS[b].title} ({c}/{CARDS[b].circles})"
                          for b, c in p["buildings"].items())
         sections.append(Section(who(i), (
             ("Doubloons", str(p["doubloons"])),
@@ -84,4 +92,24 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
             ("City", f"{city or 'empty'} — {p['city_spaces']}/12 spaces"),
             ("San Juan", str(p["san_juan"])),
         )))
-    return sections
+    return sections + [_building_set(v)]
+
+
+def _building_set(v: Mapping[str, Any]) -> Section:
+    """The buildings in play with their cards; while the players choose
+    (extended), the slots per cost that are still open."""
+    kind = v.get("building_set", "base")
+    left = v["buildings_left"]
+    if v["phase"] == "select":
+        slots = building_sets.open_slots(left)
+        rows = tuple((f"Cost {cost}", _slot_row(left, cost, slots[cost]))
+                     for cost in sorted(VIOLET_SLOTS))
+        return Section("Building set being chosen (extended)", rows)
+    rows = tuple((CARDS[b].title, f"{catalogue.describe(b)} ({n} left)")
+                 for b, n in left.items())
+    return Section(f"Buildings in play: {SET_TITLES.get(kind, kind)}", rows)
+
+
+def _slot_row(left: Mapping[str, int], cost: int, still_open: int) -> str:
+    chosen = [CARDS[b].title for b in left if CARDS[b].violet and CARDS[b].cost == cost]
+    return f"{', '.join(chosen) or 'nothing yet'}; {still_open} of {VIOLET_SLOTS[cost]} open"

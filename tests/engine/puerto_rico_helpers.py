@@ -12,10 +12,10 @@ from engine.puerto_rico.data import (BUILDINGS, DOUBLOONS_TOTAL, GOODS, GOODS_SU
 GAME = GAMES["puerto_rico"]
 
 
-def random_game(players: int, seed: int):
+def random_game(players: int, seed: int, options: dict | None = None):
     """Play uniformly random legal actions to the end; yields (state, seat, action, new)."""
     rnd = random.Random(seed)
-    state = GAME.new_game(players, {}, seed)
+    state = GAME.new_game(players, options or {}, seed)
     while not GAME.is_over(state):
         seat = GAME.to_move(state)
         action = rnd.choice(GAME.legal_actions(state, seat))

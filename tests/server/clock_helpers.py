@@ -8,17 +8,19 @@ import random
 from werkzeug.security import generate_password_hash
 
 from engine import get_game
-from server import games
 from server.db import db
-from server.gamestate import load_state
-from server.models import Event, Game, Outbox, Seat, User
-from server.moves import play
-from server.sweeps import sweep
+from server.models import Event, Game, Outbox, Seat, User, utcnow
+from server.services import games
+from server.services.moves import play
+from server.services.state_store import load_state
+from server.services.sweep import sweep
 
 HOUR = dt.timedelta(hours=1)
 
 
 def user(email: str, name: str | None = None, **fields) -> User:
+    """An account whose owner has confirmed the address."""
+    fields.setdefault("email_verified_at", utcnow())
     return User.create(email=email, name=name or email.split("@")[0],
                        password_hash=generate_password_hash("password1"), **fields)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import socket
 import threading
-from pathlib import Path
+from contextlib import contextmanager
 from email import message_from_bytes, policy
+from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -15,7 +16,7 @@ from werkzeug.serving import make_server
 
 from server import create_app
 from server.db import make_database, migrate
-from server.sender import drain
+from server.mail.delivery import drain
 
 PG_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -72,6 +73,16 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
         return
+    yield from postgres_schema()
+
+
+@pytest.fixture
+def pg_url():
+    """PostgreSQL alone, for what only it does (FOR UPDATE SKIP LOCKED claims)."""
+    yield from postgres_schema()
+
+
+def postgres_schema():
     reason = postgres_available()
     if reason:
         if os.environ.get("PBEM_REQUIRE_POSTGRES") == "1":
@@ -145,18 +156,27 @@ def sqlite_table(sqlite_app, smtp, send_mail):
     return t
 
 
-@pytest.fixture
-def live(sqlite_url, smtp, tmp_path):
-    """The app on a real HTTP server in a thread (its PUBLIC_BASE_URL is itself)."""
+@contextmanager
+def serving(build):
+    """``build(base_url)``'s app on a real HTTP server in a thread; yields
+    (app, base_url), the app's PUBLIC_BASE_URL being the server itself."""
     server = make_server("127.0.0.1", 0, None, threaded=True)
     base = f"http://127.0.0.1:{server.server_port}"
-    app = make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base, TESTING=False)
-    server.app = app
+    server.app = build(base)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield app, base
-    server.shutdown()
-    thread.join(5)
+    try:
+        yield server.app, base
+    finally:
+        server.shutdown()
+        thread.join(5)
+
+
+@pytest.fixture
+def live(sqlite_url, smtp, tmp_path):
+    with serving(lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,
+                                       TESTING=False)) as served:
+        yield served
 
 
 @pytest.fixture

@@ -5,8 +5,17 @@ from __future__ import annotations
 import random
 
 from secrets_check import assert_nothing_hidden
-from web_helpers import (form_for, forms, links_in, move_form, path_of, post_form, seat_link,
-                         signup, text_of)
+from web_helpers import (
+    form_for,
+    forms,
+    links_in,
+    move_form,
+    path_of,
+    post_form,
+    seat_link,
+    signup,
+    text_of,
+)
 
 from server.db import db
 from server.models import Game
@@ -37,6 +46,7 @@ class Table:
     def set_up(self, game_name: str = "Test table") -> int:
         host = self.clients[0]
         signup(host, "Player 1", self.emails[0])
+        self.new_mail(self.emails[0])           # the confirmation, used already
         page = host.get(f"/games/new?kind={self.kind}")
         page = post_form(host, form_for(page.text, "/games/new"), name=game_name, kind=self.kind,
                          seats=str(len(self.emails)), move_hours="48", reminder_hours="24,6")
@@ -58,6 +68,7 @@ class Table:
         page = client.get(join_path)
         assert "sign up" in page.text
         page = signup(client, f"Player {index + 1}", email, next_path=join_path)
+        self.new_mail(email)                    # the confirmation, used already
         (join,) = [f for f in forms(page.text)
                    if f["action"].endswith("/join") and f["fields"]["seat"] == str(index + 1)]
         page = post_form(client, join)

@@ -8,9 +8,9 @@ import datetime as dt
 from web_helpers import form_for, post_form, signup
 
 from server.db import db
-from server.gamestate import load_state, rules
-from server.models import Event, Game, Outbox, Seat, Snapshot, User
-from server.sweeps import sweep
+from server.models import Event, Game, Outbox, Seat, Snapshot, User, utcnow
+from server.services.state_store import load_state, rules
+from server.services.sweep import sweep
 
 HOUR = dt.timedelta(hours=1)
 ACTIONS = ("extend", "default", "pause", "resume", "replace", "remove", "undo", "abandon")
@@ -113,12 +113,13 @@ def service_game(app, tag: str, players: int = 3, move_hours: int = 48) -> int:
     ``{tag}{i}@example.org`` (password "password1"), the first one hosts."""
     from werkzeug.security import generate_password_hash
 
-    from server import games
+    from server.services import games
     mailer = app.extensions["pbem_mailer"]
 
     def make():
         people = [User.create(email=f"{tag}{i}@example.org", name=f"{tag.title()} {i + 1}",
-                              password_hash=generate_password_hash("password1"))
+                              password_hash=generate_password_hash("password1"),
+                              email_verified_at=utcnow())
                   for i in range(players)]
         game = games.create_game(people[0], "puerto_rico", f"Game {tag}", players, {},
                                  move_hours, [24], mailer)
@@ -130,7 +131,7 @@ def service_game(app, tag: str, players: int = 3, move_hours: int = 48) -> int:
 
 def random_moves(app, game_id: int, count: int, rnd) -> list[tuple[int, dict]]:
     """The seats to move play ``count`` random legal actions; returns them."""
-    from server.moves import play
+    from server.services.moves import play
 
     def one():
         game = Game.get_by_id(game_id)

@@ -6,11 +6,10 @@ import re
 from html import escape
 
 from engine import Event as EngineEvent
-
 from server.db import db
-from server.gamestate import load_state, rules
 from server.models import Event, Game
-from server.present import seat_names
+from server.services.seat_views import seat_names
+from server.services.state_store import load_state, rules
 
 SECTION = re.compile(r'<section class="board-section"><h3>(.*?)</h3>(.*?)</section>', re.S)
 

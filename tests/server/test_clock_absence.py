@@ -3,13 +3,21 @@ from __future__ import annotations
 
 import datetime as dt
 
-from clock_helpers import (HOUR, events, game_row, outbox, run_sweep, started_game, to_move,
-                           user)
+from clock_helpers import (
+    HOUR,
+    events,
+    game_row,
+    outbox,
+    run_sweep,
+    started_game,
+    to_move,
+    user,
+)
 from web_helpers import form_for, forms, post_form, text_of
 
-from server import vacations
 from server.db import db
 from server.models import Seat, User, Vacation, utcnow
+from server.services import vacations
 
 DAY = dt.timedelta(days=1)
 
@@ -168,8 +176,9 @@ def test_daily_digest_instead_of_turn_mails(app, smtp, send_mail):
     send_mail(app)
     (digest,) = [m for m in smtp.to(seat.user.email) if "wait for your move" in text_of(m)]
     assert "Game d" in text_of(digest) and "/s/" in text_of(digest)
-    # Reminders do not go to digest readers either.
-    assert run_sweep(app, seat.next_reminder_at + HOUR).reminders == 0
+    # Issue 15: "Every seat, digest readers included, gets at least one
+    # reminder before a timeout": a digest reader gets the reminder.
+    assert run_sweep(app, seat.next_reminder_at + HOUR).reminders == 1
 
 
 def test_digest_readers_get_no_turn_mail(app):

@@ -8,13 +8,21 @@ import sys
 import threading
 import time
 
-from clock_helpers import (HOUR, events, game_row, outbox, run_sweep, started_game, to_move)
+from clock_helpers import (
+    HOUR,
+    events,
+    game_row,
+    outbox,
+    run_sweep,
+    started_game,
+    to_move,
+)
 
 from engine import get_game
 from server.db import db
-from server.gamestate import load_state
 from server.models import Game, Seat, utcnow
-from server.moves import MoveRejected, play
+from server.services.moves import MoveRejected, play
+from server.services.state_store import load_state
 
 
 def test_two_sweeps_at_once_send_each_reminder_once_and_time_out_each_seat_once(app):
@@ -113,7 +121,7 @@ def test_a_move_and_the_timeout_at_the_same_instant_one_wins(app):
 
 
 def test_the_scheduler_process_plays_overdue_turns(sqlite_app, tmp_path):
-    """``python -m server.scheduler`` as its own process, on the same database."""
+    """``python -m server.processes.scheduler`` as its own process, on the same database."""
     app = sqlite_app
     game = started_game(app, players=2, tag="proc")
     seat = to_move(app, game.id)
@@ -123,7 +131,7 @@ def test_the_scheduler_process_plays_overdue_turns(sqlite_app, tmp_path):
                PBEM_INSTANCE=app.config["INSTANCE_PATH"], SECRET_KEY="test-secret",
                SCHEDULER_INTERVAL="1", SMTP_PORT="1")
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    proc = subprocess.Popen([sys.executable, "-m", "server.scheduler"], env=env, cwd=root,
+    proc = subprocess.Popen([sys.executable, "-m", "server.processes.scheduler"], env=env, cwd=root,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 30

@@ -3,15 +3,24 @@ from __future__ import annotations
 
 import random
 
-from clock_helpers import (HOUR, engine_state, events, game_row, outbox, random_move,
-                           run_sweep, started_game, to_move)
+from clock_helpers import (
+    HOUR,
+    engine_state,
+    events,
+    game_row,
+    outbox,
+    random_move,
+    run_sweep,
+    started_game,
+    to_move,
+)
 from conftest import make_app
 from web_helpers import seat_link, text_of
 
 from engine import get_game
 from server.db import db
 from server.models import Seat
-from server.moves import play
+from server.services.moves import play
 
 
 def test_reminders_come_on_time_once_each_in_the_game_thread(app, smtp, send_mail):
@@ -148,3 +157,14 @@ def test_catch_up_after_downtime_plays_overdue_timeouts_in_deadline_order(app, s
     played = sorted((events(app, g.id, "timeout")[0].id, g.id) for g in made)
     assert [g for _, g in played] == sorted(order, key=order.get)
     assert outbox(app, "reminder") == []
+
+
+def test_a_game_without_a_reminder_schedule_still_warns_once(app):
+    """Issue 15: "Every seat ... gets at least one reminder before a timeout,
+    unless the player turned reminders off themselves": a game made with no
+    reminder hours reminds halfway."""
+    game = started_game(app, players=2, move_hours=48, reminders=(), tag="nr")
+    seat = to_move(app, game.id)
+    assert seat.next_reminder_at == seat.deadline - 24 * HOUR
+    assert run_sweep(app, seat.next_reminder_at + HOUR).reminders == 1
+    assert len(outbox(app, "reminder")) == 1

@@ -11,8 +11,16 @@ from pathlib import Path
 
 import pytest
 from game_driver import current_turn, db_state
-from moderation_helpers import (ACTIONS, in_db, make_moderator, moderate, moderation_page,
-                                random_moves, service_game, site_moderator)
+from moderation_helpers import (
+    ACTIONS,
+    in_db,
+    make_moderator,
+    moderate,
+    moderation_page,
+    random_moves,
+    service_game,
+    site_moderator,
+)
 from web_helpers import csrf, form_for, forms, post_form, signup
 
 from server.models import User

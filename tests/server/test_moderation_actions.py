@@ -7,14 +7,26 @@ import datetime as dt
 
 import pytest
 from game_driver import current_turn, db_state
-from moderation_helpers import (HOUR, in_db, moderate, moderation_page, moves, notes,
-                                outbox, run_sweep, seat_row, site_moderator, state_json)
+from moderation_helpers import (
+    HOUR,
+    in_db,
+    moderate,
+    moderation_page,
+    moves,
+    notes,
+    outbox,
+    run_sweep,
+    seat_row,
+    site_moderator,
+    state_json,
+)
 from web_helpers import csrf, form_for, move_form, post_form, seat_link, text_of
 
-from server import moderate as service
-from server.gamestate import load_state, rules
 from server.models import Game, User, utcnow
-from server.moves import MoveRejected, play
+from server.services import moderation as service
+from server.services import seat_views
+from server.services.moves import MoveRejected, play
+from server.services.state_store import load_state, rules
 
 
 def mails_about(table, email: str, words: str) -> list:
@@ -130,13 +142,15 @@ def test_replace_player(table, smtp):
     table.send_mail(app)
     newbie = smtp.to("newbie@example.org")
     (welcome,) = [m for m in newbie if "take over" in text_of(m)]
-    (turn,) = [m for m in newbie if "It is your turn in" in text_of(m)]
-    assert newbie.index(welcome) < newbie.index(turn)
-    history = in_db(app, lambda: service.present.log_lines(
-        Game.get_by_id(gid), seat, service.present.seat_names(Game.get_by_id(gid))))
+    # A new account's address is not confirmed: the welcome (the moderator's
+    # invitation) comes, turn mails wait until the link in it is used.
+    assert not [m for m in newbie if "It is your turn in" in text_of(m)]
+    assert "/confirm/" in text_of(welcome)
+    history = in_db(app, lambda: seat_views.log_lines(
+        Game.get_by_id(gid), seat, seat_views.seat_names(Game.get_by_id(gid))))
     assert history and all(line.text in text_of(welcome) for line in history)
     client = app.test_client()
-    page = client.get(seat_link(turn), follow_redirects=True)
+    page = client.get(seat_link(welcome), follow_redirects=True)
     assert f"You play seat {seat + 1} (Newbie)" in page.text
     form = move_form(page.text)
     assert post_form(client, form, action=form["buttons"][0][1]).status_code == 200
@@ -144,8 +158,9 @@ def test_replace_player(table, smtp):
 
 def test_replacing_with_someone_already_seated_is_refused(table):
     app, gid = table.app, table.game_id
+    moderator = site_moderator(app)
     before = db_state(app, gid)
-    resp = moderate(table.clients[0], gid, "replace", seat="2", email=table.emails[2],
+    resp = moderate(moderator, gid, "replace", seat="2", email=table.emails[2],
                     reason="Trying a swap")
     assert resp.status_code == 400 and "already plays another seat" in resp.text
     assert db_state(app, gid) == before
@@ -155,7 +170,7 @@ def test_removed_seat_auto_passes_until_the_end(table):
     import random
     app, gid, mailer = table.app, table.game_id, table.app.extensions["pbem_mailer"]
     gone = table.game().to_move
-    moderate(table.clients[0], gid, "remove", seat=str(gone + 1), reason="Abusive messages")
+    moderate(site_moderator(app), gid, "remove", seat=str(gone + 1), reason="Abusive messages")
     row = seat_row(app, gid, gone)
     assert row.withdrawn and row.deadline <= utcnow()
     mailed = {k: len(outbox(app, k, table.emails[gone])) for k in ("turn", "timeout", "reminder")}
@@ -201,7 +216,8 @@ def test_abandon_ends_the_game_as_it_stands(table):
     app, gid = table.app, table.game_id
     seat, client, page, _ = current_turn(table)
     form = move_form(page.text)
-    moderate(site_moderator(app), gid, "abandon", reason="Nobody has played for months")
+    moderator = site_moderator(app)
+    moderate(moderator, gid, "abandon", reason="Nobody has played for months")
     game = table.game()
     assert game.status == "finished" and game.to_move is None and game.finished_at
     assert game.outcome["abandoned"] and game.outcome["winners"] == []
@@ -216,10 +232,10 @@ def test_abandon_ends_the_game_as_it_stands(table):
         (mail,) = mails_about(table, email, "abandoned the game")
         assert "The board as it stands" in text_of(mail)
     assert run_sweep(app, utcnow() + 100 * 24 * HOUR).timeouts == 0
-    page = moderation_page(table.clients[0], gid)
+    page = moderation_page(moderator, gid)
     assert f"/moderation/games/{gid}/undo" not in page.text
     before, token = db_state(app, gid), csrf(page.text)
-    resp = table.clients[0].post(f"/moderation/games/{gid}/undo", data={
+    resp = moderator.post(f"/moderation/games/{gid}/undo", data={
         "csrf_token": token, "undo-csrf_token": token, "undo-seq": str(game.seq),
         "undo-count": "1", "undo-reason": "take it back"})
     assert resp.status_code == 400 and "abandoned" in resp.text

@@ -7,12 +7,21 @@ import datetime as dt
 import random
 import re
 
-from moderation_helpers import (HOUR, backdate, in_db, moderate, outbox, random_moves, run_sweep,
-                                service_game, site_moderator)
+from moderation_helpers import (
+    HOUR,
+    backdate,
+    in_db,
+    moderate,
+    outbox,
+    random_moves,
+    run_sweep,
+    service_game,
+    site_moderator,
+)
 from web_helpers import csrf
 
-from server import attention
 from server.models import User, utcnow
+from server.services import attention
 
 DAY = 24 * HOUR
 

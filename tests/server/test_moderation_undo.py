@@ -7,14 +7,21 @@ import random
 
 import pytest
 from game_driver import Table, current_turn, db_state
-from moderation_helpers import (in_db, moderate, moves, notes, random_moves, site_moderator,
-                                state_json)
+from moderation_helpers import (
+    in_db,
+    moderate,
+    moves,
+    notes,
+    random_moves,
+    site_moderator,
+    state_json,
+)
 from web_helpers import move_form, post_form, text_of
 
-from server import moderate as service
-from server.gamestate import load_state, replay, rules
 from server.models import Event, Game, User
-from server.moves import StaleMove, play
+from server.services import moderation as service
+from server.services.moves import StaleMove, play
+from server.services.state_store import load_state, replay, rules
 
 
 def replayed(app, gid: int, upto: int | None = None) -> dict:
@@ -67,9 +74,10 @@ def test_undo_sends_the_seat_to_move_a_fresh_turn_mail(table):
     app, gid = table.app, table.game_id
     current_turn(table)                                   # read the first turn mail
     (seat, _), = random_moves(app, gid, 1, random.Random(1))
+    moderator = site_moderator(app)
     for email in table.emails:
         table.new_mail(email)
-    moderate(table.clients[0], gid, "undo", count="1", reason="Played out of turn")
+    moderate(moderator, gid, "undo", count="1", reason="Played out of turn")
     mails = [m for m in table.new_mail(table.emails[seat]) if "It is your turn in" in text_of(m)]
     assert len(mails) == 1
     page = table.clients[seat].get(f"/games/{gid}")
@@ -79,9 +87,10 @@ def test_undo_sends_the_seat_to_move_a_fresh_turn_mail(table):
 def test_cannot_undo_more_than_was_played(table):
     app, gid = table.app, table.game_id
     random_moves(app, gid, 2, random.Random(2))
+    moderator = site_moderator(app)
     before = db_state(app, gid)
     for count, words in (("3", "There are 2 moves to undo"), ("0", "Moves to undo")):
-        resp = moderate(table.clients[0], gid, "undo", count=count, reason="Too far back")
+        resp = moderate(moderator, gid, "undo", count=count, reason="Too far back")
         assert resp.status_code == 400 and words in resp.text
     assert db_state(app, gid) == before
 
@@ -89,7 +98,8 @@ def test_cannot_undo_more_than_was_played(table):
 def test_two_undos_from_the_same_page_apply_once(table):
     app, gid = table.app, table.game_id
     random_moves(app, gid, 2, random.Random(4))
-    host = in_db(app, lambda: User.get(User.email == table.emails[0]))
+    site_moderator(app)
+    host = in_db(app, lambda: User.get(User.email == "mod@example.org"))
     seq = table.game().seq
     mailer = app.extensions["pbem_mailer"]
     in_db(app, lambda: service.undo(gid, host, seq, 1, "first click", mailer=mailer))
@@ -107,7 +117,7 @@ def test_undo_reopens_a_finished_game_and_replay_ends_it_the_same(app, smtp, sen
     finished = t.game()
     last = moves(app, gid)[-1]
     before_last = replayed(app, gid, last.seq - 1)
-    moderate(t.clients[0], gid, "undo", count="1", reason="The last move was a misclick")
+    moderate(site_moderator(app), gid, "undo", count="1", reason="The last move was a misclick")
     game = t.game()
     assert (game.status, game.outcome, game.finished_at) == ("active", None, None)
     assert game.to_move == last.seat and state_json(app, gid) == before_last
@@ -123,7 +133,7 @@ def test_load_state_skips_notes_and_undone_moves(table):
     app, gid = table.app, table.game_id
     random_moves(app, gid, 2, random.Random(6))
     moderate(table.clients[0], gid, "pause", reason="Quick break")
-    moderate(table.clients[0], gid, "undo", count="1", reason="Take one back")
+    moderate(site_moderator(app), gid, "undo", count="1", reason="Take one back")
     moderate(table.clients[0], gid, "resume", reason="Go on")
     first = moves(app, gid)[0]
     expected = replayed(app, gid, first.seq)

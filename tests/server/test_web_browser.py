@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_helpers import ARTIFACTS, sign_up
+from browser_helpers import ARTIFACTS, mailbox_of, shows, sign_up
 from web_helpers import text_of
 
 pytestmark = pytest.mark.browser
@@ -24,23 +24,24 @@ def test_sign_up_create_invite_start_and_play(live, browser, smtp, send_mail):
     app, base = live
     host, guest = browser.new_context(), browser.new_context(viewport={"width": 390, "height": 844})
     a, b = host.new_page(), guest.new_page()
-    sign_up(a, base, "Ann", "ann@example.org")
+    mailbox = mailbox_of(smtp, send_mail, app)
+    sign_up(a, base, "Ann", "ann@example.org", mailbox)
     a.get_by_role("link", name="New game").click()
     a.fill("#name", "Sunday game")
     a.fill("#seats", "2")
     a.get_by_role("button", name="Create the game").click()
     a.fill("#emails", "bob@example.org")
     a.get_by_role("button", name="Send invitations").click()
-    assert "Sent 1 invitation" in a.content()
+    shows(a, "Sent 1 invitation")
 
-    sign_up(b, base, "Bob", "bob@example.org",
+    sign_up(b, base, "Bob", "bob@example.org", mailbox,
             start=mail_link(smtp, send_mail, app, "bob@example.org", "invites you"))
     b.get_by_role("button", name="Join seat 2").click()
-    assert "You sit in seat 2" in b.content()
+    shows(b, "You sit in seat 2")
 
     a.reload()
     a.get_by_role("button", name="Start the game").click()
-    assert "The game has started" in a.content()
+    shows(a, "The game has started")
 
     pages = {"ann@example.org": a, "bob@example.org": b}
     seen = {email: 0 for email in pages}
@@ -59,7 +60,7 @@ def test_sign_up_create_invite_start_and_play(live, browser, smtp, send_mail):
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "move-page.png"), full_page=True)
             page.locator("#move button").first.click()
-            assert "What happened" in page.content()
+            shows(page, "What happened")
             played += 1
     assert (ARTIFACTS / "move-page.png").stat().st_size > 10_000
     host.close()

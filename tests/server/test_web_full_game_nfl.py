@@ -7,8 +7,8 @@ from pathlib import Path
 from game_driver import Table
 
 from server.db import db
-from server.gamestate import replay, rules
 from server.models import Snapshot
+from server.services.state_store import replay, rules
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 
@@ -37,6 +37,7 @@ def test_the_server_names_no_game():
 
 def test_a_new_found_land_game_of_timeouts_finishes_by_the_scheduler_alone(sqlite_app):
     from clock_helpers import HOUR, events, game_row, run_sweep, started_game, to_move
+
     from server.models import utcnow
     game = started_game(sqlite_app, players=3, kind="new_found_land", tag="nfl")
     now = utcnow()

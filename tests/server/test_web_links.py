@@ -14,7 +14,7 @@ def test_tampered_link_is_refused(table):
     seat, client, page, mail = current_turn(table)
     link = seat_link(mail)
     fresh = table.app.test_client()
-    for bad in (link[:-3] + "abc", link + "x", "/s/not-a-token", link.replace("/s/", "/l/")):
+    for bad in (link[:-3] + "abc", link + "x", "/s/not-a-token"):
         resp = fresh.get(bad)
         assert resp.status_code == 404, bad
         assert "not valid" in resp.text
@@ -39,12 +39,30 @@ def test_revoked_link_is_refused(table):
     assert "no longer valid" in resp.text
 
 
-def test_link_signs_in_as_that_seat_only(table):
+def test_link_opens_that_seat_and_not_the_account(table):
+    """A seat link hands over the seat, not the account: a forwarded mail lets
+    its reader play that seat, but not see the player's other pages."""
     seat, client, page, mail = current_turn(table)
     stranger = table.app.test_client()
     page = stranger.get(seat_link(mail), follow_redirects=True)
     assert f"You play seat {seat + 1}" in page.text
     assert move_form(page.text) is not None
+    assert "Opened from a mail link" in page.text
+    assert "Sign in" in stranger.get("/").text                  # not signed in
+    for private in ("/settings", "/account", "/games/new"):
+        assert stranger.get(private).status_code == 302, private    # to the sign-in page
+    assert stranger.post(f"/games/{table.game_id}/resign").status_code in (302, 400)
+
+
+def test_new_link_ends_what_old_links_opened(table):
+    """"Email me a new link" ends every browser that opened an old link."""
+    from web_helpers import form_for, post_form
+    seat, client, page, mail = current_turn(table)
+    stranger = table.app.test_client()
+    assert move_form(stranger.get(seat_link(mail), follow_redirects=True).text) is not None
+    post_form(client, form_for(page.text, "/new-link"))
+    after = stranger.get(f"/games/{table.game_id}")
+    assert after.status_code == 302 and "/login" in after.headers["Location"]
 
 
 def test_following_links_changes_nothing(table):
@@ -77,9 +95,9 @@ def test_other_seats_link_cannot_act_for_this_seat(table):
     assert db_state(table.app, table.game_id) == before
 
 
-def test_invitation_to_a_known_address_signs_in(app, smtp, send_mail):
-    """Every mail can sign its reader in: an invitation to an existing account
-    carries a sign-in link that lands on the join page."""
+def test_invitation_link_signs_nobody_in(app, smtp, send_mail):
+    """An invitation to an existing account leads to the join page; whoever
+    holds the mail must still sign in to take a seat."""
     from game_driver import Table
     from web_helpers import form_for, links_in, post_form, signup
     t = Table(app, smtp, send_mail, 2, seed=5)
@@ -90,11 +108,13 @@ def test_invitation_to_a_known_address_signs_in(app, smtp, send_mail):
     page = post_form(host, form_for(page.text, "/games/new"), name="g", seats="2",
                      move_hours="1", reminder_hours="")
     post_form(host, form_for(page.text, "/invite"), emails=t.emails[1])
-    (invite,) = t.new_mail(t.emails[1])
-    link = next(u for u in links_in(invite) if "/l/" in u)
+    invite = t.new_mail(t.emails[1])[-1]
+    assert not [u for u in links_in(invite) if "/l/" in u]
+    link = next(u for u in links_in(invite) if "/j/" in u)
     fresh = app.test_client()
     page = fresh.get(link.replace("http://localhost", ""), follow_redirects=True)
-    assert "Join seat 2" in page.text and "Bob" in page.text
+    assert "sign up" in page.text and "Join seat" not in page.text
+    assert "Bob" not in fresh.get("/", follow_redirects=True).text
 
 
 def test_player_can_revoke_their_links(table):

@@ -7,8 +7,8 @@ from game_driver import current_turn, db_state
 from web_helpers import move_form, post_form
 
 from server.db import db
-from server.moves import StaleMove, play
 from server.models import Game
+from server.services.moves import StaleMove, play
 
 
 def test_second_tab_gets_moved_on_page_and_changes_nothing(table):

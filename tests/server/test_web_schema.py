@@ -40,14 +40,14 @@ def test_environment_overrides_config(tmp_path):
     env = {"PBEM_INSTANCE": str(tmp_path), "SMTP_HOST": "mail.example.org", "SMTP_PORT": "2525",
            "SMTP_TLS": "starttls", "SMTP_USER": "u", "SMTP_PASSWORD": "p",
            "MAIL_FROM": "Games <games@example.org>", "PUBLIC_BASE_URL": "https://pbem.example.org",
-           "SESSION_COOKIE_SECURE": "0", "SENDER_INTERVAL": "0.5",
+           "SESSION_COOKIE_HTTPONLY": "0", "SENDER_INTERVAL": "0.5",
            "DATABASE_URL": "postgresql://postgres@127.0.0.1:5432/test"}
     s = settings.load(env)
     assert (s["SMTP_HOST"], s["SMTP_PORT"], s["SMTP_TLS"]) == ("mail.example.org", 2525, "starttls")
     assert (s["SMTP_USER"], s["SMTP_PASSWORD"]) == ("u", "p")
     assert s["MAIL_FROM"] == "Games <games@example.org>"
     assert s["PUBLIC_BASE_URL"] == "https://pbem.example.org"
-    assert s["SESSION_COOKIE_SECURE"] is False and s["SENDER_INTERVAL"] == 0.5
+    assert s["SESSION_COOKIE_HTTPONLY"] is False and s["SENDER_INTERVAL"] == 0.5
     assert s["DATABASE_URL"].startswith("postgresql://")
     # The secret is made once per instance and kept.
     assert s["SECRET_KEY"] == settings.load(env)["SECRET_KEY"] and len(s["SECRET_KEY"]) == 64

@@ -35,7 +35,7 @@ def test_serve_runs_everything_and_ctrl_c_stops_it(tmp_path):
     for name in ("SMTP_HOST", "SMTP_PORT", "MAIL_CATCHER_DIR", "DATABASE_URL",
                  "PUBLIC_BASE_URL"):
         env.pop(name, None)
-    proc = subprocess.Popen([sys.executable, "-m", "server.runner"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "server.processes.serve"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
     base = f"http://127.0.0.1:{port}"
@@ -54,15 +54,14 @@ def test_serve_runs_everything_and_ctrl_c_stops_it(tmp_path):
         page = wait_for(lambda: fetch(opener, f"{base}/signup"))
         post(opener, f"{base}/signup", page, name="Ann", email="ann@example.org",
              password="long enough pw")
+        confirm = wait_for(lambda: caught_link(opener, base, "ann@example.org", "/confirm/"))
+        post(opener, confirm, fetch(opener, confirm))
         page = fetch(opener, f"{base}/games/new")
         lobby = post(opener, f"{base}/games/new", page, kind="puerto_rico", name="Served",
                      seats="3", move_hours="24", reminder_hours="6")
         game = re.search(r"/games/(\d+)/invite", lobby).group(1)
         post(opener, f"{base}/games/{game}/invite", lobby, emails="bob@example.org")
-        inbox = wait_for(lambda: "bob@example.org" in fetch(opener, f"{base}/dev/mail/")
-                         and fetch(opener, f"{base}/dev/mail/"))
-        name = re.search(r'href="/dev/mail/([0-9a-f]{32}\.eml)"', inbox).group(1)
-        assert "/j/" in fetch(opener, f"{base}/dev/mail/{name}")
+        assert wait_for(lambda: caught_link(opener, base, "bob@example.org", "/j/"))
     finally:
         # Ctrl-C in a terminal signals the whole foreground process group.
         os.killpg(proc.pid, signal.SIGINT)
@@ -77,6 +76,19 @@ def test_serve_runs_everything_and_ctrl_c_stops_it(tmp_path):
     except OSError:
         pass        # refused: the web server is gone, as it should be
     assert subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True).stdout == b""
+
+
+def caught_link(opener, base, email, part) -> str:
+    """A link from a mail the built-in catcher shows at /dev/mail/, or ""."""
+    inbox = fetch(opener, f"{base}/dev/mail/")
+    for row in re.findall(r"<tr>.*?</tr>", inbox, re.S):
+        name = re.search(r'href="/dev/mail/([0-9a-f]{32}\.eml)"', row)
+        if email in row and name:
+            found = re.findall(r'https?://[^\s"<]+' + re.escape(part) + r'[^\s"<]+',
+                               fetch(opener, f"{base}/dev/mail/{name.group(1)}"))
+            if found:
+                return found[0].replace("&amp;", "&")
+    return ""
 
 
 def fetch(opener, url):

@@ -71,11 +71,35 @@ def text_of(msg) -> str:
 
 
 def signup(client, name: str, email: str, password: str = "correct horse", next_path=None):
+    """Sign up and confirm the address through the link in the confirmation
+    mail (read from the outbox row it was queued as); returns the page the
+    confirmation lands on, signed in."""
     page = client.get("/signup")
     url = "/signup" + (f"?next={next_path}" if next_path else "")
-    return client.post(url, data={"csrf_token": csrf(page.text), "name": name,
-                                  "email": email, "password": password},
-                       follow_redirects=True)
+    page = client.post(url, data={"csrf_token": csrf(page.text), "name": name,
+                                  "email": email, "password": password})
+    assert "Check your mail" in page.text, page.text
+    return confirm(client, queued_link(client.application, email, "/confirm/"))
+
+
+def confirm(client, link: str):
+    """Open a confirmation link and press its button."""
+    page = client.get(link)
+    return client.post(link, data={"csrf_token": csrf(page.text)}, follow_redirects=True)
+
+
+def queued_link(app, email: str, part: str) -> str:
+    """The path of the newest link containing ``part`` in a mail queued for ``email``."""
+    from server.db import db
+    from server.models import Outbox
+    with app.app_context(), db.connection_context():
+        rows = (Outbox.select().where(Outbox.to_addr == email.lower())
+                .order_by(Outbox.id.desc()))
+        for row in rows:
+            found = re.findall(r"https?://[^/\s]+(" + re.escape(part) + r"\S+)", row.body_text)
+            if found:
+                return found[0]
+    raise AssertionError(f"no mail with a {part} link queued for {email}")
 
 
 def post_form(client, form: dict, **values):

@@ -4,7 +4,8 @@ Per action the player with the highest total sailing value acts first; ties
 go in turn order from the start player; a player with no ship there does not
 act.  The Netherlands' naval base adds 2 in every action, Magellan 7 on his
 ship.  After acting, ships go back to their shipyards and charter ships to
-the discard.  Each action's own rules live in its module.
+the discard.  Each action's own rules live in its module; its ``act``
+returns True when the seat is done with that action.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from engine.interface import Event
 from engine.new_found_land.common import say, seat_ref, turn_order
 from engine.new_found_land.data import ACTIONS, MAGELLAN_SAIL, NAVAL_BASE_SAIL, SHIPS
 from engine.new_found_land.phases import deliver, explore, load, settle
-from engine.new_found_land.phases.flow import end_turn, run_order
+from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.phases.planning import TITLES
 from engine.new_found_land.state import State
 
@@ -66,8 +67,7 @@ def finish(s: State, ev: list[Event]) -> None:
     if i + 1 < len(ACTIONS):
         _start_action(s, ev, ACTIONS[i + 1])
         return
-    from engine.new_found_land.phases import endphase
-    endphase.enter(s, ev)
+    phase_over(s, ev, "act")
 
 
 def options(s: State, seat: int) -> list[dict]:
@@ -75,7 +75,8 @@ def options(s: State, seat: int) -> list[dict]:
 
 
 def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
-    SUB[s.action].act(s, seat, a, ev)
+    if SUB[s.action].act(s, seat, a, ev):
+        turn_done(s, seat, ev)
 
 
 def turn_done(s: State, seat: int, ev: list[Event]) -> None:
@@ -89,8 +90,3 @@ def _ships_home(s: State, seat: int) -> None:
         if SHIPS[sid].kind == "charter":
             s.discard["cards"].append(sid)
     s.plan[s.action][seat] = []
-
-
-def ships_at(s: State, seat: int) -> list[list]:
-    """[ship id, captain] the seat has at the current action."""
-    return s.plan[s.action][seat]

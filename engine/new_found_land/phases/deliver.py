@@ -22,6 +22,7 @@ from engine.new_found_land.common import (DONE, affordable, bundle_text, draw, p
                                           payment, payments, say, seat_ref, spend)
 from engine.new_found_land.components import ANTWERP
 from engine.new_found_land.data import CONTRACT_FIELDS, CONTRACTS, DA_GAMA_CRATES, GOODS, SHIPS
+from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
 
@@ -29,7 +30,6 @@ TOLL_HOUSE_POINTS = 3
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
-    from engine.new_found_land.phases.actions import ships_at
     ships = [[sid, SHIPS[sid].crate + (DA_GAMA_CRATES if c == "da_gama" else 0)]
              for sid, c in ships_at(s, seat)]
     # ships: not yet used, [id, crates]; antwerp: crates left on ships sent there
@@ -91,8 +91,7 @@ def antwerp_ships(ships: list[list]) -> list[str]:
     return out
 
 
-def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
-    from engine.new_found_land.phases.actions import turn_done
+def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     if a["type"] == "pay":
         pending, s.work["pending"] = s.work["pending"], None
         _contract(s, seat, pending, a["gold_for"], ev)
@@ -106,7 +105,8 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         _antwerp(s, seat, a, ev)
     else:
         refill(s)
-        turn_done(s, seat, ev)
+        return True
+    return False
 
 
 def _contract(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]) -> None:

@@ -15,6 +15,8 @@ from engine.new_found_land import board, scoring
 from engine.new_found_land.common import say, turn_order
 from engine.new_found_land.components import CARTOGRAPHY_TILES
 from engine.new_found_land.data import CITIES, COMPASS, ISLANDS
+from engine.new_found_land.phases import frames
+from engine.new_found_land.phases.flow import phase_over
 from engine.new_found_land.setup import place_fitting
 from engine.new_found_land.state import NEUTRAL, State
 from engine.new_found_land.track import add_points
@@ -63,14 +65,13 @@ def queue_scorings(s: State, ev: list[Event]) -> None:
 
 
 def resume(s: State, ev: list[Event]) -> None:
-    from engine.new_found_land.phases import frames, goals
     while s.queue:
         seat, pts, why = s.queue.pop(0)
         add_points(s, seat, pts, ev, why)
         if s.claims:
             frames.start(s, ev)
             return
-    goals.enter(s, ev)
+    phase_over(s, ev, "scoring")
 
 
 def options(s: State, seat: int) -> list[dict]:

@@ -9,12 +9,12 @@ from engine.interface import Event
 from engine.new_found_land import board
 from engine.new_found_land.common import bundle_text, draw, say, seat_ref, whisper
 from engine.new_found_land.data import SHIPS
+from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.phases.settle import take_bonus
 from engine.new_found_land.state import State
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
-    from engine.new_found_land.phases.actions import ships_at
     ships = ships_at(s, seat)
     spyglass = sum(SHIPS[sid].spyglass for sid, _ in ships)
     places = len(ships) + ("columbus" in s.players[seat]["captains"])
@@ -35,8 +35,7 @@ def options(s: State, seat: int) -> list[dict]:
             for t in s.drawn for isl in board.fitting_islands(s, t)]
 
 
-def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
-    from engine.new_found_land.phases.actions import turn_done
+def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     tile = a["tile"]
     s.drawn.remove(tile)
     space = board.place_tile(s, tile, a["island"])
@@ -49,9 +48,10 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     say(ev, seat, f"{seat_ref(seat)} places island tile {tile} on {a['island']} ({space}), "
                   f"puts a marker on it and takes {bundle_text(bonus)}.")
     take_bonus(s, seat, bonus, ev)
-    if not options(s, seat):
-        _discard_rest(s, seat, ev)
-        turn_done(s, seat, ev)
+    if options(s, seat):
+        return False
+    _discard_rest(s, seat, ev)
+    return True
 
 
 def _discard_rest(s: State, seat: int, ev: list[Event]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from engine.interface import Event
 from engine.new_found_land.common import gain_goods, say, seat_ref, whisper
 from engine.new_found_land.data import CAPTAINS, FRAMES
+from engine.new_found_land.phases import flow
 from engine.new_found_land.state import State
 from engine.new_found_land.track import step_back
 
@@ -32,7 +33,6 @@ def options(s: State, seat: int) -> list[dict]:
 
 
 def _next(s: State, ev: list[Event]) -> None:
-    from engine.new_found_land.phases import PHASES
     while s.claims:
         seat, fid = s.claims[0]
         if options(s, seat):
@@ -41,7 +41,7 @@ def _next(s: State, ev: list[Event]) -> None:
         say(ev, seat, f"{seat_ref(seat)} reaches the {fid} frame tile; nothing is left to take.")
         _done(s, ev)
     s.phase, s.resume = s.resume, ""
-    PHASES[s.phase].resume(s, ev)
+    flow.resume(s, ev)
 
 
 def _done(s: State, ev: list[Event]) -> None:

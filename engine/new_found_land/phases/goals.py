@@ -16,7 +16,7 @@ from engine.new_found_land import board, scoring
 from engine.new_found_land.common import DONE, say, seat_ref, spend, turn_order
 from engine.new_found_land.components import GOAL_EXTRA_COST
 from engine.new_found_land.data import CITIES, GOALS, GOODS, ISLANDS, ROUNDS, SHIPS
-from engine.new_found_land.phases.flow import end_turn, run_order
+from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
 
@@ -123,5 +123,4 @@ def finish(s: State, ev: list[Event]) -> None:
         say(ev, None, "The game is over.")
         return
     s.round += 1
-    from engine.new_found_land.phases import land
-    land.enter(s, ev)
+    phase_over(s, ev, "goals")

@@ -20,7 +20,7 @@ from engine.new_found_land.common import (DONE, affordable, bundle_text, draw, g
 from engine.new_found_land.components import (BASE_SHIPYARDS, EXTRA_SHIPYARD, INCOME,
                                               LARGE_SHIP_POINTS)
 from engine.new_found_land.data import NATIONS, SHIPS
-from engine.new_found_land.phases.flow import end_turn, run_order
+from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
 
@@ -47,8 +47,7 @@ def begin(s: State, seat: int, ev: list[Event]) -> bool:
 
 
 def finish(s: State, ev: list[Event]) -> None:
-    from engine.new_found_land.phases import planning
-    planning.enter(s, ev)
+    phase_over(s, ev, "land")
 
 
 def shipyards(p: dict) -> int:

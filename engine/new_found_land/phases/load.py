@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.interface import Event
 from engine.new_found_land.common import draw, gain_goods, say, seat_ref, whisper
 from engine.new_found_land.data import DA_GAMA_CRATES, GOODS, RANK, SHIPS, load_good
+from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.state import State
 
 
@@ -14,7 +15,6 @@ def crate_value(ships: list[list]) -> int:
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
-    from engine.new_found_land.phases.actions import ships_at
     s.work = {"crate": crate_value(ships_at(s, seat)), "keep": 0}
     return True
 
@@ -26,8 +26,7 @@ def options(s: State, seat: int) -> list[dict]:
     return [{"type": "load", "good": g} for g in GOODS[:best + 1]]
 
 
-def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
-    from engine.new_found_land.phases.actions import turn_done
+def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     p = s.players[seat]
     if a["type"] == "load":
         gain_goods(s, seat, {a["good"]: 1})
@@ -37,13 +36,12 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         s.work["keep"] = min(keep, len(s.drawn))
         whisper(ev, seat, f"{seat_ref(seat)} draws {', '.join(s.drawn) or 'no cards'}.",
                 f"{seat_ref(seat)} draws {len(s.drawn)} one-time cards.")
-        if not s.drawn:
-            turn_done(s, seat, ev)
-        return
+        return not s.drawn
     s.drawn.remove(a["card"])
     p["hand"].append(a["card"])
     s.work["keep"] -= 1
     whisper(ev, seat, f"{seat_ref(seat)} keeps {a['card']}.", f"{seat_ref(seat)} keeps a card.")
     if not s.work["keep"] or not s.drawn:
         s.discard["cards"].extend(s.drawn)
-        turn_done(s, seat, ev)
+        return True
+    return False

@@ -14,7 +14,7 @@ from engine.interface import Event
 from engine.new_found_land.common import DONE, say, seat_ref, turn_order
 from engine.new_found_land.components import LOAD_MAX_SHIPS
 from engine.new_found_land.data import ACTIONS, CARDS, NATIONS
-from engine.new_found_land.phases.flow import end_turn, run_order
+from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.state import State
 
 TITLES = {"load": "Load", "settle": "Settle", "deliver": "Deliver", "explore": "Explore"}
@@ -45,8 +45,7 @@ def finish(s: State, ev: list[Event]) -> None:
     if i + 1 < len(ACTIONS):
         _start_action(s, ev, ACTIONS[i + 1])
         return
-    from engine.new_found_land.phases import actions
-    actions.enter(s, ev)
+    phase_over(s, ev, "plan")
 
 
 def max_ships(s: State, seat: int, action: str) -> int:
@@ -61,6 +60,11 @@ def captain_used(s: State, seat: int, captain: str) -> bool:
 
 def planned(s: State, seat: int) -> set[str]:
     return {sid for a in ACTIONS for sid, _ in s.plan[a][seat]}
+
+
+def ships_at(s: State, seat: int) -> list[list]:
+    """[ship id, captain] the seat has at the current action."""
+    return s.plan[s.action][seat]
 
 
 def options(s: State, seat: int) -> list[dict]:

@@ -15,6 +15,7 @@ from engine.new_found_land import board
 from engine.new_found_land.common import DONE, bundle_text, gain_goods, say, seat_ref
 from engine.new_found_land.components import NEW_ENGLAND
 from engine.new_found_land.data import SHIPS
+from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
 
@@ -23,7 +24,6 @@ OVERSIGHT = "oversight"         # the settle queue's step for Spain's extra mark
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
-    from engine.new_found_land.phases.actions import ships_at
     queue = [SHIPS[sid].person for sid, _ in ships_at(s, seat)]
     if "colonial_oversight" in s.players[seat]["exts"]:
         queue.append(OVERSIGHT)
@@ -60,8 +60,7 @@ def oversight_options(s: State, seat: int) -> list[dict]:
     return opts
 
 
-def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
-    from engine.new_found_land.phases.actions import turn_done
+def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     step = s.work["queue"].pop(0)
     if a["type"] == "settle":
         count = 1 if step == OVERSIGHT else step
@@ -81,8 +80,7 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         add_points(s, seat, step * NEW_ENGLAND["points_per_marker"], ev, "New England")
     else:
         say(ev, seat, f"{seat_ref(seat)} places no extra marker.")
-    if not s.work["queue"]:
-        turn_done(s, seat, ev)
+    return not s.work["queue"]
 
 
 def take_bonus(s: State, seat: int, bonus: dict, ev: list[Event]) -> None:

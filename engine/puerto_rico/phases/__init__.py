@@ -2,10 +2,27 @@
 
 ``enter(s, ev)`` starts the phase on a copied state, ``options(s, seat)``
 lists what the seat to move may do, ``act(s, seat, action, ev)`` applies one
-of those.  When a phase is done it calls ``roles.end_role``.
+of those.  When a phase is done it calls ``roles.end_role``.  Choosing a
+role (``roles.act``) returns the role whose phase begins, and ``act`` below
+enters it: the phases import ``roles``, never this table.
 """
-from engine.puerto_rico.phases import (builder, captain, craftsman, mayor, roles, settler,
-                                       storage, trader)
+from __future__ import annotations
+
+from engine.interface import Event
+from engine.puerto_rico.phases import (builder, captain, craftsman, mayor, roles, select,
+                                       settler, storage, trader)
+from engine.puerto_rico.state import State
 
 PHASES = {"role": roles, "settler": settler, "mayor": mayor, "builder": builder,
-          "craftsman": craftsman, "trader": trader, "captain": captain, "storage": storage}
+          "craftsman": craftsman, "trader": trader, "captain": captain, "storage": storage,
+          "select": select}
+
+
+def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    """Apply one action of the phase in play; a role just chosen begins here."""
+    if s.phase == "role":
+        role = roles.act(s, seat, action, ev)
+        if role is not None:
+            PHASES[role].enter(s, ev)
+    else:
+        PHASES[s.phase].act(s, seat, action, ev)

@@ -4,20 +4,25 @@ Privilege: one doubloon less.  Each occupied quarry lowers the cost by one,
 at most as many as the building's column; the cost never drops below 0.
 No player builds the same building twice; a large building needs two free
 city spaces.  University: a colonist on the new building, if the owner wants it.
+
+Expansion: forests lower the cost too (Forest house), the Black market pays
+a shortfall with goods, colonists and chips (``black_market``), the Church
+pays points for the building bought, the Library doubles the privilege.
 """
 from __future__ import annotations
 
 from engine.interface import Event
-from engine.puerto_rico.data import BUILDINGS, CITY_SPACES, QUARRY
+from engine.puerto_rico import black_market, guests
+from engine.puerto_rico.data import CARDS, CITY_SPACES, QUARRY
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import (PASS, order_from, run_order, say,
-                                                seat_ref, take_colonist, trigger_end,
-                                                with_optional_colonist)
-from engine.puerto_rico.state import State, in_table_order
+from engine.puerto_rico.phases.common import (PASS, order_from, privilege, run_order, say,
+                                              seat_ref, take_colonist, trigger_end,
+                                              with_optional_colonist)
+from engine.puerto_rico.state import Player, State, in_table_order
 
-# (building, its action) pairs made once: options() runs for every seat in
+# The action for each building, made once: options() runs for every seat in
 # every builder phase.  Actions are shared and must not be changed by callers.
-BUILD_ACTIONS = tuple((b, {"type": "build", "building": b.name}) for b in BUILDINGS.values())
+BUILD_ACTIONS = {name: {"type": "build", "building": name} for name in CARDS}
 
 
 def enter(s: State, ev: list[Event]) -> None:
@@ -26,55 +31,131 @@ def enter(s: State, ev: list[Event]) -> None:
     run_order(s, ev, options, _finish)
 
 
+def forest_discount(p: Player) -> int:
+    """003_… lines 333-334: "Each 2 forests reduces building costs by one
+    doubloon"; no quarry-column limit (published expansion sheet)."""
+    return len(p.forests) // 2 if p.forests and p.active("forest") else 0
+
+
 def cost(s: State, seat: int, name: str) -> int:
-    b = BUILDINGS[name]
+    b = CARDS[name]
     p = s.players[seat]
-    discount = min(p.worked[QUARRY], b.column) + (1 if seat == s.role_player else 0)
+    discount = min(p.worked[QUARRY], b.column) + privilege(s, seat) + forest_discount(p)
     return max(0, b.cost - discount)
 
 
 def options(s: State, seat: int) -> list[dict]:
+    if _pending(s):
+        return black_market.options(s.players[seat], s.x["pending"]["used"])
     p = s.players[seat]
     free = CITY_SPACES - p.city_spaces()
-    quarries, money, left = p.worked[QUARRY], p.doubloons, s.buildings_left
-    privilege = 1 if seat == s.role_player else 0
+    quarries, owned = p.worked[QUARRY], p.buildings
+    reach = p.doubloons + privilege(s, seat)      # what the sum of cost() allows, inlined
+    if s.x is not None:
+        reach += forest_discount(p) + black_market.capacity(p)
     opts = []
-    owned = p.buildings
-    for b, action in BUILD_ACTIONS:     # the sum of cost(), inlined for speed
-        if (b.cost - min(quarries, b.column) - privilege <= money and b.size <= free
-                and left[b.name] > 0 and b.name not in owned):
-            opts.append(action)
+    for name, left in s.buildings_left.items():
+        if left > 0 and name not in owned:
+            b = CARDS[name]
+            if b.cost - min(quarries, b.column) <= reach and b.size <= free:
+                opts.append(BUILD_ACTIONS[name])
     if opts:
         opts.append(PASS)
-    return with_optional_colonist(s, opts, p.active("builder_colonist"))
+    opts = with_optional_colonist(s, opts, p.active("builder_colonist"))
+    return guests.with_moves(s, seat, opts)
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
-    if action["type"] == "build":
-        _build(s, seat, action, ev)
+    kind = action["type"]
+    if guests.in_follow_up(s):
+        if guests.act_follow_up(s, seat, action, ev):
+            return
+    elif kind == "guest":
+        guests.move(s, seat, action, ev)
+        s._legal = options(s, seat)
+        return
+    elif kind == "black_market":
+        if _black_market(s, seat, action, ev):
+            return
+    elif kind == "build":
+        if _build(s, seat, action, ev):
+            return
     else:
         say(ev, seat, f"{seat_ref(seat)} builds nothing.")
     s.step += 1
     run_order(s, ev, options, _finish)
 
 
-def _build(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+def _pending(s: State) -> bool:
+    return s.x is not None and (s.x["pending"] or {}).get("kind") == "black_market"
+
+
+def _build(s: State, seat: int, action: dict, ev: list[Event], paid: int = 0,
+           items: str = "") -> bool:
+    """Build; True when a follow-up decision of this seat comes first (a
+    black-market payment, or guests to move onto the new building)."""
     name = action["building"]
+    price = cost(s, seat, name) - paid
+    if price > s.players[seat].doubloons:
+        s.x = dict(s.x, pending={"kind": "black_market", "build": action, "used": [],
+                                 "paid": []})
+        s._legal = options(s, seat)
+        return True
     p = s.edit(seat)
-    price = cost(s, seat, name)
     p.doubloons -= price
     s.bank += price
     s.buildings_left[name] -= 1
+    church = _church_points(s, seat, CARDS[name], ev)
     p.buildings = in_table_order({**p.buildings, name: 0})
-    note = ""
+    note = items and f", with {items} on the black market"
     if action.get("colonist", True) and p.active("builder_colonist") and take_colonist(s):
         p.buildings[name] = 1
-        note = " and puts a colonist on it from the university"
-    say(ev, seat, f"{seat_ref(seat)} builds the {BUILDINGS[name].title} for {price}{note}.")
+        note += " and puts a colonist on it from the university"
+    say(ev, seat, f"{seat_ref(seat)} builds the {CARDS[name].title} for {price}{note}.")
+    if church:
+        say(ev, seat, f"{seat_ref(seat)} takes {church} VP with the Church.")
     if p.city_spaces() >= CITY_SPACES:
         trigger_end(s, "city", ev,
                     f"{seat_ref(seat)} has filled the 12th city space: this is the last round.")
+    return guests.follow_up(s, seat)
 
+
+def _black_market(s: State, seat: int, action: dict, ev: list[Event]) -> bool:
+    pending = s.x["pending"]
+    if action["pay"] == "cancel":
+        for item in pending["paid"]:
+            black_market.pay(s, seat, item, back=-1)
+        s.x = dict(s.x, pending=None)
+        say(ev, seat, f"{seat_ref(seat)} does not build on the black market after all.")
+        s._legal = options(s, seat)
+        return bool(s._legal)       # nothing else to build: the turn ends
+    item = black_market.pay(s, seat, action)
+    used = pending["used"] + [action["pay"]]
+    items = ", ".join(filter(None, [pending.get("items", ""), item]))
+    s.x = dict(s.x, pending=dict(pending, used=used, items=items,
+                                 paid=pending["paid"] + [action]))
+    build = pending["build"]
+    if cost(s, seat, build["building"]) - len(used) > s.players[seat].doubloons:
+        s._legal = options(s, seat)     # still short: the next item
+        return True
+    s.x = dict(s.x, pending=None)
+    return _build(s, seat, build, ev, paid=len(used), items=items)
+
+
+def _church_points(s: State, seat: int, b, ev: list[Event]) -> int:
+    """003_… lines 350-352: "One victory point when buying a 2VP or 3VP
+    building. 2 VPs when buying a Large purple building."  Chips come from
+    the supply; when they run out, that ends the game as in shipping."""
+    if s.x is None or not s.players[seat].active("church"):
+        return 0
+    vp = 2 if b.large else (1 if b.vp in (2, 3) else 0)
+    if vp:
+        s.edit(seat).vp += vp
+        s.vp_supply -= vp
+        if s.vp_supply <= 0:
+            trigger_end(s, "vp chips", ev,
+                        "The victory-point chips are gone: this is the last round.")
+    return vp
 
 
 def _finish(s: State, ev: list[Event]) -> None:

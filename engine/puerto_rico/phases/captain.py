@@ -6,13 +6,20 @@ ship only, and of the empty ships the one that takes the most barrels must be
 used (the largest-ship rule).  1 VP per barrel, +1 for the captain's first
 load, +1 per load with a harbor.  A wharf ships all barrels of one kind once
 per phase, even a kind already afloat; using it is optional.
+
+Expansion: Union hall points before shipping, the Small wharf (any kinds,
+1 VP per 2 barrels), the Lighthouse's doubloons, the Library's doubled
+privilege.
 """
 from __future__ import annotations
 
+from itertools import combinations
+
 from engine.interface import Event
+from engine.puerto_rico import guests
 from engine.puerto_rico.data import GOODS
 from engine.puerto_rico.phases import storage
-from engine.puerto_rico.phases.common import PASS, seat_ref
+from engine.puerto_rico.phases.common import PASS, order_from, privilege, seat_ref
 from engine.puerto_rico.state import State
 
 EMPTY = -1
@@ -23,6 +30,9 @@ def enter(s: State, ev: list[Event]) -> None:
     s.wharf_used = [False] * s.n
     s.captain_bonus_paid = False
     s.step, s.idle = 0, 0
+    if s.x is not None:
+        s.x = dict(s.x, small_wharf_used=[])
+        _union_hall(s, ev)
     _advance(s, ev)
 
 
@@ -53,14 +63,22 @@ def options(s: State, seat: int) -> list[dict]:
     wharf = []
     if not s.wharf_used[seat] and p.active("wharf"):
         wharf = [{"type": "wharf", "kind": GOODS[k]} for k in range(5) if p.goods[k]]
+    if s.x is not None:
+        wharf += _small_wharf_options(s, seat)
     if loads:
-        return loads + wharf            # loading is compulsory
-    return wharf + [PASS] if wharf else []
+        return guests.with_moves(s, seat, loads + wharf)    # loading is compulsory
+    return guests.with_moves(s, seat, wharf + [PASS]) if wharf else []
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    if action["type"] == "guest":
+        guests.move(s, seat, action, ev)
+        s._legal = options(s, seat)
+        return
     p = s.edit(seat)
-    if action["type"] == "pass":
+    if action["type"] == "small_wharf":
+        _ship_small_wharf(s, seat, action, ev)
+    elif action["type"] == "pass":
         s.idle += 1
         ev.append(Event(f"{seat_ref(seat)} does not use the wharf.", seat))
     else:
@@ -85,10 +103,15 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
 
 
 def _score(s: State, seat: int, amount: int) -> int:
+    """Points for one shipment: ``amount`` for the barrels, the harbor's one
+    and the captain's privilege (first shipment only, twice with a Library)."""
     vp = amount + s.players[seat].active("ship_bonus")
-    if seat == s.role_player and not s.captain_bonus_paid:
+    first = seat == s.role_player and not s.captain_bonus_paid
+    if first:
         s.captain_bonus_paid = True
-        vp += 1
+        vp += privilege(s, seat)
+    if s.x is not None:
+        _lighthouse(s, seat, first)
     # Chips may run out: players go on scoring for the rest of the phase, so
     # the supply may go below zero (the shortfall is "written on paper").
     s.edit(seat).vp += vp
@@ -106,3 +129,56 @@ def _advance(s: State, ev: list[Event]) -> None:
         s.idle += 1
         s.step += 1
     storage.enter(s, ev)
+
+
+def _union_hall(s: State, ev: list[Event]) -> None:
+    """003_… lines 365-366: "Before shipping, take 1 VP for every 2 goods you
+    have" (all barrels, any kinds), chips from the supply."""
+    for seat in order_from(s, s.role_player):
+        p = s.players[seat]
+        vp = sum(p.goods) // 2
+        if vp and p.active("union_hall"):
+            s.edit(seat).vp += vp
+            s.vp_supply -= vp
+            ev.append(Event(f"{seat_ref(seat)} takes {vp} VP with the Union hall.", seat,
+                            private_to=seat, public_text=""))
+
+
+def _lighthouse(s: State, seat: int, first: bool) -> None:
+    """003_… lines 356-358: "1 Doubloon whenever you ship. Also, if you are
+    the captain and ship you get an extra doubloon" (once: with the first
+    shipment, like the captain's point)."""
+    if s.players[seat].active("lighthouse"):
+        pay = 1 + first
+        s.edit(seat).doubloons += pay
+        s.bank -= pay
+
+
+def _small_wharf_options(s: State, seat: int) -> list[dict]:
+    """003_… lines 353-355: "A private ship. May ship goods of different
+    types."  Once per phase (published expansion), all barrels of each kind
+    chosen: every non-empty set of the kinds held is one action."""
+    p = s.players[seat]
+    if seat in s.x["small_wharf_used"] or not p.active("small_wharf"):
+        return []
+    kinds = [GOODS[k] for k in range(5) if p.goods[k]]
+    return [{"type": "small_wharf", "kinds": list(c)}
+            for r in range(1, len(kinds) + 1) for c in combinations(kinds, r)]
+
+
+def _ship_small_wharf(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    """"However, you only get 1 VP for each 2 goods shipped" (rounded down);
+    the barrels go back to the supply."""
+    p = s.edit(seat)
+    barrels = 0
+    for name in action["kinds"]:
+        k = GOODS.index(name)
+        barrels += p.goods[k]
+        s.goods_supply[k] += p.goods[k]
+        p.goods[k] = 0
+    s.x = dict(s.x, small_wharf_used=s.x["small_wharf_used"] + [seat])
+    vp = _score(s, seat, barrels // 2)
+    text = f"{seat_ref(seat)} ships {barrels} barrels ({', '.join(action['kinds'])}) " \
+           "on the small wharf"
+    ev.append(Event(f"{text} for {vp} VP.", seat, private_to=seat, public_text=f"{text}."))
+    s.idle = 0

@@ -58,7 +58,7 @@ def with_optional_colonist(s: State, opts: list[dict], offer: bool) -> list[dict
     out = []
     for a in opts:
         out.append(a)
-        if a["type"] in ("plantation", "quarry", "build"):
+        if a["type"] in ("plantation", "quarry", "build", "forest"):
             out.append({**a, "colonist": False})
     return out
 
@@ -83,3 +83,12 @@ def trigger_end(s: State, reason: str, ev: list[Event], text: str) -> None:
 
 def goods_text(kind: int, count: int) -> str:
     return f"{count} {GOODS[kind]}"
+
+
+def privilege(s: State, seat: int) -> int:
+    """How often the role's privilege counts for ``seat``: 0 (not the role's
+    chooser), 1, or 2 with an occupied Library (003_… lines 363-364:
+    "Doubles the role bonus whenever you take a role card")."""
+    if seat != s.role_player:
+        return 0
+    return 2 if s.x is not None and s.players[seat].active("library") else 1

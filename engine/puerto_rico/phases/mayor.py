@@ -11,9 +11,10 @@ the order of ``AUTO_ORDER``.
 from __future__ import annotations
 
 from engine.interface import Event
-from engine.puerto_rico.data import BUILDINGS, QUARRY, TILES
+from engine.puerto_rico.data import CARDS, QUARRY, TILES
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import order_from, run_order, say, seat_ref, trigger_end
+from engine.puerto_rico.phases.common import (order_from, privilege, run_order, say, seat_ref,
+                                              trigger_end)
 from engine.puerto_rico.state import Player, State
 
 AUTO = {"type": "auto_place"}
@@ -22,9 +23,10 @@ AUTO = {"type": "auto_place"}
 def enter(s: State, ev: list[Event]) -> None:
     s.phase = "mayor"
     mayor = s.edit(s.role_player)
-    if s.colonist_supply > 0:
-        s.colonist_supply -= 1
-        mayor.san_juan += 1
+    for _ in range(privilege(s, s.role_player)):     # two with a Library
+        if s.colonist_supply > 0:
+            s.colonist_supply -= 1
+            mayor.san_juan += 1
     for i in range(s.colonist_ship):
         s.edit((s.role_player + i) % s.n).san_juan += 1
     say(ev, s.role_player, f"{s.colonist_ship} colonists leave the ship.")
@@ -43,7 +45,7 @@ def options(s: State, seat: int) -> list[dict]:
         if free:
             _add_place(opts, TILES[t], min(free, pool))
     for name, c in p.buildings.items():
-        free = BUILDINGS[name].circles - c
+        free = CARDS[name].circles - c
         if free:
             _add_place(opts, name, min(free, pool))
     return opts
@@ -62,7 +64,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         s.mayor_pool = 0
     else:
         target, count = action["target"], action["count"]
-        if target in BUILDINGS:
+        if target in CARDS:
             p.buildings[target] += count
         else:
             p.worked[TILES.index(target)] += count
@@ -83,7 +85,7 @@ def _begin_seat(s: State, seat: int, ev: list[Event]) -> bool:
     p.san_juan = 0
     if pool >= p.circles():
         p.worked = p.tiles[:]
-        p.buildings = {n: BUILDINGS[n].circles for n in p.buildings}
+        p.buildings = {n: CARDS[n].circles for n in p.buildings}
         p.san_juan = pool - p.circles()
         return False
     s.mayor_pool = pool
@@ -92,8 +94,10 @@ def _begin_seat(s: State, seat: int, ev: list[Event]) -> bool:
 
 # Where "auto" puts colonists beyond the previous arrangement: buildings
 # first (they pay only when occupied), then plantations of the most valuable
-# goods, quarries last.
-AUTO_ORDER = ("buildings", 4, 3, 2, 1, 0, QUARRY)
+# goods, quarries, and the Guest house last (its guests work nowhere until
+# moved, but may still be moved: better than San Juan).
+AUTO_ORDER = ("buildings", 4, 3, 2, 1, 0, QUARRY, "guest_house")
+GUEST_HOUSE = "guest_house"
 
 
 def _auto_place(p: Player, prev: dict, pool: int) -> None:
@@ -104,7 +108,12 @@ def _auto_place(p: Player, prev: dict, pool: int) -> None:
     for step in AUTO_ORDER:
         if step == "buildings":
             for name in p.buildings:
-                pool -= _fill_building(p, name, BUILDINGS[name].circles - p.buildings[name], pool)
+                if name != GUEST_HOUSE:
+                    pool -= _fill_building(p, name, CARDS[name].circles - p.buildings[name],
+                                           pool)
+        elif step == GUEST_HOUSE:
+            if GUEST_HOUSE in p.buildings:
+                pool -= _fill_building(p, GUEST_HOUSE, 2 - p.buildings[GUEST_HOUSE], pool)
         else:
             pool -= _fill_tile(p, step, p.tiles[step] - p.worked[step], pool)
     p.san_juan += pool

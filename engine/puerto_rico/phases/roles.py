@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from engine.interface import Event
+from engine.puerto_rico import guests
 from engine.puerto_rico.data import SETUPS
-from engine.puerto_rico.phases.common import say, seat_ref
+from engine.puerto_rico.phases.common import privilege, say, seat_ref
 from engine.puerto_rico.state import State
 
 ROLE_TITLES = {"settler": "Settler", "mayor": "Mayor", "builder": "Builder",
@@ -12,11 +13,18 @@ ROLE_TITLES = {"settler": "Settler", "mayor": "Mayor", "builder": "Builder",
 
 
 def options(s: State, seat: int) -> list[dict]:
-    return [{"type": "role", "role": r} for r in s.roles]
+    # Guests may move before a role is chosen (a Guest house owner's chance to
+    # man a building before its phase).
+    return guests.with_moves(s, seat, [{"type": "role", "role": r} for r in s.roles])
 
 
-def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
-    from engine.puerto_rico.phases import PHASES
+def act(s: State, seat: int, action: dict, ev: list[Event]) -> str | None:
+    """Take the role; returns the role whose phase begins now (entered by
+    ``phases.act``), None for a prospector, which has no phase, or a guest moved."""
+    if action["type"] == "guest":
+        guests.move(s, seat, action, ev)
+        s._legal = options(s, seat)
+        return None
     role = action["role"]
     coins = s.roles.pop(role)
     s.taken[role] = seat
@@ -26,12 +34,14 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     extra = f" and the {coins} doubloon{'s' if coins > 1 else ''} on it" if coins else ""
     say(ev, seat, f"{seat_ref(seat)} chooses the {ROLE_TITLES[role]}{extra}.")
     if role.startswith("prospector"):
-        # Prospector: no action for anybody, one doubloon from the bank.
-        p.doubloons += 1
-        s.bank -= 1
+        # Prospector: no action for anybody, one doubloon from the bank
+        # (two with a Library).
+        pay = privilege(s, seat)
+        p.doubloons += pay
+        s.bank -= pay
         end_role(s, ev)
-    else:
-        PHASES[role].enter(s, ev)
+        return None
+    return role
 
 
 def end_role(s: State, ev: list[Event]) -> None:

@@ -3,16 +3,23 @@
 Privilege: the settler may take a quarry instead.  Hacienda: first an extra
 face-down tile.  Construction hut: a quarry instead.  Hospice: a colonist
 on the tile taken, if the owner wants it.  Afterwards the face-up row is discarded and refilled.
+
+Expansion: a forest instead of a plantation (Forest house, also for the
+Hacienda's tile), a second tile for the settler with a Library, guests moved
+onto the new tile (``guests``).
 """
 from __future__ import annotations
 
-from engine.interface import Event
 from engine import rng
+from engine.interface import Event
+from engine.puerto_rico import guests
 from engine.puerto_rico.data import ISLAND_SPACES, QUARRY, TILES
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import (PASS, order_from, run_order, say,
-                                                seat_ref, take_colonist, with_optional_colonist)
+from engine.puerto_rico.phases.common import (PASS, order_from, privilege, run_order, say,
+                                              seat_ref, take_colonist, with_optional_colonist)
 from engine.puerto_rico.state import State
+
+FOREST = {"type": "forest"}
 
 
 def enter(s: State, ev: list[Event]) -> None:
@@ -24,6 +31,9 @@ def enter(s: State, ev: list[Event]) -> None:
 
 def options(s: State, seat: int) -> list[dict]:
     p = s.players[seat]
+    if _pending(s) == "hacienda_tile":
+        return [{"type": "hacienda_tile", "as": "plantation"},
+                {"type": "hacienda_tile", "as": "forest"}]
     if p.island_tiles() >= ISLAND_SPACES:
         return []
     opts = []
@@ -34,16 +44,30 @@ def options(s: State, seat: int) -> list[dict]:
         opts.append({"type": "plantation", "kind": TILES[kind]})
     if s.quarries > 0 and (seat == s.role_player or p.active("quarry_choice")):
         opts.append({"type": "quarry"})
+    if s.x is not None and p.active("forest") and (s.stack or s.discard):
+        opts.append(FOREST)
     if opts:
         opts.append(PASS)
-    return with_optional_colonist(s, opts, p.active("settler_colonist"))
+    opts = with_optional_colonist(s, opts, p.active("settler_colonist"))
+    return guests.with_moves(s, seat, opts)
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
-    p = s.edit(seat)
     kind = action["type"]
-    if kind == "hacienda":
-        _draw_for_hacienda(s, seat, ev)
+    if guests.in_follow_up(s):
+        if guests.act_follow_up(s, seat, action, ev):
+            return
+        _next_seat(s, ev)
+        return
+    if kind == "guest":
+        guests.move(s, seat, action, ev)
+        s._legal = options(s, seat)
+        return
+    if kind in ("hacienda", "hacienda_tile"):
+        if kind == "hacienda":
+            _draw_for_hacienda(s, seat, ev)
+        else:
+            _place_hacienda_tile(s, seat, action["as"], ev)
         opts = options(s, seat)
         if opts:
             s._legal = opts     # same seat now takes (or declines) a face-up tile
@@ -51,31 +75,91 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     elif kind == "pass":
         say(ev, seat, f"{seat_ref(seat)} takes no plantation.")
     else:
-        if kind == "quarry":
-            tile = QUARRY
-            s.quarries -= 1
-        else:
-            tile = TILES.index(action["kind"])
-            s.face_up.remove(tile)
-        p.tiles[tile] += 1
-        note = ""
-        if action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s):
-            p.worked[tile] += 1
-            note = " with a colonist from the hospice"
-        say(ev, seat, f"{seat_ref(seat)} takes a {TILES[tile]} tile{note}.")
+        _take(s, seat, action, ev)
+        if _second_tile(s, seat) or guests.follow_up(s, seat):
+            return
+    _next_seat(s, ev)
+
+
+def _next_seat(s: State, ev: list[Event]) -> None:
     s.hacienda_used = False
+    if s.x is not None:
+        s.x = dict(s.x, pending=None)
     s.step += 1
     run_order(s, ev, options, _finish)
 
 
+def _pending(s: State) -> str | None:
+    return s.x and (s.x["pending"] or {}).get("kind")
+
+
+def _take(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    p = s.edit(seat)
+    kind = action["type"]
+    if kind == "forest":
+        p.forests = p.forests + (_draw(s, ev),)
+        note = ""
+        # Published expansion sheet: a forest takes no colonist, so the
+        # Hospice's goes to San Juan.
+        if action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s):
+            p.san_juan += 1
+            note = " and a colonist from the hospice to San Juan"
+        say(ev, seat, f"{seat_ref(seat)} takes a forest{note}.")
+        return
+    if kind == "quarry":
+        tile = QUARRY
+        s.quarries -= 1
+    else:
+        tile = TILES.index(action["kind"])
+        s.face_up.remove(tile)
+    p.tiles[tile] += 1
+    note = ""
+    if action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s):
+        p.worked[tile] += 1
+        note = " with a colonist from the hospice"
+    say(ev, seat, f"{seat_ref(seat)} takes a {TILES[tile]} tile{note}.")
+
+
+def _second_tile(s: State, seat: int) -> bool:
+    """Library: the settler's privilege counts twice, so the settler takes a
+    second tile, which may again be a quarry (published expansion sheet:
+    "he can place 0, 1, or 2 forest tiles")."""
+    if privilege(s, seat) < 2 or _pending(s) == "second_tile":
+        return False
+    s.x = dict(s.x, pending={"kind": "second_tile"})
+    opts = options(s, seat)
+    if not opts:
+        return False
+    s._legal = opts
+    return True
+
+
+def _draw(s: State, ev: list[Event]) -> int:
+    if not s.stack:
+        _reshuffle(s, ev)
+    return s.stack.pop()
+
 
 def _draw_for_hacienda(s: State, seat: int, ev: list[Event]) -> None:
     s.hacienda_used = True
-    if not s.stack:
-        _reshuffle(s, ev)
-    tile = s.stack.pop()
-    s.edit(seat).tiles[tile] += 1
+    tile = _draw(s, ev)
+    p = s.edit(seat)
+    p.tiles[tile] += 1
     say(ev, seat, f"{seat_ref(seat)} draws a {TILES[tile]} tile with the hacienda.")
+    if s.x is not None and p.active("forest"):
+        # Published expansion sheet: the owner looks at the drawn tile, then
+        # places it face up or face down as a forest.
+        s.x = dict(s.x, pending={"kind": "hacienda_tile", "tile": tile})
+
+
+def _place_hacienda_tile(s: State, seat: int, how: str, ev: list[Event]) -> None:
+    tile = s.x["pending"]["tile"]
+    s.x = dict(s.x, pending=None)
+    if how == "forest":
+        p = s.edit(seat)
+        p.tiles[tile] -= 1
+        p.forests = p.forests + (tile,)
+        say(ev, seat, f"{seat_ref(seat)} turns it face down as a forest.")
 
 
 def _reshuffle(s: State, ev: list[Event]) -> None:

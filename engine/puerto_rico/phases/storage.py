@@ -3,6 +3,12 @@
 Every player keeps one barrel; each occupied warehouse keeps all barrels of
 one more kind (small: 1 kind, large: 2).  The rest goes back to the supply.
 A player who can keep everything is not asked.
+
+Expansion: an occupied Storehouse keeps three more barrels of any kinds
+(003_… lines 338-339: "May store up to 3 goods after shipping"; the published
+sheet: "in addition to the one un-shipped good he is normally allowed to
+keep").  Its owner's action lists the barrels kept besides the warehouses:
+``{"type": "store", "warehouse": [...], "barrels": ["corn", "corn", ...]}``.
 """
 from __future__ import annotations
 
@@ -11,7 +17,8 @@ from itertools import combinations
 from engine.interface import Event
 from engine.puerto_rico.data import GOODS, PRICE
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import order_from, run_order, say, seat_ref, trigger_end
+from engine.puerto_rico.phases.common import (order_from, run_order, say, seat_ref,
+                                              trigger_end)
 from engine.puerto_rico.state import Player, State
 
 EMPTY = -1
@@ -27,10 +34,17 @@ def warehouse_kinds(p: Player) -> int:
     return p.active("store_kind_1") + 2 * p.active("store_kind_2")
 
 
+def loose_barrels(s: State, p: Player) -> int:
+    """Barrels kept besides the warehouse kinds: 1, or 4 with a Storehouse."""
+    return 4 if s.x is not None and p.active("store_barrels_3") else 1
+
+
 def options(s: State, seat: int) -> list[dict]:
     p = s.players[seat]
     kinds = [k for k in range(5) if p.goods[k]]
     w = warehouse_kinds(p)
+    if loose_barrels(s, p) > 1:
+        return _storehouse_options(p, kinds, w, loose_barrels(s, p))
     if len(kinds) <= w or (len(kinds) == w + 1 and any(p.goods[k] == 1 for k in kinds)):
         return []                       # everything fits: nothing to decide
     opts = []
@@ -48,9 +62,9 @@ def best_option(s: State, seat: int) -> dict:
 
     def kept(opt: dict) -> tuple[int, int]:
         ks = [GOODS.index(g) for g in opt["warehouse"]]
-        single = GOODS.index(opt["single"])
-        return (sum(goods[k] for k in ks) + 1,
-                sum(goods[k] * PRICE[k] for k in ks) + PRICE[single])
+        loose = [GOODS.index(g) for g in opt.get("barrels", [opt.get("single")])]
+        return (sum(goods[k] for k in ks) + len(loose),
+                sum(goods[k] * PRICE[k] for k in ks) + sum(PRICE[k] for k in loose))
 
     return max(options(s, seat), key=kept)
 
@@ -58,10 +72,10 @@ def best_option(s: State, seat: int) -> dict:
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     p = s.edit(seat)
     stored = {GOODS.index(g) for g in action["warehouse"]}
-    single = GOODS.index(action["single"])
+    loose = [GOODS.index(g) for g in action.get("barrels", [action.get("single")])]
     lost = []
     for k in range(5):
-        keep = p.goods[k] if k in stored else (1 if k == single else 0)
+        keep = p.goods[k] if k in stored else loose.count(k)
         if p.goods[k] > keep:
             lost.append(f"{p.goods[k] - keep} {GOODS[k]}")
             s.goods_supply[k] += p.goods[k] - keep
@@ -70,6 +84,32 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     s.step += 1
     run_order(s, ev, options, _finish)
 
+
+
+def _storehouse_options(p: Player, kinds: list[int], w: int, loose: int) -> list[dict]:
+    """Every warehouse choice with every way to keep as many loose barrels as
+    allowed; nothing to ask when all fits."""
+    if sum(sorted((p.goods[k] for k in kinds), reverse=True)[w:]) <= loose:
+        return []
+    opts = []
+    for stored in combinations(kinds, min(w, len(kinds))):
+        rest = [(k, p.goods[k]) for k in kinds if k not in stored]
+        take = min(loose, sum(n for _, n in rest))
+        for barrels in _multisets(rest, take):
+            opts.append({"type": "store", "warehouse": [GOODS[k] for k in stored],
+                         "barrels": [GOODS[k] for k in barrels]})
+    return opts
+
+
+def _multisets(rest: list[tuple[int, int]], size: int) -> list[list[int]]:
+    """Ways to pick ``size`` barrels from (kind, count) pairs, kinds in order."""
+    if size == 0:
+        return [[]]
+    if not rest:
+        return []
+    (k, n), tail = rest[0], rest[1:]
+    return [[k] * i + more for i in range(min(n, size), -1, -1)
+            for more in _multisets(tail, size - i)]
 
 
 def _finish(s: State, ev: list[Event]) -> None:

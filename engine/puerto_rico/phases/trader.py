@@ -3,13 +3,18 @@
 The trading house holds four barrels of different kinds (office: any kind).
 Price 0-4 by kind, +1 for the trader, +1 small market, +2 large market.
 A full house ends the phase and is emptied; otherwise it keeps its barrels.
+
+Expansion: the Trading post is a house of one's own (a sale marked
+``"to": "trading_post"``), the Library doubles the trader's doubloon.
 """
 from __future__ import annotations
 
 from engine.interface import Event
+from engine.puerto_rico import guests
 from engine.puerto_rico.data import GOODS, PRICE, TRADING_HOUSE_SIZE
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import PASS, order_from, run_order, say, seat_ref
+from engine.puerto_rico.phases.common import (PASS, order_from, privilege, run_order, say,
+                                              seat_ref)
 from engine.puerto_rico.state import State
 
 
@@ -19,39 +24,57 @@ def enter(s: State, ev: list[Event]) -> None:
     run_order(s, ev, options, _finish)
 
 
-def price(s: State, seat: int, kind: int) -> int:
+def price(s: State, seat: int, kind: int, to: str = "house") -> int:
     p = s.players[seat]
-    bonus = (seat == s.role_player) + p.active("trade_bonus_1") + 2 * p.active("trade_bonus_2")
+    if to == "trading_post":
+        # 003_… lines 346-348: "at full price … Small market and large
+        # market bonuses do not apply. Bonus for being the trader does."
+        return PRICE[kind] + privilege(s, seat)
+    bonus = privilege(s, seat) + p.active("trade_bonus_1") + 2 * p.active("trade_bonus_2")
     return PRICE[kind] + bonus
 
 
 def options(s: State, seat: int) -> list[dict]:
-    if len(s.house) >= TRADING_HOUSE_SIZE:
-        return []
     p = s.players[seat]
-    office = p.active("sell_duplicate")
-    opts = [{"type": "sell", "kind": GOODS[k]} for k in range(5)
-            if p.goods[k] > 0 and (office or k not in s.house)]
+    opts = []
+    if len(s.house) < TRADING_HOUSE_SIZE:
+        office = p.active("sell_duplicate")
+        opts = [{"type": "sell", "kind": GOODS[k]} for k in range(5)
+                if p.goods[k] > 0 and (office or k not in s.house)]
+    if s.x is not None and p.active("trading_post"):
+        # 003_… lines 348-349: "You may sell a good that is in the trading
+        # house and you may even sell if the trading house is full."
+        opts += [{"type": "sell", "kind": GOODS[k], "to": "trading_post"}
+                 for k in range(5) if p.goods[k] > 0]
     if opts:
         opts.append(PASS)
-    return opts
+    return guests.with_moves(s, seat, opts)
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    if action["type"] == "guest":
+        guests.move(s, seat, action, ev)
+        s._legal = options(s, seat)
+        return
     if action["type"] == "sell":
         kind = GOODS.index(action["kind"])
-        gain = price(s, seat, kind)
+        to = action.get("to", "house")
+        gain = price(s, seat, kind, to)
         p = s.edit(seat)
         p.goods[kind] -= 1
         p.doubloons += gain
         s.bank -= gain
-        s.house.append(kind)
-        say(ev, seat, f"{seat_ref(seat)} sells one {GOODS[kind]} for {gain}.")
+        if to == "trading_post":
+            s.goods_supply[kind] += 1       # the post's barrels go straight back
+            say(ev, seat, f"{seat_ref(seat)} sells one {GOODS[kind]} to the trading post "
+                          f"for {gain}.")
+        else:
+            s.house.append(kind)
+            say(ev, seat, f"{seat_ref(seat)} sells one {GOODS[kind]} for {gain}.")
     else:
         say(ev, seat, f"{seat_ref(seat)} sells nothing.")
     s.step += 1
     run_order(s, ev, options, _finish)
-
 
 
 def _finish(s: State, ev: list[Event]) -> None:

@@ -1,0 +1,39 @@
+"""A crowd of active games, inserted in bulk: for the scheduler benchmark and
+for the tests that need hundreds of overdue seats at once."""
+from __future__ import annotations
+
+import datetime as dt
+
+from engine import get_game
+from server.db import db
+from server.models import Game, Seat, User
+
+SEED, USERS = 4242, 2000
+
+
+def fill(games: int, due: int, now: dt.datetime, users: int = USERS) -> None:
+    """``games`` two-player Puerto Rico games at their first decision; in the
+    first ``due`` of them the seat to move is past its deadline."""
+    rules = get_game("puerto_rico")
+    state = rules.new_game(2, {}, SEED)
+    first, prompt = rules.to_move(state), rules.prompt(state)
+    confirmed = dt.datetime(2026, 1, 1)
+    with db.atomic():
+        User.insert_many([{"email": f"u{i}@example.org", "name": f"U{i}", "password_hash": "x",
+                           "session_token": f"t{i}", "email_verified_at": confirmed}
+                          for i in range(users)]).execute()
+    for start in range(0, games, 5000):
+        ids = range(start, min(games, start + 5000))
+        with db.atomic():
+            Game.insert_many([{
+                "kind": "puerto_rico", "name": f"G{i}", "host": 1 + i % users,
+                "status": "active", "seat_count": 2, "options": {}, "seed": SEED,
+                "to_move": first, "prompt": prompt, "move_hours": 72,
+                "reminder_hours": [36, 6], "thread_id": f"<t{i}@bench>",
+                "started_at": now} for i in ids]).execute()
+            Seat.insert_many([{
+                "game": i + 1, "index": k, "user": 1 + (i + k) % users, "joined_at": now,
+                "deadline": (now - dt.timedelta(hours=1 + i % 7) if i < due
+                             else now + dt.timedelta(hours=1 + i % 70)) if k == first else None,
+                "turn_started_at": now - dt.timedelta(hours=72) if k == first else None}
+                for i in ids for k in range(2)]).execute()

@@ -1,0 +1,97 @@
+"""Development only: the pages that show the mails the built-in catcher
+(catcher.py) caught.  Registered only when MAIL_CATCHER_DIR is set."""
+from __future__ import annotations
+
+import email
+import re
+import smtplib
+from email import policy
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from server.mail.compose import clean_header
+from server.settings import instance_file
+
+bp = Blueprint("devmail", __name__, url_prefix="/dev/mail", template_folder="templates")
+NAME = re.compile(r"^[0-9a-f]{32}\.eml$")
+# The site's policy (web/protection.py) plus inline style: a mail's HTML is
+# shown in a sandboxed srcdoc frame, which inherits this page's policy, and
+# mail HTML styles itself inline.  Still no script, and not framable.
+MESSAGE_CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+
+
+def folder() -> Path:
+    return instance_file(current_app.config, current_app.config["MAIL_CATCHER_DIR"])
+
+
+def read(path: Path) -> dict:
+    msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+    text = msg.get_body(("plain",))
+    html = msg.get_body(("html",))
+    return {"name": path.name, "to": msg["To"], "subject": msg["Subject"], "date": msg["Date"],
+            "from": msg["From"] or "", "reply_to": msg["Reply-To"] or "",
+            "message_id": msg["Message-ID"], "in_reply_to": msg["In-Reply-To"] or "",
+            "text": text.get_content() if text else "", "html": html.get_content() if html else "",
+            "mtime": path.stat().st_mtime}
+
+
+@bp.get("/")
+def inbox():
+    paths = folder().glob("*.eml") if folder().exists() else []
+    mails = sorted((read(p) for p in paths), key=lambda m: m["mtime"], reverse=True)
+    return render_template("devmail/inbox.html", mails=mails[:200], total=len(mails))
+
+
+@bp.get("/<name>")
+def message(name: str):
+    if not NAME.match(name) or not (folder() / name).exists():
+        abort(404)
+    response = make_response(render_template("devmail/message.html", mail=read(folder() / name)))
+    response.headers["Content-Security-Policy"] = MESSAGE_CSP
+    return response
+
+
+@bp.post("/<name>/reply")
+def reply(name: str):
+    """Answer a caught mail as its recipient would from a mail client: a real
+    SMTP mail to the reply receiver (RECEIVER_HOST:RECEIVER_PORT), the typed
+    text on top of the quoted original."""
+    if not NAME.match(name) or not (folder() / name).exists():
+        abort(404)
+    mail = read(folder() / name)
+    if not mail["reply_to"]:
+        abort(400, "This mail has no reply address.")
+    msg = reply_message(mail, request.form.get("text", "")[:5000])
+    config = current_app.config
+    try:
+        with smtplib.SMTP(config["RECEIVER_HOST"], config["RECEIVER_PORT"], timeout=10) as smtp:
+            smtp.send_message(msg)
+    except (smtplib.SMTPException, OSError) as exc:
+        abort(502, f"The reply receiver did not take the mail: {exc}")
+    return redirect(url_for("devmail.inbox", sent=1))
+
+
+def reply_message(mail: dict, text: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = clean_header(str(mail["to"]), 254)
+    msg["To"] = clean_header(str(mail["reply_to"]), 254)
+    msg["Subject"] = clean_header(f"Re: {mail['subject']}")
+    msg["Message-ID"] = make_msgid(domain="catcher.localhost")
+    if mail["message_id"]:
+        msg["In-Reply-To"] = msg["References"] = clean_header(str(mail["message_id"]), 250)
+    quoted = "\n".join(f"> {line}" for line in mail["text"].splitlines())
+    msg.set_content(f"{text.strip()}\n\nOn {mail['date']}, {mail['from']} wrote:\n{quoted}\n")
+    return msg

@@ -1,0 +1,201 @@
+"""Writing mails into the outbox.  Nothing here talks SMTP: the sender does,
+outside any request or transaction.  Mails are rendered when queued, so a
+retry sends exactly the same text under the same Message-ID."""
+from __future__ import annotations
+
+import re
+import uuid
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from server.mail.links import Links
+from server.models import Game, Outbox, Seat, User
+from server.settings import MAIL_TEMPLATES
+
+# Control characters and encoded-word starts in header text: Python 3.11.7's
+# email package can be tricked by them into adding header lines.
+_HEADER_UNSAFE = re.compile(r"[\x00-\x1f\x7f]|=\?")
+
+
+def clean_header(text: str, limit: int = 200) -> str:
+    return _HEADER_UNSAFE.sub(" ", text)[:limit].strip()
+
+
+# Mail a game can go on without: these stop when a user unsubscribes.  Turn
+# mails, invitations, new links and moderation notices always go out.
+OPTIONAL_KINDS = frozenset({"reminder", "timeout", "final", "started", "talk"})
+# What an account whose address is not confirmed yet may be sent: nothing but
+# the mails that confirm it.  Anybody can sign up with anybody's address; game
+# mail must not follow until its owner has said yes.
+ACCOUNT_KINDS = frozenset({"confirm", "account_exists", "reset", "reset_unknown",
+                           "address_change", "address_notice"})
+
+
+class Mailer:
+    def __init__(self, settings):
+        self.settings = settings
+        self.links = Links.from_settings(settings)
+        self.env = Environment(
+            loader=FileSystemLoader(str(MAIL_TEMPLATES)),
+            autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+    def new_message_id(self) -> str:
+        return f"<{uuid.uuid4().hex}@{self.settings['MAIL_ID_DOMAIN']}>"
+
+    def thread_id(self) -> str:
+        return self.new_message_id()
+
+    def subject_for(self, game: Game, title: str) -> str:
+        return clean_header(f"[pbem] {game.name} ({title} #{game.id})")
+
+    def subject_saying(self, what: str, prompt: str, game: Game) -> str:
+        """A subject that says what the mail is ("Your turn: choose a role,
+        Game X"); the thread is kept by In-Reply-To/References, not by it."""
+        prompt = prompt.strip().rstrip(".")
+        return clean_header(f"{what}: {prompt[:1].lower()}{prompt[1:]}, {game.name}")
+
+    def queue(self, template: str, to_addr: str, subject: str, context: dict,
+              game: Game | None = None, user: User | None = None,
+              reply_to: str = "") -> Outbox | None:
+        """Render and store one mail; None when the user opted out of its kind."""
+        if user is not None and template in OPTIONAL_KINDS and not user.optional_mail:
+            return None
+        if user is not None and not user.verified and template not in ACCOUNT_KINDS:
+            return None
+        headers = {}
+        context = dict(context, base_url=self.links.base_url, game=game,
+                       settings_url=f"{self.links.base_url}/settings")
+        if user is not None:
+            # RFC 8058 one-click unsubscribe; it turns off optional mail only.
+            url = self.links.unsubscribe_url(user)
+            headers = {"List-Unsubscribe": f"<{url}>",
+                       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+            context["unsubscribe_url"] = url
+        if reply_to:
+            headers["Reply-To"] = clean_header(reply_to, 254)
+        thread = [game.thread_id] if game is not None else []
+        return Outbox.create(headers=headers,
+            game=game, kind=template, to_addr=clean_header(to_addr, 254),
+            subject=clean_header(subject),
+            # Complete on its own: every text part ends with the settings and
+            # unsubscribe footer the HTML part has (_layout.html).
+            body_text=(self.env.get_template(f"{template}.txt").render(context)
+                       + self.env.get_template("_footer.txt").render(context)),
+            body_html=self.env.get_template(f"{template}.html").render(context),
+            message_id=self.new_message_id(),
+            in_reply_to=thread[0] if thread else "", references=" ".join(thread))
+
+    # -- the kinds of mail ------------------------------------------------
+    def invitation(self, game: Game, title: str, host: User, email: str,
+                   reply_to: str = "") -> Outbox:
+        # No sign-in in the link: a forwarded invitation hands over no account.
+        # ``reply_to``: the game's lobby address ("/join 2" by reply).
+        return self.queue("invite", email, self.subject_for(game, title),
+                          {"host": host.name, "title": title, "lobby_address": reply_to,
+                           "join_url": self.links.join_url(game)}, game, reply_to=reply_to)
+
+    def turn(self, game: Game, title: str, seat: Seat, prompt: str, summary: list[str],
+             deadline: str, menu: dict | None = None, talk: list[dict] = ()) -> Outbox:
+        """``menu``: the numbered choices, holdings and reply address
+        (services/reply_menu.py), when replies are on; ``talk``: the table
+        talk this seat has not had by mail yet."""
+        return self.queue("turn", seat.user.email, self.subject_saying("Your turn", prompt, game),
+                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                           "prompt": prompt, "summary": summary, "deadline": deadline,
+                           "seat_url": self.links.seat_url(seat), "menu": menu,
+                           "talk": list(talk)},
+                          game, seat.user, reply_to=menu["reply_to"] if menu else "")
+
+    def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox:
+        return self.queue("started", seat.user.email, self.subject_for(game, title),
+                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                           "to_move": to_move_name, "seat_url": self.links.seat_url(seat)},
+                          game, seat.user)
+
+    def new_link(self, game: Game, title: str, seat: Seat) -> Outbox:
+        return self.queue("new_link", seat.user.email, self.subject_for(game, title),
+                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
+
+    def final(self, game: Game, title: str, seat: Seat, rows: list[dict],
+              reason: str) -> Outbox:
+        return self.queue("final", seat.user.email, self.subject_for(game, title),
+                          {"name": seat.user.name, "title": title, "rows": rows,
+                           "reason": reason, "seat_url": self.links.seat_url(seat)},
+                          game, seat.user)
+
+    # -- clocks -----------------------------------------------------------
+    def reminder(self, game: Game, title: str, seat: Seat, prompt: str,
+                 deadline: str, menu: dict | None = None) -> Outbox | None:
+        return self.queue("reminder", seat.user.email,
+                          self.subject_saying("Reminder, your turn", prompt, game),
+                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                           "prompt": prompt, "deadline": deadline, "menu": menu,
+                           "seat_url": self.links.seat_url(seat)}, game, seat.user,
+                          reply_to=menu["reply_to"] if menu else "")
+
+    def timeout(self, game: Game, title: str, seat: Seat, played: list[str],
+                absent: bool) -> Outbox | None:
+        return self.queue("timeout", seat.user.email, self.subject_for(game, title),
+                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                           "played": played, "absent": absent,
+                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
+
+    def stalling(self, game: Game, title: str, moderator: User, absent_name: str,
+                 timeouts: int) -> Outbox | None:
+        return self.queue("stalling", moderator.email, self.subject_for(game, title),
+                          {"name": moderator.name, "title": title, "absent": absent_name,
+                           "timeouts": timeouts,
+                           "game_url": f"{self.links.base_url}/moderation/games/{game.id}"},
+                          game, moderator)
+
+    def talk(self, game: Game, title: str, seat: Seat, author: str, text: str,
+             reply_to: str) -> Outbox | None:
+        """A table-talk message, to one of the other players; answering it
+        (with replies on) posts the answer to the table."""
+        return self.queue("talk", seat.user.email,
+                          self.subject_saying(f"{author} says", text.splitlines()[0][:60], game),
+                          {"name": seat.user.name, "title": title, "author": author,
+                           "text": text, "replies": bool(reply_to),
+                           "seat_url": self.links.seat_url(seat)},
+                          game, seat.user, reply_to=reply_to)
+
+    def digest(self, user: User, items: list[dict]) -> Outbox | None:
+        return self.queue("digest", user.email,
+                          clean_header(f"[pbem] {len(items)} game(s) waiting for your move"),
+                          {"name": user.name, "items": items}, None, user)
+
+    # -- accounts -----------------------------------------------------------
+    def confirm(self, user: User, next_path: str = "/") -> Outbox | None:
+        return self.queue("confirm", user.email, "[pbem] Confirm your address",
+                          {"name": user.name,
+                           "confirm_url": self.links.confirm_url(user, next_path),
+                           "hours": self.links.confirm_max_age // 3600}, None, user)
+
+    def account_exists(self, user: User) -> Outbox | None:
+        """Sign-up with an address that has an account: its owner hears of it,
+        the person signing up learns nothing."""
+        return self.queue("account_exists", user.email, "[pbem] You already have an account",
+                          {"name": user.name, "login_url": f"{self.links.base_url}/login",
+                           "reset_url": f"{self.links.base_url}/reset"}, None, user)
+
+    def reset(self, user: User) -> Outbox | None:
+        return self.queue("reset", user.email, "[pbem] Choose a new password",
+                          {"name": user.name, "reset_url": self.links.reset_url(user),
+                           "minutes": self.links.reset_max_age // 60}, None, user)
+
+    def reset_unknown(self, email: str) -> Outbox:
+        return self.queue("reset_unknown", email, "[pbem] Password reset",
+                          {"signup_url": f"{self.links.base_url}/signup"}, None)
+
+    def address_change(self, user: User, new_email: str) -> Outbox | None:
+        """To the new address: the link that moves the account there."""
+        mail = self.queue("address_change", new_email, "[pbem] Confirm your new address",
+                          {"name": user.name,
+                           "confirm_url": self.links.address_url(user, new_email),
+                           "hours": self.links.confirm_max_age // 3600}, None)
+        self.queue("address_notice", user.email, "[pbem] Your address is being changed",
+                   {"name": user.name, "new_email": new_email,
+                    "reset_url": f"{self.links.base_url}/reset"}, None, user)
+        return mail

@@ -1,0 +1,333 @@
+"""Delivering the outbox over SMTP, outside any request: the sender process
+(processes/sender.py) calls ``drain`` in a loop.
+
+A mail's status says where it is:
+
+    queued    written, not tried yet
+    deferred  tried and refused for now (4xx, or the server unreachable):
+              tried again after an exponential backoff, same Message-ID
+    sent      the SMTP server took it; ``smtp_reply`` holds its answer
+    bounced   taken, then bounced back (services/deliveries.handle_bounce)
+    failed    refused for good (5xx: ``permanent``), or still not out after
+              SENDER_MAX_ATTEMPTS tries
+
+Failed is what people see, not the end: a mail that failed for a passing
+reason (4xx, server unreachable) is still tried every SENDER_RETRY_MAX
+seconds, and as soon as an unreachable server answers again (``recover``)
+every mail that waited for it is due at once.  A permanent failure waits
+for a moderator's retry.  No mail is ever dropped.
+
+Claims are short leases: a sender claims one row at a time for
+SENDER_LEASE_SECONDS, naming itself in ``claimed_by``, right before sending
+it.  A sender killed mid-drain holds at most the row it was sending, and
+only for seconds (at once when a sender on the same host starts again:
+``release_dead_claims``); that row is the only one that may go out twice,
+under the same Message-ID.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import secrets
+import smtplib
+import socket
+import ssl
+import time
+from email import policy
+from email.message import EmailMessage
+from email.utils import format_datetime, getaddresses
+
+from peewee import fn
+
+from server.mail.bounces import ReturnPaths
+from server.models import Outbox, utcnow
+
+# Lines up to RFC 5322's limit: the default 78 makes the email package
+# RFC 2047-encode a long header without spaces, such as List-Unsubscribe's
+# URL, which no client then recognises.
+WIRE = policy.SMTP.clone(max_line_length=998)
+# last_error of a mail that waited because the server could not be reached.
+UNREACHABLE = "SMTP server unreachable: "
+OPEN = ("queued", "deferred")
+
+
+def holder_id() -> str:
+    """Who claims rows: host, process id and a nonce (a reused pid is not us)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def build_message(row: Outbox, mail_from: str) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = mail_from
+    msg["To"] = row.to_addr
+    msg["Subject"] = row.subject
+    msg["Message-ID"] = row.message_id
+    msg["Date"] = format_datetime(row.created_at.replace(tzinfo=dt.timezone.utc))
+    if row.in_reply_to:
+        msg["In-Reply-To"] = row.in_reply_to
+        msg["References"] = row.references
+    # Tells vacation responders not to answer the server.
+    msg["Auto-Submitted"] = "auto-generated"
+    for name, value in (row.headers or {}).items():
+        msg[name] = value
+    msg.set_content(row.body_text)
+    msg.add_alternative(row.body_html, subtype="html")
+    return msg
+
+
+def wire_bytes(msg: EmailMessage) -> bytes:
+    return msg.as_bytes(policy=WIRE)
+
+
+def backoff(settings, attempts: int) -> dt.timedelta:
+    seconds = settings["SENDER_RETRY_BASE"] * 2 ** min(max(attempts - 1, 0), 30)
+    return dt.timedelta(seconds=min(seconds, settings["SENDER_RETRY_MAX"]))
+
+
+# -- claims -------------------------------------------------------------------
+def _unclaimed(now: dt.datetime):
+    return Outbox.claimed_until.is_null() | (Outbox.claimed_until < now)
+
+
+def _sendable():
+    return (Outbox.status.in_(OPEN)
+            | ((Outbox.status == "failed") & (Outbox.permanent == False)))  # noqa: E712
+
+
+def due_ids(settings, now: dt.datetime) -> list[int]:
+    return [r.id for r in (Outbox.select(Outbox.id)
+                           .where(_sendable() & (Outbox.next_attempt_at <= now) & _unclaimed(now))
+                           .order_by(Outbox.next_attempt_at, Outbox.id)
+                           .limit(settings["SENDER_BATCH"]))]
+
+
+def claim(row_id: int, holder: str, now: dt.datetime, lease: dt.timedelta) -> Outbox | None:
+    """The row, claimed by ``holder`` until ``now + lease``; None when another
+    sender holds it or it was sent meanwhile."""
+    won = (Outbox.update(claimed_until=now + lease, claimed_by=holder)
+           .where((Outbox.id == row_id) & _sendable() & _unclaimed(now))
+           .execute())
+    return Outbox.get_by_id(row_id) if won == 1 else None
+
+
+def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
+    """Free the rows held by senders of this host that are no longer running
+    (a kill -9 leaves its claim behind); returns how many."""
+    host = host or socket.gethostname()
+    holders = (Outbox.select(Outbox.claimed_by).distinct()
+               .where((Outbox.claimed_until >= now)
+                      & Outbox.claimed_by.startswith(f"{host}:")))
+    freed = 0
+    for (holder,) in holders.tuples():
+        if not _running(holder):
+            freed += (Outbox.update(claimed_until=None, claimed_by="")
+                      .where(Outbox.claimed_by == holder).execute())
+    return freed
+
+
+def _running(holder: str) -> bool:
+    try:
+        pid = int(holder.split(":")[1])
+        os.kill(pid, 0)
+    except (IndexError, ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True         # somebody else's process: alive
+    return True
+
+
+# -- SMTP ---------------------------------------------------------------------
+class Unreachable(Exception):
+    """The SMTP server could not be reached or greeted."""
+
+
+class Connection:
+    """One SMTP session per drain, opened on first use.  Once the server
+    cannot be reached, every further mail of this drain fails the same way
+    at once instead of waiting for its own timeout."""
+
+    def __init__(self, settings):
+        self.settings = settings
+        self.smtp = None
+        self.down: Unreachable | None = None
+
+    def send(self, msg: EmailMessage, to_addr: str, from_addr: str) -> str:
+        """Send one mail; the server's final answer ("250 2.0.0 Ok: queued
+        as …").  Raises Unreachable, or smtplib's errors for a refusal."""
+        if self.down is not None:
+            raise self.down
+        if self.smtp is None:
+            try:
+                self.smtp = self._open()
+            except (smtplib.SMTPException, OSError) as exc:
+                self.down = Unreachable(f"{exc.__class__.__name__}: {exc}")
+                raise self.down from exc
+        smtp = self.smtp
+        code, answer = smtp.mail(from_addr)
+        if code != 250:
+            smtp.rset()
+            raise smtplib.SMTPSenderRefused(code, answer, from_addr)
+        code, answer = smtp.rcpt(to_addr)
+        if code not in (250, 251):
+            smtp.rset()
+            raise smtplib.SMTPRecipientsRefused({to_addr: (code, answer)})
+        code, answer = smtp.data(wire_bytes(msg))
+        if code != 250:
+            smtp.rset()
+            raise smtplib.SMTPDataError(code, answer)
+        return f"{code} {answer.decode('utf-8', 'replace')}"[:1000]
+
+    def _open(self):
+        s = self.settings
+        timeout = s["SMTP_TIMEOUT"]
+        if s["SMTP_TLS"] == "ssl":
+            smtp = smtplib.SMTP_SSL(s["SMTP_HOST"], s["SMTP_PORT"], timeout=timeout,
+                                    context=ssl.create_default_context())
+        else:
+            smtp = smtplib.SMTP(s["SMTP_HOST"], s["SMTP_PORT"], timeout=timeout)
+            if s["SMTP_TLS"] == "starttls":
+                smtp.starttls(context=ssl.create_default_context())
+        if s["SMTP_USER"]:
+            smtp.login(s["SMTP_USER"], s["SMTP_PASSWORD"])
+        smtp.ehlo_or_helo_if_needed()
+        return smtp
+
+    def reset(self) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.smtp is not None:
+            try:
+                self.smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                pass        # the session is being dropped anyway; a failed QUIT changes nothing
+            self.smtp = None
+
+
+def envelope_from(settings, row: Outbox) -> str:
+    """MAIL FROM: the mail's own signed return path (VERP) when BOUNCE_DOMAIN
+    is set, so a bounce names the mail it is about; else MAIL_FROM."""
+    paths = ReturnPaths.from_settings(settings)
+    if paths.enabled:
+        return paths.for_outbox(row.id)
+    return getaddresses([settings["MAIL_FROM"]])[0][1]
+
+
+# -- draining -----------------------------------------------------------------
+class Observer:
+    """What the services want to hear of a drain (services/deliveries.py)."""
+
+    def sent(self, row: Outbox, now: dt.datetime) -> None: ...
+
+    def failed(self, row: Outbox, now: dt.datetime) -> None: ...
+
+
+def drain(settings, now: dt.datetime | None = None, holder: str | None = None,
+          observer: Observer | None = None) -> dict:
+    """Send every due mail once; returns counts of sent, retried and failed."""
+    start, started = now or utcnow(), time.monotonic()
+    holder = holder or holder_id()
+    lease = dt.timedelta(seconds=settings["SENDER_LEASE_SECONDS"])
+    observer = observer or Observer()
+    counts = {"sent": 0, "retry": 0, "failed": 0}
+    conn = Connection(settings)
+    try:
+        for row_id in due_ids(settings, start):
+            # Leases count from the real time now, not from the drain's start.
+            now = start + dt.timedelta(seconds=time.monotonic() - started)
+            row = claim(row_id, holder, now, lease)
+            if row is None:
+                continue
+            try:
+                reply = conn.send(build_message(row, settings["MAIL_FROM"]), row.to_addr,
+                                  envelope_from(settings, row))
+            except (Unreachable, smtplib.SMTPException, OSError) as exc:
+                if not isinstance(exc, Unreachable):
+                    conn.reset()
+                # The backoff counts from the drain's time (the caller's clock).
+                outcome = _record_failure(settings, row, exc, start)
+                counts[outcome] += 1
+                if outcome == "failed" and row.status != "failed":
+                    observer.failed(row, now)
+                continue
+            (Outbox.update(status="sent", sent_at=utcnow(), attempts=row.attempts + 1,
+                           claimed_until=None, claimed_by="", smtp_reply=reply,
+                           permanent=False)
+             .where(Outbox.id == row.id).execute())
+            counts["sent"] += 1
+            observer.sent(row, now)
+    finally:
+        conn.close()
+    if counts["sent"]:
+        _requeue_waiting(start)
+    return counts
+
+
+def _record_failure(settings, row: Outbox, exc: Exception, now: dt.datetime) -> str:
+    attempts = row.attempts + 1
+    code = _reply_code(exc)
+    permanent = code is not None and 500 <= code < 600
+    gave_up = permanent or attempts >= settings["SENDER_MAX_ATTEMPTS"]
+    error = (UNREACHABLE + str(exc)) if isinstance(exc, Unreachable) else repr(exc)
+    # A failure for a passing reason keeps being tried, at the longest interval.
+    wait = (dt.timedelta(seconds=settings["SENDER_RETRY_MAX"]) if gave_up
+            else backoff(settings, attempts))
+    (Outbox.update(attempts=attempts, claimed_until=None, claimed_by="",
+                   last_error=error[:1000], permanent=permanent,
+                   status="failed" if gave_up else "deferred",
+                   next_attempt_at=now + wait)
+     .where(Outbox.id == row.id).execute())
+    return "failed" if gave_up else "retry"
+
+
+def _reply_code(exc: Exception) -> int | None:
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _ in exc.recipients.values()]
+        return codes[0] if codes else None
+    return getattr(exc, "smtp_code", None)
+
+
+# -- after an outage --------------------------------------------------------------
+def waiting_for_server(now: dt.datetime) -> int:
+    """Mails that wait because the server could not be reached."""
+    return (Outbox.select()
+            .where(_sendable() & (Outbox.next_attempt_at > now)
+                   & Outbox.last_error.startswith(UNREACHABLE))
+            .count())
+
+
+def _requeue_waiting(now: dt.datetime) -> int:
+    return (Outbox.update(next_attempt_at=now)
+            .where(_sendable() & (Outbox.next_attempt_at > now)
+                   & Outbox.last_error.startswith(UNREACHABLE))
+            .execute())
+
+
+def recover(settings, now: dt.datetime | None = None) -> int:
+    """When mails wait for an unreachable server, knock (connect, NOOP); if
+    it answers, they are all due now.  Returns how many were made due."""
+    now = now or utcnow()
+    if not waiting_for_server(now):
+        return 0
+    conn = Connection(settings)
+    try:
+        conn.smtp = conn._open()
+        code, _ = conn.smtp.noop()
+    except (smtplib.SMTPException, OSError):
+        return 0
+    finally:
+        conn.close()
+    return _requeue_waiting(now) if code == 250 else 0
+
+
+def retry(row_id: int, now: dt.datetime) -> bool:
+    """Make a failed or bounced mail due again (a moderator's retry)."""
+    return (Outbox.update(status="queued", attempts=0, next_attempt_at=now, permanent=False,
+                          claimed_until=None, claimed_by="", bounced_at=None)
+            .where((Outbox.id == row_id) & Outbox.status.in_(("failed", "bounced")))
+            .execute()) == 1
+
+
+def counts_by_status() -> dict[str, int]:
+    return dict(Outbox.select(Outbox.status, fn.COUNT(Outbox.id))
+                .group_by(Outbox.status).tuples())

@@ -1,0 +1,189 @@
+"""Signed links for emails: a seat's move page, a game's join page, an
+address to confirm, a password to reset, mail to unsubscribe from.
+
+Each is signed with the app's secret (itsdangerous), expires, and is revocable:
+seat links carry the seat's ``link_version`` and its user, join links the
+game's ``join_version``, account links what they change (they stop working
+once it has changed).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from urllib.parse import unquote, urlsplit
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from server.models import Game, Seat, User
+
+
+class LinkError(Exception):
+    """A link that cannot be used; ``reason`` is expired, invalid or revoked."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Links:
+    def __init__(self, secret_key: str, base_url: str, seat_max_age: int,
+                 join_max_age: int, confirm_max_age: int, reset_max_age: int):
+        self._secret = secret_key
+        self.base_url = base_url.rstrip("/")
+        self.seat_max_age = seat_max_age
+        self.join_max_age = join_max_age
+        self.confirm_max_age = confirm_max_age
+        self.reset_max_age = reset_max_age
+
+    @classmethod
+    def from_settings(cls, settings) -> "Links":
+        return cls(settings["SECRET_KEY"], settings["PUBLIC_BASE_URL"],
+                   settings["SEAT_LINK_MAX_AGE"], settings["SIGNIN_LINK_MAX_AGE"],
+                   settings["CONFIRM_LINK_MAX_AGE"], settings["RESET_LINK_MAX_AGE"])
+
+    def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
+        return URLSafeTimedSerializer(self._secret, salt=f"pbem-{purpose}")
+
+    def _load(self, purpose: str, token: str, max_age: int) -> dict:
+        try:
+            data = self._serializer(purpose).loads(token, max_age=max_age)
+        except SignatureExpired:
+            raise LinkError("expired") from None
+        except BadSignature:
+            raise LinkError("invalid") from None
+        if not isinstance(data, dict):
+            raise LinkError("invalid")
+        return data
+
+    # -- seat links -----------------------------------------------------
+    def seat_token(self, seat: Seat) -> str:
+        return self._serializer("seat").dumps(
+            {"g": seat.game_id, "s": seat.index, "u": seat.user_id, "v": seat.link_version})
+
+    def seat_url(self, seat: Seat) -> str:
+        return f"{self.base_url}/s/{self.seat_token(seat)}"
+
+    def read_seat(self, token: str) -> Seat:
+        data = self._load("seat", token, self.seat_max_age)
+        seat = Seat.get_or_none((Seat.game == data.get("g")) & (Seat.index == data.get("s")))
+        if seat is None:
+            raise LinkError("invalid")
+        if seat.link_version != data.get("v") or seat.user_id != data.get("u"):
+            raise LinkError("revoked")
+        return seat
+
+    # -- join links -----------------------------------------------------
+    def join_token(self, game: Game) -> str:
+        return self._serializer("join").dumps({"g": game.id, "v": game.join_version})
+
+    def join_url(self, game: Game) -> str:
+        return f"{self.base_url}/j/{self.join_token(game)}"
+
+    def read_join(self, token: str) -> Game:
+        data = self._load("join", token, self.join_max_age)
+        game = Game.get_or_none(Game.id == data.get("g"))
+        if game is None:
+            raise LinkError("invalid")
+        if game.join_version != data.get("v"):
+            raise LinkError("revoked")
+        return game
+
+    # -- unsubscribe links ---------------------------------------------------
+    def unsubscribe_url(self, user: User) -> str:
+        # No expiry and no session token: a mail from last year must still
+        # be able to turn its kind of mail off.
+        return f"{self.base_url}/mail/unsubscribe/{self._serializer('unsubscribe').dumps(user.id)}"
+
+    def read_unsubscribe(self, token: str) -> User:
+        try:
+            user_id = self._serializer("unsubscribe").loads(token)
+        except BadSignature:
+            raise LinkError("invalid") from None
+        user = User.get_or_none(User.id == user_id) if isinstance(user_id, int) else None
+        if user is None:
+            raise LinkError("invalid")
+        return user
+
+    # -- account links ------------------------------------------------------
+    # None of these signs anybody in by itself being opened: each leads to a
+    # page whose button (a POST) does the work, so a mail scanner that opens
+    # every link changes nothing.
+    def confirm_url(self, user: User, next_path: str = "/") -> str:
+        """Sign-up: proves the address; valid while the account is unconfirmed
+        and was not signed up for again (the session token changes then)."""
+        token = self._serializer("confirm").dumps(
+            {"u": user.id, "e": user.email, "t": user.session_token, "n": next_path})
+        return f"{self.base_url}/confirm/{token}"
+
+    def read_confirm(self, token: str) -> tuple[User, str]:
+        data = self._load("confirm", token, self.confirm_max_age)
+        user = self._user(data)
+        if user.verified or user.email != data.get("e") or user.session_token != data.get("t"):
+            raise LinkError("revoked")
+        return user, safe_next(data.get("n"))
+
+    def address_url(self, user: User, new_email: str) -> str:
+        """A new address for an account: valid until used or the address
+        changes some other way."""
+        token = self._serializer("address").dumps(
+            {"u": user.id, "o": user.email, "e": new_email})
+        return f"{self.base_url}/account/address/{token}"
+
+    def read_address(self, token: str) -> tuple[User, str]:
+        data = self._load("address", token, self.confirm_max_age)
+        user = self._user(data)
+        if user.email != data.get("o") or not isinstance(data.get("e"), str):
+            raise LinkError("revoked")
+        return user, data["e"]
+
+    def reset_url(self, user: User) -> str:
+        token = self._serializer("reset").dumps({"u": user.id, "p": password_mark(user)})
+        return f"{self.base_url}/reset/{token}"
+
+    def read_reset(self, token: str) -> User:
+        """Single use: setting the password changes its mark."""
+        data = self._load("reset", token, self.reset_max_age)
+        user = self._user(data)
+        if password_mark(user) != data.get("p"):
+            raise LinkError("revoked")
+        return user
+
+    def _user(self, data: dict) -> User:
+        user_id = data.get("u")
+        user = User.get_or_none(User.id == user_id) if isinstance(user_id, int) else None
+        if user is None:
+            raise LinkError("invalid")
+        return user
+
+
+def password_mark(user: User) -> str:
+    """A short digest of the stored password hash: changes with the password."""
+    return hashlib.sha256(f"{user.password_hash}:{user.session_token}".encode()).hexdigest()[:20]
+
+
+NEXT_MAX = 2000
+# Printable ASCII without the space: anything else in a path is refused whole,
+# never stripped (browsers drop tabs and newlines inside URLs, so "/\t/evil"
+# stripped by them is "//evil", another site).
+GRAPHIC = re.compile(r"[!-~]*")
+
+
+def safe_next(path) -> str:
+    """A same-site path to go to after signing in; anything doubtful goes home.
+
+    Only a relative path ("/games/3?since=4#result") of printable ASCII,
+    without backslashes (browsers read them as slashes), not starting "//",
+    and the same once percent-decoded (so "/%2F%2Fevil" is refused too)."""
+    if isinstance(path, str) and len(path) <= NEXT_MAX and stays_on_site(path) \
+            and stays_on_site(unquote(path)):
+        return path
+    return "/"
+
+
+def stays_on_site(path: str) -> bool:
+    if not (GRAPHIC.fullmatch(path) and "\\" not in path):
+        return False
+    if not path.startswith("/") or path.startswith("//"):
+        return False
+    parts = urlsplit(path)       # belt and braces: no scheme, no host
+    return not parts.scheme and not parts.netloc

@@ -1,0 +1,113 @@
+"""The reply receiver: ``python -m server.processes.receiver``.
+
+An SMTP (or, with RECEIVER_PROTOCOL=lmtp, LMTP) server on RECEIVER_HOST:
+RECEIVER_PORT that the mail server hands the replies for REPLY_DOMAIN to
+(Postfix: a transport ``lmtp:inet:127.0.0.1:8026`` for that domain).  Each
+message goes to services/replies.py; a bounce addressed to one of our signed
+return paths (bounce+…@BOUNCE_DOMAIN) goes to services/deliveries.py.
+Recipients that are neither are refused at RCPT time, so the mail server bounces them
+and nothing else piles up.  A failure while handling a message is a
+temporary error (451): the mail server tries again later, and the Message-ID
+keeps a mail that did get through from being played twice.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import threading
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.lmtp import LMTP
+from aiosmtpd.smtp import SMTP
+
+from server import settings as settings_module
+from server.db import bind, make_database
+from server.mail.bounces import ReturnPaths
+from server.mail.compose import Mailer
+from server.services import deliveries, replies
+from server.services.reply_menu import addresses
+
+log = logging.getLogger("pbem.receiver")
+MAX_SIZE = 10 * 1024 * 1024
+
+
+class ReplyHandler:
+    def __init__(self, settings, database, via: str = "smtp"):
+        self.settings, self.database, self.via = settings, database, via
+        self.mailer = Mailer(settings)
+        self.addresses = addresses(settings)
+        self.return_paths = ReturnPaths.from_settings(settings)
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if not (self.addresses.is_ours(address) or self.return_paths.is_ours(address)):
+            return "550 5.1.1 Not a reply address of this server"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        raw = envelope.original_content or envelope.content
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(None, self.receive, raw, envelope.mail_from,
+                                       list(envelope.rcpt_tos))
+        except Exception:   # any failure: the mail server keeps the mail and retries
+            log.exception("receiver: could not handle a mail")
+            return "451 4.3.0 Could not handle the mail now; try again later"
+        return "250 2.0.0 Message accepted"
+
+    def receive(self, raw: bytes, mail_from: str | None, rcpt_tos: list[str]):
+        with self.database.connection_context():
+            if any(self.return_paths.is_ours(rcpt) for rcpt in rcpt_tos):
+                return deliveries.handle_bounce(raw, self.settings, envelope_to=rcpt_tos)
+            return replies.receive(raw, self.mailer, self.via, envelope_from=mail_from,
+                                   envelope_to=rcpt_tos)
+
+
+class ReceiverController(Controller):
+    def __init__(self, handler, protocol: str, **kwargs):
+        self.protocol = protocol
+        super().__init__(handler, data_size_limit=MAX_SIZE, **kwargs)
+
+    def factory(self):
+        server_class = LMTP if self.protocol == "lmtp" else SMTP
+        return server_class(self.handler, **self.SMTP_kwargs)
+
+
+def start(settings, database, host: str | None = None, port: int | None = None,
+          protocol: str | None = None) -> ReceiverController:
+    """A running receiver (in a thread of this process); ``.port`` tells where."""
+    protocol = (protocol or settings["RECEIVER_PROTOCOL"]).lower()
+    if protocol not in ("smtp", "lmtp"):
+        raise settings_module.SettingsError(
+            f"setting RECEIVER_PROTOCOL={protocol!r}: expected smtp or lmtp")
+    controller = ReceiverController(ReplyHandler(settings, database, protocol), protocol,
+                                    hostname=host or settings["RECEIVER_HOST"],
+                                    port=port or settings["RECEIVER_PORT"])
+    controller.start()
+    return controller
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING)
+    with settings_module.exit_on_settings_error():
+        settings = settings_module.load()
+        if not settings["REPLY_DOMAIN"]:
+            raise settings_module.SettingsError("REPLY_DOMAIN is empty: set the domain the "
+                                                "reply addresses use")
+        database = make_database(settings["DATABASE_URL"], settings)
+        bind(database)
+        controller = start(settings, database)
+    print(f"receiver: {settings['RECEIVER_PROTOCOL']} on {settings['RECEIVER_HOST']}:"
+          f"{settings['RECEIVER_PORT']} for *@{settings['REPLY_DOMAIN']}", flush=True)
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    signal.signal(signal.SIGINT, lambda *_: done.set())
+    done.wait()
+    controller.stop()
+
+
+if __name__ == "__main__":
+    main()

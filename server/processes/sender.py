@@ -1,0 +1,109 @@
+"""The sender process: ``python -m server.processes.sender``.
+
+Drains the outbox (services/deliveries.py over mail/delivery.py) every
+SENDER_INTERVAL seconds.  Several may run at once: each mail is claimed, for
+seconds, right before it is sent.
+
+It does not stop on trouble: a database error (the server restarting, a
+locked SQLite file, a dropped schema) or an SMTP error in one round is
+logged, the connection dropped, and the next round comes after a wait that
+doubles up to SENDER_ERROR_BACKOFF_MAX.  Only SIGTERM or Ctrl-C end it.
+Under ``scripts/serve.sh`` an exit would take the web server down with it.
+"""
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import time
+
+from server import settings as settings_module
+from server.db import bind, make_database
+from server.mail import delivery
+from server.models import utcnow
+from server.services import deliveries
+
+log = logging.getLogger("pbem.sender")
+
+
+class Sender:
+    def __init__(self, settings, database):
+        self.settings, self.database = settings, database
+        self.holder = delivery.holder_id()
+        self.errors = 0             # rounds in a row that ended in an error
+        self.probed = 0.0           # time.monotonic() of the last knock on a down server
+        self.released = False
+
+    def round(self) -> dict:
+        """One round: free the claims of dead senders (once), drain, and knock
+        on a server that was down.  Raises whatever goes wrong."""
+        with self.database.connection_context():
+            now = utcnow()
+            if not self.released:
+                freed = delivery.release_dead_claims(now)
+                self.released = True
+                if freed:
+                    log.warning("took over %d mail(s) claimed by a sender that is gone", freed)
+            counts = deliveries.deliver(self.settings, now, self.holder)
+            if time.monotonic() - self.probed >= self.settings["SENDER_PROBE_SECONDS"]:
+                self.probed = time.monotonic()
+                woken = delivery.recover(self.settings, utcnow())
+                if woken:
+                    log.warning("the SMTP server answers again: %d waiting mail(s) due now",
+                                woken)
+        return counts
+
+    def step(self) -> float:
+        """Run a round, catching anything; returns how long to sleep."""
+        try:
+            counts = self.round()
+        except Exception:   # noqa: BLE001: a sender that exits takes the site down
+            self.errors += 1
+            wait = min(self.settings["SENDER_INTERVAL"] * 2 ** min(self.errors, 16),
+                       self.settings["SENDER_ERROR_BACKOFF_MAX"])
+            log.exception("sender: round failed (%d in a row); next try in %.1f s",
+                          self.errors, wait)
+            self._drop_connection()
+            return wait
+        if self.errors:
+            log.warning("sender: working again after %d failed round(s)", self.errors)
+        self.errors = 0
+        if counts["sent"] or counts["retry"] or counts["failed"]:
+            log.info("sender: %s", counts)
+        return self.settings["SENDER_INTERVAL"]
+
+    def _drop_connection(self) -> None:
+        try:
+            if not self.database.is_closed():
+                self.database.close()
+        except Exception:   # noqa: BLE001: a broken connection may fail to close; it is dropped
+            log.debug("sender: closing the broken connection failed", exc_info=True)
+
+
+def run_forever(settings) -> None:
+    database = make_database(settings["DATABASE_URL"], settings)
+    bind(database)
+    sender = Sender(settings, database)
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    log.info("sender %s: draining every %s s", sender.holder, settings["SENDER_INTERVAL"])
+    while not stop:
+        wait = sender.step()
+        deadline = time.monotonic() + wait
+        while not stop and time.monotonic() < deadline:
+            time.sleep(min(0.2, max(deadline - time.monotonic(), 0)))
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    with settings_module.exit_on_settings_error():
+        settings = settings_module.load()
+    try:
+        run_forever(settings)
+    except KeyboardInterrupt:
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""``bash scripts/serve.sh``: every process of the embedded setup under one
+parent.  Migrates, starts the mail catcher (unless SMTP_HOST is set), the mail
+sender, the reply receiver (when REPLY_DOMAIN is set, as it is with the
+catcher), the web server and the scheduler; Ctrl-C stops all."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from server import settings as settings_module
+from server.db import make_database, migrate
+from server.mail.catcher import free_port
+
+PY = sys.executable
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def embedded_environment() -> dict:
+    """The environment of the children.  Cookies follow PUBLIC_BASE_URL (plain
+    http on loopback: not Secure), so nothing about them is set here."""
+    env = dict(os.environ)
+    port = settings_module.parse("PBEM_PORT", env.get("PBEM_PORT", "5000"), int)
+    settings_module.parse("PBEM_WORKERS", env.get("PBEM_WORKERS", "2"), int)
+    if not port_is_free(port):
+        port = free_port()
+    env["PBEM_PORT"] = str(port)
+    env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{port}")
+    if "SMTP_HOST" not in env:
+        env["SMTP_HOST"], env["SMTP_PORT"] = "127.0.0.1", str(free_port())
+        env.setdefault("MAIL_CATCHER_DIR", "caught_mail")
+        # Moves by reply: the catcher's Reply form mails the receiver.
+        env.setdefault("REPLY_DOMAIN", "reply.localhost")
+    if env.get("REPLY_DOMAIN") and "RECEIVER_PORT" not in env:
+        env["RECEIVER_PORT"] = str(free_port())
+    return env
+
+
+def commands(env: dict, settings: dict) -> dict[str, list[str]]:
+    procs = {}
+    if env.get("MAIL_CATCHER_DIR") and "SMTP_HOST" not in os.environ:
+        folder = settings_module.instance_file(settings, env["MAIL_CATCHER_DIR"])
+        procs["catcher"] = [PY, "-m", "server.processes.catcher", "--dir", str(folder),
+                            "--port", env["SMTP_PORT"]]
+    procs["sender"] = [PY, "-m", "server.processes.sender"]
+    if env.get("REPLY_DOMAIN"):
+        procs["receiver"] = [PY, "-m", "server.processes.receiver"]
+    procs["web"] = [PY, "-m", "gunicorn", "--bind", f"127.0.0.1:{env['PBEM_PORT']}",
+                    "--workers", env.get("PBEM_WORKERS", "2"), "--log-level", "warning",
+                    "wsgi:app"]
+    procs["scheduler"] = [PY, "-m", "server.processes.scheduler"]
+    return procs
+
+
+def main() -> int:
+    # A bad setting stops here, before any child starts, with one line.
+    with settings_module.exit_on_settings_error():
+        env = embedded_environment()
+        settings = settings_module.load(env)
+    for name in migrate(make_database(settings["DATABASE_URL"], settings)):
+        print(f"migration applied: {name}")
+    children = {name: subprocess.Popen(cmd, env=env, cwd=settings_module.ROOT)
+                for name, cmd in commands(env, settings).items()}
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+    signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
+    time.sleep(1.0)
+    url = env["PUBLIC_BASE_URL"]
+    print(f"\npbem is running ({', '.join(children)}).\n  Open:        {url}/")
+    if "catcher" in children:
+        print(f"  Caught mail: {url}/dev/mail/")
+    print("Press Ctrl-C to stop.\n", flush=True)
+    code = 0
+    while not stopping:
+        dead = [n for n, p in children.items() if p.poll() is not None]
+        if dead:
+            print(f"{', '.join(dead)} stopped; stopping the rest.", file=sys.stderr)
+            code = 1
+            break
+        time.sleep(0.5)
+    stop(children)
+    return code
+
+
+def stop(children: dict) -> None:
+    for proc in children.values():
+        if proc.poll() is None:
+            proc.terminate()
+    deadline = time.time() + 10
+    for proc in children.values():
+        try:
+            proc.wait(timeout=max(deadline - time.time(), 0.1))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""Services: what the server does, one module per noun it owns.
+
+    games          the lobby: create, invite, join a seat, options, start
+    moves          ``play()``: the one function that applies an action
+    state_store    a game's state: the snapshot when current, else a replay of the log
+    seat_views     what one seat may see of a game (board, log, table talk), as
+                   plain data for pages and mails
+    moderation     moderators' actions on a game, and a player's resignation
+    proposals      what a host who plays may do only with every other player's yes
+    table_talk     players' messages to the table, and a moderator hiding one
+    attention      the moderators' dashboard: games that need attention
+    clocks         deadlines, reminder schedules, time zones
+    sweep          what the scheduler does each time it wakes up
+    deliveries     what became of the mails: delivery runs, bounces, a seat's
+                   clock held while its turn mail does not get through, retries
+    vacations      declaring and ending vacations
+    accounts       creating accounts, checking passwords, session tokens
+    preferences    a player's settings: time zone, which mails
+    replies        moves and lobby commands by mail reply, and the answer to each
+    reply_menu     what a mail offers a seat to answer: numbered choices, holdings,
+                   the signed reply address
+
+Every function here works without a request: the web pages, the scheduler
+and the tests all call the same ones.  May import mail/ and the bottom layer
+(models, db, settings) and each other; never web/ or processes/.
+"""

@@ -1,0 +1,152 @@
+"""Accounts: signing up with an address its owner confirms, checking a
+password in the same time whether or not the address is known, resetting and
+changing a password, a name or an address, and the per-user token the login
+cookie carries (changing it signs the user out everywhere).
+
+Nothing here tells a caller whether an address has an account: sign-up and
+reset answer the same every time, and the mail to the address says the rest.
+"""
+from __future__ import annotations
+
+import secrets
+
+from peewee import IntegrityError
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from server.db import db
+from server.mail.compose import Mailer
+from server.models import User, utcnow
+
+# What the forms accept as an email address: one @, a dot in the domain, and
+# none of the characters that would split an address list or a header.
+EMAIL = r"^[^@\s<>,;\"]+@[^@\s<>,;\"]+\.[^@\s<>,;\"]+$"
+PASSWORD_MIN = 8
+# Compared against when the address is unknown or the account has no password,
+# so a wrong address costs as long as a wrong password.
+_DUMMY_HASH = generate_password_hash("pbem: no such account")
+NO_PASSWORD = "!"
+
+
+class AccountError(ValueError):
+    """A change that cannot be made; the message is for the user."""
+
+
+def normal_email(text: str) -> str:
+    return text.strip().lower()
+
+
+def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str = "/") -> None:
+    """Queue the mail that completes a sign-up; the caller learns nothing.
+
+    A new address gets an unconfirmed account and a confirmation link.  An
+    unconfirmed account is signed up for again (whoever tried first never
+    proved the address, so they lose it).  A confirmed one is left alone and
+    its owner is told."""
+    email, password_hash = normal_email(email), generate_password_hash(password)
+    name = " ".join(name.split()) or email.split("@")[0]
+    with db.atomic():
+        user = User.get_or_none(User.email == email)
+        if user is None:
+            try:
+                with db.atomic():
+                    user = User.create(email=email, name=name, password_hash=password_hash)
+            except IntegrityError:          # signed up at the same moment
+                return
+        elif user.verified:
+            mailer.account_exists(user)
+            return
+        else:
+            user.name, user.password_hash = name, password_hash
+            user.session_token = secrets.token_hex(16)      # old links stop
+            user.save(only=[User.name, User.password_hash, User.session_token])
+        mailer.confirm(user, next_path)
+
+
+def authenticate(email: str, password: str) -> User | None:
+    """The account for these credentials, or None, in the same time either way."""
+    user = User.get_or_none(User.email == normal_email(email))
+    usable = user is not None and user.password_hash != NO_PASSWORD
+    matches = check_password_hash(user.password_hash if usable else _DUMMY_HASH, password)
+    return user if usable and matches else None
+
+
+def confirm(user: User) -> None:
+    """The owner opened the link mailed to the address and said yes."""
+    User.update(email_verified_at=utcnow()).where(
+        (User.id == user.id) & User.email_verified_at.is_null()).execute()
+    user.email_verified_at = user.email_verified_at or utcnow()
+
+
+def request_reset(email: str, mailer: Mailer) -> None:
+    """Mail a reset link to the account, or say to the address that it has none."""
+    user = User.get_or_none(User.email == normal_email(email))
+    if user is None:
+        mailer.reset_unknown(normal_email(email))
+    else:
+        mailer.reset(user)
+
+
+def set_password(user: User, password: str) -> None:
+    """A new password (from a reset link or Settings).  Every other session
+    and every link mailed before ends; a reset link proves the address too."""
+    _check_password(password)
+    user.password_hash = generate_password_hash(password)
+    user.session_token = secrets.token_hex(16)
+    user.email_verified_at = user.email_verified_at or utcnow()
+    user.save(only=[User.password_hash, User.session_token, User.email_verified_at])
+
+
+def change_password(user: User, current: str, new: str) -> None:
+    if authenticate(user.email, current) is None:
+        raise AccountError("Your current password is not right.")
+    set_password(user, new)
+
+
+def change_name(user: User, name: str) -> None:
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 40:
+        raise AccountError("A name has 1 to 40 characters.")
+    User.update(name=name).where(User.id == user.id).execute()
+
+
+def request_address_change(user: User, current_password: str, new_email: str,
+                           mailer: Mailer) -> None:
+    """Mail a link to the new address and tell the old one.  Whether the new
+    address has an account shows only when its link is used."""
+    if authenticate(user.email, current_password) is None:
+        raise AccountError("Your current password is not right.")
+    new_email = normal_email(new_email)
+    if new_email == user.email:
+        raise AccountError("That is the address you have now.")
+    mailer.address_change(user, new_email)
+
+
+def change_address(user: User, new_email: str) -> None:
+    """The new address's owner opened its link and said yes."""
+    try:
+        with db.atomic():
+            User.update(email=new_email, email_verified_at=utcnow(),
+                        session_token=secrets.token_hex(16)).where(User.id == user.id).execute()
+    except IntegrityError:
+        raise AccountError("Another account uses that address now.") from None
+
+
+def user_for_session(session_id: str) -> User | None:
+    """The user a login cookie names (``User.get_id``), if its token still holds."""
+    ident, _, token = session_id.partition(":")
+    if not ident.isascii() or not ident.isdigit() or len(ident) > 18:
+        return None
+    user = User.get_or_none(User.id == int(ident))
+    if user is None or not secrets.compare_digest(user.session_token, token):
+        return None
+    return user
+
+
+def end_all_sessions(user: User) -> None:
+    """A new token: every cookie and link issued on the old one stops working."""
+    User.update(session_token=secrets.token_hex(16)).where(User.id == user.id).execute()
+
+
+def _check_password(password: str) -> None:
+    if not PASSWORD_MIN <= len(password) <= 200:
+        raise AccountError(f"A password has {PASSWORD_MIN} to 200 characters.")

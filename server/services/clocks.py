@@ -1,0 +1,161 @@
+"""Turn clocks: deadlines, reminders, absence and vacations.
+
+All times are naive UTC datetimes computed here in Python (never with the
+database's now()), and every function takes ``now`` so tests can call it with
+any time.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from server.models import Game, Seat, User, Vacation
+
+HOUR = dt.timedelta(hours=1)
+_REMINDER_ITEM = re.compile(r"^\s*(half|\d+(?:\.\d+)?)\s*$", re.IGNORECASE)
+
+
+# -- reminder schedules ---------------------------------------------------
+def parse_reminders(text: str, move_hours: int) -> list[float]:
+    """"half,6" -> hours before the deadline: halfway, and 6 hours before.
+
+    Raises ValueError with a message for the form on anything else."""
+    hours = set()
+    for item in filter(str.strip, (text or "").split(",")):
+        m = _REMINDER_ITEM.match(item)
+        if not m:
+            raise ValueError(f"{item.strip()!r} is neither 'half' nor a number of hours")
+        value = move_hours / 2 if m.group(1).lower() == "half" else float(m.group(1))
+        if not 0 < value < move_hours:
+            raise ValueError(f"a reminder {value:g} hours before the deadline does not fit "
+                             f"in {move_hours} hours")
+        hours.add(int(value) if value == int(value) else value)
+    return sorted(hours, reverse=True)
+
+
+def reminder_hours(game: Game) -> list[float]:
+    """The game's reminder schedule; a game made without one still reminds
+    once, halfway: nobody times out without a warning (issue 15)."""
+    return list(game.reminder_hours) or [game.move_hours / 2]
+
+
+def reminder_times(deadline: dt.datetime, hours_before: list[float],
+                   now: dt.datetime) -> list[dt.datetime]:
+    """The reminders still to come, earliest first."""
+    return sorted(t for t in (deadline - h * HOUR for h in hours_before) if t > now)
+
+
+# -- time zones -------------------------------------------------------------
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def zone_names() -> list[str]:
+    return sorted(z for z in available_timezones() if "/" in z or z == "UTC")
+
+
+def local_text(when: dt.datetime | None, tzname: str = "UTC") -> str:
+    """A UTC time as the reader reads it: "2026-11-25 15:00 Europe/Amsterdam"."""
+    if when is None:
+        return "no deadline"
+    local = when.replace(tzinfo=dt.timezone.utc).astimezone(zone(tzname))
+    return f"{local:%a %d %b %Y %H:%M} {tzname}"
+
+
+# -- vacations --------------------------------------------------------------
+def vacation_at(user_id: int, when: dt.datetime) -> Vacation | None:
+    return (Vacation.select()
+            .where((Vacation.user == user_id) & (Vacation.starts_at <= when)
+                   & (Vacation.ends_at > when))
+            .first())
+
+
+def shift_pending(user_id: int, delta: dt.timedelta, now: dt.datetime) -> int:
+    """Move the deadlines and reminders of a user's pending turns by ``delta``."""
+    moved = 0
+    for seat in Seat.select().where((Seat.user == user_id) & Seat.deadline.is_null(False)):
+        seat.deadline = max(now, seat.deadline + delta)
+        if seat.next_reminder_at is not None:
+            seat.next_reminder_at = seat.next_reminder_at + delta
+            if seat.next_reminder_at <= now or seat.next_reminder_at >= seat.deadline:
+                seat.next_reminder_at = None
+        seat.save(only=[Seat.deadline, Seat.next_reminder_at])
+        moved += 1
+    return moved
+
+
+# -- the clock of one turn -------------------------------------------------
+def start_turn(game: Game, seat: Seat, now: dt.datetime) -> None:
+    """The seat's turn begins now: set its deadline and first reminder.
+
+    An absent or withdrawn seat (moderation.is_autopass) is due at once; a
+    player on vacation gets the full time after the vacation ends (the clock
+    stands still meanwhile)."""
+    seat.turn_started_at = now
+    if seat.absent or seat.withdrawn:
+        seat.deadline, seat.next_reminder_at = now, None
+    else:
+        vacation = vacation_at(seat.user_id, now) if seat.user_id else None
+        begins = vacation.ends_at if vacation else now
+        seat.deadline = begins + game.move_hours * HOUR
+        upcoming = reminder_times(seat.deadline, reminder_hours(game), begins)
+        seat.next_reminder_at = upcoming[0] if upcoming else None
+    seat.claimed_until = None
+    seat.mail_hold_since = None
+    seat.save(only=[Seat.turn_started_at, Seat.deadline, Seat.next_reminder_at,
+                    Seat.claimed_until, Seat.mail_hold_since])
+
+
+def end_turn(seat_id: int) -> None:
+    Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None,
+                claimed_until=None, mail_hold_since=None).where(Seat.id == seat_id).execute()
+
+
+# -- a turn mail that did not get through (services/deliveries.py) ------------
+def hold(seat_id: int, now: dt.datetime) -> bool:
+    """Stop the seat's clock from ``now``; False when it already stands still."""
+    return (Seat.update(mail_hold_since=now)
+            .where((Seat.id == seat_id) & Seat.mail_hold_since.is_null()
+                   & Seat.deadline.is_null(False))
+            .execute()) == 1
+
+
+def release(seat_id: int, now: dt.datetime) -> bool:
+    """Run the seat's clock again: its deadline and next reminder move on by
+    the time it stood still.  False when it was running."""
+    seat = Seat.get_or_none(Seat.id == seat_id)
+    if seat is None or seat.mail_hold_since is None:
+        return False
+    stood = max(now - seat.mail_hold_since, dt.timedelta(0))
+    changes = {"mail_hold_since": None}
+    if seat.deadline is not None:
+        changes["deadline"] = seat.deadline + stood
+    if seat.next_reminder_at is not None:
+        changes["next_reminder_at"] = seat.next_reminder_at + stood
+    return (Seat.update(**changes)
+            .where((Seat.id == seat_id) & (Seat.mail_hold_since == seat.mail_hold_since))
+            .execute()) == 1
+
+
+def next_reminder_after(game: Game, seat: Seat, now: dt.datetime) -> dt.datetime | None:
+    upcoming = reminder_times(seat.deadline, reminder_hours(game), now)
+    return upcoming[0] if upcoming else None
+
+
+def player_moved(seat_id: int) -> None:
+    """A move by the player themself: they are here, the timeout count restarts."""
+    Seat.update(timeouts_in_row=0, absent=False).where(Seat.id == seat_id).execute()
+
+
+def next_digest_time(user: User, now: dt.datetime, hour: int) -> dt.datetime:
+    """The next DIGEST_HOUR o'clock in the user's zone, as naive UTC."""
+    tz = zone(user.timezone)
+    local = now.replace(tzinfo=dt.timezone.utc).astimezone(tz)
+    target = local.replace(hour=hour, minute=0, second=0, microsecond=0)
+    if target <= local:
+        target = (target + dt.timedelta(days=1)).replace(hour=hour)
+    return target.astimezone(dt.timezone.utc).replace(tzinfo=None)

@@ -1,0 +1,169 @@
+"""What became of the mails: delivery runs, bounces, and what a mail that
+does not get through does to a seat's clock.
+
+A turn whose turn mail bounced or failed does not run that seat's clock
+(``Seat.mail_hold_since``) until a mail to the player gets through, the
+player opens the game, or a moderator extends the time or decides the turn;
+then the deadline moves on by the time the clock stood still.  Failed and
+bounced mails are listed for the player (Settings) and per seat for the
+moderators ("mail failing since …"); a moderator can send one again.
+
+``handle_bounce(raw)`` is what the receiver calls with a mail that came to a
+return path of ours (bounce+…@BOUNCE_DOMAIN, mail/bounces.py).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+
+from peewee import fn
+
+from server.db import db
+from server.mail import delivery
+from server.mail.bounces import ReturnPaths, read_bounce
+from server.models import Game, Outbox, Seat, User, utcnow
+from server.services import clocks, moderation, seat_views
+
+log = logging.getLogger("pbem.deliveries")
+FAILING = ("failed", "bounced")
+RECENT = 20
+
+
+# -- delivery runs ------------------------------------------------------------
+class ClockKeeper(delivery.Observer):
+    """Holds a seat's clock when its turn mail fails; releases it when a
+    mail to the player gets through."""
+
+    def failed(self, row: Outbox, now: dt.datetime) -> None:
+        hold_for(row, now)
+
+    def sent(self, row: Outbox, now: dt.datetime) -> None:
+        if row.game_id is not None:
+            release_for_address(row.game_id, row.to_addr, now)
+
+
+def deliver(settings, now: dt.datetime | None = None, holder: str | None = None) -> dict:
+    """One drain of the outbox (mail/delivery.py) with the clocks kept."""
+    return delivery.drain(settings, now, holder, ClockKeeper())
+
+
+# -- bounces ------------------------------------------------------------------
+def handle_bounce(raw: bytes, settings, envelope_to=(), now: dt.datetime | None = None) -> bool:
+    """Read a bounce (a delivery status notification to one of our return
+    paths) and mark its mail bounced; True when it named a mail of ours that
+    failed.  A "delayed" report changes nothing but the mail's last error."""
+    now = now or utcnow()
+    bounce = read_bounce(raw, ReturnPaths.from_settings(settings), envelope_to)
+    if bounce is None:
+        return False
+    with db.atomic():
+        row = _bounced_row(bounce)
+        if row is None:
+            return False
+        text = " ".join(filter(None, (bounce.status, bounce.diagnostic)))[:1000]
+        if not bounce.failed:
+            Outbox.update(last_error=f"{bounce.action}: {text}").where(Outbox.id == row.id).execute()
+            return False
+        (Outbox.update(status="bounced", bounced_at=now, last_error=f"bounced: {text}",
+                       claimed_until=None, claimed_by="")
+         .where(Outbox.id == row.id).execute())
+        hold_for(row, now)
+    log.info("mail %s to %s bounced: %s", row.id, row.to_addr, text)
+    return True
+
+
+def _bounced_row(bounce) -> Outbox | None:
+    if bounce.outbox_id is not None:
+        return Outbox.get_or_none(Outbox.id == bounce.outbox_id)
+    # Without a return path only a quoted Message-ID tells; trust it only for
+    # a mail that was sent (a report can quote anything).
+    return Outbox.get_or_none((Outbox.message_id == bounce.message_id)
+                              & (Outbox.status == "sent"))
+
+
+# -- the clock of a seat whose mail does not get through ----------------------------
+def hold_for(row: Outbox, now: dt.datetime) -> bool:
+    """Stop the clock of the seat this turn mail was for, if it is still that
+    seat's pending turn and no newer turn mail went to the player since."""
+    if row.kind != "turn" or row.game_id is None:
+        return False
+    seat = _pending_seat(row.game_id, row.to_addr)
+    if seat is None or seat.deadline is None:
+        return False
+    newer = (Outbox.select().where((Outbox.game == row.game_id) & (Outbox.kind == "turn")
+                                   & (Outbox.to_addr == row.to_addr) & (Outbox.id > row.id))
+             .exists())
+    return not newer and clocks.hold(seat.id, now)
+
+
+def release_for_address(game_id: int, address: str, now: dt.datetime) -> bool:
+    seat = _pending_seat(game_id, address)
+    return seat is not None and clocks.release(seat.id, now)
+
+
+def seen(seat: Seat, now: dt.datetime | None = None) -> bool:
+    """The player opened the game: they know it is their turn."""
+    return seat.mail_hold_since is not None and clocks.release(seat.id, now or utcnow())
+
+
+def _pending_seat(game_id: int, address: str) -> Seat | None:
+    return (Seat.select(Seat).join(User).switch(Seat).join(Game)
+            .where((Seat.game == game_id) & (fn.LOWER(User.email) == address.lower())
+                   & (Game.status == "active") & (Game.to_move == Seat.index))
+            .first())
+
+
+# -- what people see ------------------------------------------------------------
+def recent_mails(user: User, limit: int = RECENT) -> list[Outbox]:
+    """The latest mails to the user's address, newest first."""
+    return list(Outbox.select(Outbox.id, Outbox.kind, Outbox.subject, Outbox.status,
+                              Outbox.created_at, Outbox.sent_at, Outbox.bounced_at,
+                              Outbox.attempts, Outbox.last_error, Outbox.smtp_reply)
+                .where(fn.LOWER(Outbox.to_addr) == user.email.lower())
+                .order_by(Outbox.id.desc()).limit(limit))
+
+
+def failing_since(addresses) -> dict[str, dt.datetime]:
+    """For each address whose mail does not get through: when the first mail
+    failed or bounced since the last one that did (lower-case addresses)."""
+    addresses = sorted({a.lower() for a in addresses if a})
+    if not addresses:
+        return {}
+    address = fn.LOWER(Outbox.to_addr)
+    last_ok = dict(Outbox.select(address, fn.MAX(Outbox.id))
+                   .where(address.in_(addresses) & (Outbox.status == "sent"))
+                   .group_by(address).tuples())
+    found = {}
+    for addr, row_id, created in (Outbox.select(address, Outbox.id, Outbox.created_at)
+                                  .where(address.in_(addresses) & Outbox.status.in_(FAILING))
+                                  .order_by(Outbox.id).tuples()):
+        if row_id > last_ok.get(addr, 0) and addr not in found:
+            found[addr] = created
+    return found
+
+
+def failing_mails(game: Game) -> list[Outbox]:
+    """The game's failed and bounced mails, for the retry buttons."""
+    return list(Outbox.select().where((Outbox.game == game.id) & Outbox.status.in_(FAILING))
+                .order_by(Outbox.id.desc()).limit(50))
+
+
+# -- a moderator sends one again ------------------------------------------------------
+def retry(game_id: int, user: User, seq: int, outbox_id: int,
+          now: dt.datetime | None = None) -> str:
+    """Queue a failed or bounced mail of the game again, on the game's record."""
+    now = now or utcnow()
+    with db.atomic():
+        game = moderation._begin(game_id, user, seq)
+        row = Outbox.get_or_none((Outbox.id == outbox_id) & (Outbox.game == game.id))
+        if row is None or row.status not in FAILING:
+            raise moderation.ModerationError("That mail is not failing (any more).")
+        delivery.retry(row.id, now)
+        seat = (Seat.select(Seat).join(User)
+                .where((Seat.game == game.id) & (fn.LOWER(User.email) == row.to_addr.lower()))
+                .first())
+        who = seat_views.seat_names(game)[seat.index] if seat else "a player"
+        text = f"{user.name} (moderator) sent the {row.kind} mail to {who} again."
+        moderation._note(game, seq, {"note": "mail_retry", "outbox": row.id}, text, user, now,
+                         seat=seat.index if seat else None)
+    return f"The {row.kind} mail to {who} is queued again."

@@ -1,0 +1,177 @@
+"""Lobby services: create a game, invite, join a seat, set options, start.
+
+Like the online server's commands: ``/join 2`` takes seat 2, ``/option base``
+sets an option, ``/start`` begins once enough seats are filled.
+"""
+from __future__ import annotations
+
+import secrets
+
+from engine import IllegalMove, get_game
+from server.db import db
+from server.mail.compose import Mailer
+from server.models import Game, Invitation, Seat, User, utcnow
+from server.services import reply_menu
+from server.services.moves import MoveRejected, NotFound, notify_turn
+from server.services.state_store import save_snapshot
+
+
+class LobbyError(MoveRejected):
+    status = 400
+
+
+def get_open_game(game_id: int) -> Game:
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        raise NotFound("There is no such game.")
+    if game.status != "open":
+        raise LobbyError("This game has already started.")
+    return game
+
+
+def create_game(host: User, kind_name: str, name: str, seat_count: int, options: dict,
+                move_hours: int, reminder_hours: list[float], mailer: Mailer) -> Game:
+    kind = get_game(kind_name)
+    if not kind.min_players <= seat_count <= kind.max_players:
+        raise LobbyError(f"{kind.title} takes {kind.min_players} to {kind.max_players} players.")
+    options = _checked_options(kind, options)
+    with db.atomic():
+        game = Game.create(kind=kind_name, name=name, host=host, seat_count=seat_count,
+                           options=options, seed=secrets.randbits(48), move_hours=move_hours,
+                           reminder_hours=sorted(set(reminder_hours), reverse=True),
+                           thread_id=mailer.thread_id())
+        for index in range(seat_count):
+            Seat.create(game=game, index=index,
+                        user=host if index == 0 else None,
+                        joined_at=utcnow() if index == 0 else None)
+    return game
+
+
+def _checked_options(kind, options: dict) -> dict:
+    chosen = {spec.name: spec.default for spec in kind.options}
+    for name, value in options.items():
+        spec = next((s for s in kind.options if s.name == name), None)
+        if spec is None:
+            known = ", ".join(s.name for s in kind.options) or "none"
+            raise LobbyError(f"{kind.title} has no option {name!r} (its options: {known}).")
+        if spec.canonical(value) is None:
+            raise LobbyError(f"{spec.label}: {value!r} is not a choice; "
+                             f"choose one of {spec.allowed()}.")
+        chosen[name] = spec.canonical(value)
+    return chosen
+
+
+def set_option(game_id: int, user: User, name: str, value: str) -> Game:
+    with db.atomic():
+        game = get_open_game(game_id)
+        _require_host(game, user)
+        game.options = _checked_options(get_game(game.kind), dict(game.options, **{name: value}))
+        game.save(only=[Game.options])
+    return game
+
+
+def invite(game_id: int, user: User, emails: list[str], mailer: Mailer) -> int:
+    with db.atomic():
+        game = get_open_game(game_id)
+        _require_host(game, user)
+        for email in emails:
+            Invitation.create(game=game, email=email)
+            mailer.invitation(game, get_game(game.kind).title, user, email,
+                              reply_menu.lobby_address(mailer.settings, game))
+    return len(emails)
+
+
+def join(game_id: int, user: User, index: int) -> Seat:
+    """Take seat ``index`` (0-based), leaving the seat the user had."""
+    with db.atomic():
+        game = get_open_game(game_id)
+        seat = Seat.get_or_none((Seat.game == game.id) & (Seat.index == index))
+        if seat is None:
+            raise LobbyError(f"This game has no seat {index + 1}.")
+        if seat.user_id == user.id:
+            return seat
+        if seat.user_id is not None:
+            raise LobbyError(f"Seat {index + 1} is taken.")
+        Seat.update(user=None, joined_at=None).where(
+            (Seat.game == game.id) & (Seat.user == user.id)).execute()
+        taken = (Seat.update(user=user, joined_at=utcnow())
+                 .where((Seat.id == seat.id) & Seat.user.is_null())
+                 .execute())
+        if taken != 1:
+            raise LobbyError(f"Seat {index + 1} was just taken.")
+    return Seat.get_by_id(seat.id)
+
+
+def leave(game_id: int, user: User) -> None:
+    with db.atomic():
+        game = get_open_game(game_id)
+        if game.host_id == user.id:
+            raise LobbyError("The host cannot leave; start the game or let it lapse.")
+        Seat.update(user=None, joined_at=None).where(
+            (Seat.game == game.id) & (Seat.user == user.id)).execute()
+
+
+def start(game_id: int, user: User, mailer: Mailer) -> Game:
+    """Begin with the filled seats, renumbered 0..n-1 in seat order."""
+    with db.atomic():
+        game = get_open_game(game_id)
+        _require_host(game, user)
+        kind = get_game(game.kind)
+        seats = list(Seat.select().where(Seat.game == game.id).order_by(Seat.index))
+        filled = [s for s in seats if s.user_id is not None]
+        if len(filled) < kind.min_players:
+            raise LobbyError(f"{kind.title} needs at least {kind.min_players} players; "
+                             f"{len(filled)} seats are filled.")
+        try:
+            state = kind.new_game(len(filled), game.options, game.seed)
+        except IllegalMove as exc:
+            raise LobbyError(str(exc)) from None
+        _compact_seats(game, seats, filled)
+        now = utcnow()
+        claimed = (Game.update(status="active", seat_count=len(filled), started_at=now,
+                               to_move=kind.to_move(state), prompt=kind.prompt(state)[:250])
+                   .where((Game.id == game.id) & (Game.status == "open"))
+                   .execute())
+        if claimed != 1:
+            raise LobbyError("This game has already started.")
+        game = Game.get_by_id(game.id)
+        save_snapshot(game, kind, state, 0)
+        _announce_start(game, kind, mailer, now)
+    return game
+
+
+def _compact_seats(game: Game, seats: list[Seat], filled: list[Seat]) -> None:
+    Seat.delete().where((Seat.game == game.id) & Seat.user.is_null()).execute()
+    # Two passes so the unique (game, index) index never sees a duplicate.
+    for seat in filled:
+        Seat.update(index=-1 - seat.index).where(Seat.id == seat.id).execute()
+    for new_index, seat in enumerate(filled):
+        Seat.update(index=new_index).where(Seat.id == seat.id).execute()
+
+
+def _announce_start(game: Game, kind, mailer: Mailer, now) -> None:
+    seats = list(Seat.select(Seat, User).join(User).where(Seat.game == game.id)
+                 .order_by(Seat.index))
+    to_move_name = seats[game.to_move].user.name
+    for seat in seats:
+        if seat.index != game.to_move:
+            mailer.started(game, kind.title, seat, to_move_name)
+    notify_turn(game, now, mailer)
+
+
+def _require_host(game: Game, user: User) -> None:
+    if game.host_id != user.id:
+        raise LobbyError("Only the host of this game may do that.")
+
+
+def renew_links(game_id: int, user: User, mailer: Mailer) -> Seat:
+    """Revoke every link sent for the user's seat and mail a fresh one."""
+    with db.atomic():
+        seat = Seat.get_or_none((Seat.game == game_id) & (Seat.user == user.id))
+        if seat is None:
+            raise NotFound("You have no seat in this game.")
+        Seat.update(link_version=Seat.link_version + 1).where(Seat.id == seat.id).execute()
+        seat = Seat.get_by_id(seat.id)
+        game = Game.get_by_id(game_id)
+        mailer.new_link(game, get_game(game.kind).title, seat)
+    return seat

@@ -1,0 +1,476 @@
+"""Moderation services: what a site moderator, or the host of a game, may do
+to keep it alive, and what a player may do to their own seat (resign).
+
+Every action is on the record: it appends a note row (kind "note") to the
+game's event log, which the game log shows to the players and replay skips,
+and it mails the players it affects.  Every action also takes the ``seq`` its
+form was made at and bumps it, so any older form (a second tab, a player's move
+page from before an undo) is refused as stale.  Undo never deletes a row: it
+marks moves undone and rebuilds the snapshot from the log.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from engine import Event as EngineEvent
+from server.db import db
+from server.mail.compose import Mailer
+from server.models import Event, Game, Seat, Snapshot, User, utcnow
+from server.services import clocks, moves, seat_views, state_store
+from server.services.accounts import EMAIL, NO_PASSWORD
+
+REASON_MAX = 500
+UNDO_MAX = 50
+
+
+class ModerationError(moves.MoveRejected):
+    """The action was not taken; the message says why."""
+
+    status = 400
+
+
+class Forbidden(moves.MoveRejected):
+    status = 403
+
+
+class NeedsAgreement(Forbidden):
+    """A host who plays asked for what needs the other players' yes
+    (services/proposals.py) or a site moderator."""
+
+
+# -- who may do what ---------------------------------------------------------
+def may_moderate(user, game: Game) -> bool:
+    """Site moderators moderate every game; a host moderates their own."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_moderator) or game.host_id == user.id
+
+
+# What a host who also plays in the game may not do alone: act against
+# another player's seat.  A site moderator may (the powers are kept apart
+# so that a host cannot bend a game they are trying to win).
+NEEDS_NEUTRAL = {"default": "play another player's default move",
+                 "remove": "remove a player", "undo": "undo moves",
+                 "abandon": "abandon the game",
+                 "replace": "give a seat that is still played to someone else"}
+
+
+def plays_in(user, game: Game) -> bool:
+    return Seat.select().where((Seat.game == game.id) & (Seat.user == user.id)).exists()
+
+
+def may_alone(user, game: Game, action: str) -> bool:
+    """May ``user`` take ``action`` in ``game`` without a site moderator?"""
+    if not may_moderate(user, game):
+        return False
+    return bool(user.is_moderator) or action not in NEEDS_NEUTRAL or not plays_in(user, game)
+
+
+def _require_neutral(user: User, game: Game, action: str, agreed_by=()) -> None:
+    """``agreed_by``: every other player said yes to it (services/proposals.py)."""
+    if not agreed_by and not may_alone(user, game, action):
+        raise NeedsAgreement(f"You play in this game, so you may not {NEEDS_NEUTRAL[action]} "
+                        "alone: ask a site moderator, or propose it to the other players.")
+
+
+def moderates_any(user) -> bool:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_moderator) or Game.select().where(
+        (Game.host == user.id) & (Game.status != "open")).exists()
+
+
+def is_autopass(seat: Seat) -> bool:
+    """The seat plays its default action as soon as it is its turn: removed by
+    a moderator, resigned, or marked absent by the clocks."""
+    return bool(seat.withdrawn or seat.absent)
+
+
+def set_moderator(email: str, value: bool) -> User:
+    user = User.get_or_none(User.email == email.strip().lower())
+    if user is None:
+        raise ModerationError(f"There is no account for {email.strip()}; "
+                              "they must sign up first.")
+    User.update(is_moderator=value).where(User.id == user.id).execute()
+    user.is_moderator = value
+    return user
+
+
+# -- the record ---------------------------------------------------------------
+def _reason(text: str | None, required: bool = True) -> str:
+    reason = " ".join((text or "").split())
+    if required and len(reason) < 3:
+        raise ModerationError("Give a reason (a few words): the players will read it.")
+    if len(reason) > REASON_MAX:
+        raise ModerationError(f"Keep the reason under {REASON_MAX} characters.")
+    return reason
+
+
+def _begin(game_id: int, user: User, seq: int, statuses=("active",)) -> Game:
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        raise moves.NotFound("There is no such game.")
+    if not may_moderate(user, game):
+        raise Forbidden("Only a moderator or the host of this game may do that.")
+    if game.status not in statuses:
+        raise ModerationError("This game is over." if game.status == "finished"
+                              else "This game has not started yet.")
+    if game.seq != seq:
+        raise moves.StaleMove("The game has changed since this page was made.")
+    return game
+
+
+def _note(game: Game, seq: int, note: dict, text: str, user: User, now: dt.datetime,
+          actor: str = "moderator", seat: int | None = None, **changes) -> int:
+    """Append a note to the log and apply ``changes`` to the game, if the game
+    is still at ``seq``; the state does not change, so neither does the cache."""
+    new = seq + 1
+    claimed = (Game.update(seq=new, **changes)
+               .where((Game.id == game.id) & (Game.seq == seq))
+               .execute())
+    if claimed != 1:
+        raise moves.StaleMove("The game has changed since this page was made.")
+    Event.create(game=game.id, seq=new, seat=seat, kind="note", action=note, actor=actor,
+                 user=user.id, events=[EngineEvent(text).to_json()], created_at=now)
+    Snapshot.update(seq=new).where((Snapshot.game == game.id) & (Snapshot.seq == seq)).execute()
+    game.seq = new
+    for name, value in changes.items():
+        setattr(game, name, value)
+    return new
+
+
+def _said(text: str, reason: str) -> str:
+    return f"{text} Reason: {reason}" if reason else text
+
+
+# -- seats, clocks and mail ---------------------------------------------------
+def _seats(game: Game) -> list[Seat]:
+    return list(Seat.select(Seat, User).join(User).where(Seat.game == game.id)
+                .order_by(Seat.index))
+
+
+def _seat(game: Game, index: int | None) -> Seat:
+    seat = None if index is None else Seat.get_or_none(
+        (Seat.game == game.id) & (Seat.index == index))
+    if seat is None:
+        raise ModerationError("This game has no such seat." if index is None
+                              else f"This game has no seat {index + 1}.")
+    return seat
+
+
+def _due_now(seat: Seat, now: dt.datetime) -> None:
+    """An auto-passing seat's turn: due at once, so the scheduler plays it."""
+    Seat.update(deadline=now, next_reminder_at=None, turn_started_at=now).where(
+        Seat.id == seat.id).execute()
+
+
+def _shift(seats, delta: dt.timedelta) -> None:
+    for seat in seats:
+        for field in ("deadline", "next_reminder_at", "turn_started_at"):
+            if getattr(seat, field) is not None:
+                setattr(seat, field, getattr(seat, field) + delta)
+        seat.save(only=[Seat.deadline, Seat.next_reminder_at, Seat.turn_started_at])
+
+
+def _restart_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
+    """The seat to move gets a fresh clock and a turn mail (an auto-passing
+    seat is due at once instead).  While paused the clock starts at resume."""
+    Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None).where(
+        Seat.game == game.id).execute()
+    if game.to_move is None:
+        return
+    seat = _seat(game, game.to_move)
+    if is_autopass(seat):
+        _due_now(seat, now)
+        return
+    moves.notify_turn(game, now, mailer)
+    if game.paused:
+        _shift([Seat.get_by_id(seat.id)], game.paused_at - now)
+
+
+def _mail(mailer: Mailer, game: Game, user: User, what: str, reason: str, url: str,
+          lines=()) -> None:
+    title = state_store.rules(game).title
+    mailer.queue("moderation_notice", user.email, mailer.subject_for(game, title),
+                 {"name": user.name, "title": title, "what": what, "reason": reason,
+                  "lines": list(lines), "url": url}, game)
+
+
+def _tell(mailer: Mailer, game: Game, what: str, reason: str, only=None, skip=(),
+          lines=()) -> None:
+    """Mail ``what`` to the players (only the seat indexes in ``only``, if given)."""
+    for seat in _seats(game):
+        if (only is None or seat.index in only) and seat.index not in skip:
+            _mail(mailer, game, seat.user, what, reason, mailer.links.seat_url(seat), lines)
+
+
+def _game_url(mailer: Mailer, game: Game) -> str:
+    return f"{mailer.links.base_url}/games/{game.id}"
+
+
+# -- the actions --------------------------------------------------------------
+def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
+           mailer: Mailer, now: dt.datetime | None = None) -> str:
+    now, reason = now or utcnow(), _reason(reason)
+    if not 1 <= hours <= 24 * 60:
+        raise ModerationError("Extend by 1 hour to 60 days.")
+    with db.atomic():
+        game = _begin(game_id, user, seq)
+        seat = _seat(game, game.to_move)
+        if seat.withdrawn:
+            raise ModerationError("This seat passes automatically; replace the player instead.")
+        name = seat_views.seat_names(game)[seat.index]
+        text = _said(f"{user.name} (moderator) gave {name} {hours} more hours.", reason)
+        _note(game, seq, {"note": "extend", "hours": hours, "reason": reason}, text, user, now,
+              seat=seat.index)
+        base = seat.deadline if seat.deadline and seat.deadline > now else now
+        seat.deadline = base + dt.timedelta(hours=hours)
+        ahead = sorted(seat.deadline - dt.timedelta(hours=h)
+                       for h in clocks.reminder_hours(game))
+        seat.next_reminder_at = next((t for t in ahead if t > now), None)
+        seat.mail_hold_since = None     # a clock held for a failing mail: the moderator decided
+        seat.save(only=[Seat.deadline, Seat.next_reminder_at, Seat.mail_hold_since])
+        new = seat_views.deadline_text(seat.deadline, seat.user.timezone)
+        _tell(mailer, game, text, reason, only={seat.index},
+              lines=[f"Your new deadline: {new}"
+                     + (" (plus the time the game stays paused)" if game.paused else "")])
+    return f"{name} has {hours} more hours."
+
+
+def play_default(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
+                 now: dt.datetime | None = None, agreed_by=()) -> str:
+    now, reason = now or utcnow(), _reason(reason)
+    with db.atomic():
+        game = _begin(game_id, user, seq)
+        _require_neutral(user, game, "default", agreed_by)
+        seat = _seat(game, game.to_move)
+        name = seat_views.seat_names(game)[seat.index]
+        text = _said(f"{user.name} (moderator) played the default action for {name}.", reason)
+        new = _note(game, seq, {"note": "default", "reason": reason}, text, user, now,
+                    seat=seat.index)
+        kind = state_store.rules(game)
+        action = kind.default_action(state_store.load_state(game))
+        _tell(mailer, game, text, reason, only={seat.index})
+        moves.play(game.id, seat.index, action, new, "moderator", now, mailer=mailer,
+                   user_id=user.id)
+    return f"The default action was played for {name}."
+
+
+def pause(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
+          now: dt.datetime | None = None) -> str:
+    now, reason = now or utcnow(), _reason(reason)
+    with db.atomic():
+        game = _begin(game_id, user, seq)
+        if game.paused:
+            raise ModerationError("The game is paused already.")
+        text = _said(f"{user.name} (moderator) paused the game: the clocks stop "
+                     "and nobody can move until it resumes.", reason)
+        _note(game, seq, {"note": "pause", "reason": reason}, text, user, now,
+              paused=True, paused_at=now)
+        _tell(mailer, game, text, reason)
+    return "The game is paused."
+
+
+def resume(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
+           now: dt.datetime | None = None) -> str:
+    now, reason = now or utcnow(), _reason(reason)
+    with db.atomic():
+        game = _begin(game_id, user, seq)
+        if not game.paused:
+            raise ModerationError("The game is not paused.")
+        paused_at = game.paused_at or now
+        text = _said(f"{user.name} (moderator) resumed the game.", reason)
+        _note(game, seq, {"note": "resume", "reason": reason}, text, user, now,
+              paused=False, paused_at=None)
+        pending = list(Seat.select().where((Seat.game == game.id) & Seat.deadline.is_null(False)))
+        _shift(pending, max(now - paused_at, dt.timedelta(0)))
+        lines = [f"Deadline of seat {s.index + 1}: {seat_views.deadline_text(s.deadline)}"
+                 for s in pending]
+        _tell(mailer, game, text, reason, lines=lines)
+    return "The game goes on."
+
+
+def replace(game_id: int, user: User, seq: int, index: int, email: str, name: str,
+            reason: str, *, mailer: Mailer, now: dt.datetime | None = None,
+            agreed_by=()) -> str:
+    """Give seat ``index`` to the account of ``email`` (made if there is none):
+    the old player's links and page stop working, the new one gets the history."""
+    now, reason, email = now or utcnow(), _reason(reason), email.strip().lower()
+    with db.atomic():
+        game = _begin(game_id, user, seq)
+        seat = _seat(game, index)
+        if not is_autopass(seat):
+            _require_neutral(user, game, "replace", agreed_by)
+        newcomer = _account(email, name)
+        if newcomer.id == seat.user_id:
+            raise ModerationError(f"{newcomer.name} already plays seat {index + 1}.")
+        if Seat.get_or_none((Seat.game == game.id) & (Seat.user == newcomer.id)):
+            raise ModerationError(f"{newcomer.name} already plays another seat of this game.")
+        old = seat.user
+        text = _said(f"{user.name} (moderator) gave seat {index + 1} of {old.name} "
+                     f"to {newcomer.name}.", reason)
+        _note(game, seq, {"note": "replace", "seat": index, "old": old.id, "new": newcomer.id,
+                          "reason": reason}, text, user, now, seat=index)
+        Seat.update(user=newcomer, link_version=Seat.link_version + 1, joined_at=now,
+                    withdrawn=False, absent=False, timeouts_in_row=0, last_move_seq=0).where(
+            Seat.id == seat.id).execute()
+        _mail(mailer, game, old, text, reason, _game_url(mailer, game),
+              ["Your links to this seat no longer work."])
+        _tell(mailer, game, text, reason, skip={index})
+        _welcome(mailer, game, Seat.get_by_id(seat.id), user, old.name, reason)
+        if game.to_move == index:
+            _restart_turn(game, now, mailer)
+    return f"{newcomer.name} now plays seat {index + 1}; they have been mailed."
+
+
+def _account(email: str, name: str) -> User:
+    if not re.match(EMAIL, email) or len(email) > 254:
+        raise ModerationError(f"{email!r} is not an email address.")
+    user = User.get_or_none(User.email == email)
+    if user is None:
+        # No password: they sign in with the links in their mails.
+        user = User.create(email=email, name=(name or "").strip()[:40] or email.split("@")[0],
+                           password_hash=NO_PASSWORD)
+    return user
+
+
+def _welcome(mailer: Mailer, game: Game, seat: Seat, moderator: User, old: str,
+             reason: str) -> None:
+    """The newcomer's mail: the whole log as their seat may see it, and a link."""
+    names = seat_views.seat_names(game)
+    history = [line.text for line in seat_views.log_lines(game, seat.index, names)]
+    title = state_store.rules(game).title
+    mailer.queue("moderation_seat", seat.user.email, mailer.subject_for(game, title),
+                 {"name": seat.user.name, "title": title, "seat": seat.index + 1,
+                  "moderator": moderator.name, "old": old, "reason": reason,
+                  "history": history, "your_turn": game.to_move == seat.index,
+                  "seat_url": mailer.links.seat_url(seat),
+                  # Turn mails wait until the address is confirmed.
+                  "confirm_url": "" if seat.user.verified
+                  else mailer.links.confirm_url(seat.user, f"/games/{game.id}")}, game)
+
+
+def remove(game_id: int, user: User, seq: int, index: int, reason: str, *, mailer: Mailer,
+           now: dt.datetime | None = None, agreed_by=()) -> str:
+    now, reason = now or utcnow(), _reason(reason)
+    with db.atomic():
+        game = _begin(game_id, user, seq)
+        _require_neutral(user, game, "remove", agreed_by)
+        seat = _seat(game, index)
+        name = seat_views.seat_names(game)[index]
+        text = _said(f"{user.name} (moderator) removed {name} from seat {index + 1}; "
+                     "the seat passes automatically from now on.", reason)
+        _withdraw(game, seq, seat, {"note": "remove", "seat": index, "reason": reason},
+                  text, user, now)
+        _tell(mailer, game, text, reason)
+    return f"{name} was removed; seat {index + 1} passes automatically."
+
+
+def resign(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
+           now: dt.datetime | None = None) -> str:
+    """A player leaves their own seat; it auto-passes, the host may replace them."""
+    now, reason = now or utcnow(), _reason(reason, required=False)
+    with db.atomic():
+        game = Game.get_or_none(Game.id == game_id)
+        if game is None:
+            raise moves.NotFound("There is no such game.")
+        seat = Seat.get_or_none((Seat.game == game.id) & (Seat.user == user.id))
+        if seat is None:
+            raise Forbidden("You have no seat in this game.")
+        if game.status != "active":
+            raise ModerationError("Only a game in progress can be left.")
+        if game.seq != seq:
+            raise moves.StaleMove("The game has changed since this page was made.")
+        text = _said(f"{user.name} resigned and left seat {seat.index + 1}; the seat passes "
+                     "automatically from now on.", reason)
+        _withdraw(game, seq, seat, {"note": "resign", "seat": seat.index, "reason": reason},
+                  text, user, now, actor="player")
+        _tell(mailer, game, text, reason, skip={seat.index})
+        host = User.get_by_id(game.host_id)
+        if not Seat.get_or_none((Seat.game == game.id) & (Seat.user == host.id)):
+            _mail(mailer, game, host, text, reason, _game_url(mailer, game))
+    return "You left the game; your seat passes automatically from now on."
+
+
+def _withdraw(game: Game, seq: int, seat: Seat, note: dict, text: str, user: User,
+              now: dt.datetime, actor: str = "moderator") -> None:
+    if seat.withdrawn:
+        raise ModerationError(f"Seat {seat.index + 1} has left the game already.")
+    _note(game, seq, note, text, user, now, actor=actor, seat=seat.index)
+    Seat.update(withdrawn=True).where(Seat.id == seat.id).execute()
+    if game.to_move == seat.index:
+        _due_now(seat, now)
+
+
+def undo(game_id: int, user: User, seq: int, count: int, reason: str, *, mailer: Mailer,
+         now: dt.datetime | None = None, agreed_by=()) -> str:
+    """Mark the last ``count`` moves undone and rebuild the state from the log."""
+    now, reason = now or utcnow(), _reason(reason)
+    with db.atomic():
+        game = _begin(game_id, user, seq, statuses=("active", "finished"))
+        _require_neutral(user, game, "undo", agreed_by)
+        if (game.outcome or {}).get("abandoned"):
+            raise ModerationError("This game was abandoned; it cannot be taken back.")
+        rows = list(Event.select(Event.id, Event.seq)
+                    .where((Event.game == game.id) & (Event.kind == "move")
+                           & (Event.undone == False))  # noqa: E712 (SQL)
+                    .order_by(Event.seq.desc()).limit(max(count, 1)))
+        if not 1 <= count <= min(UNDO_MAX, len(rows)):
+            raise ModerationError(f"There are {len(rows)} moves to undo; undo 1 to "
+                                  f"{min(UNDO_MAX, len(rows)) or 1} at a time.")
+        seqs = sorted(r.seq for r in rows)
+        text = _said(f"{user.name} (moderator) undid the last {_moves(count)} "
+                     f"(log #{seqs[0]} to #{seqs[-1]}).", reason)
+        _note(game, seq, {"note": "undo", "seqs": seqs, "reason": reason}, text, user, now)
+        Event.update(undone=True).where(Event.id.in_([r.id for r in rows])).execute()
+        _rebuild(game, now)
+        _tell(mailer, game, text, reason)
+        _restart_turn(game, now, mailer)
+    return f"Undid {_moves(count)}."
+
+
+def _moves(count: int) -> str:
+    return "move" if count == 1 else f"{count} moves"
+
+
+def _rebuild(game: Game, now: dt.datetime) -> None:
+    """The snapshot and the game row from the log alone."""
+    kind = state_store.rules(game)
+    state = state_store.replay(game)
+    state_store.save_snapshot(game, kind, state, game.seq)
+    to_move = kind.to_move(state)
+    changes = {"to_move": to_move, "prompt": "" if to_move is None else kind.prompt(state)[:250],
+               "status": "finished" if to_move is None else "active",
+               "outcome": kind.outcome(state).to_json() if to_move is None else None,
+               "finished_at": now if to_move is None else None}
+    Game.update(**changes).where(Game.id == game.id).execute()
+    for name, value in changes.items():
+        setattr(game, name, value)
+
+
+def abandon(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
+            now: dt.datetime | None = None, agreed_by=()) -> str:
+    """End the game with the scores as they stand (the engine's standing);
+    an abandoned game names no winner."""
+    now, reason = now or utcnow(), _reason(reason)
+    with db.atomic():
+        game = _begin(game_id, user, seq)
+        _require_neutral(user, game, "abandon", agreed_by)
+        kind, names = state_store.rules(game), seat_views.seat_names(game)
+        state = state_store.load_state(game)
+        board = seat_views.board(game, state, None, names)
+        standing = kind.standing(state).to_json()
+        text = _said(f"{user.name} (moderator) abandoned the game: it ends with the scores "
+                     "as they stand, with no winner.", reason)
+        outcome = {"reason": text, "winners": [], "scores": standing["scores"],
+                   "abandoned": True}
+        _note(game, seq, {"note": "abandon", "reason": reason}, text, user, now,
+              status="finished", finished_at=now, to_move=None, prompt="", outcome=outcome,
+              paused=False, paused_at=None)
+        Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None).where(
+            Seat.game == game.id).execute()
+        lines = [f"{s.title}: " + "; ".join(f"{k} {v}" for k, v in s.rows) for s in board]
+        _tell(mailer, game, text, reason, lines=[f"The board as it stands ({kind.title}):"]
+              + lines)
+    return "The game is abandoned."

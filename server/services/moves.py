@@ -1,0 +1,155 @@
+"""Applying an action to a game: the one function the web pages, the scheduler
+(timeouts) and moderators all call.
+
+A move, its log row, the new snapshot, the seats' deadlines and the mails it
+causes commit in one transaction, or none of it does.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+
+from engine import IllegalMove
+from server.db import db
+from server.mail.compose import Mailer
+from server.models import Event, Game, Seat, User, utcnow
+from server.services import clocks, reply_menu
+from server.services.seat_views import log_lines, outcome_rows, seat_names, unseen_talk
+from server.services.state_store import load_state, rules, save_snapshot
+
+ACTORS = ("player", "timeout", "moderator")
+SUMMARY_LINES = 40
+
+
+class MoveRejected(Exception):
+    """The action was not applied; the message is for the player."""
+
+    status = 409
+
+
+class StaleMove(MoveRejected):
+    """The form was made against an older position (second tab, old mail)."""
+
+
+class NotFound(MoveRejected):
+    status = 404
+
+
+@dataclass(frozen=True)
+class Played:
+    seq: int
+    next_seat: int | None
+    over: bool
+
+
+def canonical(action) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def find_legal(kind, state, seat: int, action) -> dict:
+    """The engine's own legal action equal to ``action``; IllegalMove if none."""
+    wanted = canonical(action)
+    for legal in kind.legal_actions(state, seat):
+        if canonical(legal) == wanted:
+            return legal
+    raise IllegalMove("That move is not one of the moves you may make now.")
+
+
+def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "player",
+         now: dt.datetime | None = None, *, mailer: Mailer, user_id: int | None = None,
+         notify: bool = True) -> Played:
+    """Apply one action.  ``notify=False``: the caller mails once for a chain
+    of actions (a timeout that plays a seat's whole turn)."""
+    if actor not in ACTORS:
+        raise ValueError(f"unknown actor {actor!r}")
+    now = now or utcnow()
+    with db.atomic():
+        game = Game.get_or_none(Game.id == game_id)
+        _check_turn(game, seat, expected_seq, actor)
+        kind = rules(game)
+        state = load_state(game)
+        legal = find_legal(kind, state, seat, action)
+        new_state, events = kind.apply(state, seat, legal)
+        seq = expected_seq + 1
+        next_seat = kind.to_move(new_state)
+        over = next_seat is None
+        outcome = kind.outcome(new_state) if over else None
+        changes = {"seq": seq, "to_move": next_seat,
+                   "prompt": "" if over else kind.prompt(new_state)[:250],
+                   "status": "finished" if over else "active",
+                   "finished_at": now if over else None,
+                   "outcome": outcome.to_json() if outcome else None}
+        claimed = (Game.update(**changes)
+                   .where((Game.id == game_id) & (Game.seq == expected_seq))
+                   .execute())
+        if claimed != 1:
+            raise StaleMove("The game has moved on since this page was made.")
+        Event.create(game=game_id, seq=seq, seat=seat, action=legal, actor=actor,
+                     user=user_id, events=[e.to_json() for e in events], created_at=now)
+        save_snapshot(game, kind, new_state, seq)
+        for name, value in changes.items():
+            setattr(game, name, value)
+        _after_move(game, seat, actor, now, mailer, notify)
+    return Played(seq, next_seat, over)
+
+
+def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> None:
+    if game is None:
+        raise NotFound("There is no such game.")
+    if game.status == "finished":
+        raise StaleMove("This game is over.")
+    if game.status != "active":
+        raise MoveRejected("This game has not started yet.")
+    if game.paused and actor != "moderator":
+        raise MoveRejected("This game is paused.")
+    if game.seq != expected_seq:
+        raise StaleMove("The game has moved on since this page was made.")
+    if game.to_move != seat:
+        raise MoveRejected("It is not your turn.")
+
+
+def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mailer,
+                notify: bool = True) -> None:
+    """Clocks and mails that follow a move."""
+    row = Seat.get((Seat.game == game.id) & (Seat.index == seat))
+    if actor == "player":
+        clocks.player_moved(row.id)
+    Seat.update(last_move_seq=game.seq).where(Seat.id == row.id).execute()
+    if game.status == "finished":
+        Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None,
+                    claimed_until=None).where(Seat.game == game.id).execute()
+        if notify:
+            notify_final(game, mailer)
+    elif game.to_move != seat:
+        clocks.end_turn(row.id)
+        if notify:
+            notify_turn(game, now, mailer)
+    elif row.deadline is None:
+        # Same seat again, but its clock was not running (e.g. a moderator
+        # acted for it): start one.  Otherwise one clock covers the whole
+        # turn, however many decisions the rules ask of the seat in a row.
+        clocks.start_turn(game, row, now)
+
+
+def notify_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
+    """Start the clock of the seat to move and mail it (unless it reads a digest)."""
+    seat = (Seat.select(Seat, User).join(User)
+            .where((Seat.game == game.id) & (Seat.index == game.to_move)).get())
+    clocks.start_turn(game, seat, now)
+    if seat.user.mail_mode == "digest" or seat.absent or seat.withdrawn:
+        return
+    names = seat_names(game)
+    summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq)]
+    menu = reply_menu.menu(mailer.settings, game, seat)
+    mailer.turn(game, rules(game).title, seat, game.prompt, summary[-SUMMARY_LINES:],
+                clocks.local_text(seat.deadline, seat.user.timezone),
+                menu.context() if menu else None, unseen_talk(game, seat))
+
+
+def notify_final(game: Game, mailer: Mailer) -> None:
+    names = seat_names(game)
+    rows = outcome_rows(game, names)
+    seats = Seat.select(Seat, User).join(User).where(Seat.game == game.id)
+    for seat in seats:
+        mailer.final(game, rules(game).title, seat, rows, game.outcome.get("reason", ""))

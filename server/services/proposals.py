@@ -1,0 +1,129 @@
+"""Proposals: what a host who also plays may not do alone (undo moves, play
+another player's default move, remove a player, give away a seat still
+played, abandon the game: moderation.NEEDS_NEUTRAL) happens when every other
+player agrees, or when a site moderator does it.
+
+A proposal is on the record (a note in the game log, mailed to the other
+players); each yes is kept on the proposal; the last yes carries it out as
+the host, with the names of those who agreed in its note; one no ends it
+(also a note).  It holds only while the game stays where it was proposed:
+a move or any other note since makes it lapse, as it would make a form stale.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from server.db import db
+from server.mail.compose import Mailer
+from server.models import Game, Proposal, Seat, User, utcnow
+from server.services import moderation, moves, seat_views
+
+SERVICES = {"default": moderation.play_default, "replace": moderation.replace,
+            "remove": moderation.remove, "undo": moderation.undo,
+            "abandon": moderation.abandon}
+
+
+def propose(game_id: int, user: User, seq: int, action: str, params: dict, reason: str, *,
+            mailer: Mailer, now: dt.datetime | None = None) -> str:
+    if action not in SERVICES:
+        raise moderation.ModerationError("That action needs nobody's agreement.")
+    now, reason = now or utcnow(), moderation._reason(reason)
+    _try(game_id, user, seq, action, params, reason, mailer, now)
+    with db.atomic():
+        game = moderation._begin(game_id, user, seq, statuses=("active", "finished"))
+        if not moderation.plays_in(user, game):
+            raise moderation.Forbidden("Only a host who plays proposes; a moderator acts.")
+        what = describe(game, action, params)
+        text = moderation._said(f"{user.name} (host) proposes to {what}; it happens when "
+                                "every other player agrees on the game page.", reason)
+        new = moderation._note(game, seq, {"note": "proposal", "action": action,
+                                           "params": params, "reason": reason},
+                               text, user, now, actor="host")
+        Proposal.create(game=game.id, action=action, params=params, reason=reason,
+                        proposer=user.id, seq=new, created_at=now)
+        mine = {s.index for s in moderation._seats(game) if s.user_id == user.id}
+        moderation._tell(mailer, game, text, reason, skip=mine)
+    return "Your proposal is on the record: it happens when every other player agrees."
+
+
+def _try(game_id: int, user: User, seq: int, action: str, params: dict, reason: str,
+         mailer: Mailer, now: dt.datetime) -> None:
+    """Carry the action out as if agreed, then roll it all back: what could
+    not be done (too many moves to undo, a bad address) is refused now, not
+    after everybody has said yes."""
+    with db.atomic() as trial:
+        SERVICES[action](game_id, user, seq, reason=reason, mailer=mailer, now=now,
+                         agreed_by=("trial",), **params)
+        trial.rollback()
+
+
+def open_proposal(game: Game) -> Proposal | None:
+    """The proposal waiting for answers, if the game is still where it was made."""
+    return (Proposal.select()
+            .where((Proposal.game == game.id) & (Proposal.status == "open")
+                   & (Proposal.seq == game.seq))
+            .order_by(Proposal.id.desc())
+            .first())
+
+
+def voters(game: Game, proposal: Proposal) -> list[Seat]:
+    """Every other player: the seated accounts but the proposer, still playing."""
+    seats = Seat.select(Seat, User).join(User).where(
+        (Seat.game == game.id) & (Seat.withdrawn == False))  # noqa: E712 (SQL)
+    return [s for s in seats if s.user_id != proposal.proposer_id]
+
+
+def answer(game_id: int, user: User, proposal_id: int, agree: bool, *, mailer: Mailer,
+           now: dt.datetime | None = None) -> str:
+    now = now or utcnow()
+    with db.atomic():
+        game = Game.get_or_none(Game.id == game_id)
+        proposal = Proposal.get_or_none((Proposal.id == proposal_id)
+                                        & (Proposal.game == game_id))
+        if game is None or proposal is None:
+            raise moves.NotFound("There is no such proposal.")
+        if open_proposal(game) != proposal:
+            raise moves.StaleMove("This proposal no longer holds: the game has moved on.")
+        if user.id not in {s.user_id for s in voters(game, proposal)}:
+            raise moderation.Forbidden("Only the other players of this game answer it.")
+        if not agree:
+            return _refuse(game, proposal, user, mailer, now)
+        agreed = sorted(set(proposal.agreed) | {user.id})
+        Proposal.update(agreed=agreed).where(Proposal.id == proposal.id).execute()
+        if {s.user_id for s in voters(game, proposal)} - set(agreed):
+            return "Your yes is noted; it waits for the other players."
+        return _carry_out(game, proposal, agreed, mailer, now)
+
+
+def _refuse(game: Game, proposal: Proposal, user: User, mailer: Mailer,
+            now: dt.datetime) -> str:
+    Proposal.update(status="refused").where(Proposal.id == proposal.id).execute()
+    what = describe(game, proposal.action, proposal.params)
+    text = f"{user.name} refused the proposal to {what}."
+    moderation._note(game, game.seq, {"note": "refused", "proposal": proposal.id}, text, user,
+                     now, actor="player")
+    moderation._tell(mailer, game, text, proposal.reason)
+    return "You refused: nothing happens."
+
+
+def _carry_out(game: Game, proposal: Proposal, agreed: list[int], mailer: Mailer,
+               now: dt.datetime) -> str:
+    Proposal.update(status="done").where(Proposal.id == proposal.id).execute()
+    names = [u.name for u in User.select().where(User.id.in_(agreed)).order_by(User.name)]
+    reason = f"{proposal.reason} (agreed by {', '.join(names)})"
+    proposer = User.get_by_id(proposal.proposer_id)
+    SERVICES[proposal.action](game.id, proposer, game.seq, reason=reason, mailer=mailer,
+                              now=now, agreed_by=tuple(names), **proposal.params)
+    return "Everybody agreed: it is done."
+
+
+def describe(game: Game, action: str, params: dict) -> str:
+    names = seat_views.seat_names(game)
+    seat = params.get("index")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    return {"default": f"play the default action for {names[game.to_move]}"
+            if game.to_move is not None else "play the default action",
+            "replace": f"give the seat of {who} to {params.get('email')}",
+            "remove": f"remove {who} from the game",
+            "undo": f"undo the last {moderation._moves(params.get('count', 1))}",
+            "abandon": "abandon the game as it stands"}[action]

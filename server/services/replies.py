@@ -1,0 +1,308 @@
+"""Moves and lobby commands by mail reply.
+
+``receive`` takes one raw mail (from the receiver, the IMAP poller or the
+catcher's Reply form), keeps it (InboundMail, unique on its Message-ID: a
+mail delivered twice is acted on once), and:
+
+- ignores mail a machine sent (auto-replies, lists, bounces): answering
+  those makes mail loops;
+- to a seat's address (``play+<token>``, mail/reply_address.py): checks the
+  signature, that the sender is the seat's verified address, that the game
+  is still where the answered mail left it, then plays the reply's lines one
+  decision each through ``moves.play`` (one transaction a decision), stopping
+  at the first that fails;
+- to a game's lobby address: ``/join N``, ``/start``, ``/option [name] value``.
+
+Every mail a person sent gets an answer: what was played and what comes
+next, or in one sentence why nothing changed, with the current choices.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from peewee import JOIN, IntegrityError
+
+from engine import Choice, IllegalMove, get_game
+from server.db import db
+from server.mail import inbound
+from server.mail.compose import Mailer
+from server.mail.inbound import ParsedMail
+from server.mail.reply_address import LOBBY, TALK, AddressError, ReplyTarget
+from server.models import Game, InboundMail, Seat, User
+from server.services import games, reply_menu, table_talk
+from server.services.moves import MoveRejected, play
+from server.services.seat_views import seat_names
+from server.services.state_store import rules
+
+RAW_LIMIT = 256 * 1024
+PASS_WORDS = {"pass", "passen", "passer", "passe"}
+NUMBER = re.compile(r"#?([0-9]{1,4})[.)]?")
+
+
+class Unreadable(Exception):
+    """A line that names no choice; the message is for the player."""
+
+
+@dataclass
+class Result:
+    status: str                      # applied, refused, ignored
+    reason: str = ""                 # one sentence
+    played: list[str] = field(default_factory=list)
+
+
+# -- entry ----------------------------------------------------------------------
+def receive(raw: bytes, mailer: Mailer, via: str = "smtp", envelope_from: str | None = None,
+            envelope_to: list[str] | None = None) -> InboundMail | None:
+    """Handle one incoming mail; None when it was handled before (same Message-ID)."""
+    mail = inbound.parse(raw, envelope_to, envelope_from)
+    replies = reply_menu.addresses(mailer.settings)
+    to_addr = next((a for a in mail.recipients if replies.is_ours(a)), "")
+    try:
+        with db.atomic():
+            row = InboundMail.create(
+                message_id=mail.message_id, raw=raw[:RAW_LIMIT].decode("utf-8", "replace"),
+                from_addr=mail.sender[:250], to_addr=(to_addr or ",".join(mail.recipients))[:250],
+                subject=mail.subject, via=via)
+    except IntegrityError:
+        return None
+    result = _handle(mail, to_addr, row, mailer)
+    (InboundMail.update(status=result.status, outcome=_outcome(result), game=row.game_id,
+                        user=row.user_id)
+     .where(InboundMail.id == row.id).execute())
+    return InboundMail.get_by_id(row.id)
+
+
+def _outcome(result: Result) -> str:
+    played = "; ".join(result.played)
+    return " ".join(p for p in (f"Played: {played}." if played else "", result.reason) if p)
+
+
+def _handle(mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer) -> Result:
+    if mail.automatic:
+        return Result("ignored", f"Sent by a machine ({mail.automatic}); not answered.")
+    if not mail.sender:
+        return Result("ignored", "No sender address; nobody to answer.")
+    if not to_addr:
+        return Result("ignored", "Not addressed to a reply address of ours.")
+    try:
+        target = reply_menu.addresses(mailer.settings).read(to_addr)
+    except AddressError:
+        return _refuse_stranger(mail, mailer, None,
+                                "This reply address is not one the server gave out.")
+    game = Game.get_or_none(Game.id == target.game_id)
+    if game is None:
+        return _refuse_stranger(mail, mailer, None, "That game no longer exists.")
+    row.game_id = game.id
+    user = User.get_or_none(User.email == mail.sender)
+    if user is not None and user.verified:
+        row.user_id = user.id
+    else:
+        user = None
+    if target.kind == LOBBY:
+        return lobby(mail, target, game, user, mailer)
+    if target.kind == TALK:
+        return talk_reply(mail, target, game, user, mailer)
+    return seat_reply(mail, target, game, user, mailer)
+
+
+def _refuse_stranger(mail: ParsedMail, mailer: Mailer, game: Game | None, reason: str) -> Result:
+    """An answer to whoever sent it, with nothing about any seat."""
+    subject = (mailer.subject_for(game, rules(game).title) if game is not None
+               else "[pbem] Your mail could not be used")
+    mailer.queue("reply_refused", mail.sender, subject,
+                 {"name": "", "reason": reason, "menu": None, "seat_url": "",
+                  "next_name": "", "yours": False,
+                  "title": rules(game).title if game else ""}, game, None)
+    return Result("refused", reason)
+
+
+# -- table talk -----------------------------------------------------------------
+def talk_reply(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
+               mailer: Mailer) -> Result:
+    """A reply to a table-talk mail: its text (quotes and signature cut) goes
+    to the table as the seat's message; nothing is answered but a refusal."""
+    seat = (Seat.select(Seat, User).join(User)
+            .where((Seat.game == game.id) & (Seat.index == target.seat)).get_or_none())
+    if seat is None or user is None or seat.user_id != user.id \
+            or seat.link_version != target.version:
+        return _refuse_stranger(mail, mailer, game,
+                                "Table talk is taken only from the player's own confirmed "
+                                "address, through the newest table-talk mail.")
+    try:
+        table_talk.post(game.id, seat, "\n".join(mail.commands), mailer)
+    except MoveRejected as exc:
+        return _answer(game, seat, mailer, "refused", f"Your message was not posted: {exc}")
+    return Result("applied", "Posted to the table.")
+
+
+# -- moves ----------------------------------------------------------------------
+def seat_reply(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
+               mailer: Mailer) -> Result:
+    seat = (Seat.select(Seat, User).join(User)
+            .where((Seat.game == game.id) & (Seat.index == target.seat)).get_or_none())
+    if seat is None or user is None or seat.user_id != user.id:
+        return _refuse_stranger(mail, mailer, game,
+                                "Replies for this seat are taken only from its player's "
+                                "own confirmed address.")
+    if seat.link_version != target.version:
+        return _answer(game, seat, mailer, "refused", "This reply address was replaced by "
+                       "a newer one; answer the newest mail of this game.")
+    if game.status == "finished":
+        return _answer(game, seat, mailer, "refused", "This game is over; nothing more "
+                       "can be played.")
+    if game.seq != target.seq:
+        return _answer(game, seat, mailer, "refused", "The game has moved on since the mail "
+                       "you answered, so your reply was not played.")
+    if not mail.commands:
+        return _answer(game, seat, mailer, "refused", "No choice was found at the top of "
+                       "your reply: answer with the number of one choice.")
+    return _play_lines(mail.commands, game, seat, user, mailer)
+
+
+def _play_lines(lines: list[str], game: Game, seat: Seat, user: User, mailer: Mailer) -> Result:
+    played: list[str] = []
+    reason = ""
+    seq = game.seq
+    for number, line in enumerate(lines, start=1):
+        game = Game.get_by_id(game.id)
+        if game.status != "active" or game.to_move != seat.index:
+            reason = ("It is not your turn." if number == 1 else
+                      f"Line {number} and after were not played: your part of the turn is done.")
+            break
+        try:
+            choice = match(line, reply_menu.seat_choices(game, seat.index))
+            done = play(game.id, seat.index, choice.action, seq, mailer=mailer,
+                        user_id=user.id)
+        except (Unreadable, IllegalMove, MoveRejected) as exc:
+            reason = f"Line {number} (\"{line[:60]}\") was not played: {exc}"
+            break
+        played.append(choice.label)
+        seq = done.seq
+    game = Game.get_by_id(game.id)
+    if not played:
+        return _answer(game, seat, mailer, "refused", reason)
+    return _answer(game, seat, mailer, "applied", reason, played)
+
+
+def match(line: str, choices: list[Choice]) -> Choice:
+    """The choice a line names: its number, its words (the whole label, the
+    start of one, or a part only one has), or "pass"."""
+    if not choices:
+        raise Unreadable("It is not your turn.")
+    text = " ".join(line.split()).strip(" .!").casefold()
+    number = NUMBER.fullmatch(text)
+    if number:
+        n = int(number.group(1))
+        if not 1 <= n <= len(choices):
+            raise Unreadable(f"there is no choice {n}; choose 1 to {len(choices)}.")
+        return choices[n - 1]
+    labels = [c.label.casefold() for c in choices]
+    if text in PASS_WORDS:
+        found = [c for c in choices if c.action.get("type") == "pass"
+                 or c.label.casefold().startswith("pass")]
+        if not found:
+            raise Unreadable("passing is not one of your choices now.")
+        return found[0]
+    for test in (lambda label: label == text, lambda label: label.startswith(text),
+                 lambda label: text in label):
+        found = [c for c, label in zip(choices, labels) if test(label)]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise Unreadable("it fits several choices; answer with the number.")
+    raise Unreadable("it is none of your choices.")
+
+
+def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
+            played: list[str] | None = None) -> Result:
+    """The mail to the seat's player: what was played, or why not, and the
+    choices now (with a fresh reply address)."""
+    seat = Seat.get_by_id(seat.id)
+    user = User.get_by_id(seat.user_id)
+    menu = reply_menu.menu(mailer.settings, game, seat)
+    names = seat_names(game)
+    kind = rules(game)
+    next_name = names[game.to_move] if game.status == "active" and game.to_move is not None \
+        else ""
+    context = {"name": user.name, "title": kind.title, "reason": reason,
+               "played": played or [], "over": game.status == "finished",
+               "next_name": next_name, "yours": game.to_move == seat.index,
+               "menu": menu.context() if menu else None,
+               "seat_url": mailer.links.seat_url(seat)}
+    template = "reply_applied" if status == "applied" else "reply_refused"
+    mailer.queue(template, user.email, mailer.subject_for(game, kind.title), context, game,
+                 user, reply_to=menu.reply_to if menu and menu.choices else "")
+    return Result(status, reason, played or [])
+
+
+# -- lobby ----------------------------------------------------------------------
+def lobby(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
+          mailer: Mailer) -> Result:
+    kind = get_game(game.kind)
+    if user is None:
+        reason = ("Lobby commands are taken only from the address of a confirmed "
+                  f"account; sign up first at {mailer.links.base_url}/signup.")
+        return _lobby_answer(mail.sender, None, game, mailer, "refused", reason, [])
+    if game.join_version != target.version:
+        return _lobby_answer(mail.sender, user, game, mailer, "refused",
+                             "This lobby address was revoked by the host.", [])
+    done, reason = [], ""
+    for line in mail.commands:
+        try:
+            done.append(lobby_command(line, game, user, kind, mailer))
+        except (MoveRejected, IllegalMove, Unreadable) as exc:
+            reason = f"\"{line[:60]}\" was not done: {exc}"
+            break
+    if not mail.commands:
+        reason = "No command was found at the top of your mail."
+    result = _lobby_answer(mail.sender, user, game, mailer, "applied" if done else "refused",
+                           reason, done)
+    host = User.get_by_id(game.host_id)
+    joined = [line for line in done if line.startswith("You sit")]
+    if joined and host.id != user.id:
+        # The host hears of it, and can answer that mail with /start.
+        _lobby_answer(host.email, host, game, mailer, "applied", "",
+                      [f"{user.name} now sits in seat {joined[-1].split()[-1]}"])
+    return result
+
+
+def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> str:
+    words = line.split()
+    command = words[0].lower().lstrip("/") if words else ""
+    if command == "join" and len(words) == 2 and words[1].isascii() and words[1].isdigit():
+        seat = games.join(game.id, user, int(words[1]) - 1)
+        return f"You sit in seat {seat.index + 1}."
+    if command == "start" and len(words) == 1:
+        games.start(game.id, user, mailer)
+        return "The game has started."
+    if command == "option" and len(words) in (2, 3):
+        value = words[-1].lower()
+        if len(words) == 3:
+            name = words[1].lower()
+        else:
+            specs = [s for s in kind.options if s.canonical(value) is not None]
+            if not specs:
+                allowed = "; ".join(s.allowed() for s in kind.options) or "none"
+                raise Unreadable(f"no option takes {value!r} (allowed: {allowed}).")
+            name = specs[0].name
+        game = games.set_option(game.id, user, name, value)
+        return f"Option {name} is now {game.options[name]}."
+    raise Unreadable("the lobby knows /join N, /start and /option VALUE.")
+
+
+def _lobby_answer(to_addr: str, user: User | None, game: Game, mailer: Mailer, status: str,
+                  reason: str, done: list[str]) -> Result:
+    game = Game.get_by_id(game.id)
+    kind = get_game(game.kind)
+    names = [s.user.name if s.user_id else "(free)" for s in
+             Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+             .where(Seat.game == game.id).order_by(Seat.index)]
+    context = {"name": user.name if user else "", "title": kind.title, "reason": reason,
+               "done": done, "status": game.status, "seats": names,
+               "options": [f"{k}: {v}" for k, v in game.options.items()]}
+    reply_to = reply_menu.lobby_address(mailer.settings, game) if game.status == "open" else ""
+    mailer.queue("reply_lobby", to_addr, mailer.subject_for(game, kind.title), context, game,
+                 user, reply_to=reply_to)
+    return Result(status, reason, done)
+

@@ -1,0 +1,97 @@
+"""What a viewer may see of a game, as plain data for pages and mails.
+
+Everything here goes through the engine's per-seat view and ``text_for``, so a
+page or mail built from it can hold no other seat's hidden information.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from peewee import JOIN
+
+from engine import Event as EngineEvent
+from server.models import Event, Game, Seat, TableMessage, User
+from server.services.clocks import local_text
+from server.services.state_store import rules
+
+TALK_RIDE_ALONG = 20    # table-talk messages at most in one turn mail or digest
+
+
+@dataclass(frozen=True)
+class LogLine:
+    seq: int
+    text: str
+
+
+def seat_names(game: Game) -> list[str]:
+    seats = (Seat.select(Seat, User)
+             .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+             .where(Seat.game == game.id)
+             .order_by(Seat.index))
+    return [seat.user.name if seat.user_id else f"Player {seat.index + 1}" for seat in seats]
+
+
+def board(game: Game, state, viewer: int | None, names: list[str]):
+    kind = rules(game)
+    return kind.board(kind.view(state, viewer), names)
+
+
+def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
+              upto: int | None = None) -> list[LogLine]:
+    query = (Event.select(Event.seq, Event.events, Event.undone)
+             .where((Event.game == game.id) & (Event.seq > after))
+             .order_by(Event.seq))
+    if upto is not None:
+        query = query.where(Event.seq <= upto)
+    lines = []
+    for row in query:
+        for data in row.events:
+            text = EngineEvent.from_json(data).text_for(viewer, names)
+            if text:
+                lines.append(LogLine(row.seq, f"(undone) {text}" if row.undone else text))
+    return lines
+
+
+def outcome_rows(game: Game, names: list[str]) -> list[dict]:
+    """Final scores, best first, from the outcome stored when the game ended."""
+    if not game.outcome:
+        return []
+    winners = set(game.outcome["winners"])
+    rows = [{"name": names[s["seat"]], "seat": s["seat"] + 1, "total": s["total"],
+             "tiebreak": s["tiebreak"], "breakdown": s["breakdown"],
+             "winner": s["seat"] in winners} for s in game.outcome["scores"]]
+    return sorted(rows, key=lambda r: (-r["total"], -r["tiebreak"]))
+
+
+def deadline_text(deadline: dt.datetime | None, tzname: str = "UTC") -> str:
+    return local_text(deadline, tzname)
+
+
+# -- table talk ---------------------------------------------------------------
+def table_talk(game: Game, limit: int = 30) -> list[dict]:
+    """The table's latest messages, oldest first, as every viewer may see them."""
+    names = seat_names(game)
+    rows = (TableMessage.select().where(TableMessage.game == game.id)
+            .order_by(TableMessage.id.desc()).limit(limit))
+    return [_shown(row, names) for row in reversed(list(rows))]
+
+
+def _shown(row: TableMessage, names: list[str]) -> dict:
+    text = (f"(hidden by a moderator: {row.hidden_reason})" if row.hidden else row.text)
+    return {"id": row.id, "name": names[row.seat] if row.seat < len(names) else "?",
+            "seat": row.seat + 1, "text": text, "hidden": row.hidden, "at": row.created_at}
+
+
+def unseen_talk(game: Game, seat: Seat) -> list[dict]:
+    """What ``seat`` has not had by mail yet (for its turn mail or digest);
+    marks it had."""
+    rows = list(TableMessage.select()
+                .where((TableMessage.game == game.id) & (TableMessage.id > seat.talk_seen_id)
+                       & (TableMessage.seat != seat.index))
+                .order_by(TableMessage.id))
+    if not rows:
+        return []
+    Seat.update(talk_seen_id=rows[-1].id).where(Seat.id == seat.id).execute()
+    names = seat_names(game)
+    return [_shown(row, names) for row in rows[-TALK_RIDE_ALONG:]]

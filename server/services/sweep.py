@@ -1,0 +1,269 @@
+"""What the scheduler does when it wakes up: every function takes ``now``.
+
+Each due row is claimed atomically before it is acted on (a conditional
+UPDATE; on PostgreSQL first ``SELECT … FOR UPDATE SKIP LOCKED``), and the
+action plus its mails commit in one transaction, so two schedulers running at
+once never send a reminder twice or auto-pass a seat twice.  A player's move
+racing a timeout is settled by the game's sequence number in ``moves.play``.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import time
+from dataclasses import dataclass, field
+
+from peewee import JOIN, PostgresqlDatabase
+
+from engine import IllegalMove
+from engine.interface import name_seats
+from server.db import db
+from server.mail.compose import Mailer
+from server.models import Game, Seat, User, Vacation
+from server.services import clocks, reply_menu
+from server.services.moves import MoveRejected, notify_final, notify_turn, play
+from server.services.seat_views import seat_names, unseen_talk
+from server.services.state_store import load_state, rules
+
+MAX_CHAIN = 1000        # decisions one timeout may play for one seat's turn
+
+
+@dataclass
+class SweepReport:
+    vacations: int = 0
+    timeouts: int = 0
+    actions: int = 0
+    reminders: int = 0
+    digests: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None) -> SweepReport:
+    """One pass over everything due at ``now``, oldest first.
+
+    Timeouts are claimed a few at a time (SCHEDULER_BATCH) for a short lease
+    (SCHEDULER_LEASE_SECONDS): schedulers running at once share the work, and
+    the claims of one that died run out within seconds for the others."""
+    report = SweepReport()
+    report.vacations = start_vacations(now)
+    batch = batch or settings["SCHEDULER_BATCH"]
+    lease = dt.timedelta(seconds=settings["SCHEDULER_LEASE_SECONDS"])
+    started = time.monotonic()
+    while True:                                 # absent seats may chain into each other
+        # The lease counts from the real time now, not from the sweep's start:
+        # a long sweep must not hand out claims that are already over.
+        until = now + dt.timedelta(seconds=time.monotonic() - started) + lease
+        done = run_timeouts(settings, mailer, now, batch, report, until)
+        if done < batch:
+            break
+    report.reminders = send_reminders(mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
+    report.digests = send_digests(settings, mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
+    return report
+
+
+# -- claiming ---------------------------------------------------------------
+def _is_postgres() -> bool:
+    return isinstance(db.obj, PostgresqlDatabase)
+
+
+def seats_then_games():
+    """Seats joined to their games, seats scanned first.
+
+    SQLite takes CROSS JOIN as "this table order": the scan starts on the
+    seat's deadline (or reminder) index, so a sweep reads the rows that are
+    due and not every active game (bench/scheduler_sweep.py).  PostgreSQL
+    plans it like any inner join."""
+    return Seat.select(Seat.id).join(Game, JOIN.CROSS).where(Seat.game == Game.id)
+
+
+def due_seats_query(now: dt.datetime):
+    unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
+    return (seats_then_games()
+            .where((Seat.deadline <= now) & unclaimed & (Game.status == "active")
+                   & Seat.mail_hold_since.is_null()    # its turn mail did not get through
+                   & (Game.paused == False) & (Game.to_move == Seat.index))  # noqa: E712
+            .order_by(Seat.deadline, Seat.id))
+
+
+def claim_due_seats(now: dt.datetime, limit: int, until: dt.datetime) -> list[int]:
+    """Seats whose deadline has passed, claimed for this scheduler until ``until``."""
+    query = due_seats_query(now).limit(limit)
+    unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
+    with db.atomic():
+        if _is_postgres():
+            ids = [s.id for s in query.for_update(of=Seat, skip_locked=True)]
+            if ids:
+                Seat.update(claimed_until=until).where(Seat.id.in_(ids)).execute()
+            return ids
+    claimed = []
+    for row in list(query):
+        with db.atomic():
+            won = (Seat.update(claimed_until=until)
+                   .where((Seat.id == row.id) & unclaimed).execute())
+        if won == 1:
+            claimed.append(row.id)
+    return claimed
+
+
+# -- vacations ----------------------------------------------------------------
+def start_vacations(now: dt.datetime) -> int:
+    """At a vacation's start, move the player's pending deadlines by its length."""
+    started = 0
+    due = (Vacation.select().where((Vacation.started == False)  # noqa: E712
+                                   & (Vacation.starts_at <= now))
+           .order_by(Vacation.starts_at))
+    for vacation in list(due):
+        with db.atomic():
+            won = (Vacation.update(started=True)
+                   .where((Vacation.id == vacation.id) & (Vacation.started == False))  # noqa: E712
+                   .execute())
+            if won == 1 and vacation.ends_at > now:
+                clocks.shift_pending(vacation.user_id, vacation.ends_at - vacation.starts_at, now)
+            started += won
+    return started
+
+
+# -- timeouts -----------------------------------------------------------------
+def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
+                 report: SweepReport, until: dt.datetime) -> int:
+    ids = claim_due_seats(now, batch, until)
+    for seat_id in ids:
+        try:
+            played = time_out(settings, mailer, seat_id, now)
+        except MoveRejected as exc:         # a player's move got there first
+            report.skipped.append(f"seat {seat_id}: {exc}")
+            Seat.update(claimed_until=None).where(Seat.id == seat_id).execute()
+            continue
+        if played:
+            report.timeouts += 1
+            report.actions += played
+    return len(ids)
+
+
+def time_out(settings, mailer: Mailer, seat_id: int, now: dt.datetime) -> int:
+    """Play the default action for a timed-out seat, for its whole pending turn."""
+    with db.atomic():
+        seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
+        game = Game.get_by_id(seat.game_id)
+        played = []
+        while (len(played) < MAX_CHAIN and game.status == "active" and not game.paused
+               and game.to_move == seat.index):
+            kind = rules(game)
+            state = load_state(game)
+            action = kind.default_action(state)
+            played.append(kind.label(state, action))
+            try:
+                play(game.id, seat.index, action, game.seq, "timeout", now, mailer=mailer,
+                     notify=False)
+            except IllegalMove as exc:      # would be an engine bug: keep the seat claimed
+                raise MoveRejected(f"default action refused: {exc}") from exc
+            game = Game.get_by_id(game.id)
+        if played:
+            _after_timeout(settings, mailer, game, seat, played, now)
+        else:
+            Seat.update(claimed_until=None).where(Seat.id == seat_id).execute()
+    return len(played)
+
+
+def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: list[str],
+                   now: dt.datetime) -> None:
+    names = seat_names(game)
+    lines = [name_seats(text, names) for text in played]
+    timeouts = seat.timeouts_in_row + 1
+    # A withdrawn seat (removed or resigned) is expected to pass: no notices.
+    becomes_absent = (not seat.absent and not seat.withdrawn
+                      and timeouts >= settings["ABSENT_AFTER_TIMEOUTS"])
+    Seat.update(timeouts_in_row=timeouts, absent=seat.absent or becomes_absent,
+                claimed_until=None).where(Seat.id == seat.id).execute()
+    seat = Seat.select(Seat, User).join(User).where(Seat.id == seat.id).get()
+    kind = rules(game)
+    if not (seat.absent or seat.withdrawn) or becomes_absent:
+        mailer.timeout(game, kind.title, seat, lines, seat.absent)
+    if becomes_absent:
+        for moderator in moderators(game):
+            mailer.stalling(game, kind.title, moderator, names[seat.index], timeouts)
+    if game.status == "finished":
+        notify_final(game, mailer)
+    else:
+        notify_turn(game, now, mailer)
+
+
+def moderators(game: Game) -> list[User]:
+    """Who hears that a game is stalling: its host and the site moderators."""
+    site = User.select().where(User.is_moderator & (User.id != game.host_id)).order_by(User.id)
+    return [User.get_by_id(game.host_id), *site]
+
+
+# -- reminders ----------------------------------------------------------------
+def send_reminders(mailer: Mailer, now: dt.datetime, limit: int) -> int:
+    due = (seats_then_games()
+           .select_extend(Seat.next_reminder_at)
+           .where((Seat.next_reminder_at <= now) & (Seat.deadline > now)
+                  & Seat.mail_hold_since.is_null()
+                  & (Game.status == "active") & (Game.paused == False))  # noqa: E712
+           .order_by(Seat.next_reminder_at)
+           .limit(limit))
+    sent = 0
+    for row in list(due):
+        sent += _remind(mailer, row.id, row.next_reminder_at, now)
+    return sent
+
+
+def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime) -> int:
+    """One reminder, claimed by moving next_reminder_at on (compare and set).
+
+    After a long stop only one reminder goes out for all that fell due."""
+    with db.atomic():
+        seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
+        game = Game.get_by_id(seat.game_id)
+        following = clocks.next_reminder_after(game, seat, now)
+        won = (Seat.update(next_reminder_at=following)
+               .where((Seat.id == seat_id) & (Seat.next_reminder_at == was_due)).execute())
+        # Digest readers get reminders too: a digest comes once a day, a
+        # deadline may come sooner, and nobody may time out unwarned.
+        if won != 1 or seat.absent:
+            return 0
+        prompt = name_seats(game.prompt, seat_names(game))
+        menu = reply_menu.menu(mailer.settings, game, seat)
+        queued = mailer.reminder(game, rules(game).title, seat, prompt,
+                                 clocks.local_text(seat.deadline, seat.user.timezone),
+                                 menu.context() if menu else None)
+        return 1 if queued else 0
+
+
+# -- digests ------------------------------------------------------------------
+def send_digests(settings, mailer: Mailer, now: dt.datetime, limit: int) -> int:
+    due = (User.select(User.id, User.next_digest_at)
+           .where((User.mail_mode == "digest") & (User.next_digest_at <= now))
+           .order_by(User.next_digest_at)
+           .limit(limit))
+    sent = 0
+    for row in list(due):
+        sent += _digest(settings, mailer, row.id, row.next_digest_at, now)
+    return sent
+
+
+def _digest(settings, mailer: Mailer, user_id: int, was_due: dt.datetime,
+            now: dt.datetime) -> int:
+    with db.atomic():
+        user = User.get_by_id(user_id)
+        following = clocks.next_digest_time(user, now, settings["DIGEST_HOUR"])
+        won = (User.update(next_digest_at=following)
+               .where((User.id == user_id) & (User.next_digest_at == was_due)).execute())
+        if won != 1:
+            return 0
+        items = waiting_games(mailer, user)
+        if items:
+            mailer.digest(user, items)
+        return 1 if items else 0
+
+
+def waiting_games(mailer: Mailer, user: User) -> list[dict]:
+    seats = (Seat.select(Seat, Game).join(Game)
+             .where((Seat.user == user.id) & (Game.status == "active")
+                    & (Game.to_move == Seat.index) & (Seat.withdrawn == False))  # noqa: E712
+             .order_by(Seat.deadline))
+    return [{"game": seat.game.name, "title": rules(seat.game).title,
+             "prompt": name_seats(seat.game.prompt, seat_names(seat.game)),
+             "deadline": clocks.local_text(seat.deadline, user.timezone),
+             "url": mailer.links.seat_url(seat),
+             "talk": unseen_talk(seat.game, seat)} for seat in seats]

@@ -1,0 +1,87 @@
+"""Table talk: short messages from the players to the table.
+
+A message is posted on the game page or by replying to a table-talk mail;
+the other players get it by mail at once (optional mail, not for digest
+readers), and whatever a seat has not had by mail yet rides along in its
+next turn mail and digest.  A moderator may hide a message: the text stays
+in the database, the page says it was hidden and why, and the hiding is a
+note on the game's record.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from server.db import db
+from server.mail.compose import Mailer
+from server.models import Game, Seat, TableMessage, User, utcnow
+from server.services import moderation, moves, reply_menu
+from server.services.seat_views import seat_names
+from server.services.state_store import rules
+
+MAX_CHARS = 500
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class TalkError(moves.MoveRejected):
+    status = 400
+
+
+def clean(text: str) -> str:
+    """The message as it will be shown: no control characters, no runs of
+    blank lines, trimmed; TalkError when nothing or too much is left."""
+    text = _CONTROL.sub("", text or "").replace("\r\n", "\n").strip()
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    if not text:
+        raise TalkError("Write a message first.")
+    if len(text) > MAX_CHARS:
+        raise TalkError(f"Keep a message under {MAX_CHARS} characters.")
+    return text
+
+
+def post(game_id: int, seat: Seat, text: str, mailer: Mailer,
+         now: dt.datetime | None = None) -> TableMessage:
+    text = clean(text)
+    with db.atomic():
+        game = Game.get_or_none(Game.id == game_id)
+        if game is None or game.status == "open" or seat.game_id != game_id:
+            raise moves.NotFound("There is no such game.")
+        if seat.withdrawn or seat.user_id is None:
+            raise moderation.Forbidden("Only the players of this game talk at its table.")
+        message = TableMessage.create(game=game.id, user=seat.user_id, seat=seat.index,
+                                      text=text, created_at=now or utcnow())
+        _mail_the_others(game, message, mailer)
+    return message
+
+
+def _mail_the_others(game: Game, message: TableMessage, mailer: Mailer) -> None:
+    names = seat_names(game)
+    others = (Seat.select(Seat, User).join(User)
+              .where((Seat.game == game.id) & (Seat.index != message.seat)))
+    for seat in others:
+        if seat.user.mail_mode == "digest":
+            continue                # it comes with the digest
+        queued = mailer.talk(game, rules(game).title, seat, names[message.seat], message.text,
+                             reply_menu.talk_address(mailer.settings, game, seat))
+        if queued is not None:
+            Seat.update(talk_seen_id=message.id).where(
+                (Seat.id == seat.id) & (Seat.talk_seen_id < message.id)).execute()
+
+
+def hide(game_id: int, user: User, seq: int, message_id: int, reason: str, *,
+         mailer: Mailer, now: dt.datetime | None = None) -> str:
+    now, reason = now or utcnow(), moderation._reason(reason)
+    with db.atomic():
+        game = moderation._begin(game_id, user, seq, statuses=("active", "finished"))
+        message = TableMessage.get_or_none((TableMessage.id == message_id)
+                                           & (TableMessage.game == game.id))
+        if message is None or message.hidden:
+            raise moderation.ModerationError("There is no such message to hide.")
+        name = seat_names(game)[message.seat]
+        text = moderation._said(f"{user.name} (moderator) hid a table-talk message "
+                                f"of {name}.", reason)
+        moderation._note(game, seq, {"note": "hide_talk", "message": message.id,
+                                     "reason": reason}, text, user, now)
+        TableMessage.update(hidden=True, hidden_reason=reason).where(
+            TableMessage.id == message.id).execute()
+    return f"The message of {name} is hidden."

@@ -1,0 +1,97 @@
+"""Declaring and ending vacations: the clocks of all the player's games stop."""
+from __future__ import annotations
+
+import datetime as dt
+
+from server.db import db
+from server.models import Game, Seat, User, Vacation
+from server.services import clocks
+
+DAY = dt.timedelta(days=1)
+# How far ahead a vacation may be declared.  Also keeps date arithmetic away
+# from year 9999 (and year 1), where it overflows.
+AHEAD = dt.timedelta(days=366)
+
+
+class VacationError(ValueError):
+    """A vacation that cannot be declared; the message is for the player."""
+
+
+def local_midnight(day: dt.date, tzname: str) -> dt.datetime:
+    local = dt.datetime.combine(day, dt.time(0), tzinfo=clocks.zone(tzname))
+    return local.astimezone(dt.timezone.utc).replace(tzinfo=None)
+
+
+def days_used(user: User, year: int) -> int:
+    used = 0
+    for v in Vacation.select().where(Vacation.user == user.id):
+        if v.starts_at.year == year:
+            used += -(-(v.ends_at - v.starts_at) // DAY)      # whole days, rounded up
+    return used
+
+
+def declare(user: User, first: dt.date, last: dt.date, now: dt.datetime,
+            allowance: int) -> Vacation:
+    """Days ``first`` to ``last`` (inclusive, in the user's zone), declared ahead."""
+    if last < first:
+        raise VacationError("The last day comes before the first.")
+    if first < now.date() - DAY:     # exactly checked below, once it can be computed
+        raise VacationError("A vacation is declared ahead: it must start tomorrow or later.")
+    if last > now.date() + AHEAD:
+        raise VacationError("A vacation may be declared at most a year ahead: "
+                            "its last day must be within a year from today.")
+    starts = local_midnight(first, user.timezone)
+    ends = local_midnight(last + DAY, user.timezone)
+    if starts <= now:
+        raise VacationError("A vacation is declared ahead: it must start tomorrow or later.")
+    days = (last - first).days + 1
+    used = days_used(user, starts.year)
+    if used + days > allowance:
+        raise VacationError(f"That is {days} days; {allowance - used} of your {allowance} "
+                            f"days for {starts.year} are left.")
+    overlap = Vacation.select().where((Vacation.user == user.id) & (Vacation.starts_at < ends)
+                                      & (Vacation.ends_at > starts)).exists()
+    if overlap:
+        raise VacationError("It overlaps a vacation you declared already.")
+    return Vacation.create(user=user, starts_at=starts, ends_at=ends)
+
+
+def cancel(user: User, vacation_id: int, now: dt.datetime) -> None:
+    """Drop a vacation that has not begun; a running one is ended by ``come_back``."""
+    deleted = (Vacation.delete()
+               .where((Vacation.id == vacation_id) & (Vacation.user == user.id)
+                      & (Vacation.starts_at > now) & (Vacation.started == False))  # noqa: E712
+               .execute())
+    if not deleted:
+        raise VacationError("There is no such vacation still to come.")
+
+
+def come_back(user: User, now: dt.datetime) -> list[str]:
+    """"I'm back": end a running vacation early and stop auto-passing."""
+    done = []
+    with db.atomic():
+        running = clocks.vacation_at(user.id, now)
+        if running is not None:
+            if running.started:
+                clocks.shift_pending(user.id, -(running.ends_at - now), now)
+            running.ends_at = now
+            running.save(only=[Vacation.ends_at])
+            done.append("Your vacation has ended: your clocks run again.")
+        absent = list(Seat.select().where((Seat.user == user.id) & (Seat.absent == True)))  # noqa: E712
+        for seat in absent:
+            seat.absent, seat.timeouts_in_row = False, 0
+            seat.save(only=[Seat.absent, Seat.timeouts_in_row])
+            game = Game.get_by_id(seat.game_id)
+            if game.status == "active" and game.to_move == seat.index:
+                clocks.start_turn(game, seat, now)       # a fresh full clock
+        if absent:
+            done.append("You are no longer marked absent: your seats play again.")
+    return done
+
+
+def on_vacation(user_ids: list[int], now: dt.datetime) -> dict[int, dt.datetime]:
+    """Who of these players is away now, and until when (for the game page)."""
+    rows = (Vacation.select()
+            .where(Vacation.user.in_(user_ids) & (Vacation.starts_at <= now)
+                   & (Vacation.ends_at > now)))
+    return {v.user_id: v.ends_at for v in rows}

@@ -1,0 +1,30 @@
+"""The web layer: one blueprint module per area, each view short (read the
+form, call a service, render or redirect), templates under templates/<area>/.
+
+May import services/, mail/ and the bottom layer (models, db, settings);
+nothing outside web/ imports it but the app factory in server/__init__.py.
+"""
+from __future__ import annotations
+
+from server.web import (
+    accounts,
+    errors,
+    lobby,
+    moderation,
+    play,
+    preferences,
+    protection,
+    rate_limits,
+)
+
+AREAS = (accounts, lobby, play, preferences, moderation)
+
+
+def init_app(app) -> None:
+    protection.init_app(app)     # CSRF, body checks, security headers
+    accounts.init_app(app)
+    rate_limits.init_app(app)
+    errors.init_app(app)
+    for area in AREAS:
+        app.register_blueprint(area.bp)
+    moderation.init_cli(app)

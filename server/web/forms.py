@@ -1,0 +1,110 @@
+"""The web forms.  Every POST carries Flask-WTF's CSRF token."""
+from __future__ import annotations
+
+import re
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    DateField,
+    EmailField,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
+
+from server.services.accounts import EMAIL
+
+
+class SignupForm(FlaskForm):
+    name = StringField("Name shown to other players", [InputRequired(), Length(1, 40)])
+    email = EmailField("Email", [InputRequired(), Length(max=254),
+                                 Regexp(EMAIL, message="This is not an email address.")])
+    password = PasswordField("Password", [InputRequired(), Length(8, 200)])
+
+
+class LoginForm(FlaskForm):
+    email = EmailField("Email", [InputRequired(), Length(max=254)])
+    password = PasswordField("Password", [InputRequired(), Length(max=200)])
+
+
+class ResetRequestForm(FlaskForm):
+    email = EmailField("Email", [InputRequired(), Length(max=254),
+                                 Regexp(EMAIL, message="This is not an email address.")])
+
+
+class NewPasswordForm(FlaskForm):
+    password = PasswordField("New password", [InputRequired(), Length(8, 200)])
+
+
+class NameForm(FlaskForm):
+    name = StringField("Name shown to other players", [InputRequired(), Length(1, 40)])
+
+
+class PasswordChangeForm(FlaskForm):
+    current = PasswordField("Current password", [InputRequired(), Length(max=200)])
+    password = PasswordField("New password", [InputRequired(), Length(8, 200)])
+
+
+class AddressForm(FlaskForm):
+    current = PasswordField("Current password", [InputRequired(), Length(max=200)])
+    email = EmailField("New email address",
+                       [InputRequired(), Length(max=254),
+                        Regexp(EMAIL, message="This is not an email address.")])
+
+
+class TalkForm(FlaskForm):
+    text = TextAreaField("Say something to the table", [InputRequired(), Length(1, 500)])
+
+
+class EmptyForm(FlaskForm):
+    """Just the CSRF token: for buttons such as start, leave, log out."""
+
+
+class NewGameForm(FlaskForm):
+    kind = SelectField("Game", validators=[InputRequired()])
+    name = StringField("Name of this game", [InputRequired(), Length(1, 80)])
+    seats = IntegerField("Seats", [InputRequired(), NumberRange(1, 20)])
+    move_hours = IntegerField("Hours per move", [InputRequired(), NumberRange(1, 24 * 30)])
+    reminder_hours = StringField(
+        "Reminders: \"half\" (halfway) or hours before the deadline, comma separated",
+        [Optional(), Regexp(r"^\s*(half|\d+)(\s*,\s*(half|\d+))*\s*$", re.IGNORECASE,
+                            message="\"half\" or numbers of hours, separated by commas")])
+
+
+class InviteForm(FlaskForm):
+    emails = TextAreaField("Email addresses, one per line or separated by commas",
+                           [InputRequired(), Length(max=4000)])
+
+
+class JoinForm(FlaskForm):
+    seat = IntegerField("Seat", [InputRequired(), NumberRange(1, 20)])
+    token = HiddenField()
+
+
+class OptionForm(FlaskForm):
+    name = StringField("Option", [InputRequired(), Length(max=60)])
+    value = StringField("Value", [InputRequired(), Length(max=60)])
+
+
+class MoveForm(FlaskForm):
+    seq = IntegerField("seq", [InputRequired(), NumberRange(0, 10 ** 9)])
+    action = StringField("action", [InputRequired(), Length(max=2000)])
+
+
+class SettingsForm(FlaskForm):
+    timezone = SelectField("Time zone for deadlines", [InputRequired()])
+    mail_mode = SelectField("Turn mails", [InputRequired()], choices=[
+        SelectChoice("every", "A mail for every turn"),
+        SelectChoice("digest", "One mail a day listing the games that wait for me")])
+    optional_mail = BooleanField("Also reminders, timeout notices and results")
+
+
+class VacationForm(FlaskForm):
+    starts = DateField("First day away", [InputRequired()])
+    ends = DateField("Last day away", [InputRequired()])

@@ -1,0 +1,178 @@
+"""The lobby: your games, creating a game, inviting, joining a seat, options,
+starting.  Views read the form, call services/games.py and redirect."""
+from __future__ import annotations
+
+import re
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+from peewee import JOIN
+
+from engine import GAMES, get_game
+from server.mail.links import LinkError
+from server.models import Game, Invitation, Seat, User
+from server.services import accounts, clocks, games
+from server.web import rate_limits
+from server.web.errors import link_error
+from server.web.forms import EmptyForm, InviteForm, JoinForm, NewGameForm, OptionForm
+
+bp = Blueprint("lobby", __name__)
+EMAIL = re.compile(accounts.EMAIL)
+
+
+def mailer():
+    return current_app.extensions["pbem_mailer"]
+
+
+@bp.get("/")
+def index():
+    if not current_user.is_authenticated:
+        return render_template("lobby/welcome.html")
+    mine = (Game.select().join(Seat).where(Seat.user == current_user.id)
+            .order_by(Game.id.desc()))
+    return render_template("lobby/index.html", games=list(mine), form=EmptyForm())
+
+
+@bp.route("/games/new", methods=("GET", "POST"))
+@login_required
+def new_game():
+    form = NewGameForm(kind=request.args.get("kind"))
+    form.kind.choices = [(name, g.title) for name, g in sorted(GAMES.items())]
+    kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
+    if request.method == "GET":
+        form.seats.data = form.seats.data or kind.max_players
+        form.move_hours.data = current_app.config["DEFAULT_MOVE_HOURS"]
+        form.reminder_hours.data = current_app.config["DEFAULT_REMINDER_HOURS"]
+    elif form.validate_on_submit():
+        options = {spec.name: request.form.get(f"option_{spec.name}", spec.default)
+                   for spec in kind.options}
+        try:
+            hours = clocks.parse_reminders(form.reminder_hours.data, form.move_hours.data)
+        except ValueError as exc:
+            form.reminder_hours.errors = [str(exc)]
+            return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
+        game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
+                                 form.seats.data, options, form.move_hours.data, hours, mailer())
+        return redirect(url_for("lobby.lobby", game_id=game.id))
+    return render_template("lobby/new.html", form=form, kinds=GAMES,
+                           kind=kind), 400 if form.errors else 200
+
+
+@bp.get("/games/<int:game_id>/lobby")
+@login_required
+def lobby(game_id: int):
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    if game.status != "open":
+        return redirect(url_for("play.game", game_id=game_id))
+    if not may_join(game, current_user, token=None):
+        abort(403)
+    return render_lobby(game, token="")
+
+
+@bp.get("/j/<token>")
+def join_link(token: str):
+    """The shared join link: shows the lobby; joining is a POST from there."""
+    try:
+        game = mailer().links.read_join(token)
+    except LinkError as exc:
+        return link_error(exc)
+    if game.status != "open":
+        return redirect(url_for("play.game", game_id=game.id))
+    return render_lobby(game, token=token)
+
+
+def render_lobby(game: Game, token: str):
+    seats = list(Seat.select(Seat, User).join(User, on=(Seat.user == User.id),
+                                               join_type=JOIN.LEFT_OUTER)
+                 .where(Seat.game == game.id).order_by(Seat.index))
+    kind = get_game(game.kind)
+    is_host = current_user.is_authenticated and game.host_id == current_user.id
+    return render_template(
+        "lobby/lobby.html", game=game, kind=kind, seats=seats, token=token, is_host=is_host,
+        join_url=mailer().links.join_url(game) if is_host else "",
+        invited=list(game.invitations) if is_host else [],
+        form=EmptyForm(), invite_form=InviteForm(), option_form=OptionForm())
+
+
+def may_join(game: Game, user: User, token: str | None) -> bool:
+    if game.host_id == user.id or Seat.get_or_none((Seat.game == game.id) & (Seat.user == user.id)):
+        return True
+    if Invitation.get_or_none((Invitation.game == game.id) & (Invitation.email == user.email)):
+        return True
+    if token:
+        try:
+            return mailer().links.read_join(token).id == game.id
+        except LinkError:
+            return False
+    return False
+
+
+@bp.post("/games/<int:game_id>/join")
+@login_required
+def join(game_id: int):
+    form = JoinForm()
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    if not form.validate_on_submit():
+        abort(400, "Choose a seat number.")
+    if not may_join(game, current_user, form.token.data):
+        abort(403)
+    seat = games.join(game_id, current_user, form.seat.data - 1)
+    flash(f"You sit in seat {seat.index + 1}.")
+    return redirect(url_for("lobby.lobby", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/leave")
+@login_required
+def leave(game_id: int):
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    games.leave(game_id, current_user)
+    flash("You left the game.")
+    return redirect(url_for("lobby.index"))
+
+
+@bp.post("/games/<int:game_id>/option")
+@login_required
+def option(game_id: int):
+    form = OptionForm()
+    if not form.validate_on_submit():
+        abort(400, "Choose an option and a value.")
+    games.set_option(game_id, current_user, form.name.data, form.value.data)
+    flash(f"Option {form.name.data} is now {form.value.data}.")
+    return redirect(url_for("lobby.lobby", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/invite")
+@login_required
+@rate_limits.per_user("RATELIMIT_INVITE_PER_USER")
+def invite(game_id: int):
+    form = InviteForm()
+    if not form.validate_on_submit():
+        abort(400, "Give at least one email address.")
+    emails = [e.strip().lower() for e in re.split(r"[\s,;]+", form.emails.data) if e.strip()]
+    bad = [e for e in emails if not EMAIL.match(e)]
+    if bad or not emails or len(emails) > 20:
+        abort(400, "These are not email addresses: " + ", ".join(bad[:5]) if bad
+              else "Give between 1 and 20 email addresses.")
+    count = games.invite(game_id, current_user, emails, mailer())
+    flash(f"Sent {count} invitation{'s' if count != 1 else ''}.")
+    return redirect(url_for("lobby.lobby", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/start")
+@login_required
+def start(game_id: int):
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    games.start(game_id, current_user, mailer())
+    flash("The game has started.")
+    return redirect(url_for("play.game", game_id=game_id))

@@ -1,0 +1,180 @@
+"""The game page and the move form.  The page is built from the engine's view
+for the seat this browser plays (web/seat_access.py: the account's own seat or
+one opened from a mail link); a move is a POST carrying the sequence number
+the page was made at."""
+from __future__ import annotations
+
+import json
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user
+
+from engine import Choice
+from engine.interface import name_seats
+from server.mail.links import LinkError
+from server.models import Game, Seat, utcnow
+from server.services import deliveries, games, proposals, vacations
+from server.services import table_talk as table_talk_service
+from server.services.clocks import local_text
+from server.services.moves import play
+from server.services.seat_views import (
+    board,
+    deadline_text,
+    log_lines,
+    outcome_rows,
+    seat_names,
+    table_talk,
+)
+from server.services.state_store import load_state, rules
+from server.web import rate_limits, seat_access
+from server.web.errors import link_error
+from server.web.forms import EmptyForm, MoveForm, TalkForm
+
+bp = Blueprint("play", __name__)
+RECENT_LINES = 15
+
+
+@bp.get("/s/<token>")
+def seat_link(token: str):
+    """A seat link from a mail: this browser may play that seat (not the account)."""
+    try:
+        seat = seat_access.open_link(token)
+    except LinkError as exc:
+        return link_error(exc)
+    return redirect(url_for("play.game", game_id=seat.game_id))
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int):
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    seat = seat_access.viewer_seat(game)
+    if seat is None and not current_user.is_authenticated:
+        return current_app.login_manager.unauthorized()
+    if game.status == "open":
+        return redirect(url_for("lobby.lobby", game_id=game_id))
+    if seat is not None and seat.mail_hold_since is not None:
+        deliveries.seen(seat)       # they know it is their turn: the clock runs again
+    return render_template("play/game.html", **page(game, seat,
+                                                    request.args.get("since", type=int)))
+
+
+def page(game: Game, seat: Seat | None, since: int | None) -> dict:
+    """Everything the game page shows, from ``seat``'s view only."""
+    viewer = seat.index if seat else None
+    state, names, kind = load_state(game, save=False), seat_names(game), rules(game)
+    log = log_lines(game, viewer, names)
+    to_move = (Seat.get_or_none((Seat.game == game.id) & (Seat.index == game.to_move))
+               if game.to_move is not None else None)
+    my_turn = (viewer is not None and viewer == game.to_move and not game.paused
+               and not seat.withdrawn)
+    return dict(
+        game=game, kind=kind, seat=seat, names=names, log=log, recent=log[-RECENT_LINES:],
+        sections=board(game, state, viewer, names), prompt=name_seats(game.prompt, names),
+        result=[line for line in log if since is not None and line.seq > since],
+        choices=[Choice(c.action, name_seats(c.label, names), c.group)
+                 for c in kind.choices(state, viewer)] if my_turn else [],
+        to_move=to_move,
+        deadline=deadline_text(to_move and to_move.deadline, seat_access.viewer_timezone(seat)),
+        rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json,
+        link_form=EmptyForm(), away=away_notes(game, seat_access.viewer_timezone(seat)),
+        signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
+        talk=table_talk(game), talk_form=TalkForm())
+
+
+def proposal_box(game: Game, seat: Seat | None) -> dict | None:
+    """A host's proposal waiting for the players' yes, as this viewer sees it."""
+    proposal = proposals.open_proposal(game)
+    if proposal is None:
+        return None
+    voters = {s.user_id for s in proposals.voters(game, proposal)}
+    asked = (seat is not None and current_user.is_authenticated
+             and seat.user_id == current_user.id and current_user.id in voters
+             and current_user.id not in proposal.agreed)
+    return {"id": proposal.id, "reason": proposal.reason, "asked": asked,
+            "what": proposals.describe(game, proposal.action, proposal.params),
+            "waiting": len(voters - set(proposal.agreed))}
+
+
+def away_notes(game: Game, tz: str) -> dict[int, str]:
+    """Seats whose clock stands still or that auto-pass, for everybody to see."""
+    seats = list(Seat.select().where(Seat.game == game.id))
+    away = vacations.on_vacation([s.user_id for s in seats if s.user_id], utcnow())
+    notes = {}
+    for s in seats:
+        if s.user_id in away:
+            notes[s.index] = f"on vacation until {local_text(away[s.user_id], tz)}"
+        elif s.withdrawn:
+            notes[s.index] = "out of the game: the seat passes automatically"
+        elif s.absent:
+            notes[s.index] = "absent: passes at once until back"
+    return notes
+
+
+@bp.post("/games/<int:game_id>/move")
+def move(game_id: int):
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    seat = seat_access.viewer_seat(game) or abort(403, "You have no seat in this game.")
+    if seat.withdrawn:
+        abort(403, "You left this game: your seat passes automatically.")
+    form = MoveForm()
+    if not form.validate_on_submit():
+        abort(400, "The move form was not understood; reload the game page and try again.")
+    action = parse_action(form.action.data)
+    play(game_id, seat.index, action, form.seq.data, "player",
+         mailer=current_app.extensions["pbem_mailer"], user_id=seat.user_id)
+    return redirect(url_for("play.game", game_id=game_id, since=form.seq.data) + "#result")
+
+
+@bp.post("/games/<int:game_id>/talk")
+def talk(game_id: int):
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    seat = seat_access.viewer_seat(game) or abort(403, "Only the players talk at this table.")
+    form = TalkForm()
+    if not form.validate_on_submit():
+        abort(400, "Write a message of at most 500 characters.")
+    table_talk_service.post(game_id, seat, form.text.data, current_app.extensions["pbem_mailer"])
+    return redirect(url_for("play.game", game_id=game_id) + "#talk")
+
+
+@bp.post("/games/<int:game_id>/new-link")
+@rate_limits.per_user("RATELIMIT_NEW_LINK_PER_USER")
+def new_link(game_id: int):
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    seat = seat_access.viewer_seat(game) or abort(403, "You have no seat in this game.")
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    games.renew_links(game_id, seat_access.acting_user(seat),
+                      current_app.extensions["pbem_mailer"])
+    flash("Your old links no longer work; a new one is on its way by email.")
+    return redirect(url_for("play.game", game_id=game_id))
+
+
+def parse_action(text: str) -> dict:
+    """The action a move form carries: a JSON object nested a few levels at
+    most (the engines' actions nest two).  Deep nesting is refused whether
+    json gives up on it (RecursionError, not a ValueError) or not."""
+    not_understood = "The move form was not understood; reload the game page and try again."
+
+    def deeper(value, levels: int) -> bool:
+        # Looks no deeper than ``levels``, so it cannot recurse far itself.
+        if not isinstance(value, (dict, list)):
+            return False
+        children = value.values() if isinstance(value, dict) else value
+        return levels == 0 or any(deeper(child, levels - 1) for child in children)
+
+    try:
+        action = json.loads(text)
+    except (ValueError, RecursionError):
+        abort(400, not_understood)
+    if not isinstance(action, dict) or deeper(action, 6):
+        abort(400, not_understood)
+    return action

@@ -1,0 +1,121 @@
+"""A player's own settings: time zone, mail, vacations, "I'm back", unsubscribe."""
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+
+from server.mail.links import LinkError, Links
+from server.models import User, Vacation, utcnow
+from server.services import clocks, deliveries, preferences, vacations
+from server.web.forms import EmptyForm, SettingsForm, VacationForm
+from server.web.protection import csrf
+
+bp = Blueprint("preferences", __name__)
+
+
+@bp.route("/settings", methods=("GET", "POST"))
+@login_required
+def settings():
+    form = SettingsForm(obj=current_user)
+    form.timezone.choices = clocks.zone_names()
+    if form.validate_on_submit():
+        save_settings(current_user, form)
+        flash("Your settings are saved.")
+        return redirect(url_for("preferences.settings"))
+    return render_settings(form, VacationForm()), 400 if form.errors else 200
+
+
+def save_settings(user: User, form: SettingsForm) -> None:
+    preferences.save_settings(user, form.timezone.data, form.mail_mode.data,
+                              form.optional_mail.data, current_app.config["DIGEST_HOUR"])
+
+
+def render_settings(form: SettingsForm, vacation_form: VacationForm):
+    now = utcnow()
+    mine = list(Vacation.select().where((Vacation.user == current_user.id)
+                                        & (Vacation.ends_at > now)).order_by(Vacation.starts_at))
+    allowance = current_app.config["VACATION_DAYS_PER_YEAR"]
+    return render_template("preferences/settings.html", form=form, vacation_form=vacation_form,
+                           vacations=mine, now=now, local=clocks.local_text,
+                           used=vacations.days_used(current_user, now.year),
+                           allowance=allowance, button=EmptyForm(),
+                           mails=deliveries.recent_mails(current_user))
+
+
+@bp.post("/settings/vacations")
+@login_required
+def add_vacation():
+    form = VacationForm()
+    if form.validate_on_submit():
+        try:
+            vacations.declare(current_user, form.starts.data, form.ends.data, utcnow(),
+                              current_app.config["VACATION_DAYS_PER_YEAR"])
+        except vacations.VacationError as exc:
+            form.starts.errors = [str(exc)]
+        else:
+            flash("Your vacation is noted: your clocks stop while you are away.")
+            return redirect(url_for("preferences.settings"))
+    settings_form = SettingsForm(obj=current_user)
+    settings_form.timezone.choices = clocks.zone_names()
+    return render_settings(settings_form, form), 400
+
+
+@bp.post("/settings/vacations/<int:vacation_id>/cancel")
+@login_required
+def cancel_vacation(vacation_id: int):
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    try:
+        vacations.cancel(current_user, vacation_id, utcnow())
+    except vacations.VacationError as exc:
+        abort(400, str(exc))
+    flash("The vacation is cancelled.")
+    return redirect(url_for("preferences.settings"))
+
+
+@bp.post("/back")
+@login_required
+def back():
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    done = vacations.come_back(current_user, utcnow())
+    flash(" ".join(done) or "You were not away.")
+    game_id = request.form.get("next_game", type=int)
+    return redirect(url_for("play.game", game_id=game_id) if game_id else url_for("lobby.index"))
+
+
+def links() -> Links:
+    return Links.from_settings(current_app.config)
+
+
+@bp.get("/mail/unsubscribe/<token>")
+def unsubscribe_page(token: str):
+    user = read_token(token)
+    return render_template("preferences/unsubscribe.html", user=user, done=False, form=EmptyForm())
+
+
+@bp.post("/mail/unsubscribe/<token>")
+@csrf.exempt
+def unsubscribe(token: str):
+    """RFC 8058 one-click: mail providers POST here without a session or a CSRF
+    token, so the signed token is the authority; it can only turn optional
+    mail off, never stop the mails a game needs."""
+    user = read_token(token)
+    preferences.unsubscribe(user)
+    return render_template("preferences/unsubscribe.html", user=user, done=True, form=None)
+
+
+def read_token(token: str) -> User:
+    try:
+        return links().read_unsubscribe(token)
+    except LinkError:
+        abort(404, "This unsubscribe link is not valid.")

@@ -1,0 +1,61 @@
+"""Which seat this browser plays in a game: the signed-in account's own seat,
+or a seat opened from a link in a mail.
+
+A seat link hands over that seat and nothing else: this browser may see that
+seat's pages and move for it, but it is not signed in to the account (no
+other games, no settings), so a forwarded mail never hands over an account.
+The link itself is kept in the session and checked again on every request,
+so "Email me a new link" (which bumps the seat's link version) ends every
+browser that opened one of the old links, and an expired link stops working.
+"""
+from __future__ import annotations
+
+from flask import current_app, session
+from flask_login import current_user
+
+from server.mail.links import LinkError
+from server.models import Game, Seat, User
+
+SESSION_KEY = "seat_links"
+KEEP = 20           # seat links remembered per browser, newest first
+
+
+def links():
+    return current_app.extensions["pbem_mailer"].links
+
+
+def open_link(token: str) -> Seat:
+    """Remember a seat link in this browser; LinkError when it is not valid."""
+    seat = links().read_seat(token)
+    if seat.user_id is None:
+        raise LinkError("revoked")
+    kept = {k: v for k, v in session.get(SESSION_KEY, {}).items() if k != str(seat.game_id)}
+    session[SESSION_KEY] = dict([(str(seat.game_id), token), *list(kept.items())[:KEEP - 1]])
+    return seat
+
+
+def viewer_seat(game: Game) -> Seat | None:
+    """The seat this browser plays in ``game``, or None (a spectator)."""
+    if current_user.is_authenticated:
+        own = Seat.get_or_none((Seat.game == game.id) & (Seat.user == current_user.id))
+        if own is not None:
+            return own
+    token = session.get(SESSION_KEY, {}).get(str(game.id))
+    if not isinstance(token, str):
+        return None
+    try:
+        seat = links().read_seat(token)
+    except LinkError:
+        return None
+    return seat if seat.game_id == game.id else None
+
+
+def acting_user(seat: Seat) -> User:
+    """Who a move through this seat is recorded for."""
+    return User.get_by_id(seat.user_id)
+
+
+def viewer_timezone(seat: Seat | None) -> str:
+    if current_user.is_authenticated:
+        return current_user.timezone
+    return acting_user(seat).timezone if seat is not None else "UTC"
