@@ -13,7 +13,8 @@ SEED, USERS = 4242, 2000
 
 def fill(games: int, due: int, now: dt.datetime, users: int = USERS) -> None:
     """``games`` two-player Puerto Rico games at their first decision; in the
-    first ``due`` of them the seat to move is past its deadline."""
+    first ``due`` of them the seat to move is past its deadline, and was
+    reminded before it (no last call: services/sweep.py)."""
     rules = get_game("puerto_rico")
     state = rules.new_game(2, {}, SEED)
     first, prompt = rules.to_move(state), rules.prompt(state)
@@ -35,5 +36,6 @@ def fill(games: int, due: int, now: dt.datetime, users: int = USERS) -> None:
                 "game": i + 1, "index": k, "user": 1 + (i + k) % users, "joined_at": now,
                 "deadline": (now - dt.timedelta(hours=1 + i % 7) if i < due
                              else now + dt.timedelta(hours=1 + i % 70)) if k == first else None,
+                "reminded_at": now - dt.timedelta(hours=8) if k == first and i < due else None,
                 "turn_started_at": now - dt.timedelta(hours=72) if k == first else None}
                 for i in ids for k in range(2)]).execute()

@@ -99,6 +99,19 @@ SCHEDULER_INTERVAL: int = 30
 ABSENT_AFTER_TIMEOUTS: int = 3
 # Days of vacation a player may declare per calendar year.
 VACATION_DAYS_PER_YEAR: int = 21
+# The outage guard: when no sweep ran for longer than this many seconds, the
+# deadlines and reminders that fell in the gap move on by its length and the
+# players are told (0 turns the guard off).
+OUTAGE_GRACE_SECONDS: int = 600
+# A turn that reaches its deadline without one reminder having gone out gets
+# a last-call reminder and this many more hours (never a timeout unwarned).
+LAST_CALL_HOURS: float = 2.0
+# A turn mail that left the outbox this many seconds or more after it was
+# written moves that seat's deadline on by its wait (the clock starts when the
+# mail leaves), by at most MAIL_WAIT_CEILING_HOURS: a player can also play
+# from the page, so a sender that stays down does not stop the game forever.
+MAIL_WAIT_GRACE_SECONDS: int = 300
+MAIL_WAIT_CEILING_HOURS: float = 24.0
 # Local hour (in the player's time zone) at which a daily digest goes out.
 DIGEST_HOUR: int = 7
 

@@ -132,6 +132,9 @@ class Seat(BaseModel):
     # stands still until a mail gets through, the player opens the game or a
     # moderator acts (services/deliveries.py).
     mail_hold_since = DateTimeField(null=True)
+    # When the player was last reminded of the pending turn: a turn is not
+    # timed out before one warning went out (services/sweep.py, last call).
+    reminded_at = DateTimeField(null=True)
 
     class Meta:
         indexes = ((("game", "index"), True), (("game", "user"), True))
@@ -208,6 +211,13 @@ class Outbox(BaseModel):
         indexes = ((("status", "next_attempt_at"), False),)
 
 
+class Heartbeat(BaseModel):
+    """The last time a kind of process ("scheduler") did its round; a gap
+    longer than OUTAGE_GRACE_SECONDS is an outage (services/outages.py)."""
+    name = CharField(primary_key=True)
+    beat_at = DateTimeField()
+
+
 class Vacation(BaseModel):
     """Days a player is away: the clocks of all their games stop."""
 
@@ -271,4 +281,4 @@ class TableMessage(BaseModel):
 
 
 MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation, Proposal,
-          InboundMail, TableMessage]
+          InboundMail, TableMessage, Heartbeat]

@@ -23,7 +23,7 @@ def clean_header(text: str, limit: int = 200) -> str:
 
 # Mail a game can go on without: these stop when a user unsubscribes.  Turn
 # mails, invitations, new links and moderation notices always go out.
-OPTIONAL_KINDS = frozenset({"reminder", "timeout", "final", "started", "talk"})
+OPTIONAL_KINDS = frozenset({"reminder", "timeout", "final", "started", "talk", "outage"})
 # What an account whose address is not confirmed yet may be sent: nothing but
 # the mails that confirm it.  Anybody can sign up with anybody's address; game
 # mail must not follow until its owner has said yes.
@@ -127,13 +127,36 @@ class Mailer:
 
     # -- clocks -----------------------------------------------------------
     def reminder(self, game: Game, title: str, seat: Seat, prompt: str,
-                 deadline: str, menu: dict | None = None) -> Outbox | None:
-        return self.queue("reminder", seat.user.email,
-                          self.subject_saying("Reminder, your turn", prompt, game),
+                 deadline: str, menu: dict | None = None,
+                 last_call: bool = False) -> Outbox | None:
+        """``last_call``: the deadline passed before any reminder went out
+        (the scheduler was down, or the turn is short): it was moved on."""
+        what = "Last call, your turn" if last_call else "Reminder, your turn"
+        return self.queue("reminder", seat.user.email, self.subject_saying(what, prompt, game),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "prompt": prompt, "deadline": deadline, "menu": menu,
+                           "last_call": last_call,
                            "seat_url": self.links.seat_url(seat)}, game, seat.user,
                           reply_to=menu["reply_to"] if menu else "")
+
+    def outage(self, game: Game, title: str, seat: Seat, began: str, ended: str,
+               deadline: str) -> Outbox | None:
+        return self.queue("outage", seat.user.email,
+                          self.subject_saying("Your deadline moved", "the server was down",
+                                              game),
+                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                           "began": began, "ended": ended, "deadline": deadline,
+                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
+
+    def outage_summary(self, moderator: User, began: str, ended: str, seats: int,
+                       games: list[str], more: int) -> Outbox | None:
+        return self.queue("outage_summary", moderator.email,
+                          clean_header(f"[pbem] The scheduler was down: {seats} deadline(s) "
+                                       "moved"),
+                          {"name": moderator.name, "began": began, "ended": ended,
+                           "seats": seats, "games": games, "more": more,
+                           "dashboard_url": f"{self.links.base_url}/moderation"},
+                          None, moderator)
 
     def timeout(self, game: Game, title: str, seat: Seat, played: list[str],
                 absent: bool) -> Outbox | None:

@@ -106,13 +106,15 @@ def start_turn(game: Game, seat: Seat, now: dt.datetime) -> None:
         seat.next_reminder_at = upcoming[0] if upcoming else None
     seat.claimed_until = None
     seat.mail_hold_since = None
+    seat.reminded_at = None
     seat.save(only=[Seat.turn_started_at, Seat.deadline, Seat.next_reminder_at,
-                    Seat.claimed_until, Seat.mail_hold_since])
+                    Seat.claimed_until, Seat.mail_hold_since, Seat.reminded_at])
 
 
 def end_turn(seat_id: int) -> None:
     Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None,
-                claimed_until=None, mail_hold_since=None).where(Seat.id == seat_id).execute()
+                claimed_until=None, mail_hold_since=None,
+                reminded_at=None).where(Seat.id == seat_id).execute()
 
 
 # -- a turn mail that did not get through (services/deliveries.py) ------------

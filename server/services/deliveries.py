@@ -22,7 +22,7 @@ from server.db import db
 from server.mail import delivery
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
-from server.services import clocks, moderation, seat_views
+from server.services import clocks, moderation, outages, seat_views
 
 log = logging.getLogger("pbem.deliveries")
 FAILING = ("failed", "bounced")
@@ -32,19 +32,31 @@ RECENT = 20
 # -- delivery runs ------------------------------------------------------------
 class ClockKeeper(delivery.Observer):
     """Holds a seat's clock when its turn mail fails; releases it when a
-    mail to the player gets through."""
+    mail to the player gets through; starts it late when its turn mail
+    left late (services/outages.py)."""
+
+    def __init__(self, settings):
+        self.settings = settings
 
     def failed(self, row: Outbox, now: dt.datetime) -> None:
         hold_for(row, now)
 
     def sent(self, row: Outbox, now: dt.datetime) -> None:
-        if row.game_id is not None:
-            release_for_address(row.game_id, row.to_addr, now)
+        if row.game_id is None:
+            return
+        if row.kind == "turn":
+            outages.mail_left_late(self.settings, row, _pending_seat(row.game_id, row.to_addr),
+                                   now)
+        release_for_address(row.game_id, row.to_addr, now)
 
 
 def deliver(settings, now: dt.datetime | None = None, holder: str | None = None) -> dict:
-    """One drain of the outbox (mail/delivery.py) with the clocks kept."""
-    return delivery.drain(settings, now, holder, ClockKeeper())
+    """One drain of the outbox (mail/delivery.py) with the clocks kept; the
+    sender's heartbeat tells the scheduler it is running."""
+    now = now or utcnow()
+    with db.atomic():
+        outages.beat(outages.SENDER, now)
+    return delivery.drain(settings, now, holder, ClockKeeper(settings))
 
 
 # -- bounces ------------------------------------------------------------------

@@ -19,7 +19,7 @@ from engine.interface import name_seats
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, User, Vacation
-from server.services import clocks, reply_menu
+from server.services import clocks, outages, reply_menu
 from server.services.moves import MoveRejected, notify_final, notify_turn, play
 from server.services.seat_views import seat_names, unseen_talk
 from server.services.state_store import load_state, rules
@@ -33,7 +33,9 @@ class SweepReport:
     timeouts: int = 0
     actions: int = 0
     reminders: int = 0
+    last_calls: int = 0
     digests: int = 0
+    outage: outages.Outage | None = None
     skipped: list[str] = field(default_factory=list)
 
 
@@ -44,6 +46,7 @@ def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None) 
     (SCHEDULER_LEASE_SECONDS): schedulers running at once share the work, and
     the claims of one that died run out within seconds for the others."""
     report = SweepReport()
+    report.outage = outages.guard(settings, mailer, now)
     report.vacations = start_vacations(now)
     batch = batch or settings["SCHEDULER_BATCH"]
     lease = dt.timedelta(seconds=settings["SCHEDULER_LEASE_SECONDS"])
@@ -126,7 +129,10 @@ def start_vacations(now: dt.datetime) -> int:
 def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
                  report: SweepReport, until: dt.datetime) -> int:
     ids = claim_due_seats(now, batch, until)
+    sender_down = outages.silent(outages.SENDER, now, settings["OUTAGE_GRACE_SECONDS"])
     for seat_id in ids:
+        if warned_too_late(settings, mailer, seat_id, now, sender_down, report):
+            continue
         try:
             played = time_out(settings, mailer, seat_id, now)
         except MoveRejected as exc:         # a player's move got there first
@@ -137,6 +143,43 @@ def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
             report.timeouts += 1
             report.actions += played
     return len(ids)
+
+
+def warned_too_late(settings, mailer: Mailer, seat_id: int, now: dt.datetime,
+                    sender_down: bool, report: SweepReport) -> bool:
+    """Nobody times out unwarned: True when the seat gets more time instead.
+
+    A turn whose deadline came before any reminder went out gets a last
+    call and LAST_CALL_HOURS more (unless its player turned reminders off).
+    While the sender is down, a turn whose turn mail has not left yet waits
+    (claimed until the lease ends), up to MAIL_WAIT_CEILING_HOURS past its
+    deadline: the player may not know it is their turn."""
+    seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
+    if seat.absent or seat.withdrawn:
+        return False
+    ceiling = dt.timedelta(hours=max(settings["MAIL_WAIT_CEILING_HOURS"], 0))
+    if sender_down and seat.deadline + ceiling > now and outages.turn_mail_waiting(seat):
+        report.skipped.append(f"seat {seat_id}: its turn mail has not left yet")
+        return True
+    if seat.reminded_at is not None or not seat.user.optional_mail:
+        return False
+    report.last_calls += _last_call(settings, mailer, seat, now)
+    return True
+
+
+def _last_call(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
+    with db.atomic():
+        game = Game.get_by_id(seat.game_id)
+        deadline = now + dt.timedelta(hours=max(settings["LAST_CALL_HOURS"], 0))
+        won = (Seat.update(deadline=deadline, next_reminder_at=None, reminded_at=now,
+                           claimed_until=None)
+               .where((Seat.id == seat.id) & Seat.reminded_at.is_null()
+                      & (Seat.deadline == seat.deadline)).execute())
+        if won != 1 or game.to_move != seat.index or game.status != "active":
+            return 0
+        seat.deadline = deadline
+        _queue_reminder(mailer, game, seat, last_call=True)
+        return 1
 
 
 def time_out(settings, mailer: Mailer, seat_id: int, now: dt.datetime) -> int:
@@ -216,18 +259,21 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
         seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
         game = Game.get_by_id(seat.game_id)
         following = clocks.next_reminder_after(game, seat, now)
-        won = (Seat.update(next_reminder_at=following)
+        won = (Seat.update(next_reminder_at=following, reminded_at=now)
                .where((Seat.id == seat_id) & (Seat.next_reminder_at == was_due)).execute())
         # Digest readers get reminders too: a digest comes once a day, a
         # deadline may come sooner, and nobody may time out unwarned.
         if won != 1 or seat.absent:
             return 0
-        prompt = name_seats(game.prompt, seat_names(game))
-        menu = reply_menu.menu(mailer.settings, game, seat)
-        queued = mailer.reminder(game, rules(game).title, seat, prompt,
-                                 clocks.local_text(seat.deadline, seat.user.timezone),
-                                 menu.context() if menu else None)
-        return 1 if queued else 0
+        return 1 if _queue_reminder(mailer, game, seat) else 0
+
+
+def _queue_reminder(mailer: Mailer, game: Game, seat: Seat, last_call: bool = False):
+    prompt = name_seats(game.prompt, seat_names(game))
+    menu = reply_menu.menu(mailer.settings, game, seat)
+    return mailer.reminder(game, rules(game).title, seat, prompt,
+                           clocks.local_text(seat.deadline, seat.user.timezone),
+                           menu.context() if menu else None, last_call=last_call)
 
 
 # -- digests ------------------------------------------------------------------

@@ -44,6 +44,15 @@ def run_sweep(app, now: dt.datetime):
         return sweep(app.config, app.extensions["pbem_mailer"], now)
 
 
+def sweep_past_deadline(app, game_id: int, after: dt.timedelta = HOUR):
+    """What a scheduler that kept running does: it reminds the seat to move
+    before its deadline (a minute before, the latest any reminder is due),
+    then sweeps ``after`` the deadline.  Returns the second sweep's report."""
+    deadline = to_move(app, game_id).deadline
+    run_sweep(app, deadline - dt.timedelta(minutes=1))
+    return run_sweep(app, deadline + after)
+
+
 def to_move(app, game_id: int) -> Seat:
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)

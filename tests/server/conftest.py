@@ -111,7 +111,10 @@ def make_app(url, smtp, tmp_path, **extra):
     config = {"DATABASE_URL": url, "SECRET_KEY": "test-secret", "TESTING": True,
               "PUBLIC_BASE_URL": "http://localhost", "SMTP_HOST": "127.0.0.1",
               "SMTP_PORT": smtp.port, "SESSION_COOKIE_SECURE": False,
-              "REMEMBER_COOKIE_SECURE": False, "SENDER_RETRY_BASE": 0}
+              "REMEMBER_COOKIE_SECURE": False, "SENDER_RETRY_BASE": 0,
+              # Tests sweep at times hours or days apart: that is no outage.
+              # The guard has tests of its own (test_clock_outage.py).
+              "OUTAGE_GRACE_SECONDS": 0}
     config.update(extra)
     app = create_app(dict(config, INSTANCE_PATH=str(tmp_path / "instance")))
     migrate()

@@ -109,6 +109,7 @@ def test_a_turn_that_begins_during_a_vacation_gets_its_time_after_it(app):
     first = to_move(app, game.id)
     with app.app_context(), db.connection_context():
         seats = list(Seat.select().where(Seat.game == game.id).order_by(Seat.index))
+    run_sweep(app, first.deadline - HOUR)      # the first seat's reminder
     now = first.deadline + HOUR
     for s in seats:         # everybody is away while the first seat times out
         if s.id != first.id:

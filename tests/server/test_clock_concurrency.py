@@ -2,6 +2,7 @@
 racing a timeout, and the scheduler as a process of its own."""
 from __future__ import annotations
 
+import datetime as dt
 import os
 import subprocess
 import sys
@@ -24,6 +25,8 @@ from server.models import Game, Seat, utcnow
 from server.services.moves import MoveRejected, play
 from server.services.state_store import load_state
 
+MINUTE = dt.timedelta(minutes=1)
+
 
 def test_two_sweeps_at_once_send_each_reminder_once_and_time_out_each_seat_once(app):
     made = [started_game(app, players=2, tag=f"c{i}_") for i in range(16)]
@@ -34,6 +37,8 @@ def test_two_sweeps_at_once_send_each_reminder_once_and_time_out_each_seat_once(
             if i % 2:       # reminder due, deadline still ahead
                 Seat.update(deadline=now + 5 * HOUR, next_reminder_at=now - HOUR).where(
                     Seat.id == s.id).execute()
+            else:           # overdue, and reminded before (no last call)
+                Seat.update(reminded_at=now - 2 * HOUR).where(Seat.id == s.id).execute()
     reports, errors = [], []
     barrier = threading.Barrier(2)
 
@@ -69,7 +74,9 @@ def test_a_game_where_every_seat_always_times_out_finishes(app, smtp, send_mail)
         for sweeps in range(5000):
             if game_row(app, game.id).status != "active":
                 break
-            now = max(now, to_move(app, game.id).deadline) + HOUR
+            deadline = to_move(app, game.id).deadline
+            run_sweep(app, max(now, deadline - MINUTE))     # the reminder
+            now = max(now, deadline) + HOUR
             run_sweep(app, now)
         finished = game_row(app, game.id)
         assert finished.status == "finished" and finished.outcome["winners"]
@@ -77,7 +84,8 @@ def test_a_game_where_every_seat_always_times_out_finishes(app, smtp, send_mail)
         with app.app_context(), db.connection_context():
             assert Seat.select().where((Seat.game == game.id) & Seat.deadline.is_null(False)
                                        ).count() == 0
-    send_mail(app)
+    while send_mail(app)["sent"]:       # SENDER_BATCH mails a drain
+        pass
     assert any("is over" in str(m.get_body(("plain",)).get_content())
                for m in smtp.to("t3_0@example.org"))
 
@@ -126,7 +134,8 @@ def test_the_scheduler_process_plays_overdue_turns(sqlite_app, tmp_path):
     game = started_game(app, players=2, tag="proc")
     seat = to_move(app, game.id)
     with app.app_context(), db.connection_context():
-        Seat.update(deadline=utcnow() - HOUR).where(Seat.id == seat.id).execute()
+        Seat.update(deadline=utcnow() - HOUR, reminded_at=utcnow() - 2 * HOUR).where(
+            Seat.id == seat.id).execute()
     env = dict(os.environ, DATABASE_URL=app.config["DATABASE_URL"],
                PBEM_INSTANCE=app.config["INSTANCE_PATH"], SECRET_KEY="test-secret",
                SCHEDULER_INTERVAL="1", SMTP_PORT="1")

@@ -1,6 +1,7 @@
 """Issue 4: reminders and timeouts, driven by sweeps at injected times."""
 from __future__ import annotations
 
+import datetime as dt
 import random
 
 from clock_helpers import (
@@ -12,6 +13,7 @@ from clock_helpers import (
     random_move,
     run_sweep,
     started_game,
+    sweep_past_deadline,
     to_move,
 )
 from conftest import make_app
@@ -89,7 +91,7 @@ def test_timeout_for_every_kind_of_puerto_rico_decision(smtp, tmp_path, sqlite_u
             seat = to_move(app, game.id)
             expected = rules.default_action(state)
             before = len(events(app, game.id))
-            assert run_sweep(app, seat.deadline + HOUR).timeouts == 1, state.phase
+            assert sweep_past_deadline(app, game.id).timeouts == 1, state.phase
             first = events(app, game.id)[before]
             assert (first.actor, first.seat, first.action) == ("timeout", seat.index, expected)
             covered.add(state.phase)
@@ -120,7 +122,7 @@ def test_one_timeout_covers_the_whole_turn_of_a_seat(app):
     again = to_move(app, game.id)
     assert again.id == seat.id and again.deadline == deadline   # the clock ran on
     before = len(events(app, game.id))
-    report = run_sweep(app, deadline + HOUR)
+    report = sweep_past_deadline(app, game.id)
     assert report.timeouts == 1
     played = events(app, game.id)[before:]
     assert played and all(e.actor == "timeout" and e.seat == seat.index for e in played)
@@ -130,19 +132,22 @@ def test_one_timeout_covers_the_whole_turn_of_a_seat(app):
 def test_a_player_who_moves_resets_the_timeout_count(app):
     game = started_game(app)
     first = to_move(app, game.id)
-    run_sweep(app, first.deadline + HOUR)
+    sweep_past_deadline(app, game.id)
     with app.app_context(), db.connection_context():
         assert Seat.get_by_id(first.id).timeouts_in_row == 1
     while to_move(app, game.id).id != first.id:
-        run_sweep(app, to_move(app, game.id).deadline + HOUR)
+        sweep_past_deadline(app, game.id)
     random_move(app, game.id, random.Random(1))
     with app.app_context(), db.connection_context():
         assert Seat.get_by_id(first.id).timeouts_in_row == 0
 
 
-def test_catch_up_after_downtime_plays_overdue_timeouts_in_deadline_order(app, smtp, send_mail):
-    """The scheduler was down for days: every game is overdue.  One sweep plays
-    them oldest deadline first and sends no reminder that has lost its point."""
+def test_catch_up_after_downtime_warns_first_then_times_out_in_deadline_order(app):
+    """The scheduler was down for days (and the outage guard is off): every
+    game is overdue and nobody was reminded.  Issue 15: "Every seat ... gets
+    at least one reminder before a timeout": the first sweep sends one last
+    call per seat, oldest deadline first, and gives LAST_CALL_HOURS more; the
+    sweep after that plays the timeouts."""
     made = [started_game(app, tag=t) for t in "pqr"]
     seats = [to_move(app, g.id) for g in made]
     # Stagger the deadlines: r is the oldest, then p, then q.
@@ -152,11 +157,21 @@ def test_catch_up_after_downtime_plays_overdue_timeouts_in_deadline_order(app, s
         for g, s in zip(made, seats):
             Seat.update(deadline=base + order[g.id] * HOUR,
                         next_reminder_at=base - HOUR).where(Seat.id == s.id).execute()
-    report = run_sweep(app, base + 10 * 24 * HOUR)
-    assert report.timeouts == 3 and report.reminders == 0
-    played = sorted((events(app, g.id, "timeout")[0].id, g.id) for g in made)
-    assert [g for _, g in played] == sorted(order, key=order.get)
-    assert outbox(app, "reminder") == []
+    back = base + 10 * 24 * HOUR
+    report = run_sweep(app, back)
+    assert (report.timeouts, report.last_calls, report.reminders) == (0, 3, 0)
+    calls = outbox(app, "reminder")
+    assert len(calls) == 3 and all(m.subject.startswith("Last call") for m in calls)
+    owners = {s.user.email: g.id for g, s in zip(made, seats)}
+    assert [owners[m.to_addr] for m in calls] == sorted(order, key=order.get)
+    last_call = dt.timedelta(hours=app.config["LAST_CALL_HOURS"])
+    for g in made:
+        assert to_move(app, g.id).deadline == back + last_call
+    assert run_sweep(app, back + last_call - dt.timedelta(minutes=1)).timeouts == 0
+    report = run_sweep(app, back + last_call)
+    assert (report.timeouts, report.last_calls) == (3, 0)
+    assert all(events(app, g.id, "timeout") for g in made)
+    assert len(outbox(app, "reminder")) == 3        # no more reminders than the last calls
 
 
 def test_a_game_without_a_reminder_schedule_still_warns_once(app):
