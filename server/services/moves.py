@@ -41,6 +41,7 @@ class Played:
     seq: int
     next_seat: int | None
     over: bool
+    state: object = None        # the engine state after the move
 
 
 def canonical(action) -> str:
@@ -58,9 +59,11 @@ def find_legal(kind, state, seat: int, action) -> dict:
 
 def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "player",
          now: dt.datetime | None = None, *, mailer: Mailer, user_id: int | None = None,
-         notify: bool = True) -> Played:
+         notify: bool = True, state=None) -> Played:
     """Apply one action.  ``notify=False``: the caller mails once for a chain
-    of actions (a timeout that plays a seat's whole turn)."""
+    of actions (a timeout that plays a seat's whole turn); ``state``: the
+    state at ``expected_seq`` when the caller has it from the same
+    transaction (the previous move of such a chain), so it is not read again."""
     if actor not in ACTORS:
         raise ValueError(f"unknown actor {actor!r}")
     now = now or utcnow()
@@ -68,7 +71,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         game = Game.get_or_none(Game.id == game_id)
         _check_turn(game, seat, expected_seq, actor)
         kind = rules(game)
-        state = load_state(game)
+        state = state if state is not None else load_state(game)
         legal = find_legal(kind, state, seat, action)
         new_state, events = kind.apply(state, seat, legal)
         seq = expected_seq + 1
@@ -91,7 +94,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         for name, value in changes.items():
             setattr(game, name, value)
         _after_move(game, seat, actor, now, mailer, notify)
-    return Played(seq, next_seat, over)
+    return Played(seq, next_seat, over, new_state)
 
 
 def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> None:
@@ -132,14 +135,16 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
         clocks.start_turn(game, row, now)
 
 
-def notify_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
-    """Start the clock of the seat to move and mail it (unless it reads a digest)."""
+def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
+                names: list[str] | None = None) -> None:
+    """Start the clock of the seat to move and mail it (unless it reads a
+    digest).  ``names``: the seat names, when the caller has them."""
     seat = (Seat.select(Seat, User).join(User)
             .where((Seat.game == game.id) & (Seat.index == game.to_move)).get())
     clocks.start_turn(game, seat, now)
     if seat.user.mail_mode == "digest" or seat.absent or seat.withdrawn:
         return
-    names = seat_names(game)
+    names = names or seat_names(game)
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq)]
     menu = reply_menu.menu(mailer.settings, game, seat)
     mailer.turn(game, rules(game).title, seat, game.prompt, summary[-SUMMARY_LINES:],

@@ -87,23 +87,26 @@ def due_seats_query(now: dt.datetime):
             .order_by(Seat.deadline, Seat.id))
 
 
-def claim_due_seats(now: dt.datetime, limit: int, until: dt.datetime) -> list[int]:
-    """Seats whose deadline has passed, claimed for this scheduler until ``until``."""
-    query = due_seats_query(now).limit(limit)
+def claim_due_seats(now: dt.datetime, limit: int, until: dt.datetime) -> list[Seat]:
+    """Seats whose deadline has passed, with their users, claimed for this
+    scheduler until ``until``."""
+    query = (due_seats_query(now).select(Seat, User).switch(Seat)
+             .join(User, on=(Seat.user == User.id), attr="user").limit(limit))
     unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
     with db.atomic():
         if _is_postgres():
-            ids = [s.id for s in query.for_update(of=Seat, skip_locked=True)]
-            if ids:
-                Seat.update(claimed_until=until).where(Seat.id.in_(ids)).execute()
-            return ids
+            seats = list(query.for_update(of=Seat, skip_locked=True))
+            if seats:
+                Seat.update(claimed_until=until).where(
+                    Seat.id.in_([s.id for s in seats])).execute()
+            return seats
     claimed = []
     for row in list(query):
         with db.atomic():
             won = (Seat.update(claimed_until=until)
                    .where((Seat.id == row.id) & unclaimed).execute())
         if won == 1:
-            claimed.append(row.id)
+            claimed.append(row)
     return claimed
 
 
@@ -128,24 +131,24 @@ def start_vacations(now: dt.datetime) -> int:
 # -- timeouts -----------------------------------------------------------------
 def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
                  report: SweepReport, until: dt.datetime) -> int:
-    ids = claim_due_seats(now, batch, until)
+    seats = claim_due_seats(now, batch, until)
     sender_down = outages.silent(outages.SENDER, now, settings["OUTAGE_GRACE_SECONDS"])
-    for seat_id in ids:
-        if warned_too_late(settings, mailer, seat_id, now, sender_down, report):
+    for seat in seats:
+        if warned_too_late(settings, mailer, seat, now, sender_down, report):
             continue
         try:
-            played = time_out(settings, mailer, seat_id, now)
+            played = time_out(settings, mailer, seat, now)
         except MoveRejected as exc:         # a player's move got there first
-            report.skipped.append(f"seat {seat_id}: {exc}")
-            Seat.update(claimed_until=None).where(Seat.id == seat_id).execute()
+            report.skipped.append(f"seat {seat.id}: {exc}")
+            Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
             continue
         if played:
             report.timeouts += 1
             report.actions += played
-    return len(ids)
+    return len(seats)
 
 
-def warned_too_late(settings, mailer: Mailer, seat_id: int, now: dt.datetime,
+def warned_too_late(settings, mailer: Mailer, seat: Seat, now: dt.datetime,
                     sender_down: bool, report: SweepReport) -> bool:
     """Nobody times out unwarned: True when the seat gets more time instead.
 
@@ -154,12 +157,11 @@ def warned_too_late(settings, mailer: Mailer, seat_id: int, now: dt.datetime,
     While the sender is down, a turn whose turn mail has not left yet waits
     (claimed until the lease ends), up to MAIL_WAIT_CEILING_HOURS past its
     deadline: the player may not know it is their turn."""
-    seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
     if seat.absent or seat.withdrawn:
         return False
     ceiling = dt.timedelta(hours=max(settings["MAIL_WAIT_CEILING_HOURS"], 0))
     if sender_down and seat.deadline + ceiling > now and outages.turn_mail_waiting(seat):
-        report.skipped.append(f"seat {seat_id}: its turn mail has not left yet")
+        report.skipped.append(f"seat {seat.id}: its turn mail has not left yet")
         return True
     if seat.reminded_at is not None or not seat.user.optional_mail:
         return False
@@ -182,28 +184,33 @@ def _last_call(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
         return 1
 
 
-def time_out(settings, mailer: Mailer, seat_id: int, now: dt.datetime) -> int:
-    """Play the default action for a timed-out seat, for its whole pending turn."""
+def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
+    """Play the default action for a timed-out seat (read with its user), for
+    its whole pending turn.  The chain carries the state from one move to
+    the next: a timeout costs about what a player's move costs."""
     with db.atomic():
-        seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
         game = Game.get_by_id(seat.game_id)
-        played = []
+        kind, state, played = rules(game), None, []
         while (len(played) < MAX_CHAIN and game.status == "active" and not game.paused
                and game.to_move == seat.index):
-            kind = rules(game)
-            state = load_state(game)
+            state = state if state is not None else load_state(game)
             action = kind.default_action(state)
             played.append(kind.label(state, action))
             try:
-                play(game.id, seat.index, action, game.seq, "timeout", now, mailer=mailer,
-                     notify=False)
+                move = play(game.id, seat.index, action, game.seq, "timeout", now,
+                            mailer=mailer, notify=False, state=state)
             except IllegalMove as exc:      # would be an engine bug: keep the seat claimed
                 raise MoveRejected(f"default action refused: {exc}") from exc
-            game = Game.get_by_id(game.id)
+            state, game.seq, game.to_move = move.state, move.seq, move.next_seat
+            game.status = "finished" if move.over else "active"
         if played:
+            if game.status == "finished":
+                game = Game.get_by_id(game.id)      # its outcome, for the final mail
+            else:
+                game.prompt = kind.prompt(state)[:250]      # as play() stored it
             _after_timeout(settings, mailer, game, seat, played, now)
         else:
-            Seat.update(claimed_until=None).where(Seat.id == seat_id).execute()
+            Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
     return len(played)
 
 
@@ -215,9 +222,9 @@ def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: lis
     # A withdrawn seat (removed or resigned) is expected to pass: no notices.
     becomes_absent = (not seat.absent and not seat.withdrawn
                       and timeouts >= settings["ABSENT_AFTER_TIMEOUTS"])
-    Seat.update(timeouts_in_row=timeouts, absent=seat.absent or becomes_absent,
+    seat.absent = seat.absent or becomes_absent
+    Seat.update(timeouts_in_row=timeouts, absent=seat.absent,
                 claimed_until=None).where(Seat.id == seat.id).execute()
-    seat = Seat.select(Seat, User).join(User).where(Seat.id == seat.id).get()
     kind = rules(game)
     if not (seat.absent or seat.withdrawn) or becomes_absent:
         mailer.timeout(game, kind.title, seat, lines, seat.absent)
@@ -227,7 +234,7 @@ def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: lis
     if game.status == "finished":
         notify_final(game, mailer)
     else:
-        notify_turn(game, now, mailer)
+        notify_turn(game, now, mailer, names)
 
 
 def moderators(game: Game) -> list[User]:
