@@ -78,6 +78,23 @@ def silent(name: str, now: dt.datetime, grace_seconds: int) -> bool:
         now - last > dt.timedelta(seconds=grace_seconds)
 
 
+@dataclass(frozen=True)
+class ProcessStatus:
+    name: str
+    last: dt.datetime | None
+    down: bool
+
+
+def process_status(settings, now: dt.datetime) -> list[ProcessStatus]:
+    """When the scheduler and the sender last worked, for the moderators: a
+    process silent for longer than the outage grace (or twice its interval,
+    when the guard is off) is shown as down."""
+    grace = settings["OUTAGE_GRACE_SECONDS"] or 2 * settings["SCHEDULER_INTERVAL"]
+    return [ProcessStatus(name, last_beat(name), silent(name, now, grace)
+                          or last_beat(name) is None)
+            for name in (SCHEDULER, SENDER)]
+
+
 # -- the scheduler's outage -------------------------------------------------------
 def guard(settings, mailer: Mailer, now: dt.datetime) -> Outage | None:
     """Beat the scheduler's heartbeat; after an outage, shift the clocks that

@@ -32,7 +32,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from server.db import db
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
-from server.services import attention, deliveries, proposals, seat_views, table_talk
+from server.services import attention, deliveries, outages, proposals, seat_views, table_talk
 from server.services import moderation as moderate
 from server.services.seat_views import deadline_text, log_lines, seat_names
 from server.services.state_store import rules
@@ -146,9 +146,12 @@ def dashboard():
     sort = request.args.get("sort", "idle")
     sort = sort if sort in attention.SORTS else "idle"
     descending, everything = request.args.get("order") != "asc", request.args.get("all") == "1"
-    rows = attention.rows(me(), utcnow(), everything, sort, descending)
+    now = utcnow()
+    rows = attention.rows(me(), now, everything, sort, descending)
+    processes = outages.process_status(current_app.config, now) if me().is_moderator else []
     return render_template("moderation/dashboard.html", rows=rows, sort=sort, everything=everything,
-                           descending=descending, span=attention.span, deadline_text=local_time)
+                           descending=descending, span=attention.span, deadline_text=local_time,
+                           processes=processes)
 
 
 @bp.get("/moderation/games/<int:game_id>")

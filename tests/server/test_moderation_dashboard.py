@@ -21,7 +21,7 @@ from moderation_helpers import (
 from web_helpers import csrf
 
 from server.models import User, utcnow
-from server.services import attention
+from server.services import attention, outages
 
 DAY = 24 * HOUR
 
@@ -112,3 +112,24 @@ def test_site_moderators_hear_when_a_seat_is_marked_absent(app):
             break
     assert sorted(m.to_addr for m in outbox(app, "stalling")) == [
         "idle0@example.org", "mod2@example.org", "mod@example.org"]
+
+
+def test_moderators_see_when_the_scheduler_and_the_sender_last_ran(app, smtp):
+    """Issue 15: "Schedulers leave a heartbeat in the database": the
+    dashboard tells a moderator which process is silent."""
+    moderator = site_moderator(app)
+    page = " ".join(moderator.get("/moderation").text.split())
+    assert 'Scheduler: <strong class="down">never ran' in page
+    now = utcnow()
+    run_sweep(app, now)
+    in_db(app, lambda: outages.beat(outages.SENDER, now - DAY))
+    app.config["OUTAGE_GRACE_SECONDS"] = 600
+    page = " ".join(moderator.get("/moderation").text.split())
+    status = page.split('id="processes"')[1].split("</p>")[0]
+    assert "Scheduler: last ran" in status
+    assert 'Mail sender: <strong class="down">silent since' in status
+    host = app.test_client()                 # a host who is no site moderator
+    service_game(app, "hst")
+    host.post("/login", data={"csrf_token": csrf(host.get("/login").text),
+                              "email": "hst0@example.org", "password": "password1"})
+    assert 'id="processes"' not in host.get("/moderation").text
