@@ -6,7 +6,7 @@ from peewee import CharField, DateTimeField, Model
 
 def up(migrator, db):
     class Heartbeat(Model):
-        name = CharField(primary_key=True)
+        name = CharField(unique=True)
         beat_at = DateTimeField()
 
         class Meta:

@@ -214,7 +214,7 @@ class Outbox(BaseModel):
 class Heartbeat(BaseModel):
     """The last time a kind of process ("scheduler") did its round; a gap
     longer than OUTAGE_GRACE_SECONDS is an outage (services/outages.py)."""
-    name = CharField(primary_key=True)
+    name = CharField(unique=True)
     beat_at = DateTimeField()
 
 
