@@ -1,10 +1,3 @@
-"""Entry point for gunicorn: ``gunicorn wsgi:app``.  Settings come from
-config/settings.py and the environment; see README."""
-from server import create_app
-from server.settings import exit_on_settings_error
-
-# A bad setting prints one line and exits 4: gunicorn halts ("App failed to
-# load") on 4 and 3 only; any other status makes it start the worker again,
-# forever.
-with exit_on_settings_error(status=4):
-    app = create_app()
+"""Entry point for gunicorn from a source checkout: ``gunicorn wsgi:app``.
+The installed package names it ``server.wsgi:app``."""
+from server.wsgi import app  # noqa: F401

@@ -92,6 +92,10 @@ DEFAULT_MOVE_HOURS: int = 72
 # Reminders: "half" = halfway through the time, a number = hours before the deadline.
 DEFAULT_REMINDER_HOURS: str = "half,6"
 
+# Logging of the processes (scheduler, sender, receiver, poller, web): one
+# line per event on stderr, at this level or above (DEBUG, INFO, WARNING, ERROR).
+LOG_LEVEL: str = "INFO"
+
 # Clocks (the scheduler).  SCHEDULER_INTERVAL: seconds between sweeps.
 SCHEDULER_INTERVAL: int = 30
 # A seat that times out this many times in a row is marked absent: it then

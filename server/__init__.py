@@ -8,6 +8,8 @@ factory); the rest is laid out by layer, each importing only those below it:
     mail/       composing mail into the outbox, delivering it, signed links,
                 the development catcher and its pages (and, later, inbound mail)
     settings.py, db.py, models.py   the bottom: settings, database, tables
+    wsgi.py, cli.py   entry points beside the factory: gunicorn's module
+                (``server.wsgi:app``) and the ``pbem`` command
 
 web → services → mail → bottom; processes → services.  Nothing imports web/
 except this factory, and nothing imports processes/.  Nothing in server/

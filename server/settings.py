@@ -20,10 +20,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG_FILE = ROOT / "config" / "settings.py"
-MAIL_TEMPLATES = ROOT / "mail_templates"
-MIGRATIONS = ROOT / "migrations"
-DEFAULT_INSTANCE = ROOT / "instance"
+# A source checkout keeps config/, mail_templates/ and migrations/ at the top;
+# an installed wheel carries them inside the package (setup.py), and keeps its
+# instance folder (SQLite file, secret key) where it is started.
+CHECKOUT = (ROOT / "pyproject.toml").is_file() and (ROOT / "config").is_dir()
+SHIPPED = ROOT if CHECKOUT else Path(__file__).resolve().parent
+CONFIG_FILE = SHIPPED / ("config" if CHECKOUT else "_config") / "settings.py"
+MAIL_TEMPLATES = SHIPPED / ("mail_templates" if CHECKOUT else "_mail_templates")
+MIGRATIONS = SHIPPED / ("migrations" if CHECKOUT else "_migrations")
+GUNICORN_CONFIG = SHIPPED / ("config" if CHECKOUT else "_config") / "gunicorn.conf.py"
+DEFAULT_INSTANCE = ROOT / "instance" if CHECKOUT else Path.cwd() / "instance"
 
 
 class SettingsError(ValueError):

@@ -8,6 +8,9 @@
     catcher    the development mail catcher (SMTP on loopback into a folder)
     receiver   SMTP/LMTP server the mail server hands replies to
     imap_poller  reads replies from a hosted mailbox over IMAP
+    logs       the logging every process sets up (LOG_LEVEL)
+
+The installed package runs each as ``pbem <name>`` (server/cli.py).
 
 A process wires settings, database and mailer together and calls services/
 and mail/; nothing imports a process, and a process imports nothing of web/.

@@ -25,6 +25,7 @@ from imap_tools.errors import ImapToolsError
 from server import settings as settings_module
 from server.db import bind, make_database
 from server.mail.compose import Mailer
+from server.processes import logs
 from server.services import replies
 
 log = logging.getLogger("pbem.imap")
@@ -85,30 +86,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="pbem: read replies from an IMAP mailbox")
     parser.add_argument("--once", action="store_true", help="poll once and exit")
     args = parser.parse_args()
-    logging.basicConfig(level=logging.WARNING)
     with settings_module.exit_on_settings_error():
         settings = settings_module.load()
         for name in ("REPLY_DOMAIN", "IMAP_HOST", "IMAP_USER"):
             if not settings[name]:
                 raise settings_module.SettingsError(f"{name} is empty: the poller needs it")
+    logs.setup(settings)
     database = make_database(settings["DATABASE_URL"], settings)
     bind(database)
     mailer = Mailer(settings)
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
-    print(f"imap poller: {settings['IMAP_USER']}@{settings['IMAP_HOST']} "
-          f"folder {settings['IMAP_FOLDER']} every {settings['IMAP_INTERVAL']} s", flush=True)
+    log.info("reading %s@%s folder %s every %s s", settings["IMAP_USER"], settings["IMAP_HOST"],
+             settings["IMAP_FOLDER"], settings["IMAP_INTERVAL"])
+    errors = 0
     while not stop:
         try:
             counts = poll_once(settings, database, mailer)
         except (OSError, imaplib.IMAP4.error, ImapToolsError) as exc:   # try again later
-            print(f"imap poller: {exc.__class__.__name__}: {exc}", file=sys.stderr, flush=True)
+            errors += 1
+            log.error("mailbox trouble (%d in a row): %s: %s", errors,
+                      exc.__class__.__name__, exc)
+        except Exception:       # noqa: BLE001: a database error must not end the poller
+            errors += 1
+            log.exception("poll failed (%d in a row)", errors)
+            if not database.is_closed():
+                database.close()
         else:
+            errors = 0
             if counts["handled"] or counts["failed"]:
-                print(f"imap poller: {counts}", flush=True)
+                log.info("%s", counts)
         if args.once:
             break
-        time.sleep(settings["IMAP_INTERVAL"])
+        # Back off while it fails: twice the interval per failure, up to 10 minutes.
+        time.sleep(min(settings["IMAP_INTERVAL"] * 2 ** min(errors, 8), 600))
 
 
 if __name__ == "__main__":

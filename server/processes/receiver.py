@@ -25,6 +25,7 @@ from server import settings as settings_module
 from server.db import bind, make_database
 from server.mail.bounces import ReturnPaths
 from server.mail.compose import Mailer
+from server.processes import logs
 from server.services import deliveries, replies
 from server.services.reply_menu import addresses
 
@@ -91,17 +92,17 @@ def start(settings, database, host: str | None = None, port: int | None = None,
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.WARNING)
     with settings_module.exit_on_settings_error():
         settings = settings_module.load()
+        logs.setup(settings)
         if not settings["REPLY_DOMAIN"]:
             raise settings_module.SettingsError("REPLY_DOMAIN is empty: set the domain the "
                                                 "reply addresses use")
         database = make_database(settings["DATABASE_URL"], settings)
         bind(database)
         controller = start(settings, database)
-    print(f"receiver: {settings['RECEIVER_PROTOCOL']} on {settings['RECEIVER_HOST']}:"
-          f"{settings['RECEIVER_PORT']} for *@{settings['REPLY_DOMAIN']}", flush=True)
+    log.info("%s on %s:%s for *@%s", settings["RECEIVER_PROTOCOL"], settings["RECEIVER_HOST"],
+             settings["RECEIVER_PORT"], settings["REPLY_DOMAIN"])
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     signal.signal(signal.SIGINT, lambda *_: done.set())

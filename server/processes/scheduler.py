@@ -20,6 +20,7 @@ from server import settings as settings_module
 from server.db import bind, make_database
 from server.mail.compose import Mailer
 from server.models import utcnow
+from server.processes import logs
 from server.services.sweep import sweep
 
 log = logging.getLogger("pbem.scheduler")
@@ -28,16 +29,20 @@ log = logging.getLogger("pbem.scheduler")
 def run_once(settings, mailer: Mailer, database) -> None:
     with database.connection_context():
         report = sweep(settings, mailer, utcnow())
-    if report.timeouts or report.reminders or report.digests or report.vacations:
-        print(f"scheduler: {report.timeouts} timeouts ({report.actions} actions), "
-              f"{report.reminders} reminders, {report.digests} digests, "
-              f"{report.vacations} vacations started", flush=True)
+    if report.outage:
+        log.warning("no sweep ran from %s to %s: clocks moved on", report.outage.began,
+                    report.outage.ended)
+    if (report.timeouts or report.reminders or report.digests or report.vacations
+            or report.last_calls):
+        log.info("%d timeouts (%d actions), %d reminders, %d last calls, %d digests, "
+                 "%d vacations started", report.timeouts, report.actions, report.reminders,
+                 report.last_calls, report.digests, report.vacations)
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.WARNING)
     with settings_module.exit_on_settings_error():
         settings = settings_module.load()
+    logs.setup(settings)
     database = make_database(settings["DATABASE_URL"], settings)
     bind(database)
     mailer = Mailer(settings)
@@ -47,7 +52,7 @@ def main() -> None:
     scheduler.add_job(run_once, "interval", seconds=settings["SCHEDULER_INTERVAL"],
                       args=(settings, mailer, database), coalesce=True, max_instances=1,
                       misfire_grace_time=30, next_run_time=utcnow_aware())
-    print(f"scheduler: sweeping every {settings['SCHEDULER_INTERVAL']} s", flush=True)
+    log.info("sweeping every %s s", settings["SCHEDULER_INTERVAL"])
     scheduler.start()
 
 

@@ -21,6 +21,7 @@ from server import settings as settings_module
 from server.db import bind, make_database
 from server.mail import delivery
 from server.models import utcnow
+from server.processes import logs
 from server.services import deliveries
 
 log = logging.getLogger("pbem.sender")
@@ -95,10 +96,9 @@ def run_forever(settings) -> None:
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
     with settings_module.exit_on_settings_error():
         settings = settings_module.load()
+    logs.setup(settings)
     try:
         run_forever(settings)
     except KeyboardInterrupt:

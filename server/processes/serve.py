@@ -58,7 +58,7 @@ def commands(env: dict, settings: dict) -> dict[str, list[str]]:
         procs["receiver"] = [PY, "-m", "server.processes.receiver"]
     procs["web"] = [PY, "-m", "gunicorn", "--bind", f"127.0.0.1:{env['PBEM_PORT']}",
                     "--workers", env.get("PBEM_WORKERS", "2"), "--log-level", "warning",
-                    "wsgi:app"]
+                    "server.wsgi:app"]
     procs["scheduler"] = [PY, "-m", "server.processes.scheduler"]
     return procs
 
@@ -70,7 +70,10 @@ def main() -> int:
         settings = settings_module.load(env)
     for name in migrate(make_database(settings["DATABASE_URL"], settings)):
         print(f"migration applied: {name}")
-    children = {name: subprocess.Popen(cmd, env=env, cwd=settings_module.ROOT)
+    # The children share this instance folder (SQLite file, secret key).
+    env["PBEM_INSTANCE"] = settings["INSTANCE_PATH"]
+    cwd = settings_module.ROOT if settings_module.CHECKOUT else None
+    children = {name: subprocess.Popen(cmd, env=env, cwd=cwd)
                 for name, cmd in commands(env, settings).items()}
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))

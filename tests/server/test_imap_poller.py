@@ -81,7 +81,7 @@ def test_the_poller_command_polls_once(sqlite_url, smtp, tmp_path, imap):
     done = subprocess.run([sys.executable, "-m", "server.processes.imap_poller", "--once"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "'handled': 1" in done.stdout
+    assert "'handled': 1" in done.stderr        # the log line (processes/logs.py)
     # A forged address: refused with an answer, nothing else.
     (row,) = inbound(app)
     assert row.status == "refused" and "not one the server gave out" in row.outcome

@@ -1,0 +1,119 @@
+"""Issue 17: "A package that installs and runs anywhere: the wheel carries
+everything it needs; a ``pbem`` command (serve, migrate, make-moderator,
+scheduler, sender, …)".  The wheel is built from this checkout, installed
+into a fresh virtual environment, and run from a folder outside the tree."""
+from __future__ import annotations
+
+import configparser
+import os
+import re
+import subprocess
+import sys
+import sysconfig
+import time
+import urllib.request
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """A fresh venv with only the wheel installed; the dependencies come
+    from this test run's environment through a path entry (no download)."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp),
+                    str(ROOT)], check=True, capture_output=True, timeout=600)
+    (wheel,) = tmp.glob("pbem-*.whl")
+    env_dir = tmp / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                           "['purelib'])"], check=True, capture_output=True, text=True
+                          ).stdout.strip()
+    # This run's pip installs into that venv (--python): no pip inside it.
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                    "--no-deps", str(wheel)], check=True, capture_output=True, timeout=300)
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    Path(site, "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return env_dir, names
+
+
+def run_pbem(env_dir: Path, cwd: Path, *args, **kw):
+    env = dict(os.environ, PBEM_INSTANCE=str(cwd / "instance"),
+               DATABASE_URL=f"sqlite:///{cwd / 'site.sqlite3'}")
+    env.pop("PYTHONPATH", None)
+    return subprocess.run([str(env_dir / "bin" / "pbem"), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120, **kw)
+
+
+def test_the_wheel_carries_templates_mail_templates_migrations_and_settings(installed):
+    _, names = installed
+    for wanted in ("server/web/templates/base.html", "server/web/static/pbem.css",
+                   "server/_mail_templates/turn.txt", "server/_mail_templates/turn.html",
+                   "server/_migrations/0001_initial.py", "server/_config/settings.py",
+                   "server/_config/gunicorn.conf.py"):
+        assert wanted in names, wanted
+    assert any(n.endswith("entry_points.txt") for n in names)
+    assert any(n.endswith("licenses/LICENSE") for n in names)
+
+
+def test_pbem_migrates_and_serves_from_outside_the_source_tree(installed, tmp_path):
+    env_dir, _ = installed
+    done = run_pbem(env_dir, tmp_path, "migrate")
+    assert done.returncode == 0, done.stderr
+    assert "database is up to date" in done.stdout
+    assert (tmp_path / "site.sqlite3").exists()
+    help_text = run_pbem(env_dir, tmp_path, "--help").stdout
+    for command in ("serve", "web", "scheduler", "sender", "receiver", "imap-poller",
+                    "make-moderator", "migrate"):
+        assert re.search(rf"^\s+{command}\s", help_text, re.M), command
+    refused = run_pbem(env_dir, tmp_path, "make-moderator", "nobody@example.org")
+    assert refused.returncode != 0 and "nobody@example.org" in refused.stderr
+
+    env = dict(os.environ, PBEM_INSTANCE=str(tmp_path / "instance"), PBEM_WORKERS="1",
+               DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.Popen([str(env_dir / "bin" / "pbem"), "serve"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = None
+        deadline = time.monotonic() + 60
+        while url is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            found = re.search(r"Open:\s+(http://\S+)", line)
+            url = found.group(1) if found else None
+        assert url, "pbem serve printed no address"
+        page = None
+        while page is None and time.monotonic() < deadline:
+            try:
+                page = urllib.request.urlopen(url, timeout=5).read().decode()
+            except OSError:
+                time.sleep(0.3)
+        assert page and "pbem" in page
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+
+
+def test_systemd_units_run_pbem_subcommands_that_exist(installed):
+    """The unit files in deploy/ start commands the package has."""
+    env_dir, _ = installed
+    help_text = subprocess.run([str(env_dir / "bin" / "pbem"), "--help"], capture_output=True,
+                               text=True, timeout=60).stdout
+    units = sorted(DEPLOY.glob("*.service"))
+    assert {u.name for u in units} >= {"pbem-web.service", "pbem-sender@.service",
+                                       "pbem-scheduler@.service"}
+    for unit in units:
+        parser = configparser.ConfigParser(strict=False, interpolation=None)
+        parser.read(unit)
+        command = parser["Service"]["ExecStart"].split()
+        assert command[0].endswith("/pbem"), unit.name
+        assert re.search(rf"^\s+{command[1]}\s", help_text, re.M), (unit.name, command[1])
+        assert parser["Service"]["Restart"] in ("always", "on-failure")
