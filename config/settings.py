@@ -13,6 +13,10 @@ once in the instance folder.
 # Where the data lives.  A relative SQLite path is relative to the instance
 # folder; ``postgresql://user:pass@host:5432/db`` selects PostgreSQL.
 DATABASE_URL: str = "sqlite:///pbem.sqlite3"
+# PostgreSQL connections each process keeps open and reuses (peewee's pool;
+# 0: a new connection per request).  Mind PostgreSQL's max_connections:
+# web workers x this, plus the schedulers and senders.
+DATABASE_POOL_MAX: int = 8
 
 # The address people reach the server at; every link in an email starts with it
 # because mails are also written by processes that have no request (scheduler).

@@ -12,12 +12,16 @@ def rules(game: Game) -> GameRules:
 
 
 def load_state(game: Game, save: bool = True):
-    """``save=False`` for pages: a GET never writes, not even the cache."""
+    """The state at ``game.seq``, the position the caller checked the move
+    against: a snapshot or log rows another move committed since the game
+    row was read are not used (PostgreSQL reads each statement's own
+    committed data).  ``save=False`` for pages: a GET never writes, not even
+    the cache."""
     kind = rules(game)
     snap = Snapshot.get_or_none(Snapshot.game == game.id)
     if snap is not None and snap.seq == game.seq and snap.state_version == kind.state_version:
         return kind.from_json(snap.state)
-    state = replay(game)
+    state = replay(game, upto=game.seq)
     if save:
         save_snapshot(game, kind, state, game.seq)
     return state
@@ -40,8 +44,10 @@ def replay(game: Game, upto: int | None = None):
 
 
 def save_snapshot(game: Game, kind: GameRules, state, seq: int) -> None:
+    """Store the state at ``seq``, unless a newer one is stored already."""
     values = {"seq": seq, "state_version": kind.state_version,
               "state": kind.to_json(state), "updated_at": utcnow()}
-    updated = Snapshot.update(**values).where(Snapshot.game == game.id).execute()
-    if not updated:
+    updated = (Snapshot.update(**values)
+               .where((Snapshot.game == game.id) & (Snapshot.seq <= seq)).execute())
+    if not updated and not Snapshot.select().where(Snapshot.game == game.id).exists():
         Snapshot.insert(game=game.id, **values).execute()

@@ -114,7 +114,10 @@ def make_app(url, smtp, tmp_path, **extra):
               "REMEMBER_COOKIE_SECURE": False, "SENDER_RETRY_BASE": 0,
               # Tests sweep at times hours or days apart: that is no outage.
               # The guard has tests of its own (test_clock_outage.py).
-              "OUTAGE_GRACE_SECONDS": 0}
+              "OUTAGE_GRACE_SECONDS": 0,
+              # Hundreds of short-lived apps: pooled connections would outlive
+              # them (test_db_pool.py tests the pool).
+              "DATABASE_POOL_MAX": 0}
     config.update(extra)
     app = create_app(dict(config, INSTANCE_PATH=str(tmp_path / "instance")))
     migrate()
