@@ -7,6 +7,7 @@ from __future__ import annotations
 import configparser
 import os
 import re
+import socket
 import subprocess
 import sys
 import sysconfig
@@ -117,3 +118,29 @@ def test_systemd_units_run_pbem_subcommands_that_exist(installed):
         assert command[0].endswith("/pbem"), unit.name
         assert re.search(rf"^\s+{command[1]}\s", help_text, re.M), (unit.name, command[1])
         assert parser["Service"]["Restart"] in ("always", "on-failure")
+
+
+def test_pbem_web_serves_pages_with_the_shipped_gunicorn_config(installed, tmp_path):
+    env_dir, _ = installed
+    assert run_pbem(env_dir, tmp_path, "migrate").returncode == 0
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ, PBEM_INSTANCE=str(tmp_path / "instance"), PBEM_WORKERS="1",
+               PBEM_BIND=f"127.0.0.1:{port}", DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    env.pop("PYTHONPATH", None)
+    proc = subprocess.Popen([str(env_dir / "bin" / "pbem"), "web"], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        page, deadline = None, time.monotonic() + 60
+        while page is None and time.monotonic() < deadline and proc.poll() is None:
+            try:
+                page = urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=5)
+            except OSError:
+                time.sleep(0.3)
+        assert page is not None and page.status == 200
+        assert "Content-Security-Policy" in page.headers
+    finally:
+        proc.terminate()
+        _, errors = proc.communicate(timeout=30)
+    assert "Booting worker" in errors          # gunicorn's own log, on stderr
