@@ -6,8 +6,17 @@
 >>> seat = game.to_move(state)
 >>> state, events = game.apply(state, seat, game.legal_actions(state, seat)[0])
 """
-from engine.interface import (Action, Choice, Event, Game, IllegalMove, OptionSpec,
-                              Outcome, SeatScore, Section)
+from engine.interface import (
+    Action,
+    Choice,
+    Event,
+    Game,
+    IllegalMove,
+    OptionSpec,
+    Outcome,
+    SeatScore,
+    Section,
+)
 from engine.new_found_land.game import NewFoundLand
 from engine.puerto_rico.game import PuertoRico
 

@@ -8,9 +8,9 @@ what a seat may do.
 """
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-import re
 from typing import Any, Mapping, Sequence
 
 Action = dict[str, Any]

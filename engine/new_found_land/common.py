@@ -1,8 +1,8 @@
 """Small helpers shared by the phases: events, goods, piles, turn order."""
 from __future__ import annotations
 
-from engine.interface import Event
 from engine import rng
+from engine.interface import Event
 from engine.new_found_land.data import GOODS
 from engine.new_found_land.state import State
 

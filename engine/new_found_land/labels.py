@@ -4,13 +4,21 @@ from __future__ import annotations
 from engine.new_found_land import board
 from engine.new_found_land.common import bundle_text, payment, payments
 from engine.new_found_land.components import NEW_ENGLAND
-from engine.new_found_land.data import (CAPTAINS, CARDS, CONTRACT_FIELDS, CONTRACTS, GOALS,
-                                        SHIPS, TILES)
+from engine.new_found_land.data import (
+    CAPTAINS,
+    CARDS,
+    CONTRACT_FIELDS,
+    CONTRACTS,
+    GOALS,
+    SHIPS,
+    TILES,
+)
 from engine.new_found_land.phases.deliver import TOLL_HOUSE_POINTS, antwerp_sender
 from engine.new_found_land.phases.land import action_cost, ext_title
 from engine.new_found_land.phases.planning import TITLES
 from engine.new_found_land.phases.settle import OVERSIGHT
 from engine.new_found_land.state import State
+from engine.words import count
 
 CHOOSE = "gold may stand in: you choose how to pay next"
 GOAL_WORDS = {"symbol": "{param} value on your ships", "ships": "{param} ships",
@@ -37,10 +45,11 @@ def card_text(cid: str) -> str:
 def goal_text(gid: str) -> str:
     g = GOALS[gid]
     if g["kind"] == "goods":
-        return f"{gid} ({g['lower'][0]} {g['param']}: {g['lower'][1]} points)"
+        return f"{gid} ({g['lower'][0]} {g['param']}: {count(g['lower'][1], 'point')})"
     what = GOAL_WORDS[g["kind"]].format(param=g["param"])
-    return (f"{gid} ({g['lower'][0]} {what}: {g['lower'][1]} points; "
-            f"{g['upper'][0]}: {g['upper'][1]})")
+    # "markers in cities: 3 for 4 points, 5 for 8 points": no "1 ships".
+    return (f"{gid} ({what}: {g['lower'][0]} for {count(g['lower'][1], 'point')}, "
+            f"{g['upper'][0]} for {count(g['upper'][1], 'point')})")
 
 
 def tile_text(tid: str) -> str:
@@ -50,7 +59,7 @@ def tile_text(tid: str) -> str:
 
 def contract_text(cid: str) -> str:
     k = CONTRACTS[cid]
-    return f"{bundle_text(k['goods'])} for {k['points']} points"
+    return f"{bundle_text(k['goods'])} for {count(k['points'], 'point')}"
 
 
 def prompt(s: State) -> str:

@@ -68,4 +68,5 @@ def outcome(s: State) -> Outcome:
                    for i, p in enumerate(s.players))
     best = max((sc.total, sc.tiebreak) for sc in scores)
     winners = tuple(sc.seat for sc in scores if (sc.total, sc.tiebreak) == best)
-    return Outcome(scores, winners, "after round 4" if s.over else "as it stands")
+    return Outcome(scores, winners, "It ended after the fourth round." if s.over else
+                   "It was stopped before the end; the scores are as they stood.")

@@ -1,14 +1,32 @@
 """A new game laid out as the rulebook's "Voorbereiding" says (steps 1-13)."""
 from __future__ import annotations
 
-from engine.interface import Event, IllegalMove
 from engine import rng
+from engine.interface import Event, IllegalMove
 from engine.new_found_land import board
 from engine.new_found_land.common import draw
-from engine.new_found_land.components import (FIFTY_CARDS, GOAL_PILES, GOODS_FIELD, OFFER,
-                                              START_IRON)
-from engine.new_found_land.data import (CAPTAINS, CARDS, CITIES, COMPASS, CONTRACTS, FRAMES, GOALS,
-                                        MARKERS, NATION_ORDER, NATIONS, SHIPS, SUPPLY, TILES)
+from engine.new_found_land.components import (
+    FIFTY_CARDS,
+    GOAL_PILES,
+    GOODS_FIELD,
+    OFFER,
+    START_IRON,
+)
+from engine.new_found_land.data import (
+    CAPTAINS,
+    CARDS,
+    CITIES,
+    COMPASS,
+    CONTRACTS,
+    FRAMES,
+    GOALS,
+    MARKERS,
+    NATION_ORDER,
+    NATIONS,
+    SHIPS,
+    SUPPLY,
+    TILES,
+)
 from engine.new_found_land.state import State, new_player
 
 

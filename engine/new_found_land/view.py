@@ -13,9 +13,17 @@ from typing import Any, Mapping, Sequence
 from engine.interface import Section, name_seats
 from engine.new_found_land import labels
 from engine.new_found_land.board import island_of
-from engine.new_found_land.data import CONTRACT_FIELDS, CONTRACTS, FRAMES, ISLANDS, SHIPS, TILES
+from engine.new_found_land.data import (
+    CONTRACT_FIELDS,
+    CONTRACTS,
+    FRAMES,
+    ISLANDS,
+    SHIPS,
+    TILES,
+)
 from engine.new_found_land.phases.land import shipyards
 from engine.new_found_land.state import State
+from engine.words import count
 
 
 def _ship(sid: str) -> dict[str, Any]:
@@ -97,13 +105,13 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
         isl_rows.append((city + done, ", ".join(who(i) for i in seats) or "no markers"))
     sections.append(Section("Islands and cities", tuple(isl_rows)))
     for i, p in enumerate(v["players"]):
-        hand = (", ".join(p["hand"]) if p["hand"] is not None else f"{p['hand_count']} cards")
-        goals = (", ".join(p["goals"]) if p["goals"] is not None else f"{p['goal_count']} cards")
+        hand = (", ".join(p["hand"]) if p["hand"] is not None else count(p['hand_count'], "card"))
+        goals = (", ".join(p["goals"]) if p["goals"] is not None else count(p['goal_count'], "card"))
         sections.append(Section(f"{who(i)} — {p['nation']}", (
             ("Score", str(p["score"])),
             ("Goods", labels.bundle_text(p["goods"])),
             ("Ships", "; ".join(labels.ship_text(x["id"]) for x in p["ships"])
-             + f" ({p['shipyards']} shipyards)"),
+             + f" ({count(p['shipyards'], 'shipyard')})"),
             ("Extensions", ", ".join(p["extensions"]) or "none"),
             ("Captains", ", ".join(p["captains"]) or "none"),
             ("One-time cards", hand or "none"), ("Goal cards", goals or "none"),

@@ -15,7 +15,13 @@ buildings from the start, each chosen violet type added with its copies.
 from __future__ import annotations
 
 from engine import rng
-from engine.puerto_rico.data import (BASE_SET, CARDS, VIOLET_SLOTS, Setup, building_supply)
+from engine.puerto_rico.data import (
+    BASE_SET,
+    CARDS,
+    VIOLET_SLOTS,
+    Setup,
+    building_supply,
+)
 
 PRODUCTION = tuple(name for name in BASE_SET if CARDS[name].produces is not None)
 VIOLET = tuple(b.name for b in CARDS.values() if b.violet)

@@ -9,6 +9,7 @@ from engine.puerto_rico.phases.builder import cost
 from engine.puerto_rico.phases.roles import ROLE_TITLES
 from engine.puerto_rico.phases.trader import price
 from engine.puerto_rico.state import State
+from engine.words import article, count
 
 PROMPTS = {
     "role": "choose a role",
@@ -62,7 +63,7 @@ def _label(s: State, a: dict) -> str:
     if t == "pass":
         return PASS_LABELS.get(s.phase, "Pass")
     if t == "plantation":
-        return f"Take a {a['kind']} plantation"
+        return f"Take {article(a['kind'])} plantation"
     if t == "quarry":
         return "Take a quarry"
     if t == "hacienda":
@@ -112,7 +113,7 @@ def _black_market(s: State, seat: int, a: dict) -> str:
 def _small_wharf(s: State, seat: int, a: dict) -> str:
     goods = s.players[seat].goods
     n = sum(goods[GOODS.index(g)] for g in a["kinds"])
-    return f"Ship all {', '.join(a['kinds'])} ({n} barrels) on your small wharf"
+    return f"Ship all {', '.join(a['kinds'])} ({count(n, 'barrel')}) on your small wharf"
 
 
 EXPANSION_LABELS = {

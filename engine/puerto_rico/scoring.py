@@ -66,5 +66,22 @@ def outcome(s: State) -> Outcome:
         scores.append(SeatScore(seat, total, parts, p.doubloons + sum(p.goods)))
     best = max((sc.total, sc.tiebreak) for sc in scores)
     winners = tuple(sc.seat for sc in scores if (sc.total, sc.tiebreak) == best)
-    reason = f"game end: {s.end_triggered}" if s.over else f"as it stands in round {s.round}"
+    reason = end_sentence(s.end_triggered) if s.over else \
+        f"It was stopped in round {s.round}; the scores are as they stood."
     return Outcome(tuple(scores), winners, reason)
+
+
+# Why the game ended, in words: the end conditions trigger_end records.
+END_WORDS = {"colonists": "the colonists ran out",
+             "vp chips": "the victory-point chips ran out",
+             "city": "a player filled all twelve city spaces"}
+
+
+def end_sentence(triggered: str) -> str:
+    """"colonists, city" -> "It ended because the colonists ran out and a
+    player filled all twelve city spaces." """
+    causes = [END_WORDS.get(t, t) for t in filter(None, triggered.split(", "))]
+    if not causes:
+        return "It ended."
+    joined = ", ".join(causes[:-1]) + " and " + causes[-1] if len(causes) > 1 else causes[0]
+    return f"It ended because {joined}."

@@ -4,8 +4,14 @@ from __future__ import annotations
 from engine import rng
 from engine.interface import IllegalMove
 from engine.puerto_rico import building_sets
-from engine.puerto_rico.data import (DOUBLOONS_TOTAL, GOODS_SUPPLY, PLANTATION_TILES,
-                                     QUARRY_TILES, SETUPS, building_supply)
+from engine.puerto_rico.data import (
+    DOUBLOONS_TOTAL,
+    GOODS_SUPPLY,
+    PLANTATION_TILES,
+    QUARRY_TILES,
+    SETUPS,
+    building_supply,
+)
 from engine.puerto_rico.options import BASE, EXTENDED, RANDOM
 from engine.puerto_rico.state import Player, State
 

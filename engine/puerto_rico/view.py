@@ -12,6 +12,7 @@ from engine.puerto_rico import building_sets, catalogue
 from engine.puerto_rico.data import CARDS, GOODS, TILES, VIOLET_SLOTS
 from engine.puerto_rico.phases.roles import ROLE_TITLES
 from engine.puerto_rico.state import State
+from engine.words import count
 
 SET_TITLES = {"base": "base game", "extended": "extended (chosen by the players)",
               "random": "random (drawn by the server)"}
@@ -70,9 +71,9 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
         ("Trading house", ", ".join(v["trading_house"]) or "empty"),
         ("Face-up plantations", ", ".join(v["face_up"]) or "none"),
         ("Plantations", f"{v['stack_size']} face down, {len(v['discard'])} discarded, "
-                        f"{v['quarries']} quarries"),
+                        f"{count(v['quarries'], 'quarry')}"),
         ("Colonists", f"{v['colonist_ship']} on the ship, {v['colonist_supply']} in supply"),
-        ("Victory points", f"{v['vp_supply']} chips left"),
+        ("Victory points", f"{count(v['vp_supply'], 'chip')} left"),
         ("Goods in supply", _counts(v["goods_supply"])),
         ("Buildings left", ", ".join(f"{CARDS[b].title} ×{n}"
                                       for b, n in v["buildings_left"].items() if n)),

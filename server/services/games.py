@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 
 from engine import IllegalMove, get_game
+from engine.words import count
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Invitation, Seat, User, utcnow
@@ -121,7 +122,7 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
         filled = [s for s in seats if s.user_id is not None]
         if len(filled) < kind.min_players:
             raise LobbyError(f"{kind.title} needs at least {kind.min_players} players; "
-                             f"{len(filled)} seats are filled.")
+                             f"{count(len(filled), 'seat')} filled.")
         try:
             state = kind.new_game(len(filled), game.options, game.seed)
         except IllegalMove as exc:

@@ -14,6 +14,7 @@ import datetime as dt
 import re
 
 from engine import Event as EngineEvent
+from engine.words import count
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
@@ -221,7 +222,7 @@ def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
         if seat.withdrawn:
             raise ModerationError("This seat passes automatically; replace the player instead.")
         name = seat_views.seat_names(game)[seat.index]
-        text = _said(f"{user.name} (moderator) gave {name} {hours} more hours.", reason)
+        text = _said(f"{user.name} (moderator) gave {name} {count(hours, 'more hour')}.", reason)
         _note(game, seq, {"note": "extend", "hours": hours, "reason": reason}, text, user, now,
               seat=seat.index)
         base = seat.deadline if seat.deadline and seat.deadline > now else now
@@ -235,7 +236,7 @@ def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
         _tell(mailer, game, text, reason, only={seat.index},
               lines=[f"Your new deadline: {new}"
                      + (" (plus the time the game stays paused)" if game.paused else "")])
-    return f"{name} has {hours} more hours."
+    return f"{name} has {count(hours, 'more hour')}."
 
 
 def play_default(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,

@@ -18,13 +18,30 @@ from itertools import combinations
 
 from engine.interface import Event
 from engine.new_found_land import board
-from engine.new_found_land.common import (DONE, affordable, bundle_text, draw, pay_options,
-                                          payment, payments, say, seat_ref, spend)
+from engine.new_found_land.common import (
+    DONE,
+    affordable,
+    bundle_text,
+    draw,
+    pay_options,
+    payment,
+    payments,
+    say,
+    seat_ref,
+    spend,
+)
 from engine.new_found_land.components import ANTWERP
-from engine.new_found_land.data import CONTRACT_FIELDS, CONTRACTS, DA_GAMA_CRATES, GOODS, SHIPS
+from engine.new_found_land.data import (
+    CONTRACT_FIELDS,
+    CONTRACTS,
+    DA_GAMA_CRATES,
+    GOODS,
+    SHIPS,
+)
 from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
+from engine.words import count
 
 TOLL_HOUSE_POINTS = 3
 
@@ -143,7 +160,7 @@ def _antwerp(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         ship = next(sh for sh in w["ships"] if sh[0] == sid)
         w["ships"].remove(ship)
         w["antwerp"] = ship[1]
-        say(ev, seat, f"{seat_ref(seat)} sends ship {sid} to Antwerp ({ship[1]} crates).")
+        say(ev, seat, f"{seat_ref(seat)} sends ship {sid} to Antwerp ({count(ship[1], 'crate')}).")
     w["antwerp"] -= 1
     spend(s, seat, {a["good"]: 1})
     say(ev, seat, f"{seat_ref(seat)} delivers 1 {a['good']} to Antwerp.")

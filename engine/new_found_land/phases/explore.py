@@ -12,6 +12,7 @@ from engine.new_found_land.data import SHIPS
 from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.phases.settle import take_bonus
 from engine.new_found_land.state import State
+from engine.words import count
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
@@ -21,7 +22,7 @@ def begin(s: State, seat: int, ev: list[Event]) -> bool:
     s.drawn = draw(s, "island_pile", "islands", spyglass)
     s.work = {"places": places}
     whisper(ev, seat, f"{seat_ref(seat)} explores and draws {', '.join(s.drawn) or 'nothing'}.",
-            f"{seat_ref(seat)} explores and draws {len(s.drawn)} island tiles.")
+            f"{seat_ref(seat)} explores and draws {count(len(s.drawn), 'island tile')}.")
     if options(s, seat):
         return True
     _discard_rest(s, seat, ev)
@@ -56,6 +57,6 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
 
 def _discard_rest(s: State, seat: int, ev: list[Event]) -> None:
     if s.drawn:
-        say(ev, seat, f"{seat_ref(seat)} discards {len(s.drawn)} island tile(s) face down.")
+        say(ev, seat, f"{seat_ref(seat)} discards {count(len(s.drawn), 'island tile')} face down.")
     s.discard["islands"].extend(s.drawn)
     s.drawn = []

@@ -21,7 +21,6 @@ from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
 
 
-
 def measure(s: State, seat: int, goal: dict, goods: dict | None = None) -> int:
     p = s.players[seat]
     kind, param = goal["kind"], goal["param"]

@@ -14,16 +14,30 @@ phase, reshuffling the discard when a pile runs out.
 from __future__ import annotations
 
 from engine.interface import Event
-from engine.new_found_land.common import (DONE, affordable, bundle_text, draw, gain_goods,
-                                          pay_options, payment, payments, say, seat_ref, spend,
-                                          turn_order)
-from engine.new_found_land.components import (BASE_SHIPYARDS, EXTRA_SHIPYARD, INCOME,
-                                              LARGE_SHIP_POINTS)
+from engine.new_found_land.common import (
+    DONE,
+    affordable,
+    bundle_text,
+    draw,
+    gain_goods,
+    pay_options,
+    payment,
+    payments,
+    say,
+    seat_ref,
+    spend,
+    turn_order,
+)
+from engine.new_found_land.components import (
+    BASE_SHIPYARDS,
+    EXTRA_SHIPYARD,
+    INCOME,
+    LARGE_SHIP_POINTS,
+)
 from engine.new_found_land.data import NATIONS, SHIPS
 from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
-
 
 
 def enter(s: State, ev: list[Event]) -> None:

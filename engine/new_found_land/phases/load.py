@@ -8,6 +8,7 @@ from engine.new_found_land.common import draw, gain_goods, say, seat_ref, whispe
 from engine.new_found_land.data import DA_GAMA_CRATES, GOODS, RANK, SHIPS, load_good
 from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.state import State
+from engine.words import count
 
 
 def crate_value(ships: list[list]) -> int:
@@ -35,7 +36,7 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
         keep = 1 + ("colonial_harbour" in p["exts"] and len(s.drawn) >= 2)
         s.work["keep"] = min(keep, len(s.drawn))
         whisper(ev, seat, f"{seat_ref(seat)} draws {', '.join(s.drawn) or 'no cards'}.",
-                f"{seat_ref(seat)} draws {len(s.drawn)} one-time cards.")
+                f"{seat_ref(seat)} draws {count(len(s.drawn), 'one-time card')}.")
         return not s.drawn
     s.drawn.remove(a["card"])
     p["hand"].append(a["card"])

@@ -9,8 +9,17 @@ enters it: the phases import ``roles``, never this table.
 from __future__ import annotations
 
 from engine.interface import Event
-from engine.puerto_rico.phases import (builder, captain, craftsman, mayor, roles, select,
-                                       settler, storage, trader)
+from engine.puerto_rico.phases import (
+    builder,
+    captain,
+    craftsman,
+    mayor,
+    roles,
+    select,
+    settler,
+    storage,
+    trader,
+)
 from engine.puerto_rico.state import State
 
 PHASES = {"role": roles, "settler": settler, "mayor": mayor, "builder": builder,

@@ -15,9 +15,17 @@ from engine.interface import Event
 from engine.puerto_rico import black_market, guests
 from engine.puerto_rico.data import CARDS, CITY_SPACES, QUARRY
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import (PASS, order_from, privilege, run_order, say,
-                                              seat_ref, take_colonist, trigger_end,
-                                              with_optional_colonist)
+from engine.puerto_rico.phases.common import (
+    PASS,
+    order_from,
+    privilege,
+    run_order,
+    say,
+    seat_ref,
+    take_colonist,
+    trigger_end,
+    with_optional_colonist,
+)
 from engine.puerto_rico.state import Player, State, in_table_order
 
 # The action for each building, made once: options() runs for every seat in

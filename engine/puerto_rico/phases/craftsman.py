@@ -10,8 +10,14 @@ Expansion: Aqueduct (+1 indigo/sugar from a large plant), Specialty factory
 from __future__ import annotations
 
 from engine.interface import Event
-from engine.puerto_rico.data import (CORN, FACTORY_BONUS, GOODS, INDIGO, PRODUCTION_BUILDINGS,
-                                     SUGAR)
+from engine.puerto_rico.data import (
+    CORN,
+    FACTORY_BONUS,
+    GOODS,
+    INDIGO,
+    PRODUCTION_BUILDINGS,
+    SUGAR,
+)
 from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import order_from, privilege, say, seat_ref
 from engine.puerto_rico.state import Player, State

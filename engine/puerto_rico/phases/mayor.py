@@ -13,9 +13,16 @@ from __future__ import annotations
 from engine.interface import Event
 from engine.puerto_rico.data import CARDS, QUARRY, TILES
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import (order_from, privilege, run_order, say, seat_ref,
-                                              trigger_end)
+from engine.puerto_rico.phases.common import (
+    order_from,
+    privilege,
+    run_order,
+    say,
+    seat_ref,
+    trigger_end,
+)
 from engine.puerto_rico.state import Player, State
+from engine.words import count
 
 AUTO = {"type": "auto_place"}
 
@@ -29,7 +36,7 @@ def enter(s: State, ev: list[Event]) -> None:
             mayor.san_juan += 1
     for i in range(s.colonist_ship):
         s.edit((s.role_player + i) % s.n).san_juan += 1
-    say(ev, s.role_player, f"{s.colonist_ship} colonists leave the ship.")
+    say(ev, s.role_player, f"{count(s.colonist_ship, 'colonist')} leave the ship.")
     s.colonist_ship = 0
     s.order, s.step = order_from(s, s.role_player), 0
     run_order(s, ev, options, _finish, begin=_begin_seat)

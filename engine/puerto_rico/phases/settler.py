@@ -15,9 +15,18 @@ from engine.interface import Event
 from engine.puerto_rico import guests
 from engine.puerto_rico.data import ISLAND_SPACES, QUARRY, TILES
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import (PASS, order_from, privilege, run_order, say,
-                                              seat_ref, take_colonist, with_optional_colonist)
+from engine.puerto_rico.phases.common import (
+    PASS,
+    order_from,
+    privilege,
+    run_order,
+    say,
+    seat_ref,
+    take_colonist,
+    with_optional_colonist,
+)
 from engine.puerto_rico.state import State
+from engine.words import article
 
 FOREST = {"type": "forest"}
 
@@ -117,7 +126,7 @@ def _take(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     if action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s):
         p.worked[tile] += 1
         note = " with a colonist from the hospice"
-    say(ev, seat, f"{seat_ref(seat)} takes a {TILES[tile]} tile{note}.")
+    say(ev, seat, f"{seat_ref(seat)} takes {article(TILES[tile])} tile{note}.")
 
 
 def _second_tile(s: State, seat: int) -> bool:
@@ -145,7 +154,7 @@ def _draw_for_hacienda(s: State, seat: int, ev: list[Event]) -> None:
     tile = _draw(s, ev)
     p = s.edit(seat)
     p.tiles[tile] += 1
-    say(ev, seat, f"{seat_ref(seat)} draws a {TILES[tile]} tile with the hacienda.")
+    say(ev, seat, f"{seat_ref(seat)} draws {article(TILES[tile])} tile with the hacienda.")
     if s.x is not None and p.active("forest"):
         # Published expansion sheet: the owner looks at the drawn tile, then
         # places it face up or face down as a forest.

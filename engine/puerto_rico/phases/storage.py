@@ -17,8 +17,13 @@ from itertools import combinations
 from engine.interface import Event
 from engine.puerto_rico.data import GOODS, PRICE
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import (order_from, run_order, say, seat_ref,
-                                              trigger_end)
+from engine.puerto_rico.phases.common import (
+    order_from,
+    run_order,
+    say,
+    seat_ref,
+    trigger_end,
+)
 from engine.puerto_rico.state import Player, State
 
 EMPTY = -1

@@ -13,8 +13,14 @@ from engine.interface import Event
 from engine.puerto_rico import guests
 from engine.puerto_rico.data import GOODS, PRICE, TRADING_HOUSE_SIZE
 from engine.puerto_rico.phases import roles
-from engine.puerto_rico.phases.common import (PASS, order_from, privilege, run_order, say,
-                                              seat_ref)
+from engine.puerto_rico.phases.common import (
+    PASS,
+    order_from,
+    privilege,
+    run_order,
+    say,
+    seat_ref,
+)
 from engine.puerto_rico.state import State
 
 
