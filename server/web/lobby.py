@@ -45,13 +45,22 @@ def index():
 @bp.route("/games/new", methods=("GET", "POST"))
 @login_required
 def new_game():
-    form = NewGameForm(kind=request.args.get("kind"))
+    source = request.form if request.method == "POST" else request.args
+    form = NewGameForm(kind=source.get("kind"))
     form.kind.choices = [(name, g.title) for name, g in sorted(GAMES.items())]
     kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
     if request.method == "GET":
         form.seats.data = form.seats.data or kind.max_players
         form.move_hours.data = current_app.config["DEFAULT_MOVE_HOURS"]
         form.reminder_hours.data = current_app.config["DEFAULT_REMINDER_HOURS"]
+    elif "show" in request.form or request.form.get("shown") not in (None, kind.name):
+        # "Show its options", or a game picked whose options the page did not
+        # show yet: show them, create nothing (the player checks them first).
+        picked = "show" not in request.form
+        seats = min(max(form.seats.data or kind.max_players, kind.min_players), kind.max_players)
+        form.seats.data, form.seats.raw_data = seats, [str(seats)]     # the field shows raw_data
+        return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind,
+                               picked=picked)
     elif form.validate_on_submit():
         options = {spec.name: request.form.get(f"option_{spec.name}", spec.default)
                    for spec in kind.options}
@@ -96,8 +105,10 @@ def render_lobby(game: Game, token: str):
                  .where(Seat.game == game.id).order_by(Seat.index))
     kind = get_game(game.kind)
     is_host = current_user.is_authenticated and game.host_id == current_user.id
+    seated = current_user.is_authenticated and any(s.user_id == current_user.id for s in seats)
     return render_template(
         "lobby/lobby.html", game=game, kind=kind, seats=seats, token=token, is_host=is_host,
+        seated=seated,
         join_url=mailer().links.join_url(game) if is_host else "",
         invited=list(game.invitations) if is_host else [],
         form=EmptyForm(), invite_form=InviteForm(), option_form=OptionForm())

@@ -30,7 +30,15 @@ class Forms(HTMLParser):
             self.forms[-1]["selects"][a["name"]] = []
             self._select = a["name"]
         elif tag == "option" and getattr(self, "_select", None):
-            self.forms[-1]["selects"][self._select].append(a.get("value", ""))
+            options = self.forms[-1]["selects"][self._select]
+            options.append(a.get("value", ""))
+            # What a browser sends: the selected option, else the first.
+            if len(options) == 1 or "selected" in a:
+                self.forms[-1]["fields"][self._select] = a.get("value", "")
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
 
 
 def forms(html: str) -> list[dict]:
