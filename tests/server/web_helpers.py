@@ -67,7 +67,7 @@ def path_of(url: str) -> str:
 
 def links_in(msg) -> list[str]:
     text = msg.get_body(("plain",)).get_content()
-    return re.findall(r"http://localhost/\S+", text)
+    return re.findall(r"http://(?:localhost|127\.0\.0\.1:\d+)/\S+", text)
 
 
 def seat_link(msg) -> str:

@@ -1,0 +1,133 @@
+"""Issue 16, item 5: "No page scrolls sideways at 390 px": every page kind
+(lobby, new game, the game page at each kind of decision of both games,
+settings, account, sign-in and sign-up, the moderation dashboard and game
+page, a mail in the development catcher) is opened in Chromium at 390 and at
+1280 px.  Screenshots of the phone width go to test-artifacts/widths/."""
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+from browser_helpers import ARTIFACTS
+from conftest import make_app, serving
+from game_driver import Table
+from moderation_helpers import make_moderator
+from web_helpers import text_of
+
+from engine import get_game
+from server.db import db
+from server.mail.delivery import build_message
+from server.models import Game, Outbox
+from server.services.state_store import load_state
+
+WIDTHS = (390, 1280)
+SHOTS = ARTIFACTS / "widths"
+PASSWORD = "correct horse"          # web_helpers.signup's
+
+
+def overflow(page) -> int:
+    """How far the page reaches past the window, in CSS pixels (0: none)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+class Widths:
+    """One browser context per width and player; checks and screenshots."""
+
+    def __init__(self, browser, base: str):
+        self.browser, self.base, self.pages, self.wide = browser, base, {}, []
+
+    def page(self, who: str, width: int):
+        if (who, width) not in self.pages:
+            context = self.browser.new_context(viewport={"width": width, "height": 900})
+            page = context.new_page()
+            if who:
+                page.goto(f"{self.base}/login")
+                page.fill("#email", who)
+                page.fill("#password", PASSWORD)
+                page.get_by_role("button", name="Sign in").click()
+                page.wait_for_url(lambda url: "/login" not in url)
+            self.pages[who, width] = page
+        return self.pages[who, width]
+
+    def check(self, who: str, path: str, label: str) -> None:
+        for width in WIDTHS:
+            page = self.page(who, width)
+            response = page.goto(f"{self.base}{path}")
+            assert response.status < 400, (label, response.status)
+            extra = overflow(page)
+            if width == WIDTHS[0]:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=True)
+            if extra > 0:
+                self.wide.append(f"{label} at {width} px: {extra} px too wide")
+
+
+def phase_of(app, game_id: int) -> str:
+    with app.app_context(), db.connection_context():
+        game = Game.get_by_id(game_id)
+        state = load_state(game, save=False)
+    return getattr(state, "phase", None) or get_game(game.kind).prompt(state)[:30]
+
+
+def visit_each_decision(widths: Widths, table: Table, label: str, turns: int) -> int:
+    """Play ``turns`` turns; open the game page of the seat to move at each
+    kind of decision met for the first time."""
+    seen = set()
+    for _ in range(turns):
+        mails = {email: table.new_mail(email) for email in table.emails}
+        turn = [(e, m) for e, ms in mails.items() for m in ms
+                if "It is your turn in" in text_of(m)]
+        if not turn:
+            break
+        email, mail = turn[-1]
+        phase = phase_of(table.app, table.game_id)
+        if phase not in seen:
+            seen.add(phase)
+            widths.check(email, f"/games/{table.game_id}", f"{label}-{phase}".replace(" ", "_"))
+        table.take_turn(email, mail)
+    return len(seen)
+
+
+def catch_a_turn_mail(app, folder: Path) -> str:
+    """A real turn mail from the outbox, as the catcher would have stored it."""
+    with app.app_context(), db.connection_context():
+        row = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{uuid.uuid4().hex}.eml"
+        (folder / name).write_bytes(bytes(build_message(row, app.config["MAIL_FROM"])))
+    return name
+
+
+@pytest.mark.browser
+def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser, send_mail):
+    build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,  # noqa: E731
+                                  TESTING=False, MAIL_CATCHER_DIR="caught")
+    with serving(build) as (app, base):
+        widths = Widths(browser, base)
+        for path, label in (("/login", "sign-in"), ("/signup", "sign-up"), ("/", "welcome")):
+            widths.check("", path, label)
+
+        puerto_rico = Table(app, smtp, send_mail, 3, seed=11)
+        puerto_rico.set_up("A rather long game name that a phone must wrap somewhere")
+        host = puerto_rico.emails[0]
+        for path, label in (("/", "lobby"), ("/games/new", "new-game"),
+                            ("/games/new?kind=new_found_land", "new-game-nfl"),
+                            ("/settings", "settings"), ("/account", "account")):
+            widths.check(host, path, label)
+        kinds = visit_each_decision(widths, puerto_rico, "pr", 60)
+
+        new_found_land = Table(app, smtp, send_mail, 3, seed=12, kind="new_found_land")
+        new_found_land.emails = [f"nfl{i + 1}@example.org" for i in range(3)]
+        new_found_land.read = {email: 0 for email in new_found_land.emails}
+        new_found_land.set_up("Ships")
+        kinds += visit_each_decision(widths, new_found_land, "nfl", 60)
+        assert kinds >= 8, f"only {kinds} kinds of decision were seen"
+
+        assert make_moderator(app, host).exit_code == 0
+        widths.check(host, "/moderation?all=1", "moderation-dashboard")
+        widths.check(host, f"/moderation/games/{puerto_rico.game_id}", "moderation-game")
+        name = catch_a_turn_mail(app, Path(app.instance_path) / "caught")
+        widths.check(host, "/dev/mail/", "caught-mail-list")
+        widths.check(host, f"/dev/mail/{name}", "caught-mail")
+        assert not widths.wide, "\n".join(widths.wide)
