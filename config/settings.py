@@ -120,6 +120,10 @@ LAST_CALL_HOURS: float = 2.0
 # from the page, so a sender that stays down does not stop the game forever.
 MAIL_WAIT_GRACE_SECONDS: int = 300
 MAIL_WAIT_CEILING_HOURS: float = 24.0
+# Lobbies that never start: the host is reminded this many days after making
+# the game, and it is closed (players told) this many days after (0: never).
+LOBBY_REMIND_AFTER_DAYS: int = 14
+LOBBY_CLOSE_AFTER_DAYS: int = 21
 # Local hour (in the player's time zone) at which a daily digest goes out.
 DIGEST_HOUR: int = 7
 

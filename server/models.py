@@ -67,6 +67,8 @@ class User(UserMixin, BaseModel):
     # Reminders, timeout notices, results: mail a game can go on without.
     optional_mail = BooleanField(default=True)
     next_digest_at = DateTimeField(null=True, index=True)
+    # Bumping it gives the calendar feed a new address (services/calendar_feed.py).
+    calendar_version = IntegerField(default=1)
     # A site moderator may moderate every game (a host moderates their own).
     is_moderator = BooleanField(default=False)
     # When the owner proved the address is theirs (a link mailed to it).
@@ -82,7 +84,7 @@ class Game(BaseModel):
     kind = CharField()
     name = CharField()
     host = ForeignKeyField(User, backref="hosted_games")
-    status = CharField(default="open", index=True)  # open, active, finished
+    status = CharField(default="open", index=True)  # open, active, finished, closed
     seat_count = IntegerField()
     options = JSONField(default=dict)
     seed = BigIntegerField()
@@ -103,6 +105,10 @@ class Game(BaseModel):
     created_at = DateTimeField(default=utcnow)
     started_at = DateTimeField(null=True)
     finished_at = DateTimeField(null=True)
+    # A lobby not started in time: its host was reminded, then it was closed
+    # (status "closed"; services/lobby_cleanup.py).
+    lobby_reminded_at = DateTimeField(null=True)
+    closed_at = DateTimeField(null=True)
 
 
 class Seat(BaseModel):
@@ -135,6 +141,9 @@ class Seat(BaseModel):
     # When the player was last reminded of the pending turn: a turn is not
     # timed out before one warning went out (services/sweep.py, last call).
     reminded_at = DateTimeField(null=True)
+    # The log seq up to which the player has seen the moves played for this
+    # seat by others (services/while_away.py).
+    away_seen_seq = IntegerField(default=0)
 
     class Meta:
         indexes = ((("game", "index"), True), (("game", "user"), True))

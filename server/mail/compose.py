@@ -96,15 +96,17 @@ class Mailer:
                            "join_url": self.links.join_url(game)}, game, reply_to=reply_to)
 
     def turn(self, game: Game, title: str, seat: Seat, prompt: str, summary: list[str],
-             deadline: str, menu: dict | None = None, talk: list[dict] = ()) -> Outbox:
+             deadline: str, menu: dict | None = None, talk: list[dict] = (),
+             away: list[dict] = ()) -> Outbox:
         """``menu``: the numbered choices, holdings and reply address
         (services/reply_menu.py), when replies are on; ``talk``: the table
-        talk this seat has not had by mail yet."""
+        talk this seat has not had by mail yet; ``away``: the moves others
+        played for this seat since its player last moved."""
         return self.queue("turn", seat.user.email, self.subject_saying("Your turn", prompt, game),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "prompt": prompt, "summary": summary, "deadline": deadline,
                            "seat_url": self.links.seat_url(seat), "menu": menu,
-                           "talk": list(talk)},
+                           "talk": list(talk), "away": list(away)},
                           game, seat.user, reply_to=menu["reply_to"] if menu else "")
 
     def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox:
@@ -138,6 +140,19 @@ class Mailer:
                            "last_call": last_call,
                            "seat_url": self.links.seat_url(seat)}, game, seat.user,
                           reply_to=menu["reply_to"] if menu else "")
+
+    def lobby_reminder(self, game: Game, title: str, host: User, closes) -> Outbox | None:
+        return self.queue("lobby_reminder", host.email, self.subject_for(game, title),
+                          {"name": host.name, "title": title, "closes": closes,
+                           "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby"},
+                          game, host)
+
+    def lobby_closed(self, game: Game, title: str, person: User, days: int,
+                     is_host: bool) -> Outbox | None:
+        return self.queue("lobby_closed", person.email, self.subject_for(game, title),
+                          {"name": person.name, "title": title, "days": days,
+                           "is_host": is_host, "new_url": f"{self.links.base_url}/games/new"},
+                          game, person)
 
     def outage(self, game: Game, title: str, seat: Seat, began: str, ended: str,
                deadline: str) -> Outbox | None:

@@ -104,6 +104,25 @@ class Links:
             raise LinkError("invalid")
         return user
 
+    # -- calendar feeds -------------------------------------------------------
+    def calendar_url(self, user: User) -> str:
+        """A player's secret feed of deadlines: no expiry (a calendar app
+        polls it for months); a new version revokes it."""
+        token = self._serializer("calendar").dumps({"u": user.id, "v": user.calendar_version})
+        return f"{self.base_url}/calendar/{token}.ics"
+
+    def read_calendar(self, token: str) -> User:
+        try:
+            data = self._serializer("calendar").loads(token)
+        except BadSignature:
+            raise LinkError("invalid") from None
+        if not isinstance(data, dict):
+            raise LinkError("invalid")
+        user = self._user(data)
+        if user.calendar_version != data.get("v"):
+            raise LinkError("revoked")
+        return user
+
     # -- account links ------------------------------------------------------
     # None of these signs anybody in by itself being opened: each leads to a
     # page whose button (a POST) does the work, so a mail scanner that opens

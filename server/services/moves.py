@@ -14,7 +14,7 @@ from engine import IllegalMove
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, User, utcnow
-from server.services import clocks, reply_menu
+from server.services import clocks, reply_menu, while_away
 from server.services.seat_views import log_lines, outcome_rows, seat_names, unseen_talk
 from server.services.state_store import load_state, rules, save_snapshot
 
@@ -118,6 +118,7 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
     row = Seat.get((Seat.game == game.id) & (Seat.index == seat))
     if actor == "player":
         clocks.player_moved(row.id)
+        while_away.seen(row.id, game.seq)       # they are back: the list is done
     Seat.update(last_move_seq=game.seq).where(Seat.id == row.id).execute()
     if game.status == "finished":
         Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None,
@@ -149,7 +150,8 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     menu = reply_menu.menu(mailer.settings, game, seat)
     mailer.turn(game, rules(game).title, seat, game.prompt, summary[-SUMMARY_LINES:],
                 clocks.local_text(seat.deadline, seat.user.timezone),
-                menu.context() if menu else None, unseen_talk(game, seat))
+                menu.context() if menu else None, unseen_talk(game, seat),
+                away=[vars(p) for p in while_away.played_for(game, seat, names)])
 
 
 def notify_final(game: Game, mailer: Mailer) -> None:

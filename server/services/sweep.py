@@ -19,7 +19,7 @@ from engine.interface import name_seats
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, User, Vacation
-from server.services import clocks, outages, reply_menu
+from server.services import clocks, lobby_cleanup, outages, reply_menu
 from server.services.moves import MoveRejected, notify_final, notify_turn, play
 from server.services.seat_views import seat_names, unseen_talk
 from server.services.state_store import load_state, rules
@@ -30,6 +30,8 @@ MAX_CHAIN = 1000        # decisions one timeout may play for one seat's turn
 @dataclass
 class SweepReport:
     vacations: int = 0
+    lobbies_reminded: int = 0
+    lobbies_closed: int = 0
     timeouts: int = 0
     actions: int = 0
     reminders: int = 0
@@ -60,6 +62,8 @@ def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None) 
             break
     report.reminders = send_reminders(mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
     report.digests = send_digests(settings, mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
+    report.lobbies_reminded, report.lobbies_closed = lobby_cleanup.sweep_lobbies(
+        settings, mailer, now)
     return report
 
 

@@ -22,7 +22,7 @@ from engine import Choice
 from engine.interface import name_seats
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
-from server.services import deliveries, games, proposals, vacations
+from server.services import deliveries, games, proposals, vacations, while_away
 from server.services import table_talk as table_talk_service
 from server.services.clocks import local_text
 from server.services.moves import play
@@ -61,6 +61,13 @@ def game(game_id: int):
         return current_app.login_manager.unauthorized()
     if game.status == "open":
         return redirect(url_for("lobby.lobby", game_id=game_id))
+    if game.status == "closed":
+        days = current_app.config["LOBBY_CLOSE_AFTER_DAYS"]
+        return render_template(
+            "errors/error.html", title="This game was closed",
+            message=f"{game.name} did not start within {days} days of being made, so it was "
+                    "closed; nothing was played. Its invitations and join links no longer "
+                    "work."), 410
     if seat is not None and seat.mail_hold_since is not None:
         deliveries.seen(seat)       # they know it is their turn: the clock runs again
     return render_template("play/game.html", **page(game, seat,
@@ -87,6 +94,7 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
         rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json,
         link_form=EmptyForm(), away=away_notes(game, seat_access.viewer_timezone(seat)),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
+        played_for_you=while_away.played_for(game, seat, names) if seat else [],
         talk=table_talk(game), talk_form=TalkForm())
 
 
@@ -117,6 +125,18 @@ def away_notes(game: Game, tz: str) -> dict[int, str]:
         elif s.absent:
             notes[s.index] = "absent: passes at once until back"
     return notes
+
+
+@bp.post("/games/<int:game_id>/away/seen")
+def away_seen(game_id: int):
+    """"Seen": the list of moves played for the seat while away goes."""
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    seat = seat_access.viewer_seat(game) or abort(403, "You have no seat in this game.")
+    form = EmptyForm()
+    if not form.validate_on_submit():
+        abort(400, "The form was not understood; reload the page and try again.")
+    while_away.seen(seat.id, game.seq)
+    return redirect(url_for("play.game", game_id=game_id))
 
 
 @bp.post("/games/<int:game_id>/move")

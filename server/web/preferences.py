@@ -15,7 +15,7 @@ from flask_login import current_user, login_required
 
 from server.mail.links import LinkError, Links
 from server.models import User, Vacation, utcnow
-from server.services import clocks, deliveries, preferences, vacations
+from server.services import calendar_feed, clocks, deliveries, preferences, vacations
 from server.web.forms import EmptyForm, SettingsForm, VacationForm
 from server.web.protection import csrf
 
@@ -48,7 +48,34 @@ def render_settings(form: SettingsForm, vacation_form: VacationForm):
                            vacations=mine, now=now, local=clocks.local_text,
                            used=vacations.days_used(current_user, now.year),
                            allowance=allowance, button=EmptyForm(),
-                           mails=deliveries.recent_mails(current_user))
+                           mails=deliveries.recent_mails(current_user),
+                           calendar_url=links().calendar_url(current_user))
+
+
+@bp.get("/calendar/<token>.ics")
+def calendar(token: str):
+    """The secret feed of a player's deadlines; opening it changes nothing."""
+    try:
+        user = links().read_calendar(token)
+    except LinkError:
+        abort(404)
+    body = calendar_feed.feed(user, links().base_url, current_app.config["MAIL_ID_DOMAIN"],
+                              utcnow())
+    return body, 200, {"Content-Type": "text/calendar; charset=utf-8",
+                       "Cache-Control": "private, max-age=300",
+                       "Content-Disposition": 'inline; filename="pbem-deadlines.ics"'}
+
+
+@bp.post("/settings/calendar")
+@login_required
+def new_calendar_address():
+    """A new secret address for the feed; the old one stops working."""
+    if not EmptyForm().validate_on_submit():
+        abort(400, "The form was not understood; reload the page and try again.")
+    User.update(calendar_version=User.calendar_version + 1).where(
+        User.id == current_user.id).execute()
+    flash("Your calendar has a new address: the old one no longer works.")
+    return redirect(url_for("preferences.settings") + "#calendar")
 
 
 @bp.post("/settings/vacations")
