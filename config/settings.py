@@ -91,6 +91,10 @@ WTF_CSRF_TIME_LIMIT: int | None = None
 DEFAULT_MOVE_HOURS: int = 72
 # Reminders: "half" = halfway through the time, a number = hours before the deadline.
 DEFAULT_REMINDER_HOURS: str = "half,6"
+# The night offered by the create-game form for a clock that stops at night
+# (local hours in each player's own time zone): from 23:00 to 07:00.
+NIGHT_FROM_HOUR: int = 23
+NIGHT_UNTIL_HOUR: int = 7
 
 # Clocks (the scheduler).  SCHEDULER_INTERVAL: seconds between sweeps.
 SCHEDULER_INTERVAL: int = 30

@@ -20,7 +20,7 @@ from peewee import JOIN
 from engine import GAMES, get_game
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
-from server.services import accounts, clocks, games
+from server.services import accounts, clocks, games, turn_clock
 from server.web import rate_limits
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, InviteForm, JoinForm, NewGameForm, OptionForm
@@ -31,6 +31,11 @@ EMAIL = re.compile(accounts.EMAIL)
 
 def mailer():
     return current_app.extensions["pbem_mailer"]
+
+
+@bp.app_context_processor
+def clock_policy_text():
+    return {"clock_text": turn_clock.policy_text}
 
 
 @bp.get("/")
@@ -52,6 +57,8 @@ def new_game():
         form.seats.data = form.seats.data or kind.max_players
         form.move_hours.data = current_app.config["DEFAULT_MOVE_HOURS"]
         form.reminder_hours.data = current_app.config["DEFAULT_REMINDER_HOURS"]
+        form.night_from.data = current_app.config["NIGHT_FROM_HOUR"]
+        form.night_until.data = current_app.config["NIGHT_UNTIL_HOUR"]
     elif form.validate_on_submit():
         options = {spec.name: request.form.get(f"option_{spec.name}", spec.default)
                    for spec in kind.options}
@@ -61,7 +68,9 @@ def new_game():
             form.reminder_hours.errors = [str(exc)]
             return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
         game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
-                                 form.seats.data, options, form.move_hours.data, hours, mailer())
+                                 form.seats.data, options, form.move_hours.data, hours, mailer(),
+                                 form.clock_policy.data,
+                                 (form.night_from.data, form.night_until.data))
         return redirect(url_for("lobby.lobby", game_id=game.id))
     return render_template("lobby/new.html", form=form, kinds=GAMES,
                            kind=kind), 400 if form.errors else 200

@@ -12,11 +12,12 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
+from wtforms.fields.choices import SelectChoice
 
 from server.mail.links import LinkError, Links
 from server.models import User, Vacation, utcnow
 from server.services import clocks, deliveries, preferences, vacations
-from server.web.forms import EmptyForm, SettingsForm, VacationForm
+from server.web.forms import HOURS, EmptyForm, SettingsForm, VacationForm
 from server.web.protection import csrf
 
 bp = Blueprint("preferences", __name__)
@@ -25,18 +26,33 @@ bp = Blueprint("preferences", __name__)
 @bp.route("/settings", methods=("GET", "POST"))
 @login_required
 def settings():
-    form = SettingsForm(obj=current_user)
-    form.timezone.choices = clocks.zone_names()
+    form = settings_form()
     if form.validate_on_submit():
-        save_settings(current_user, form)
-        flash("Your settings are saved.")
-        return redirect(url_for("preferences.settings"))
+        try:
+            save_settings(current_user, form)
+        except preferences.ScheduleError as exc:
+            form[exc.field].errors = [str(exc)]
+        else:
+            flash("Your settings are saved.")
+            return redirect(url_for("preferences.settings"))
     return render_settings(form, VacationForm()), 400 if form.errors else 200
 
 
+def settings_form() -> SettingsForm:
+    form = SettingsForm(obj=current_user)
+    form.timezone.choices = clocks.zone_names()
+    site = current_app.config["DIGEST_HOUR"]
+    form.digest_hour.choices = [SelectChoice("", f"{site:02d}:00 (the site's hour)")] + HOURS
+    return form
+
+
 def save_settings(user: User, form: SettingsForm) -> None:
+    """Checks the whole mail schedule before saving anything."""
+    schedule = preferences.parse_schedule(form.reminder_hours.text, form.quiet_from.data,
+                                          form.quiet_until.data, form.digest_hour.data)
     preferences.save_settings(user, form.timezone.data, form.mail_mode.data,
-                              form.optional_mail.data, current_app.config["DIGEST_HOUR"])
+                              form.optional_mail.data, current_app.config["DIGEST_HOUR"],
+                              schedule)
 
 
 def render_settings(form: SettingsForm, vacation_form: VacationForm):
@@ -64,9 +80,7 @@ def add_vacation():
         else:
             flash("Your vacation is noted: your clocks stop while you are away.")
             return redirect(url_for("preferences.settings"))
-    settings_form = SettingsForm(obj=current_user)
-    settings_form.timezone.choices = clocks.zone_names()
-    return render_settings(settings_form, form), 400
+    return render_settings(settings_form(), form), 400
 
 
 @bp.post("/settings/vacations/<int:vacation_id>/cancel")
