@@ -234,3 +234,18 @@ def test_runs_at_agrees_with_time_passing(when, p, name):
     else:
         assert since <= when and running_between(since, when + tick, p, tz) == dt.timedelta(0)
         assert runs_at(since - tick, p, tz)
+
+
+@pytest.mark.parametrize("name", ZONES)
+def test_wall_hours_map_to_instants_in_order(name):
+    """Every whole wall hour of 2026 maps to an instant no earlier than the
+    hour before (the running stretches are built from these): in
+    Antarctica/Troll the clocks jump two hours, so 02:00 lies inside the
+    skipped stretch, not at its start, and must still come out as the jump."""
+    tz = zone(name)
+    wall, previous = T(2026, 1, 1), None
+    while wall.year == 2026:
+        when = wall_to_utc(wall, tz)
+        assert previous is None or previous <= when, wall
+        assert cal.local(when, tz) >= wall or when == previous, wall
+        previous, wall = when, wall + H
