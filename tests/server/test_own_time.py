@@ -146,7 +146,7 @@ def test_the_lobby_and_the_game_page_show_the_policy(app):
     form = form_for(page.text, "/games/new")
     bad = post_form(client, form, name="Night owls", seats="3", clock_policy="no_nights",
                     night_from="8", night_until="8")
-    assert bad.status_code == 400 and "lasts 1 to 12 hours" in bad.text
+    assert bad.status_code == 400 and "cannot start and end at the same hour" in bad.text
     hostile = post_form(client, form, name="Night owls", seats="3", clock_policy="sometimes",
                         night_from="²", night_until="99")
     assert hostile.status_code == 400 and "Not a valid choice" in hostile.text
@@ -250,7 +250,7 @@ def test_own_digest_hour_across_the_switch(app):
     ("0", None, None, "reminder_hours", "more than 0 and at most 720"),
     ("1,2,3,4,5,6,7", None, None, "reminder_hours", "At most 6 reminders"),
     ("", (22, None), None, "quiet_from", "both a start and an end"),
-    ("", (8, 8), None, "quiet_from", "quiet time lasts 1 to 12 hours"),
+    ("", (8, 8), None, "quiet_from", "quiet time cannot start and end at the same hour"),
     ("", (22, 8), 7, "digest_hour", "would fall in your quiet hours"),
 ])
 def test_a_schedule_that_does_not_fit_is_refused(text, quiet, digest, field, message):
