@@ -14,7 +14,7 @@ from web_helpers import form_for, post_form
 
 from server.db import db
 from server.models import Game, Seat, User
-from server.services import clocks, games, preferences, turn_clock
+from server.services import clocks, games, moderation, preferences, turn_clock
 
 T = dt.datetime
 
@@ -120,6 +120,25 @@ def test_a_vacation_keeps_the_clock_time_left(app):
     with app.app_context(), db.connection_context():
         clocks.shift_pending(seat.user_id, -dt.timedelta(days=1), T(2026, 3, 5, 9))
     assert seat_row(app, seat.id).deadline == T(2026, 3, 9, 9)
+
+
+def test_a_moderators_pause_keeps_the_clock_time_left(app):
+    """The same clock as the vacation above, stopped by a pause from Tue 3
+    Mar 09:00 UTC to Fri 6 Mar 09:00 UTC: 48 h left, Tue 10 Mar 09:00 UTC."""
+    game_id = own_time_game(app, ["Europe/Amsterdam"] * 3, clock="no_weekends",
+                            move_hours=72, reminders=(24,), tag="m")
+    set_zone_of_seat_to_move(app, game_id, "Europe/Amsterdam")
+    seat = restart(app, game_id, T(2026, 3, 2, 9))
+    mailer = app.extensions["pbem_mailer"]
+    with app.app_context(), db.connection_context():
+        game = Game.get_by_id(game_id)
+        host = User.get_by_id(game.host_id)
+        moderation.pause(game_id, host, game.seq, "a long weekend", mailer=mailer,
+                         now=T(2026, 3, 3, 9))
+        moderation.resume(game_id, host, Game.get_by_id(game_id).seq, "back again",
+                          mailer=mailer, now=T(2026, 3, 6, 9))
+    after = seat_row(app, seat.id)
+    assert (after.deadline, after.next_reminder_at) == (T(2026, 3, 10, 9), T(2026, 3, 9, 9))
 
 
 def test_moving_to_another_zone_keeps_the_clock_time_left(app):
