@@ -162,4 +162,5 @@ def next_digest_time(user: User, now: dt.datetime, hour: int) -> dt.datetime:
     """The next digest in the user's zone, as naive UTC: at their own hour,
     else at ``hour`` (DIGEST_HOUR)."""
     return mail_schedule.next_digest_time(now, zone(user.timezone),
-                                          turn_clock.digest_hour(user, hour))
+                                          turn_clock.digest_hour(user, hour),
+                                          turn_clock.quiet_of(user))

@@ -101,13 +101,17 @@ def check_digest_hour(hour: int | None, quiet: cal.Policy | None) -> None:
                              f"({start:02d}:00 to {end:02d}:00): choose another hour.")
 
 
-def next_digest_time(now: dt.datetime, tz: ZoneInfo, hour: int) -> dt.datetime:
+def next_digest_time(now: dt.datetime, tz: ZoneInfo, hour: int,
+                     quiet: cal.Policy | None = None) -> dt.datetime:
     """The next ``hour`` o'clock on the wall in ``tz`` after ``now``, as naive
-    UTC (a skipped hour: the instant of the jump)."""
+    UTC (a skipped hour: the instant of the jump).  The site's hour may fall
+    into the player's quiet hours (their own hour may not): then the digest
+    comes when they begin, like a reminder."""
     day = cal.local(now, tz).date()
-    for offset in range(3):
+    for offset in range(4):
         when = cal.wall_to_utc(dt.datetime.combine(day + dt.timedelta(days=offset),
                                                    dt.time(hour)), tz)
+        when = out_of_quiet(when, quiet, tz)
         if when > now:
             return when
     raise AssertionError("unreachable")

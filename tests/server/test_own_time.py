@@ -264,6 +264,22 @@ def test_own_digest_hour_across_the_switch(app):
         assert User.get_by_id(person.id).next_digest_at == T(2026, 11, 2, 12)
 
 
+def test_the_sites_digest_hour_in_quiet_hours_comes_when_they_begin(app):
+    """Site digest hour 07:00; quiet hours 22:00-08:00 in Amsterdam.  Saved
+    Mon 4 May 2026 12:00 UTC (14:00 CEST): the 07:00 digest of Tuesday
+    would be quiet, so it comes Mon 22:00 CEST = 20:00 UTC.  Sent then, the
+    next one is Tue 22:00 CEST, never a second one the same night."""
+    with app.app_context(), db.connection_context():
+        person = user("quiet@example.org")
+        schedule = preferences.parse_schedule("", 22, 8, None)
+        preferences.save_settings(person, "Europe/Amsterdam", "digest", True, 7, schedule,
+                                  now=T(2026, 5, 4, 12))
+        person = User.get_by_id(person.id)
+        assert person.next_digest_at == T(2026, 5, 4, 20)
+        assert clocks.next_digest_time(person, T(2026, 5, 4, 20), 7) == T(2026, 5, 5, 20)
+        assert clocks.next_digest_time(person, T(2026, 5, 4, 23), 7) == T(2026, 5, 5, 20)
+
+
 @pytest.mark.parametrize("text, quiet, digest, field, message", [
     ("24, soon", None, None, "reminder_hours", "'soon' is neither 'half' nor a number"),
     ("0", None, None, "reminder_hours", "more than 0 and at most 720"),
