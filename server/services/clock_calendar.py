@@ -60,6 +60,37 @@ def policy(name: str, night_from: int | None = None, night_until: int | None = N
     return Policy(weekends="no_weekends" in name, night=checked_window(night_from, night_until))
 
 
+def choices(default_night: tuple[int, int]) -> list[tuple[str, str]]:
+    """(value, label) for one select of the new-game form: each policy, and
+    those that stop at night with a few nights ("no_nights/23-7").  One
+    field whose every value is valid: nothing to combine wrongly."""
+    nights = []
+    for night in [default_night, (23, 7), (22, 6), (0, 8), (17, 9)]:
+        try:
+            if checked_window(*night) not in nights:
+                nights.append(night)
+        except ValueError:          # a NIGHT_* setting that is no night: left out
+            pass
+    found = []
+    for name in POLICIES:
+        for night in nights if "no_nights" in name else [None]:
+            p = Policy(weekends="no_weekends" in name, night=night)
+            value = name if night is None else f"{name}/{night[0]}-{night[1]}"
+            found.append((value, describe(p).replace(", in each player's own time zone", "")))
+    return found
+
+
+def parse_choice(value: str) -> tuple[str, tuple[int, int]]:
+    """"no_nights/23-7" -> ("no_nights", (23, 7)); ValueError on anything else."""
+    name, _, night = value.partition("/")
+    if not night:
+        return name, (23, 7)
+    start, _, end = night.partition("-")
+    if not (start.isascii() and start.isdigit() and end.isascii() and end.isdigit()):
+        raise ValueError(f"{value!r} is not a clock policy.")
+    return name, (int(start), int(end))
+
+
 def checked_window(start: int | None, end: int | None, what: str = "night") -> tuple[int, int]:
     if not (isinstance(start, int) and isinstance(end, int)
             and 0 <= start <= 23 and 0 <= end <= 23):

@@ -89,24 +89,28 @@ def reminder_times(deadline: dt.datetime, hours: list[float], floor: dt.datetime
 
 
 # -- digests ----------------------------------------------------------------------
-def check_digest_hour(hour: int | None, quiet: cal.Policy | None) -> None:
-    if hour is None:
-        return
-    if not isinstance(hour, int) or not 0 <= hour <= 23:
+def check_digest_hour(hour: int | None) -> None:
+    if hour is not None and (not isinstance(hour, int) or not 0 <= hour <= 23):
         raise ValueError("The digest hour is a whole hour from 0 to 23.")
-    if quiet is not None:
-        start, end = quiet.night
-        if (hour - start) % 24 < (end - start) % 24:
-            raise ValueError(f"Your digest at {hour:02d}:00 would fall in your quiet hours "
-                             f"({start:02d}:00 to {end:02d}:00): choose another hour.")
+
+
+def quiet_digest_note(hour: int, quiet: cal.Policy | None) -> str:
+    """What the player is told when their digest hour lies in their quiet
+    hours (it then comes when they begin, like a reminder); "" otherwise."""
+    if quiet is None:
+        return ""
+    start, end = quiet.night
+    if (hour - start) % 24 >= (end - start) % 24:
+        return ""
+    return (f"Your digest hour {hour:02d}:00 falls in your quiet hours ({start:02d}:00 to "
+            f"{end:02d}:00): the digest comes at {start:02d}:00, when they begin.")
 
 
 def next_digest_time(now: dt.datetime, tz: ZoneInfo, hour: int,
                      quiet: cal.Policy | None = None) -> dt.datetime:
     """The next ``hour`` o'clock on the wall in ``tz`` after ``now``, as naive
-    UTC (a skipped hour: the instant of the jump).  The site's hour may fall
-    into the player's quiet hours (their own hour may not): then the digest
-    comes when they begin, like a reminder."""
+    UTC (a skipped hour: the instant of the jump).  An hour in the player's
+    quiet hours: the digest comes when they begin, like a reminder."""
     day = cal.local(now, tz).date()
     for offset in range(4):
         when = cal.wall_to_utc(dt.datetime.combine(day + dt.timedelta(days=offset),

@@ -30,27 +30,34 @@ class MailSchedule:
     quiet_from: int | None
     quiet_until: int | None
     digest_hour: int | None
+    quiet: object = None            # clock_calendar.Policy of the quiet hours
+
+    def digest_note(self, site_hour: int) -> str:
+        hour = site_hour if self.digest_hour is None else self.digest_hour
+        return mail_schedule.quiet_digest_note(hour, self.quiet)
 
 
 def parse_schedule(reminders: str, quiet_from: int | None, quiet_until: int | None,
                    digest_hour: int | None) -> MailSchedule:
-    """ScheduleError, with a message for the form, on anything that does not fit."""
+    """ScheduleError, with a message for the form, on anything that does not fit.
+    Without a start there are no quiet hours, whatever the end says."""
+    if quiet_from is None:
+        quiet_until = None
     try:
         hours = mail_schedule.parse_own_reminders(reminders)
     except ValueError as exc:
         raise ScheduleError("reminder_hours", str(exc)) from None
-    if (quiet_from is None) != (quiet_until is None):
-        raise ScheduleError("quiet_from", "Quiet hours need both a start and an end "
-                                          "(or neither).")
+    if quiet_from is not None and quiet_until is None:
+        raise ScheduleError("quiet_until", "Quiet hours need an end as well as a start.")
     try:
         quiet = mail_schedule.quiet_hours(quiet_from, quiet_until)
     except ValueError as exc:
         raise ScheduleError("quiet_from", str(exc)) from None
     try:
-        mail_schedule.check_digest_hour(digest_hour, quiet)
+        mail_schedule.check_digest_hour(digest_hour)
     except ValueError as exc:
         raise ScheduleError("digest_hour", str(exc)) from None
-    return MailSchedule(hours, quiet_from, quiet_until, digest_hour)
+    return MailSchedule(hours, quiet_from, quiet_until, digest_hour, quiet)
 
 
 def save_settings(user: User, timezone: str, mail_mode: str, optional_mail: bool,

@@ -19,7 +19,6 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from server.services.accounts import EMAIL
-from server.services.clock_calendar import POLICIES
 from server.services.mail_schedule import own_reminders_text
 
 HOURS = [SelectChoice(h, f"{h:02d}:00") for h in range(24)]
@@ -95,11 +94,9 @@ class NewGameForm(FlaskForm):
         "Reminders: \"half\" (halfway) or hours before the deadline, comma separated",
         [Optional(), Regexp(r"^\s*(half|\d+)(\s*,\s*(half|\d+))*\s*$", re.IGNORECASE,
                             message="\"half\" or numbers of hours, separated by commas")])
+    # Choices (clock_calendar.choices) come from the NIGHT_* settings: set by the view.
     clock_policy = SelectField("When the clock runs (judged in each player's own time zone)",
-                               default="always",
-                               choices=[SelectChoice(k, v) for k, v in POLICIES.items()])
-    night_from = SelectField("Night from", coerce=int, choices=HOURS, default=23)
-    night_until = SelectField("Night until", coerce=int, choices=HOURS, default=7)
+                               default="always")
 
 
 class InviteForm(FlaskForm):
@@ -133,8 +130,8 @@ class SettingsForm(FlaskForm):
         "empty: each game's own schedule", [Optional(), Length(max=100)])
     quiet_from = SelectField("No reminders or digests from", coerce=optional_hour,
                              choices=[SelectChoice("", "no quiet hours")] + HOURS)
-    quiet_until = SelectField("until", coerce=optional_hour,
-                              choices=[SelectChoice("", "no quiet hours")] + HOURS)
+    # Only read with a start: "no quiet hours" needs no end.
+    quiet_until = SelectField("until", coerce=int, choices=HOURS, default=7)
     digest_hour = SelectField("Daily digest at", coerce=optional_hour)
 
 

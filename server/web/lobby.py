@@ -20,7 +20,7 @@ from peewee import JOIN
 from engine import GAMES, get_game
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
-from server.services import accounts, clocks, games, turn_clock
+from server.services import accounts, clock_calendar, clocks, games, turn_clock
 from server.web import rate_limits
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, InviteForm, JoinForm, NewGameForm, OptionForm
@@ -52,13 +52,13 @@ def index():
 def new_game():
     form = NewGameForm(kind=request.args.get("kind"))
     form.kind.choices = [(name, g.title) for name, g in sorted(GAMES.items())]
+    night = (current_app.config["NIGHT_FROM_HOUR"], current_app.config["NIGHT_UNTIL_HOUR"])
+    form.clock_policy.choices = clock_calendar.choices(night)
     kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
     if request.method == "GET":
         form.seats.data = form.seats.data or kind.max_players
         form.move_hours.data = current_app.config["DEFAULT_MOVE_HOURS"]
         form.reminder_hours.data = current_app.config["DEFAULT_REMINDER_HOURS"]
-        form.night_from.data = current_app.config["NIGHT_FROM_HOUR"]
-        form.night_until.data = current_app.config["NIGHT_UNTIL_HOUR"]
     elif form.validate_on_submit():
         options = {spec.name: request.form.get(f"option_{spec.name}", spec.default)
                    for spec in kind.options}
@@ -69,8 +69,7 @@ def new_game():
             return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
         game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
                                  form.seats.data, options, form.move_hours.data, hours, mailer(),
-                                 form.clock_policy.data,
-                                 (form.night_from.data, form.night_until.data))
+                                 *clock_calendar.parse_choice(form.clock_policy.data))
         return redirect(url_for("lobby.lobby", game_id=game.id))
     return render_template("lobby/new.html", form=form, kinds=GAMES,
                            kind=kind), 400 if form.errors else 200

@@ -29,11 +29,11 @@ def settings():
     form = settings_form()
     if form.validate_on_submit():
         try:
-            save_settings(current_user, form)
+            note = save_settings(current_user, form)
         except preferences.ScheduleError as exc:
             form[exc.field].errors = [str(exc)]
         else:
-            flash("Your settings are saved.")
+            flash(" ".join(filter(None, ["Your settings are saved.", note])))
             return redirect(url_for("preferences.settings"))
     return render_settings(form, VacationForm()), 400 if form.errors else 200
 
@@ -43,16 +43,21 @@ def settings_form() -> SettingsForm:
     form.timezone.choices = clocks.zone_names()
     site = current_app.config["DIGEST_HOUR"]
     form.digest_hour.choices = [SelectChoice("", f"{site:02d}:00 (the site's hour)")] + HOURS
+    if form.quiet_until.data is None:       # no quiet hours yet: offer a morning end
+        form.quiet_until.data = form.quiet_until.default
     return form
 
 
-def save_settings(user: User, form: SettingsForm) -> None:
-    """Checks the whole mail schedule before saving anything."""
+def save_settings(user: User, form: SettingsForm) -> str:
+    """Checks the whole mail schedule before saving anything; returns a note
+    for the player when their digest moves out of their quiet hours."""
     schedule = preferences.parse_schedule(form.reminder_hours.text, form.quiet_from.data,
                                           form.quiet_until.data, form.digest_hour.data)
     preferences.save_settings(user, form.timezone.data, form.mail_mode.data,
                               form.optional_mail.data, current_app.config["DIGEST_HOUR"],
                               schedule)
+    return schedule.digest_note(current_app.config["DIGEST_HOUR"]) if user.mail_mode == "digest" \
+        else ""
 
 
 def render_settings(form: SettingsForm, vacation_form: VacationForm):

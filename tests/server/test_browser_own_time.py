@@ -27,7 +27,8 @@ def test_settings_mail_schedule_and_a_night_clock(live, browser, smtp, send_mail
     page.select_option("#mail_mode", "digest")
     page.select_option("#digest_hour", "23")
     page.get_by_role("button", name="Save").click()
-    shows(page, "would fall in your quiet hours (22:00 to 07:00)")
+    shows(page, "Your digest hour 23:00 falls in your quiet hours (22:00 to 07:00): the digest "
+                "comes at 22:00, when they begin.")
     page.select_option("#digest_hour", "8")
     page.get_by_role("button", name="Save").click()
     shows(page, "Your settings are saved")
@@ -41,9 +42,7 @@ def test_settings_mail_schedule_and_a_night_clock(live, browser, smtp, send_mail
 
     page.goto(f"{base}/games/new")
     page.fill("#name", "Owls")
-    page.select_option("#clock_policy", "no_nights")
-    page.select_option("#night_from", "22")
-    page.select_option("#night_until", "6")
+    page.select_option("#clock_policy", "no_nights/22-6")
     page.get_by_role("button", name="Create the game").click()
     shows(page, "The clock stops at night from 22:00 to 06:00, in each player's own time zone")
     with app.app_context(), db.connection_context():

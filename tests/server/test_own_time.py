@@ -163,16 +163,17 @@ def test_the_lobby_and_the_game_page_show_the_policy(app):
     client = sign_in(app, "host@example.org")
     page = client.get("/games/new")
     form = form_for(page.text, "/games/new")
-    bad = post_form(client, form, name="Night owls", seats="3", clock_policy="no_nights",
-                    night_from="8", night_until="8")
-    assert bad.status_code == 400 and "cannot start and end at the same hour" in bad.text
-    hostile = post_form(client, form, name="Night owls", seats="3", clock_policy="sometimes",
-                        night_from="²", night_until="99")
-    assert hostile.status_code == 400 and "Not a valid choice" in hostile.text
+    assert "no_nights/17-9" in form["selects"]["clock_policy"]       # office hours
+    for hostile in ("sometimes", "no_nights/8-8", "no_nights/²-7", "no_nights"):
+        bad = post_form(client, form, name="Night owls", seats="3", clock_policy=hostile)
+        assert bad.status_code == 400 and "Not a valid choice" in bad.text
     with app.app_context(), db.connection_context():
+        host = User.get(User.email == "host@example.org")
+        with pytest.raises(games.LobbyError, match="cannot start and end at the same hour"):
+            games.create_game(host, "puerto_rico", "Owls", 3, {}, 6, [3],
+                              app.extensions["pbem_mailer"], "no_nights", (8, 8))
         assert Game.select().count() == 0
-    done = post_form(client, form, name="Night owls", seats="3", clock_policy="no_nights",
-                     night_from="22", night_until="6")
+    done = post_form(client, form, name="Night owls", seats="3", clock_policy="no_nights/22-6")
     assert "stops at night from 22:00 to 06:00, in each player&#39;s own time zone" in done.text
     with app.app_context(), db.connection_context():
         game = Game.get()
@@ -264,14 +265,17 @@ def test_own_digest_hour_across_the_switch(app):
         assert User.get_by_id(person.id).next_digest_at == T(2026, 11, 2, 12)
 
 
-def test_the_sites_digest_hour_in_quiet_hours_comes_when_they_begin(app):
-    """Site digest hour 07:00; quiet hours 22:00-08:00 in Amsterdam.  Saved
+def test_a_digest_hour_in_quiet_hours_comes_when_they_begin(app):
+    """Digest hour 07:00 (the site's; one's own behaves alike); quiet hours
+    22:00-08:00 in Amsterdam, and the player is told so.  Saved
     Mon 4 May 2026 12:00 UTC (14:00 CEST): the 07:00 digest of Tuesday
     would be quiet, so it comes Mon 22:00 CEST = 20:00 UTC.  Sent then, the
     next one is Tue 22:00 CEST, never a second one the same night."""
     with app.app_context(), db.connection_context():
         person = user("quiet@example.org")
         schedule = preferences.parse_schedule("", 22, 8, None)
+        assert "the digest comes at 22:00, when they begin" in schedule.digest_note(7)
+        assert schedule.digest_note(21) == ""
         preferences.save_settings(person, "Europe/Amsterdam", "digest", True, 7, schedule,
                                   now=T(2026, 5, 4, 12))
         person = User.get_by_id(person.id)
@@ -284,9 +288,9 @@ def test_the_sites_digest_hour_in_quiet_hours_comes_when_they_begin(app):
     ("24, soon", None, None, "reminder_hours", "'soon' is neither 'half' nor a number"),
     ("0", None, None, "reminder_hours", "more than 0 and at most 720"),
     ("1,2,3,4,5,6,7", None, None, "reminder_hours", "At most 6 reminders"),
-    ("", (22, None), None, "quiet_from", "both a start and an end"),
+    ("", (22, None), None, "quiet_until", "an end as well as a start"),
     ("", (8, 8), None, "quiet_from", "quiet time cannot start and end at the same hour"),
-    ("", (22, 8), 7, "digest_hour", "would fall in your quiet hours"),
+    ("", None, 24, "digest_hour", "a whole hour from 0 to 23"),
 ])
 def test_a_schedule_that_does_not_fit_is_refused(text, quiet, digest, field, message):
     with pytest.raises(preferences.ScheduleError, match=message) as refused:
@@ -303,17 +307,24 @@ def test_settings_form_saves_and_refuses_with_a_message(app):
                     reminder_hours="24, soon", quiet_from="22", quiet_until="8")
     assert bad.status_code == 400 and "&#39;soon&#39; is neither" in bad.text
     bad = post_form(client, form, timezone="Europe/Amsterdam", mail_mode="digest",
-                    reminder_hours="24", quiet_from="22", quiet_until="8", digest_hour="23")
-    assert bad.status_code == 400 and "would fall in your quiet hours" in bad.text
+                    reminder_hours="24", quiet_from="22", quiet_until="22", digest_hour="23")
+    assert bad.status_code == 400 and "cannot start and end at the same hour" in bad.text
     with app.app_context(), db.connection_context():
         person = User.get(User.email == "set@example.org")
         assert (person.reminder_hours, person.quiet_from, person.timezone) == (None, None, "UTC")
     done = post_form(client, form, timezone="Europe/Amsterdam", mail_mode="digest",
                      reminder_hours="6, 24, half", quiet_from="22", quiet_until="8",
                      digest_hour="19")
-    assert done.status_code == 200 and "Your settings are saved" in done.text
+    assert done.status_code == 200 and "Your settings are saved." in done.text
+    assert "falls in your quiet hours" not in done.text
     assert 'value="half, 24, 6"' in done.text
     with app.app_context(), db.connection_context():
         person = User.get(User.email == "set@example.org")
         assert person.reminder_hours == ["half", 24, 6]
         assert (person.quiet_from, person.quiet_until, person.digest_hour) == (22, 8, 19)
+
+
+def test_no_start_means_no_quiet_hours_whatever_the_end():
+    schedule = preferences.parse_schedule(" ", None, 7, None)
+    assert (schedule.reminder_hours, schedule.quiet_from, schedule.quiet_until) == (None, None,
+                                                                                   None)
