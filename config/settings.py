@@ -95,6 +95,10 @@ WTF_CSRF_TIME_LIMIT: int | None = None
 DEFAULT_MOVE_HOURS: int = 72
 # Reminders: "half" = halfway through the time, a number = hours before the deadline.
 DEFAULT_REMINDER_HOURS: str = "half,6"
+# The night offered by the create-game form for a clock that stops at night
+# (local hours in each player's own time zone): from 23:00 to 07:00.
+NIGHT_FROM_HOUR: int = 23
+NIGHT_UNTIL_HOUR: int = 7
 
 # Logging of the processes (scheduler, sender, receiver, poller, web): one
 # line per event on stderr, at this level or above (DEBUG, INFO, WARNING, ERROR).

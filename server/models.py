@@ -74,6 +74,14 @@ class User(UserMixin, BaseModel):
     # When the owner proved the address is theirs (a link mailed to it).
     # Until then: no sign-in, no seat reserved for the address, no game mail.
     email_verified_at = DateTimeField(null=True)
+    # The player's own mail schedule (services/mail_schedule.py), in their
+    # zone: hours before a deadline a reminder comes (null: each game's own
+    # schedule), quiet hours without reminders or digests (from, until;
+    # null: none) and the digest's hour (null: the site's DIGEST_HOUR).
+    reminder_hours = JSONField(null=True)
+    quiet_from = IntegerField(null=True)
+    quiet_until = IntegerField(null=True)
+    digest_hour = IntegerField(null=True)
 
     @property
     def verified(self) -> bool:
@@ -95,6 +103,12 @@ class Game(BaseModel):
     prompt = CharField(default="")
     move_hours = IntegerField()
     reminder_hours = JSONField(default=list)
+    # When the clock stands still, judged in each seat's own time zone
+    # (services/clock_calendar.py): always runs, no_weekends, no_nights,
+    # no_weekends_no_nights; the night is from night_from:00 to night_until:00.
+    clock_policy = CharField(default="always")
+    night_from = IntegerField(default=23)
+    night_until = IntegerField(default=7)
     paused = BooleanField(default=False)
     # When a moderator paused it: resuming shifts the clocks by the pause.
     paused_at = DateTimeField(null=True)

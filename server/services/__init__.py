@@ -10,12 +10,17 @@
     table_talk     players' messages to the table, and a moderator hiding one
     attention      the moderators' dashboard: games that need attention
     clocks         deadlines, reminder schedules, time zones
+    clock_calendar when a clock runs (always, not on weekends, not at night) in a
+                   zone, across daylight-saving changes: pure functions
+    mail_schedule  a player's own reminder hours, quiet hours, digest hour: pure
+    turn_clock     one seat's clock: the game's policy in the seat's zone plus
+                   the player's mail schedule
     sweep          what the scheduler does each time it wakes up
     deliveries     what became of the mails: delivery runs, bounces, a seat's
                    clock held while its turn mail does not get through, retries
     vacations      declaring and ending vacations
     accounts       creating accounts, checking passwords, session tokens
-    preferences    a player's settings: time zone, which mails
+    preferences    a player's settings: time zone, which mails, mail schedule
     replies        moves and lobby commands by mail reply, and the answer to each
     reply_menu     what a mail offers a seat to answer: numbered choices, holdings,
                    the signed reply address

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import ZoneInfo, available_timezones
 
 from server.models import Game, Seat, User, Vacation
+from server.services import clock_calendar, mail_schedule, turn_clock
 
 HOUR = dt.timedelta(hours=1)
 _REMINDER_ITEM = re.compile(r"^\s*(half|\d+(?:\.\d+)?)\s*$", re.IGNORECASE)
@@ -48,10 +49,7 @@ def reminder_times(deadline: dt.datetime, hours_before: list[float],
 
 # -- time zones -------------------------------------------------------------
 def zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
+    return clock_calendar.zone(name)
 
 
 def zone_names() -> list[str]:
@@ -75,14 +73,21 @@ def vacation_at(user_id: int, when: dt.datetime) -> Vacation | None:
 
 
 def shift_pending(user_id: int, delta: dt.timedelta, now: dt.datetime) -> int:
-    """Move the deadlines and reminders of a user's pending turns by ``delta``."""
+    """Stop the clocks of a user's pending turns for ``delta`` from now (a
+    vacation begins), or, with a negative ``delta``, end such a stop that
+    was to last until ``now - delta`` now ("I'm back" early).  Each keeps
+    the clock time it had left (clock_calendar.after_stop)."""
+    stop = (now, now + delta) if delta >= dt.timedelta(0) else (now - delta, now)
+    user = User.get_or_none(User.id == user_id)
     moved = 0
-    for seat in Seat.select().where((Seat.user == user_id) & Seat.deadline.is_null(False)):
-        seat.deadline = max(now, seat.deadline + delta)
-        if seat.next_reminder_at is not None:
-            seat.next_reminder_at = seat.next_reminder_at + delta
-            if seat.next_reminder_at <= now or seat.next_reminder_at >= seat.deadline:
-                seat.next_reminder_at = None
+    pending = (Seat.select(Seat, Game).join(Game)
+               .where((Seat.user == user_id) & Seat.deadline.is_null(False)))
+    for seat in pending:
+        game = seat.game
+        seat.deadline = max(now, turn_clock.after_stop(game, user, seat.deadline, *stop))
+        if seat.next_reminder_at is not None:       # None: all of this turn's went out
+            seat.next_reminder_at = turn_clock.first_reminder(
+                game, user, seat.deadline, max(now, stop[1]), reminder_hours(game))
         seat.save(only=[Seat.deadline, Seat.next_reminder_at])
         moved += 1
     return moved
@@ -101,9 +106,10 @@ def start_turn(game: Game, seat: Seat, now: dt.datetime) -> None:
     else:
         vacation = vacation_at(seat.user_id, now) if seat.user_id else None
         begins = vacation.ends_at if vacation else now
-        seat.deadline = begins + game.move_hours * HOUR
-        upcoming = reminder_times(seat.deadline, reminder_hours(game), begins)
-        seat.next_reminder_at = upcoming[0] if upcoming else None
+        user = seat.user if seat.user_id else None
+        seat.deadline = turn_clock.deadline_from(game, user, begins, game.move_hours)
+        seat.next_reminder_at = turn_clock.first_reminder(game, user, seat.deadline, begins,
+                                                          reminder_hours(game))
     seat.claimed_until = None
     seat.mail_hold_since = None
     seat.reminded_at = None
@@ -144,8 +150,9 @@ def release(seat_id: int, now: dt.datetime) -> bool:
 
 
 def next_reminder_after(game: Game, seat: Seat, now: dt.datetime) -> dt.datetime | None:
-    upcoming = reminder_times(seat.deadline, reminder_hours(game), now)
-    return upcoming[0] if upcoming else None
+    user = seat.user if seat.user_id else None
+    return turn_clock.next_reminder(game, user, seat.deadline, seat.turn_started_at or now, now,
+                                    reminder_hours(game))
 
 
 def player_moved(seat_id: int) -> None:
@@ -154,10 +161,8 @@ def player_moved(seat_id: int) -> None:
 
 
 def next_digest_time(user: User, now: dt.datetime, hour: int) -> dt.datetime:
-    """The next DIGEST_HOUR o'clock in the user's zone, as naive UTC."""
-    tz = zone(user.timezone)
-    local = now.replace(tzinfo=dt.timezone.utc).astimezone(tz)
-    target = local.replace(hour=hour, minute=0, second=0, microsecond=0)
-    if target <= local:
-        target = (target + dt.timedelta(days=1)).replace(hour=hour)
-    return target.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    """The next digest in the user's zone, as naive UTC: at their own hour,
+    else at ``hour`` (DIGEST_HOUR)."""
+    return mail_schedule.next_digest_time(now, zone(user.timezone),
+                                          turn_clock.digest_hour(user, hour),
+                                          turn_clock.quiet_of(user))

@@ -12,7 +12,7 @@ from engine.words import count
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Invitation, Seat, User, utcnow
-from server.services import reply_menu
+from server.services import clock_calendar, reply_menu
 from server.services.moves import MoveRejected, NotFound, notify_turn
 from server.services.state_store import save_snapshot
 
@@ -31,16 +31,24 @@ def get_open_game(game_id: int) -> Game:
 
 
 def create_game(host: User, kind_name: str, name: str, seat_count: int, options: dict,
-                move_hours: int, reminder_hours: list[float], mailer: Mailer) -> Game:
+                move_hours: int, reminder_hours: list[float], mailer: Mailer,
+                clock: str = "always", night: tuple[int, int] = (23, 7)) -> Game:
+    """``clock``: when the clock stands still (clock_calendar.POLICIES), with
+    ``night`` = (from hour, until hour) for the policies that stop at night."""
     kind = get_game(kind_name)
     if not kind.min_players <= seat_count <= kind.max_players:
         raise LobbyError(f"{kind.title} takes {kind.min_players} to {kind.max_players} players.")
     options = _checked_options(kind, options)
+    try:
+        clock_calendar.policy(clock, *night)
+    except ValueError as exc:
+        raise LobbyError(str(exc)) from None
     with db.atomic():
         game = Game.create(kind=kind_name, name=name, host=host, seat_count=seat_count,
                            options=options, seed=secrets.randbits(48), move_hours=move_hours,
                            reminder_hours=sorted(set(reminder_hours), reverse=True),
-                           thread_id=mailer.thread_id())
+                           thread_id=mailer.thread_id(), clock_policy=clock,
+                           night_from=night[0], night_until=night[1])
         for index in range(seat_count):
             Seat.create(game=game, index=index,
                         user=host if index == 0 else None,

@@ -18,7 +18,7 @@ from engine.words import count
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
-from server.services import clocks, moves, seat_views, state_store
+from server.services import clocks, moves, seat_views, state_store, turn_clock
 from server.services.accounts import EMAIL, NO_PASSWORD
 
 REASON_MAX = 500
@@ -166,11 +166,20 @@ def _due_now(seat: Seat, now: dt.datetime) -> None:
         Seat.id == seat.id).execute()
 
 
-def _shift(seats, delta: dt.timedelta) -> None:
+def _shift(game: Game, seats, stopped_from: dt.datetime, stopped_to: dt.datetime) -> None:
+    """The clocks stood still from ``stopped_from`` to ``stopped_to`` (to
+    before from: undo that much of a stop): each keeps the clock time it had
+    left, on its player's own time (turn_clock.after_stop)."""
     for seat in seats:
-        for field in ("deadline", "next_reminder_at", "turn_started_at"):
-            if getattr(seat, field) is not None:
-                setattr(seat, field, getattr(seat, field) + delta)
+        user = seat.user if seat.user_id else None
+        if seat.turn_started_at is not None:
+            seat.turn_started_at += stopped_to - stopped_from
+        if seat.deadline is not None:
+            seat.deadline = turn_clock.after_stop(game, user, seat.deadline, stopped_from,
+                                                  stopped_to)
+            if seat.next_reminder_at is not None:    # None: all of this turn's went out
+                seat.next_reminder_at = turn_clock.first_reminder(
+                    game, user, seat.deadline, stopped_to, clocks.reminder_hours(game))
         seat.save(only=[Seat.deadline, Seat.next_reminder_at, Seat.turn_started_at])
 
 
@@ -187,7 +196,7 @@ def _restart_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
         return
     moves.notify_turn(game, now, mailer)
     if game.paused:
-        _shift([Seat.get_by_id(seat.id)], game.paused_at - now)
+        _shift(game, [Seat.get_by_id(seat.id)], now, game.paused_at)
 
 
 def _mail(mailer: Mailer, game: Game, user: User, what: str, reason: str, url: str,
@@ -226,10 +235,10 @@ def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
         _note(game, seq, {"note": "extend", "hours": hours, "reason": reason}, text, user, now,
               seat=seat.index)
         base = seat.deadline if seat.deadline and seat.deadline > now else now
-        seat.deadline = base + dt.timedelta(hours=hours)
-        ahead = sorted(seat.deadline - dt.timedelta(hours=h)
-                       for h in clocks.reminder_hours(game))
-        seat.next_reminder_at = next((t for t in ahead if t > now), None)
+        user = seat.user if seat.user_id else None
+        seat.deadline = turn_clock.deadline_from(game, user, base, hours)   # clock hours
+        seat.next_reminder_at = turn_clock.next_reminder(
+            game, user, seat.deadline, now, now, clocks.reminder_hours(game))
         seat.mail_hold_since = None     # a clock held for a failing mail: the moderator decided
         seat.save(only=[Seat.deadline, Seat.next_reminder_at, Seat.mail_hold_since])
         new = seat_views.deadline_text(seat.deadline, seat.user.timezone)
@@ -285,7 +294,7 @@ def resume(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         _note(game, seq, {"note": "resume", "reason": reason}, text, user, now,
               paused=False, paused_at=None)
         pending = list(Seat.select().where((Seat.game == game.id) & Seat.deadline.is_null(False)))
-        _shift(pending, max(now - paused_at, dt.timedelta(0)))
+        _shift(game, pending, paused_at, max(now, paused_at))
         lines = [f"Deadline of seat {s.index + 1}: {seat_views.deadline_text(s.deadline)}"
                  for s in pending]
         _tell(mailer, game, text, reason, lines=lines)

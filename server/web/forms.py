@@ -19,6 +19,25 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from server.services.accounts import EMAIL
+from server.services.mail_schedule import own_reminders_text
+
+HOURS = [SelectChoice(h, f"{h:02d}:00") for h in range(24)]
+
+
+def optional_hour(value):
+    """"" (none chosen) -> None; else the hour as an int (ValueError: not a choice)."""
+    return None if value in ("", None, "None") else int(value)
+
+
+class HoursListField(StringField):
+    """The player's reminder hours: stored as a list, typed as "24, 6"."""
+
+    @property
+    def text(self) -> str:
+        return self.data if isinstance(self.data, str) else own_reminders_text(self.data)
+
+    def _value(self) -> str:
+        return self.text
 
 
 class SignupForm(FlaskForm):
@@ -75,6 +94,9 @@ class NewGameForm(FlaskForm):
         "Reminders: \"half\" (halfway) or hours before the deadline, comma separated",
         [Optional(), Regexp(r"^\s*(half|\d+)(\s*,\s*(half|\d+))*\s*$", re.IGNORECASE,
                             message="\"half\" or numbers of hours, separated by commas")])
+    # Choices (clock_calendar.choices) come from the NIGHT_* settings: set by the view.
+    clock_policy = SelectField("When the clock runs (judged in each player's own time zone)",
+                               default="always")
 
 
 class InviteForm(FlaskForm):
@@ -103,6 +125,14 @@ class SettingsForm(FlaskForm):
         SelectChoice("every", "A mail for every turn"),
         SelectChoice("digest", "One mail a day listing the games that wait for me")])
     optional_mail = BooleanField("Also reminders, timeout notices and results")
+    reminder_hours = HoursListField(
+        "Reminders: hours before a deadline, e.g. \"24, 6\" (\"half\": halfway); "
+        "empty: each game's own schedule", [Optional(), Length(max=100)])
+    quiet_from = SelectField("No reminders or digests from", coerce=optional_hour,
+                             choices=[SelectChoice("", "no quiet hours")] + HOURS)
+    # Only read with a start: "no quiet hours" needs no end.
+    quiet_until = SelectField("until", coerce=int, choices=HOURS, default=7)
+    digest_hour = SelectField("Daily digest at", coerce=optional_hour)
 
 
 class VacationForm(FlaskForm):

@@ -20,7 +20,7 @@ from peewee import JOIN
 from engine import GAMES, get_game
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
-from server.services import accounts, clocks, games
+from server.services import accounts, clock_calendar, clocks, games, turn_clock
 from server.web import rate_limits
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, InviteForm, JoinForm, NewGameForm, OptionForm
@@ -31,6 +31,11 @@ EMAIL = re.compile(accounts.EMAIL)
 
 def mailer():
     return current_app.extensions["pbem_mailer"]
+
+
+@bp.app_context_processor
+def clock_policy_text():
+    return {"clock_text": turn_clock.policy_text}
 
 
 @bp.get("/")
@@ -48,6 +53,8 @@ def new_game():
     source = request.form if request.method == "POST" else request.args
     form = NewGameForm(kind=source.get("kind"))
     form.kind.choices = [(name, g.title) for name, g in sorted(GAMES.items())]
+    night = (current_app.config["NIGHT_FROM_HOUR"], current_app.config["NIGHT_UNTIL_HOUR"])
+    form.clock_policy.choices = clock_calendar.choices(night)
     kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
     if request.method == "GET":
         form.seats.data = form.seats.data or kind.max_players
@@ -70,7 +77,8 @@ def new_game():
             form.reminder_hours.errors = [str(exc)]
             return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
         game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
-                                 form.seats.data, options, form.move_hours.data, hours, mailer())
+                                 form.seats.data, options, form.move_hours.data, hours, mailer(),
+                                 *clock_calendar.parse_choice(form.clock_policy.data))
         return redirect(url_for("lobby.lobby", game_id=game.id))
     return render_template("lobby/new.html", form=form, kinds=GAMES,
                            kind=kind), 400 if form.errors else 200

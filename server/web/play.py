@@ -22,7 +22,7 @@ from engine import Choice
 from engine.interface import name_seats
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
-from server.services import deliveries, games, proposals, vacations, while_away
+from server.services import deliveries, games, proposals, turn_clock, vacations, while_away
 from server.services import table_talk as table_talk_service
 from server.services.clocks import local_text
 from server.services.moves import play
@@ -91,6 +91,8 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
                  for c in kind.choices(state, viewer)] if my_turn else [],
         to_move=to_move,
         deadline=deadline_text(to_move and to_move.deadline, seat_access.viewer_timezone(seat)),
+        time_left=to_move and turn_clock.status_text(game, to_move.user, to_move.deadline,
+                                                     utcnow()),
         rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json,
         link_form=EmptyForm(), away=away_notes(game, seat_access.viewer_timezone(seat)),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),

@@ -12,11 +12,12 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
+from wtforms.fields.choices import SelectChoice
 
 from server.mail.links import LinkError, Links
 from server.models import User, Vacation, utcnow
 from server.services import calendar_feed, clocks, deliveries, preferences, vacations
-from server.web.forms import EmptyForm, SettingsForm, VacationForm
+from server.web.forms import HOURS, EmptyForm, SettingsForm, VacationForm
 from server.web.protection import csrf
 
 bp = Blueprint("preferences", __name__)
@@ -25,18 +26,38 @@ bp = Blueprint("preferences", __name__)
 @bp.route("/settings", methods=("GET", "POST"))
 @login_required
 def settings():
-    form = SettingsForm(obj=current_user)
-    form.timezone.choices = clocks.zone_names()
+    form = settings_form()
     if form.validate_on_submit():
-        save_settings(current_user, form)
-        flash("Your settings are saved.")
-        return redirect(url_for("preferences.settings"))
+        try:
+            note = save_settings(current_user, form)
+        except preferences.ScheduleError as exc:
+            form[exc.field].errors = [str(exc)]
+        else:
+            flash(" ".join(filter(None, ["Your settings are saved.", note])))
+            return redirect(url_for("preferences.settings"))
     return render_settings(form, VacationForm()), 400 if form.errors else 200
 
 
-def save_settings(user: User, form: SettingsForm) -> None:
+def settings_form() -> SettingsForm:
+    form = SettingsForm(obj=current_user)
+    form.timezone.choices = clocks.zone_names()
+    site = current_app.config["DIGEST_HOUR"]
+    form.digest_hour.choices = [SelectChoice("", f"{site:02d}:00 (the site's hour)")] + HOURS
+    if form.quiet_until.data is None:       # no quiet hours yet: offer a morning end
+        form.quiet_until.data = form.quiet_until.default
+    return form
+
+
+def save_settings(user: User, form: SettingsForm) -> str:
+    """Checks the whole mail schedule before saving anything; returns a note
+    for the player when their digest moves out of their quiet hours."""
+    schedule = preferences.parse_schedule(form.reminder_hours.text, form.quiet_from.data,
+                                          form.quiet_until.data, form.digest_hour.data)
     preferences.save_settings(user, form.timezone.data, form.mail_mode.data,
-                              form.optional_mail.data, current_app.config["DIGEST_HOUR"])
+                              form.optional_mail.data, current_app.config["DIGEST_HOUR"],
+                              schedule)
+    return schedule.digest_note(current_app.config["DIGEST_HOUR"]) if user.mail_mode == "digest" \
+        else ""
 
 
 def render_settings(form: SettingsForm, vacation_form: VacationForm):
@@ -91,9 +112,7 @@ def add_vacation():
         else:
             flash("Your vacation is noted: your clocks stop while you are away.")
             return redirect(url_for("preferences.settings"))
-    settings_form = SettingsForm(obj=current_user)
-    settings_form.timezone.choices = clocks.zone_names()
-    return render_settings(settings_form, form), 400
+    return render_settings(settings_form(), form), 400
 
 
 @bp.post("/settings/vacations/<int:vacation_id>/cancel")
