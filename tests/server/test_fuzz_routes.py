@@ -291,5 +291,8 @@ def test_no_route_answers_5xx_and_refusals_change_nothing(table):
 
     check()
     # The run reached the views, not only the router and the CSRF check.
-    assert seen["refused"] > EXAMPLES // 5 and seen["accepted"] > EXAMPLES // 10, seen
+    # Both kinds of answer must be reached in numbers: a fuzzer refused
+    # everywhere tests nothing past the checks.  About 10 % are accepted,
+    # varying by a few with timing; the floor leaves room for that.
+    assert seen["refused"] > EXAMPLES // 5 and seen["accepted"] > EXAMPLES // 20, seen
     assert {200, 302, 400, 404, 405} <= seen["statuses"], seen
