@@ -14,6 +14,7 @@ from engine.interface import Section, name_seats
 from engine.new_found_land import labels
 from engine.new_found_land.board import island_of
 from engine.new_found_land.data import (
+    CAPTAINS,
     CONTRACT_FIELDS,
     CONTRACTS,
     FRAMES,
@@ -89,15 +90,16 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
     rows = [("Round", f"{v['round']} of 4, start player {who(v['start'])}"),
             ("Small ships on offer", small), ("Large ships on offer (cost)", large),
             ("Contracts", contracts), ("Frame tiles", frames or "none left"),
-            ("Captains", ", ".join(v["captains"]) or "none"),
+            ("Captains", captains(v["captains"])),
             ("Goods field", ", ".join(v["goods_field"]) or "empty"),
             ("Piles", ", ".join(f"{k} {n}" for k, n in v["piles"].items() if k != "goals"))]
     sections = [Section("Table", tuple(rows))]
     isl_rows = []
     for name in ISLANDS:
-        tiles = [f"{sp} {c['tile']} [" + ", ".join(
-            f"{who(o)}×{k}" if o is not None else "free" for o, k in c["fields"]) + "]"
-            for sp, c in v["board"].items() if c["island"] == name]
+        # "space NF1, tile T04 (shape: bonus): Cy 1 marker, a free field"
+        tiles = [f"space {sp}, tile {labels.tile_text(c['tile'])}: " + ", ".join(
+            f"{who(o)} {count(k, 'marker')}" if o is not None else "a free field"
+            for o, k in c["fields"]) for sp, c in v["board"].items() if c["island"] == name]
         done = " (scored)" if name in v["scored"] else ""
         isl_rows.append((name + done, "; ".join(tiles) or "no tiles"))
     for city, seats in v["cities"].items():
@@ -105,15 +107,22 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
         isl_rows.append((city + done, ", ".join(who(i) for i in seats) or "no markers"))
     sections.append(Section("Islands and cities", tuple(isl_rows)))
     for i, p in enumerate(v["players"]):
-        hand = (", ".join(p["hand"]) if p["hand"] is not None else count(p['hand_count'], "card"))
-        goals = (", ".join(p["goals"]) if p["goals"] is not None else count(p['goal_count'], "card"))
+        hand = ("; ".join(labels.card_text(c) for c in p["hand"]) if p["hand"] is not None
+                else count(p['hand_count'], "card"))
+        goals = ("; ".join(labels.goal_text(g) for g in p["goals"]) if p["goals"] is not None
+                 else count(p['goal_count'], "card"))
         sections.append(Section(f"{who(i)} — {p['nation']}", (
             ("Score", str(p["score"])),
             ("Goods", labels.bundle_text(p["goods"])),
             ("Ships", "; ".join(labels.ship_text(x["id"]) for x in p["ships"])
              + f" ({count(p['shipyards'], 'shipyard')})"),
-            ("Extensions", ", ".join(p["extensions"]) or "none"),
-            ("Captains", ", ".join(p["captains"]) or "none"),
+            ("Extensions", ", ".join(x.replace("_", " ") for x in p["extensions"]) or "none"),
+            ("Captains", captains(p["captains"])),
             ("One-time cards", hand or "none"), ("Goal cards", goals or "none"),
         )))
     return sections
+
+
+def captains(ids) -> str:
+    """Captains by name ("Da Gama"), not by id ("da_gama")."""
+    return ", ".join(CAPTAINS.get(c, c) for c in ids) or "none"
