@@ -117,10 +117,10 @@ def start_turn(game: Game, seat: Seat, now: dt.datetime) -> None:
                     Seat.claimed_until, Seat.mail_hold_since, Seat.reminded_at])
 
 
-def end_turn(seat_id: int) -> None:
-    Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None,
-                claimed_until=None, mail_hold_since=None,
-                reminded_at=None).where(Seat.id == seat_id).execute()
+# The seat's turn is over: its clock stops (moves.py writes these with the
+# rest of the move's changes to the seat, in one UPDATE).
+TURN_OVER = {"deadline": None, "next_reminder_at": None, "turn_started_at": None,
+             "claimed_until": None, "mail_hold_since": None, "reminded_at": None}
 
 
 # -- a turn mail that did not get through (services/deliveries.py) ------------
@@ -155,9 +155,8 @@ def next_reminder_after(game: Game, seat: Seat, now: dt.datetime) -> dt.datetime
                                     reminder_hours(game))
 
 
-def player_moved(seat_id: int) -> None:
-    """A move by the player themself: they are here, the timeout count restarts."""
-    Seat.update(timeouts_in_row=0, absent=False).where(Seat.id == seat_id).execute()
+# A move by the player themself: they are here, the timeout count restarts.
+PLAYER_BACK = {"timeouts_in_row": 0, "absent": False}
 
 
 def next_digest_time(user: User, now: dt.datetime, hour: int) -> dt.datetime:

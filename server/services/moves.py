@@ -114,26 +114,32 @@ def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> 
 
 def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mailer,
                 notify: bool = True) -> None:
-    """Clocks and mails that follow a move."""
-    row = Seat.get((Seat.game == game.id) & (Seat.index == seat))
+    """Clocks and mails that follow a move.  The seat that moved changes in
+    one UPDATE (bench/server_move_roundtrip.py counts the statements)."""
+    mine = (Seat.game == game.id) & (Seat.index == seat)
+    changes = {"last_move_seq": game.seq}
     if actor == "player":
-        clocks.player_moved(row.id)
-        while_away.seen(row.id, game.seq)       # they are back: the list is done
-    Seat.update(last_move_seq=game.seq).where(Seat.id == row.id).execute()
+        # They are back: the timeout count restarts and the list of moves
+        # played for them while away is done (services/while_away.py).
+        changes.update(clocks.PLAYER_BACK, away_seen_seq=game.seq)
     if game.status == "finished":
+        Seat.update(**changes).where(mine).execute()
         Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None,
                     claimed_until=None).where(Seat.game == game.id).execute()
         if notify:
             notify_final(game, mailer)
     elif game.to_move != seat:
-        clocks.end_turn(row.id)
+        Seat.update(**changes, **clocks.TURN_OVER).where(mine).execute()
         if notify:
             notify_turn(game, now, mailer)
-    elif row.deadline is None:
-        # Same seat again, but its clock was not running (e.g. a moderator
-        # acted for it): start one.  Otherwise one clock covers the whole
-        # turn, however many decisions the rules ask of the seat in a row.
-        clocks.start_turn(game, row, now)
+    else:
+        Seat.update(**changes).where(mine).execute()
+        row = Seat.get(mine)
+        if row.deadline is None:
+            # Same seat again, but its clock was not running (e.g. a moderator
+            # acted for it): start one.  Otherwise one clock covers the whole
+            # turn, however many decisions the rules ask of the seat in a row.
+            clocks.start_turn(game, row, now)
 
 
 def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
