@@ -1,0 +1,338 @@
+"""Moves over real HTTP, as players make them, against the production topology.
+
+Starts gunicorn (``--workers``, 4) on PostgreSQL with two schedulers and two
+senders running, and an SMTP catcher in this process.  ``--games`` two-player
+games are made through the services; from then on everything is what players
+do: a turn mail reaches the catcher, a client thread follows its seat link,
+reads the move page and posts moves until the page offers none, and so on
+until every game is over.  Then the same client hammers a bare Flask app
+under the same gunicorn settings for the same number of requests.
+
+It prints moves per second, median and p99 per move post, the ratio to the
+bare app, the median per band of progress (does latency grow as the tables
+fill?), and checks: every game's event log replays to its stored snapshot,
+every turn mail reached the catcher exactly once by Message-ID, no 5xx.
+
+    .venv/bin/python bench/http_moves.py                  # 20 games
+    .venv/bin/python bench/http_moves.py --games 1000 --clients 32
+"""
+from __future__ import annotations
+
+import argparse
+import http.cookiejar
+import json
+import os
+import queue
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections import Counter
+from email import message_from_bytes
+from email.policy import default as email_policy
+from html import unescape
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.server_move_roundtrip import percentile  # noqa: E402
+from server import settings as settings_module  # noqa: E402
+from server.db import bind, make_database, migrate  # noqa: E402
+from server.mail.compose import Mailer  # noqa: E402
+from server.models import Game, Outbox, Snapshot, User, utcnow  # noqa: E402
+from server.services import games as lobby  # noqa: E402
+from server.services.state_store import replay, rules  # noqa: E402
+
+PG = "postgresql://postgres@127.0.0.1:5432/test"
+SEAT_LINK = re.compile(r"https?://\S+/s/[A-Za-z0-9_.\-]+")
+BARE_APP = """
+from flask import Flask
+app = Flask(__name__)
+
+@app.get("/")
+def index():
+    return "ok"
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# -- the mail catcher ------------------------------------------------------------
+class Catcher:
+    """Takes every mail; turn mails go to the players' queue."""
+
+    def __init__(self, turns: queue.Queue):
+        self.turns, self.ids, self.lock = turns, Counter(), threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        msg = message_from_bytes(envelope.content, policy=email_policy)
+        with self.lock:
+            self.ids[msg["Message-ID"]] += 1
+        part = msg.get_body(("plain",))
+        body = part.get_content() if part is not None else ""
+        link = SEAT_LINK.search(body or "")
+        if link and "Your turn" in (msg["Subject"] or ""):
+            self.turns.put(link.group(0))
+        return "250 OK"
+
+
+# -- a player --------------------------------------------------------------------
+class Player:
+    """One browser-like client per seat link: cookies, redirects, forms."""
+
+    def __init__(self):
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def get(self, url: str) -> tuple[int, str, str]:
+        try:
+            with self.opener.open(url, timeout=60) as resp:
+                return resp.status, resp.geturl(), resp.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, url, exc.read().decode(errors="replace")
+
+    def post(self, url: str, data: dict) -> tuple[int, str, str]:
+        body = urllib.parse.urlencode(data).encode()
+        try:
+            with self.opener.open(url, data=body, timeout=60) as resp:
+                return resp.status, resp.geturl(), resp.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, url, exc.read().decode(errors="replace")
+
+
+def move_form(html: str):
+    """(action url, csrf, seq, [action values]) of the move form, or None."""
+    form = re.search(r'<form[^>]*action="(/games/\d+/move)"(.*?)</form>', html, re.S)
+    if not form:
+        return None
+    inner = form.group(2)
+    csrf = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', inner)
+    seq = re.search(r'name="seq"[^>]*value="([^"]+)"', inner)
+    actions = [unescape(v) for v in re.findall(r'<button[^>]*name="action"[^>]*value="([^"]*)"',
+                                                inner)]
+    if not (csrf and seq and actions):
+        return None
+    return form.group(1), csrf.group(1), seq.group(1), actions
+
+
+def take_turn(base: str, link: str, stats: dict, rnd) -> None:
+    player = Player()
+    status, url, html = player.get(link)
+    stats["statuses"][status] += 1
+    while (form := move_form(html)) is not None:
+        action_url, csrf, seq, actions = form
+        started = time.perf_counter()
+        status, url, html = player.post(base + action_url, {
+            "csrf_token": csrf, "seq": seq, "action": rnd.choice(actions)})
+        stats["latencies"].append(time.perf_counter() - started)
+        stats["statuses"][status] += 1
+        if status >= 400:
+            break
+
+
+def play_all(base: str, turns: queue.Queue, games_over, clients: int) -> dict:
+    import random
+    stats = {"latencies": [], "statuses": Counter()}
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def worker(n: int):
+        rnd = random.Random(n)
+        mine = {"latencies": [], "statuses": Counter()}
+        while not stop.is_set():
+            try:
+                link = turns.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            take_turn(base, link, mine, rnd)
+        with lock:
+            stats["latencies"].extend(mine["latencies"])
+            stats["statuses"].update(mine["statuses"])
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(clients)]
+    for t in threads:
+        t.start()
+    while not games_over():
+        time.sleep(1)
+    stop.set()
+    for t in threads:
+        t.join()
+    return stats
+
+
+# -- processes -------------------------------------------------------------------
+def start(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
+    return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=log.open("w"),
+                            stderr=subprocess.STDOUT)
+
+
+def wait_for(url: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"{url} did not answer")
+
+
+def bare_rate(workers: int, clients: int, requests: int, logdir: Path) -> float:
+    """Requests per second of a bare Flask app under the same gunicorn settings."""
+    (logdir / "bare_app.py").write_text(BARE_APP)
+    port = free_port()
+    proc = start([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "config/gunicorn.conf.py"),
+                  "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
+                  "--chdir", str(logdir), "bare_app:app"],
+                 dict(os.environ, PBEM_ACCESS_LOG="/dev/null"), logdir / "bare.log")
+    try:
+        wait_for(f"http://127.0.0.1:{port}/")
+        per_client = max(requests // clients, 1)
+
+        def hit():
+            player = Player()
+            for _ in range(per_client):
+                player.get(f"http://127.0.0.1:{port}/")
+
+        threads = [threading.Thread(target=hit) for _ in range(clients)]
+        started = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return per_client * clients / (time.perf_counter() - started)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+# -- checks ----------------------------------------------------------------------
+def check(game_ids: list[int], catcher: Catcher) -> list[str]:
+    problems = []
+    for game in Game.select().where(Game.id.in_(game_ids)):
+        snap = Snapshot.get_or_none(Snapshot.game == game.id)
+        kind = rules(game)
+        replayed = json.loads(json.dumps(kind.to_json(replay(game))))
+        if snap is None or snap.seq != game.seq or snap.state != replayed:
+            problems.append(f"game {game.id}: the log does not replay to its snapshot")
+        if game.status != "finished":
+            problems.append(f"game {game.id} did not finish")
+    sent = [row.message_id for row in Outbox.select(Outbox.message_id)
+            .where((Outbox.kind == "turn") & (Outbox.status == "sent"))]
+    missing = [m for m in sent if catcher.ids[m] == 0]
+    twice = [m for m in sent if catcher.ids[m] > 1]
+    if missing or twice:
+        problems.append(f"turn mails: {len(missing)} never arrived, {len(twice)} arrived twice")
+    return problems
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--clients", type=int, default=16)
+    ap.add_argument("--database", default=os.environ.get("PBEM_BENCH_PG", PG))
+    args = ap.parse_args()
+    logdir = Path(os.environ.get("PBEM_BENCH_DIR", "/tmp")) / f"pbem-http-{os.getpid()}"
+    logdir.mkdir(parents=True)
+    schema = f"bench_{os.getpid()}"
+    admin = make_database(args.database)
+    admin.execute_sql(f"CREATE SCHEMA {schema}")
+    url = f"{args.database}?schema={schema}"
+
+    turns: queue.Queue = queue.Queue()
+    catcher = Catcher(turns)
+    smtp = Controller(catcher, hostname="127.0.0.1", port=free_port())
+    smtp.start()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY="bench-secret", PUBLIC_BASE_URL=base,
+               SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp.port), PBEM_INSTANCE=str(logdir),
+               SENDER_INTERVAL="0.2", SCHEDULER_INTERVAL="5", LOG_LEVEL="WARNING",
+               PBEM_ACCESS_LOG="/dev/null", MAIL_CATCHER_DIR="")
+    settings = settings_module.load(env)
+    database = make_database(url, settings)
+    bind(database)
+    migrate(database)
+    procs = []
+    try:
+        procs.append(start([sys.executable, "-m", "gunicorn", "-c",
+                            str(ROOT / "config/gunicorn.conf.py"), "--workers", str(args.workers),
+                            "--bind", f"127.0.0.1:{port}", "server.wsgi:app"], env,
+                           logdir / "web.log"))
+        for n in range(2):
+            procs.append(start([sys.executable, "-m", "server.processes.scheduler"], env,
+                               logdir / f"scheduler{n}.log"))
+            procs.append(start([sys.executable, "-m", "server.processes.sender"], env,
+                               logdir / f"sender{n}.log"))
+        wait_for(f"{base}/login")
+        with database.connection_context():
+            game_ids = make_games(args.games, Mailer(settings))
+
+        def over() -> bool:
+            with database.connection_context():
+                return not Game.select().where(Game.id.in_(game_ids)
+                                               & (Game.status != "finished")).exists()
+
+        started = time.perf_counter()
+        stats = play_all(base, turns, over, args.clients)
+        elapsed = time.perf_counter() - started
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(20)
+        smtp.stop()
+    with database.connection_context():
+        problems = check(game_ids, catcher)
+    report(args, stats, elapsed, bare_rate(args.workers, args.clients, 5000, logdir), problems)
+    admin.execute_sql(f"DROP SCHEMA {schema} CASCADE")
+
+
+def make_games(count: int, mailer: Mailer) -> list[int]:
+    now = utcnow()
+    ids = []
+    for n in range(count):
+        a = User.create(email=f"a{n}@bench.example", name=f"A{n}", password_hash="-",
+                        email_verified_at=now)
+        b = User.create(email=f"b{n}@bench.example", name=f"B{n}", password_hash="-",
+                        email_verified_at=now)
+        game = lobby.create_game(a, "puerto_rico", f"HTTP {n}", 2, {}, 48, [24, 6], mailer)
+        lobby.join(game.id, b, 1)
+        lobby.start(game.id, a, mailer)
+        ids.append(game.id)
+    return ids
+
+
+def report(args, stats: dict, elapsed: float, bare: float, problems: list[str]) -> None:
+    lat = stats["latencies"]
+    rate = len(lat) / elapsed
+    errors = sum(n for code, n in stats["statuses"].items() if code >= 500)
+    print(f"{args.games} two-player games to the end over HTTP, gunicorn {args.workers} "
+          f"workers on PostgreSQL, 2 schedulers, 2 senders, {args.clients} client threads")
+    print(f"  {len(lat)} move posts in {elapsed:.1f} s: {rate:.1f} moves/s, "
+          f"median {percentile(lat, 50) * 1000:.1f} ms, p99 {percentile(lat, 99) * 1000:.1f} ms")
+    thirds = [lat[i * len(lat) // 3:(i + 1) * len(lat) // 3] for i in range(3)]
+    print("  median per third of the run: " + ", ".join(
+        f"{percentile(t, 50) * 1000:.1f} ms" for t in thirds if t))
+    print(f"  bare Flask app, same gunicorn and client: {bare:.0f} requests/s; "
+          f"moves/s is {rate / bare * 100:.1f} % of it (goal: 30 %)")
+    print(f"  answers: {dict(sorted(stats['statuses'].items()))}; 5xx: {errors}")
+    print("  checks: " + ("every log replays to its snapshot, every turn mail arrived once"
+                         if not problems else "; ".join(problems)))
+
+
+if __name__ == "__main__":
+    main()
