@@ -19,7 +19,13 @@ import sys
 import time
 from email.utils import getaddresses
 
-from imap_tools import AND, MailBox, MailBoxStartTls, MailBoxUnencrypted, MailMessageFlags
+from imap_tools import (
+    AND,
+    MailBox,
+    MailBoxStartTls,
+    MailBoxUnencrypted,
+    MailMessageFlags,
+)
 from imap_tools.errors import ImapToolsError
 
 from server import settings as settings_module

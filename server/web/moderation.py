@@ -32,7 +32,14 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from server.db import db
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
-from server.services import attention, deliveries, outages, proposals, seat_views, table_talk
+from server.services import (
+    attention,
+    deliveries,
+    outages,
+    proposals,
+    seat_views,
+    table_talk,
+)
 from server.services import moderation as moderate
 from server.services.seat_views import deadline_text, log_lines, seat_names
 from server.services.state_store import rules

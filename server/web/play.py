@@ -22,7 +22,14 @@ from engine import Choice
 from engine.interface import name_seats
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
-from server.services import deliveries, games, proposals, turn_clock, vacations, while_away
+from server.services import (
+    deliveries,
+    games,
+    proposals,
+    turn_clock,
+    vacations,
+    while_away,
+)
 from server.services import table_talk as table_talk_service
 from server.services.clocks import local_text
 from server.services.moves import play
