@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import threading
 
 from werkzeug.security import generate_password_hash
 
@@ -42,6 +43,28 @@ def started_game(app, players: int = 3, kind: str = "puerto_rico", move_hours: i
 def run_sweep(app, now: dt.datetime):
     with app.app_context(), db.connection_context():
         return sweep(app.config, app.extensions["pbem_mailer"], now)
+
+
+def sweeps_at_once(app, now: dt.datetime, count: int = 2) -> list:
+    """``count`` sweeps at ``now`` started together on threads, as schedulers
+    running side by side; their reports (an error in one fails the test)."""
+    reports, errors = [], []
+    barrier = threading.Barrier(count)
+
+    def worker():
+        try:
+            barrier.wait()
+            reports.append(run_sweep(app, now))
+        except Exception as exc:            # re-raised below, with the others
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    return reports
 
 
 def sweep_past_deadline(app, game_id: int, after: dt.timedelta = HOUR):

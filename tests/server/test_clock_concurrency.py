@@ -16,6 +16,7 @@ from clock_helpers import (
     outbox,
     run_sweep,
     started_game,
+    sweeps_at_once,
     to_move,
 )
 
@@ -39,22 +40,7 @@ def test_two_sweeps_at_once_send_each_reminder_once_and_time_out_each_seat_once(
                     Seat.id == s.id).execute()
             else:           # overdue, and reminded before (no last call)
                 Seat.update(reminded_at=now - 2 * HOUR).where(Seat.id == s.id).execute()
-    reports, errors = [], []
-    barrier = threading.Barrier(2)
-
-    def worker():
-        try:
-            barrier.wait()
-            reports.append(run_sweep(app, now))
-        except Exception as exc:            # the test fails below with the reason
-            errors.append(exc)
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    reports = sweeps_at_once(app, now)
     assert sum(r.timeouts for r in reports) == 8
     assert sum(r.reminders for r in reports) == 8
     assert len(outbox(app, "reminder")) == 8

@@ -11,10 +11,18 @@ player turned reminders off themselves."
 from __future__ import annotations
 
 import datetime as dt
-import threading
 
 import pytest
-from clock_helpers import HOUR, events, outbox, run_sweep, started_game, to_move, user
+from clock_helpers import (
+    HOUR,
+    events,
+    outbox,
+    run_sweep,
+    started_game,
+    sweeps_at_once,
+    to_move,
+    user,
+)
 from conftest import make_app
 
 from server.db import db
@@ -88,22 +96,7 @@ def test_two_schedulers_back_at_once_shift_the_clocks_once(guarded):
     start = seat.deadline - 10 * HOUR
     run_sweep(app, start)
     back = seat.deadline + 5 * HOUR
-    reports, errors = [], []
-    barrier = threading.Barrier(2)
-
-    def worker():
-        try:
-            barrier.wait()
-            reports.append(run_sweep(app, back))
-        except Exception as exc:        # the test fails below with the reason
-            errors.append(exc)
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors, errors
+    reports = sweeps_at_once(app, back)
     assert [r.outage is not None for r in reports].count(True) == 1
     assert to_move(app, game.id).deadline == seat.deadline + (back - start)
     assert len(outbox(app, "outage")) == 1 and events(app, game.id, "timeout") == []
