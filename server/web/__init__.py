@@ -15,9 +15,10 @@ from server.web import (
     preferences,
     protection,
     rate_limits,
+    records,
 )
 
-AREAS = (accounts, lobby, play, preferences, moderation)
+AREAS = (accounts, lobby, play, records, preferences, moderation)
 
 
 def init_app(app) -> None:

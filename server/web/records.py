@@ -1,0 +1,74 @@
+"""A game's past: any earlier position (the board as it stood after log row
+N) and the record to download, as JSON or text.  Each is built from the
+viewer's view only, like the game page, and is a GET that changes nothing."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, current_app, json, render_template
+from flask_login import current_user
+
+from server.models import Game, Seat
+from server.services.seat_views import board, log_lines, outcome_rows, seat_names
+from server.services.state_store import replay, rules
+from server.web import seat_access
+
+bp = Blueprint("records", __name__)
+
+
+def viewable(game_id: int) -> tuple[Game, Seat | None]:
+    """The game and the viewer's seat, for whoever may see its page."""
+    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    if game.status not in ("active", "finished"):
+        abort(404, "This game has no record: it never started.")
+    seat = seat_access.viewer_seat(game)
+    if seat is None and not current_user.is_authenticated:
+        abort(current_app.login_manager.unauthorized())
+    return game, seat
+
+
+@bp.get("/games/<int:game_id>/at/<int:seq>")
+def position(game_id: int, seq: int):
+    game, seat = viewable(game_id)
+    if seq > game.seq:
+        abort(404, f"The log of this game has {game.seq} rows.")
+    viewer = seat.index if seat else None
+    names = seat_names(game)
+    state = replay(game, upto=seq)
+    return render_template("play/position.html", game=game, kind=rules(game), seq=seq,
+                           sections=board(game, state, viewer, names),
+                           log=log_lines(game, viewer, names, upto=seq)[-20:])
+
+
+def record(game: Game, seat: Seat | None) -> dict:
+    viewer = seat.index if seat else None
+    names = seat_names(game)
+    return {"game": game.name, "id": game.id, "kind": game.kind, "title": rules(game).title,
+            "options": game.options, "players": names, "status": game.status,
+            "started_at": game.started_at.isoformat() if game.started_at else None,
+            "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+            "log": [{"seq": line.seq, "text": line.text}
+                    for line in log_lines(game, viewer, names)],
+            "result": outcome_rows(game, names)}
+
+
+@bp.get("/games/<int:game_id>/record.json")
+def record_json(game_id: int):
+    game, seat = viewable(game_id)
+    body = json.dumps(record(game, seat), indent=1, ensure_ascii=False)
+    return Response(body, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="pbem-game-{game.id}.json"'})
+
+
+@bp.get("/games/<int:game_id>/record.txt")
+def record_text(game_id: int):
+    game, seat = viewable(game_id)
+    data = record(game, seat)
+    lines = [f"{data['game']} ({data['title']} #{data['id']})",
+             "Players: " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(data["players"])),
+             ""]
+    lines += [f"{row['seq']:>5}  {row['text']}" for row in data["log"]]
+    if data["result"]:
+        lines += ["", "Result:"] + [f"  {r['name']}: {r['total']}" + (" (winner)" if r["winner"]
+                                                                      else "")
+                                    for r in data["result"]]
+    return Response("\n".join(lines) + "\n", mimetype="text/plain", headers={
+        "Content-Disposition": f'attachment; filename="pbem-game-{game.id}.txt"'})

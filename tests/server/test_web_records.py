@@ -1,0 +1,81 @@
+"""Issue 16, item 3: "From the game log, any earlier position can be opened
+(read-only, a GET that changes nothing) with the board as it stood; a
+finished or running game's record can be downloaded (the event log as JSON,
+and a readable text record)."  Hidden information stays hidden in both."""
+from __future__ import annotations
+
+import json
+
+from game_driver import Table
+from web_helpers import text_of
+
+from engine import get_game
+from server.db import db
+from server.models import Event, Game
+from server.services.seat_views import seat_names
+from server.services.state_store import replay
+
+
+def in_db(app, fn):
+    with app.app_context(), db.connection_context():
+        return fn()
+
+
+def play_until_a_secret(table: Table, turns: int = 200) -> dict:
+    """Turns until the log holds an event only one seat may read."""
+    for _ in range(turns):
+        secret = in_db(table.app, lambda: [
+            (row.seq, e) for row in Event.select().where(Event.game == table.game_id)
+            for e in row.events if e.get("private_to") is not None
+            and e["text"] != e.get("public_text")])
+        if secret:
+            return secret[0][1]
+        mails = {email: table.new_mail(email) for email in table.emails}
+        turn = [(e, m) for e, ms in mails.items() for m in ms if "It is your turn in" in text_of(m)]
+        email, mail = turn[-1]
+        table.take_turn(email, mail)
+    raise AssertionError("no private event came up")
+
+
+def test_records_and_past_positions_show_only_what_the_viewer_may_see(app, smtp, send_mail):
+    table = Table(app, smtp, send_mail, 3, seed=4, kind="new_found_land")
+    table.set_up("Records")
+    secret = play_until_a_secret(table)
+    owner, other = secret["private_to"], (secret["private_to"] + 1) % 3
+    names = in_db(app, lambda: seat_names(Game.get_by_id(table.game_id)))
+    private = secret["text"].replace("{s%d}" % owner, names[owner])
+    mine = table.clients[owner].get(f"/games/{table.game_id}/record.txt")
+    theirs = table.clients[other].get(f"/games/{table.game_id}/record.txt")
+    assert mine.status_code == theirs.status_code == 200
+    assert private in mine.text and private not in theirs.text
+    data = json.loads(table.clients[other].get(f"/games/{table.game_id}/record.json").data)
+    assert data["players"] == names and private not in json.dumps(data, ensure_ascii=False)
+    assert all(set(row) == {"seq", "text"} for row in data["log"])     # no raw actions
+
+    game = in_db(app, lambda: Game.get_by_id(table.game_id))
+    seq = game.seq // 2
+    before = in_db(app, lambda: (Event.select().count(), Game.get_by_id(game.id).seq))
+    page = table.clients[other].get(f"/games/{game.id}/at/{seq}")
+    assert page.status_code == 200 and f"after log #{seq}" in page.text
+    rules = get_game("new_found_land")
+    state = in_db(app, lambda: replay(game, upto=seq))
+    for section in rules.board(rules.view(state, other), names):
+        for label, value in section.rows:
+            assert str(value).replace("&", "&amp;").replace("'", "&#39;") in page.text, label
+    assert "Your turn" not in page.text and 'action="/games' not in page.text
+    assert in_db(app, lambda: (Event.select().count(), Game.get_by_id(game.id).seq)) == before
+
+
+def test_bad_positions_and_strangers_get_clear_answers(app, smtp, send_mail):
+    table = Table(app, smtp, send_mail, 2, seed=5)
+    table.set_up("Bad")
+    client = table.clients[0]
+    game = in_db(app, lambda: Game.get_by_id(table.game_id))
+    for path in (f"/games/{game.id}/at/{game.seq + 1}", f"/games/{game.id}/at/-1",
+                 f"/games/{game.id}/at/x", f"/games/{game.id}/at/{10**30}",
+                 f"/games/{game.id + 50}/record.json"):
+        assert client.get(path).status_code == 404, path
+    stranger = app.test_client()
+    answer = stranger.get(f"/games/{game.id}/record.json")
+    assert answer.status_code == 302 and "/login" in answer.headers["Location"]
+    assert client.get(f"/games/{game.id}/at/0").status_code == 200
