@@ -198,6 +198,12 @@ class Game(ABC):
               names: Sequence[str] | None = None) -> list[Section]:
         """A view laid out as titled rows of text, for pages and emails."""
 
+    def board_svg(self, view: Mapping[str, Any],
+                  names: Sequence[str] | None = None) -> str | None:
+        """The view drawn as an SVG document (text, escaped, no script), or
+        None for a game without a drawing: the text board stands alone."""
+        return None
+
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
         """Final scores and winners, or None while the game goes on."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from engine.interface import Event, IllegalMove, Outcome, Section
-from engine.puerto_rico import guests, labels, phases, scoring, setup, view
+from engine.puerto_rico import drawing, guests, labels, phases, scoring, setup, view
 from engine.puerto_rico import options as building_options
 from engine.puerto_rico.data import GOODS, PRICE
 from engine.puerto_rico.phases import PHASES, select, storage
@@ -65,6 +65,9 @@ class PuertoRico(OneSeatAtATime):
 
     def board(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
         return view.board(v, names)
+
+    def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+        return drawing.svg(v, names)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state) if state.over else None

@@ -93,6 +93,7 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
     return dict(
         game=game, kind=kind, seat=seat, names=names, log=log, recent=log[-RECENT_LINES:],
         sections=board(game, state, viewer, names), prompt=name_seats(game.prompt, names),
+        drawing=kind.board_svg(kind.view(state, viewer), names),
         result=[line for line in log if since is not None and line.seq > since],
         choices=[Choice(c.action, name_seats(c.label, names), c.group)
                  for c in kind.choices(state, viewer)] if my_turn else [],

@@ -33,8 +33,10 @@ def position(game_id: int, seq: int):
     viewer = seat.index if seat else None
     names = seat_names(game)
     state = replay(game, upto=seq)
-    return render_template("play/position.html", game=game, kind=rules(game), seq=seq,
+    kind = rules(game)
+    return render_template("play/position.html", game=game, kind=kind, seq=seq,
                            sections=board(game, state, viewer, names),
+                           drawing=kind.board_svg(kind.view(state, viewer), names),
                            log=log_lines(game, viewer, names, upto=seq)[-20:])
 
 

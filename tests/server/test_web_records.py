@@ -79,3 +79,17 @@ def test_bad_positions_and_strangers_get_clear_answers(app, smtp, send_mail):
     answer = stranger.get(f"/games/{game.id}/record.json")
     assert answer.status_code == 302 and "/login" in answer.headers["Location"]
     assert client.get(f"/games/{game.id}/at/0").status_code == 200
+
+
+def test_the_game_page_draws_the_board_from_the_viewers_seat(app, smtp, send_mail):
+    """Issue 16, item 1: a drawn board, inline SVG, no script; the text board
+    stays below it for screen readers and text browsers."""
+    table = Table(app, smtp, send_mail, 3, seed=6)
+    table.set_up("Drawn")
+    page = table.clients[1].get(f"/games/{table.game_id}").text
+    drawing = page.split('<div class="board-drawing">', 1)[1].split("</svg>", 1)[0]
+    assert drawing.startswith("<svg") and 'role="img"' in drawing and "<script" not in drawing
+    assert "Player 2 (you)" in drawing
+    assert page.index('class="board-drawing"') < page.index('class="board-section"')
+    position = table.clients[1].get(f"/games/{table.game_id}/at/0").text
+    assert '<div class="board-drawing"><svg' in position

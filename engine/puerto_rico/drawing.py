@@ -1,0 +1,164 @@
+"""The Puerto Rico board drawn as SVG, from a seat's view only.
+
+Pure: a view in, SVG text out (the server puts it inline in the game page;
+no script).  Each player gets a panel with the island (12 spaces: plantations
+and quarries, a filled circle where a colonist works) and the city (12
+spaces; a large building spans two; one circle per colonist it holds), then
+the table: roles with their doubloons, the cargo ships, the trading house,
+the colonist ship and the supplies.  Every shape has a text label, so the
+drawing reads without its colours too.
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Mapping, Sequence
+
+from engine.interface import name_seats
+from engine.puerto_rico.data import CARDS, GOODS, TILES
+from engine.words import count
+
+WIDTH, PAD, CELL_W, CELL_H = 640, 10, 70, 44
+ISLAND_W = 6 * (CELL_W * 0.6 + 3)                       # six spaces a row
+CITY_W = (WIDTH - 2 * PAD - 16 - ISLAND_W - 12 - 9) / 4    # four a row, in what is left
+COLOURS = {"corn": "#f2d64b", "indigo": "#3b5bab", "sugar": "#f4f4f4", "tobacco": "#a0673a",
+           "coffee": "#4a2f1e", "quarry": "#9a9a9a", "forest": "#3c7a3c"}
+INK = {"indigo": "#fff", "coffee": "#fff", "tobacco": "#fff", "forest": "#fff"}
+ROLE_WORDS = {"settler": "Settler", "mayor": "Mayor", "builder": "Builder",
+              "craftsman": "Craftsman", "trader": "Trader", "captain": "Captain",
+              "prospector": "Prospector", "prospector2": "Prospector"}
+
+
+def text(x: float, y: float, words: str, size: int = 11, anchor: str = "start",
+         fill: str = "#222", weight: str = "normal") -> str:
+    return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}" '
+            f'fill="{fill}" font-weight="{weight}">{escape(words)}</text>')
+
+
+def rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#555") -> str:
+    return (f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" rx="4" '
+            f'fill="{fill}" stroke="{stroke}"/>')
+
+
+def circles(x: float, y: float, total: int, filled: int, ink: str = "#222") -> str:
+    return "".join(f'<circle cx="{x + 9 * i:.0f}" cy="{y:.0f}" r="3.5" stroke="{ink}" '
+                   f'fill="{ink if i < filled else "none"}"/>' for i in range(total))
+
+
+def island(x: float, y: float, player: Mapping[str, Any]) -> str:
+    """Twelve spaces, 6 x 2: the plantations and quarries, worked ones filled."""
+    spaces = []
+    for kind in TILES:
+        worked = player["worked"].get(kind, 0)
+        spaces += [(kind, i < worked) for i in range(player["tiles"].get(kind, 0))]
+    spaces += [("forest", False)] * player.get("forests", 0)
+    parts = [text(x, y - 4, "Island", 11, weight="bold")]
+    for i in range(12):
+        cx, cy = x + (i % 6) * (CELL_W * 0.6 + 3), y + (i // 6) * (CELL_H * 0.7 + 3)
+        w, h = CELL_W * 0.6, CELL_H * 0.7
+        if i < len(spaces):
+            kind, worked = spaces[i]
+            ink = INK.get(kind, "#222")
+            parts += [rect(cx, cy, w, h, COLOURS[kind]), text(cx + w / 2, cy + 12, kind, 9,
+                                                              "middle", ink)]
+            if kind != "forest":
+                parts.append(circles(cx + w / 2, cy + h - 7, 1, int(worked), ink))
+        else:
+            parts.append(rect(cx, cy, w, h, "#e8efe0", "#bbb"))
+    return "".join(parts)
+
+
+def city_cells(buildings: Mapping[str, int]) -> list[tuple[str, int, int]]:
+    """(building, column, row) on the 4 x 3 city, a large one over two rows."""
+    taken, placed = set(), []
+    for name in buildings:
+        rows = 2 if CARDS[name].large else 1
+        for pos in range(12):
+            col, row = pos % 4, pos // 4
+            cells = {(col, row + k) for k in range(rows)}
+            if row + rows <= 3 and not cells & taken:
+                taken |= cells
+                placed.append((name, col, row))
+                break
+    return placed
+
+
+def city(x: float, y: float, player: Mapping[str, Any]) -> str:
+    """Twelve spaces, 4 x 3 as on the player board; large buildings span two."""
+    parts = [text(x, y - 4, "City", 11, weight="bold")]
+    w, h = CITY_W, CELL_H * 0.8
+    for col in range(4):
+        for row in range(3):
+            parts.append(rect(x + col * (w + 3), y + row * (h + 3), w, h, "#f3eee6", "#ccc"))
+    for name, col, row in city_cells(player["buildings"]):
+        card = CARDS[name]
+        good = GOODS[card.produces] if card.produces is not None else None
+        fill, ink = COLOURS.get(good, "#d9c7e8"), INK.get(good, "#222")
+        bx, by = x + col * (w + 3), y + row * (h + 3)
+        height = h * 2 + 3 if card.large else h
+        parts += [rect(bx, by, w, height, fill), text(bx + 4, by + 12, card.title, 9, fill=ink),
+                  circles(bx + 8, by + height - 8, card.circles, player["buildings"][name], ink)]
+    return "".join(parts)
+
+
+def player_panel(y: float, i: int, p: Mapping[str, Any], name: str, viewer) -> tuple[str, float]:
+    you = " (you)" if viewer == i else ""
+    vp = p["vp"] if p.get("vp") is not None else "hidden"
+    goods = ", ".join(f"{n} {k}" for k, n in p["goods"].items() if n) or "no goods"
+    head = (f"{name}{you}: {count(p['doubloons'], 'doubloon')}, VP chips {vp}, {goods}, "
+            f"{count(p['san_juan'], 'colonist')} in San Juan")
+    height = 3 * (CELL_H * 0.8 + 3) + 48
+    parts = [rect(PAD, y, WIDTH - 2 * PAD, height, "#fbfaf6", "#999"),
+             text(PAD + 8, y + 16, head, 11, weight="bold"),
+             island(PAD + 8, y + 40, p),
+             city(PAD + 8 + ISLAND_W + 12, y + 40, p)]
+    return "".join(parts), height + 8
+
+
+def table(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
+    parts = [text(PAD, y + 12, "Roles (doubloons on them)", 11, weight="bold")]
+    roles = list(v["roles"].items()) + [(r, None) for r in v["taken"]]
+    for i, (role, coins) in enumerate(roles):
+        rx = PAD + i * 78
+        taken = coins is None
+        parts += [rect(rx, y + 18, 74, 34, "#ddd" if taken else "#fff3c4"),
+                  text(rx + 37, y + 32, ROLE_WORDS.get(role, role), 10, "middle"),
+                  text(rx + 37, y + 46, "taken" if taken else f"{coins} d", 9, "middle")]
+    y += 62
+    parts.append(text(PAD, y + 12, "Cargo ships", 11, weight="bold"))
+    for i, ship in enumerate(v["ships"]):
+        sx = PAD + i * 150
+        kind = ship["kind"]
+        parts += [rect(sx, y + 18, 140, 30, COLOURS.get(kind, "#e6f0f7")),
+                  text(sx + 6, y + 37, f"{ship['count']}/{ship['capacity']} "
+                                       f"{kind or 'empty'}", 10, fill=INK.get(kind, "#222"))]
+    y += 56
+    house = v["trading_house"] + [None] * (4 - len(v["trading_house"]))
+    parts.append(text(PAD, y + 12, "Trading house", 11, weight="bold"))
+    for i, good in enumerate(house):
+        hx = PAD + i * 64
+        parts += [rect(hx, y + 18, 60, 24, COLOURS.get(good, "#fff")),
+                  text(hx + 30, y + 34, good or "free", 9, "middle", INK.get(good, "#222"))]
+    supply = ", ".join(f"{n} {k}" for k, n in v["goods_supply"].items())
+    parts += [text(PAD + 270, y + 30, f"Colonist ship {v['colonist_ship']}, supply "
+                                      f"{v['colonist_supply']}", 10),
+              text(PAD, y + 62, f"Goods left: {supply}", 10),
+              text(PAD, y + 78, f"VP chips left {v['vp_supply']}, quarries "
+                                f"{v['quarries']}, face-up plantations: "
+                                f"{', '.join(v['face_up']) or 'none'}", 10)]
+    return "".join(parts), y + 90
+
+
+def svg(v: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """The whole board from view ``v``: players first, the table below."""
+    parts, y = [], PAD
+    for i, p in enumerate(v["players"]):
+        name = name_seats("{s%d}" % i, names)
+        panel, height = player_panel(y, i, p, name, v.get("viewer"))
+        parts.append(panel)
+        y += height
+    shared, y = table(y + 4, v)
+    parts.append(shared)
+    title = f"Puerto Rico, round {v['round']}: the board as seat {v.get('viewer')} sees it"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {y + PAD:.0f}" '
+            f'width="100%" role="img" aria-labelledby="board-title" class="board-svg">'
+            f'<title id="board-title">{escape(title)}</title>{"".join(parts)}</svg>')
