@@ -106,6 +106,9 @@ LOG_LEVEL: str = "INFO"
 
 # Clocks (the scheduler).  SCHEDULER_INTERVAL: seconds between sweeps.
 SCHEDULER_INTERVAL: int = 30
+# Seconds between the scheduler's looks at seats bots play: practice games
+# answer within that.
+BOT_INTERVAL_SECONDS: int = 2
 # A seat that times out this many times in a row is marked absent: it then
 # auto-passes at once until the player is back.
 ABSENT_AFTER_TIMEOUTS: int = 3

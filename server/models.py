@@ -158,6 +158,10 @@ class Seat(BaseModel):
     # The log seq up to which the player has seen the moves played for this
     # seat by others (services/while_away.py).
     away_seen_seq = IntegerField(default=0)
+    # The bot (engine/bots) that plays this seat: in a practice game for
+    # good, at a table for an absent or departed player until they are back
+    # (services/bot_seats.py).  None: a person plays it.
+    bot = CharField(null=True, max_length=20)
 
     class Meta:
         indexes = ((("game", "index"), True), (("game", "user"), True))

@@ -18,6 +18,8 @@ True
 from __future__ import annotations
 
 from engine.bots.base import Bot, RandomBot
+from engine.bots.heuristic import HeuristicBot
+from engine.bots.search import SearchBot
 from engine.interface import Action, Game
 
 BOTS: dict[str, Bot] = {}
@@ -41,5 +43,7 @@ def choose(name: str, game: Game, state, seat: int, seed: int = 0) -> Action:
 
 
 register(RandomBot())
+register(HeuristicBot())
+register(SearchBot())
 
 __all__ = ["BOTS", "Bot", "choose", "get_bot", "register"]

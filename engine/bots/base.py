@@ -1,10 +1,32 @@
-"""The bot interface and the simplest bot."""
+"""The bot interface, the bots' seeded draws and the simplest bot."""
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
 
+from engine import rng
 from engine.interface import Action, Game
+
+
+class Draws:
+    """A seeded stream of random choices on engine/rng.py: the engine takes
+    no randomness from outside the seeds it is given."""
+
+    def __init__(self, seed: int):
+        self.x = seed & rng.MASK
+
+    def below(self, n: int) -> int:
+        self.x, i = rng.below(self.x, n)
+        return i
+
+    def choice(self, items):
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: list) -> None:
+        self.x = rng.shuffle(self.x, items)
+
+    def bits(self) -> int:
+        self.x, r = rng.step(self.x)
+        return r
 
 
 class Bot(ABC):
@@ -28,4 +50,4 @@ class RandomBot(Bot):
     description = "plays any legal move at random"
 
     def choose(self, game: Game, state, seat: int, seed: int) -> Action:
-        return random.Random(seed).choice(game.legal_actions(state, seat))
+        return Draws(seed).choice(game.legal_actions(state, seat))

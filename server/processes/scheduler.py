@@ -21,7 +21,7 @@ from server.db import bind, make_database
 from server.mail.compose import Mailer
 from server.models import utcnow
 from server.processes import logs
-from server.services.sweep import sweep
+from server.services.sweep import run_bots, sweep
 
 log = logging.getLogger("pbem.scheduler")
 
@@ -39,6 +39,15 @@ def run_once(settings, mailer: Mailer, database) -> None:
                  report.last_calls, report.digests, report.vacations)
 
 
+def run_bots_once(settings, mailer: Mailer, database) -> None:
+    """The seats bots play (services/sweep.py run_bots); errors are logged
+    by APScheduler and the next run comes a few seconds later."""
+    with database.connection_context():
+        report = run_bots(settings, mailer, utcnow())
+    if report.actions:
+        log.info("bots played %d moves in %d turns", report.actions, report.timeouts)
+
+
 def main() -> None:
     with settings_module.exit_on_settings_error():
         settings = settings_module.load()
@@ -52,7 +61,11 @@ def main() -> None:
     scheduler.add_job(run_once, "interval", seconds=settings["SCHEDULER_INTERVAL"],
                       args=(settings, mailer, database), coalesce=True, max_instances=1,
                       misfire_grace_time=30, next_run_time=utcnow_aware())
-    log.info("sweeping every %s s", settings["SCHEDULER_INTERVAL"])
+    scheduler.add_job(run_bots_once, "interval", seconds=settings["BOT_INTERVAL_SECONDS"],
+                      args=(settings, mailer, database), coalesce=True, max_instances=1,
+                      misfire_grace_time=30)
+    log.info("sweeping every %s s, bots every %s s", settings["SCHEDULER_INTERVAL"],
+             settings["BOT_INTERVAL_SECONDS"])
     scheduler.start()
 
 

@@ -97,11 +97,12 @@ def shift_pending(user_id: int, delta: dt.timedelta, now: dt.datetime) -> int:
 def start_turn(game: Game, seat: Seat, now: dt.datetime) -> None:
     """The seat's turn begins now: set its deadline and first reminder.
 
-    An absent or withdrawn seat (moderation.is_autopass) is due at once; a
+    An absent or withdrawn seat (moderation.is_autopass) or a bot's seat is
+    due at once (the scheduler plays it); a
     player on vacation gets the full time after the vacation ends (the clock
     stands still meanwhile)."""
     seat.turn_started_at = now
-    if seat.absent or seat.withdrawn:
+    if seat.absent or seat.withdrawn or seat.bot:
         seat.deadline, seat.next_reminder_at = now, None
     else:
         vacation = vacation_at(seat.user_id, now) if seat.user_id else None
@@ -155,8 +156,9 @@ def next_reminder_after(game: Game, seat: Seat, now: dt.datetime) -> dt.datetime
                                     reminder_hours(game))
 
 
-# A move by the player themself: they are here, the timeout count restarts.
-PLAYER_BACK = {"timeouts_in_row": 0, "absent": False}
+# A move by the player themself: they are here, the timeout count restarts
+# and a bot that played for them stops (services/bot_seats.py).
+PLAYER_BACK = {"timeouts_in_row": 0, "absent": False, "bot": None}
 
 
 def next_digest_time(user: User, now: dt.datetime, hour: int) -> dt.datetime:

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import secrets
 
-from engine import IllegalMove, get_game
+from engine import IllegalMove, bots, get_game
 from engine.words import count
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Invitation, Seat, User, utcnow
 from server.services import clock_calendar, reply_menu
 from server.services.moves import MoveRejected, NotFound, notify_turn
+from server.services.seat_views import seat_names
 from server.services.state_store import save_snapshot
 
 
@@ -54,6 +55,34 @@ def create_game(host: User, kind_name: str, name: str, seat_count: int, options:
                         user=host if index == 0 else None,
                         joined_at=utcnow() if index == 0 else None)
     return game
+
+
+def seat_bot(game_id: int, user: User, index: int, bot: str) -> Seat:
+    """The host seats ``bot`` in the empty seat ``index`` (0-based) of an open
+    game; in a practice game every seat but the host's is a bot's."""
+    if bot not in bots.BOTS:
+        raise LobbyError(f"There is no bot {bot!r}.")
+    with db.atomic():
+        game = get_open_game(game_id)
+        _require_host(game, user)
+        taken = (Seat.update(bot=bot)
+                 .where((Seat.game == game.id) & (Seat.index == index) & Seat.user.is_null())
+                 .execute())
+        if taken != 1:
+            raise LobbyError(f"Seat {index + 1} is not an empty seat of this game.")
+    return Seat.get((Seat.game == game.id) & (Seat.index == index))
+
+
+def create_practice(host: User, kind_name: str, name: str, seat_count: int, options: dict,
+                    bot: str, move_hours: int, mailer: Mailer) -> Game:
+    """A game against bots, started at once: the host plays seat 1 alone, by
+    page or mail, with no reminders to wait for (the bots answer within
+    seconds; the host's own clock runs as usual)."""
+    with db.atomic():
+        game = create_game(host, kind_name, name, seat_count, options, move_hours, [], mailer)
+        for index in range(1, seat_count):
+            seat_bot(game.id, host, index, bot)
+        return start(game.id, host, mailer)
 
 
 def _checked_options(kind, options: dict) -> dict:
@@ -103,7 +132,7 @@ def join(game_id: int, user: User, index: int) -> Seat:
             raise LobbyError(f"Seat {index + 1} is taken.")
         Seat.update(user=None, joined_at=None).where(
             (Seat.game == game.id) & (Seat.user == user.id)).execute()
-        taken = (Seat.update(user=user, joined_at=utcnow())
+        taken = (Seat.update(user=user, joined_at=utcnow(), bot=None)   # a person beats a bot
                  .where((Seat.id == seat.id) & Seat.user.is_null())
                  .execute())
         if taken != 1:
@@ -127,7 +156,7 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
         _require_host(game, user)
         kind = get_game(game.kind)
         seats = list(Seat.select().where(Seat.game == game.id).order_by(Seat.index))
-        filled = [s for s in seats if s.user_id is not None]
+        filled = [s for s in seats if s.user_id is not None or s.bot]
         if len(filled) < kind.min_players:
             raise LobbyError(f"{kind.title} needs at least {kind.min_players} players; "
                              f"{count(len(filled), 'seat')} filled.")
@@ -150,7 +179,8 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
 
 
 def _compact_seats(game: Game, seats: list[Seat], filled: list[Seat]) -> None:
-    Seat.delete().where((Seat.game == game.id) & Seat.user.is_null()).execute()
+    Seat.delete().where((Seat.game == game.id) & Seat.user.is_null()
+                        & Seat.bot.is_null()).execute()
     # Two passes so the unique (game, index) index never sees a duplicate.
     for seat in filled:
         Seat.update(index=-1 - seat.index).where(Seat.id == seat.id).execute()
@@ -160,8 +190,8 @@ def _compact_seats(game: Game, seats: list[Seat], filled: list[Seat]) -> None:
 
 def _announce_start(game: Game, kind, mailer: Mailer, now) -> None:
     seats = list(Seat.select(Seat, User).join(User).where(Seat.game == game.id)
-                 .order_by(Seat.index))
-    to_move_name = seats[game.to_move].user.name
+                 .order_by(Seat.index))         # bots' seats have no user to mail
+    to_move_name = seat_names(game)[game.to_move]
     for seat in seats:
         if seat.index != game.to_move:
             mailer.started(game, kind.title, seat, to_move_name)

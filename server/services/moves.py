@@ -10,6 +10,8 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 
+from peewee import JOIN
+
 from engine import IllegalMove
 from server.db import db
 from server.mail.compose import Mailer
@@ -18,7 +20,7 @@ from server.services import clocks, reply_menu, while_away
 from server.services.seat_views import log_lines, outcome_rows, seat_names, unseen_talk
 from server.services.state_store import load_state, rules, save_snapshot
 
-ACTORS = ("player", "timeout", "moderator")
+ACTORS = ("player", "timeout", "moderator", "bot")
 SUMMARY_LINES = 40
 
 
@@ -146,10 +148,10 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
                 names: list[str] | None = None) -> None:
     """Start the clock of the seat to move and mail it (unless it reads a
     digest).  ``names``: the seat names, when the caller has them."""
-    seat = (Seat.select(Seat, User).join(User)
+    seat = (Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
             .where((Seat.game == game.id) & (Seat.index == game.to_move)).get())
     clocks.start_turn(game, seat, now)
-    if seat.user.mail_mode == "digest" or seat.absent or seat.withdrawn:
+    if seat.bot or seat.absent or seat.withdrawn or seat.user.mail_mode == "digest":
         return
     names = names or seat_names(game)
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq)]

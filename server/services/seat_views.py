@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from peewee import JOIN
 
 from engine import Event as EngineEvent
+from engine.bots import BOTS
 from server.models import Event, Game, Seat, TableMessage, User
 from server.services.clocks import local_text
 from server.services.state_store import rules
@@ -25,11 +26,32 @@ class LogLine:
 
 
 def seat_names(game: Game) -> list[str]:
-    seats = (Seat.select(Seat, User)
-             .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
-             .where(Seat.game == game.id)
-             .order_by(Seat.index))
-    return [seat.user.name if seat.user_id else f"Player {seat.index + 1}" for seat in seats]
+    return names_of(seats_with_users(game))
+
+
+def seats_with_users(game: Game) -> list[Seat]:
+    """The game's seats in order, each with its user (None for a bot's)."""
+    return list(Seat.select(Seat, User)
+                .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+                .where(Seat.game == game.id)
+                .order_by(Seat.index))
+
+
+def names_of(seats: list[Seat]) -> list[str]:
+    return [_name(seat) for seat in seats]
+
+
+def _name(seat: Seat) -> str:
+    if seat.user_id:
+        return seat.user.name
+    if seat.bot:        # a practice game's bot: "Steady bot 2"
+        return f"{bot_title(seat.bot).capitalize()} {seat.index + 1}"
+    return f"Player {seat.index + 1}"
+
+
+def bot_title(name: str | None) -> str:
+    bot = BOTS.get(name or "")
+    return bot.title if bot else "bot"
 
 
 def board(game: Game, state, viewer: int | None, names: list[str]):
@@ -39,7 +61,7 @@ def board(game: Game, state, viewer: int | None, names: list[str]):
 
 def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
               upto: int | None = None) -> list[LogLine]:
-    query = (Event.select(Event.seq, Event.events, Event.undone)
+    query = (Event.select(Event.seq, Event.events, Event.undone, Event.actor, Event.seat)
              .where((Event.game == game.id) & (Event.seq > after))
              .order_by(Event.seq))
     if upto is not None:
@@ -48,6 +70,8 @@ def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
     for row in query:
         for data in row.events:
             text = EngineEvent.from_json(data).text_for(viewer, names)
+            if text and row.actor == "bot" and row.seat is not None:
+                text = f"[bot for {names[row.seat]}] {text}"
             if text:
                 lines.append(LogLine(row.seq, f"(undone) {text}" if row.undone else text))
     return lines
@@ -69,9 +93,9 @@ def deadline_text(deadline: dt.datetime | None, tzname: str = "UTC") -> str:
 
 
 # -- table talk ---------------------------------------------------------------
-def table_talk(game: Game, limit: int = 30) -> list[dict]:
+def table_talk(game: Game, limit: int = 30, names: list[str] | None = None) -> list[dict]:
     """The table's latest messages, oldest first, as every viewer may see them."""
-    names = seat_names(game)
+    names = names or seat_names(game)
     rows = (TableMessage.select().where(TableMessage.game == game.id)
             .order_by(TableMessage.id.desc()).limit(limit))
     return [_shown(row, names) for row in reversed(list(rows))]

@@ -9,6 +9,7 @@ racing a timeout is settled by the game's sequence number in ``moves.play``.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import time
 from dataclasses import dataclass, field
 
@@ -19,12 +20,14 @@ from engine.interface import name_seats
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, User, Vacation
-from server.services import clocks, lobby_cleanup, outages, reply_menu
+from server.services import bot_seats, clocks, lobby_cleanup, outages, reply_menu
 from server.services.moves import MoveRejected, notify_final, notify_turn, play
 from server.services.seat_views import seat_names, unseen_talk
 from server.services.state_store import load_state, rules
 
+log = logging.getLogger("pbem.scheduler")
 MAX_CHAIN = 1000        # decisions one timeout may play for one seat's turn
+MAX_BOT_ROUNDS = 50     # claim rounds of one run_bots: bots answering bots
 
 
 @dataclass
@@ -82,20 +85,23 @@ def seats_then_games():
     return Seat.select(Seat.id).join(Game, JOIN.CROSS).where(Seat.game == Game.id)
 
 
-def due_seats_query(now: dt.datetime):
+def due_seats_query(now: dt.datetime, bots_only: bool = False):
     unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
-    return (seats_then_games()
-            .where((Seat.deadline <= now) & unclaimed & (Game.status == "active")
-                   & Seat.mail_hold_since.is_null()    # its turn mail did not get through
-                   & (Game.paused == False) & (Game.to_move == Seat.index))  # noqa: E712
-            .order_by(Seat.deadline, Seat.id))
+    query = (seats_then_games()
+             .where((Seat.deadline <= now) & unclaimed & (Game.status == "active")
+                    & Seat.mail_hold_since.is_null()    # its turn mail did not get through
+                    & (Game.paused == False) & (Game.to_move == Seat.index))  # noqa: E712
+             .order_by(Seat.deadline, Seat.id))
+    return query.where(Seat.bot.is_null(False)) if bots_only else query
 
 
-def claim_due_seats(now: dt.datetime, limit: int, until: dt.datetime) -> list[Seat]:
-    """Seats whose deadline has passed, with their users, claimed for this
-    scheduler until ``until``."""
-    query = (due_seats_query(now).select(Seat, User).switch(Seat)
-             .join(User, on=(Seat.user == User.id), attr="user").limit(limit))
+def claim_due_seats(now: dt.datetime, limit: int, until: dt.datetime,
+                    bots_only: bool = False) -> list[Seat]:
+    """Seats whose deadline has passed, with their users (a practice game's
+    bot seats have none), claimed for this scheduler until ``until``."""
+    query = (due_seats_query(now, bots_only).select(Seat, User).switch(Seat)
+             .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id), attr="user")
+             .limit(limit))
     unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
     with db.atomic():
         if _is_postgres():
@@ -133,9 +139,21 @@ def start_vacations(now: dt.datetime) -> int:
 
 
 # -- timeouts -----------------------------------------------------------------
+def run_bots(settings, mailer: Mailer, now: dt.datetime) -> SweepReport:
+    """Only the seats bots play, every few seconds (BOT_INTERVAL_SECONDS), so
+    that a practice game answers at once; a bot's move may make the next bot
+    due, so go on while there is work, up to a bound."""
+    report, batch = SweepReport(), settings["SCHEDULER_BATCH"]
+    lease = dt.timedelta(seconds=settings["SCHEDULER_LEASE_SECONDS"])
+    for _ in range(MAX_BOT_ROUNDS):
+        if not run_timeouts(settings, mailer, now, batch, report, now + lease, bots_only=True):
+            break
+    return report
+
+
 def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
-                 report: SweepReport, until: dt.datetime) -> int:
-    seats = claim_due_seats(now, batch, until)
+                 report: SweepReport, until: dt.datetime, bots_only: bool = False) -> int:
+    seats = claim_due_seats(now, batch, until, bots_only)
     sender_down = outages.silent(outages.SENDER, now, settings["OUTAGE_GRACE_SECONDS"])
     for seat in seats:
         if warned_too_late(settings, mailer, seat, now, sender_down, report):
@@ -161,7 +179,7 @@ def warned_too_late(settings, mailer: Mailer, seat: Seat, now: dt.datetime,
     While the sender is down, a turn whose turn mail has not left yet waits
     (claimed until the lease ends), up to MAIL_WAIT_CEILING_HOURS past its
     deadline: the player may not know it is their turn."""
-    if seat.absent or seat.withdrawn:
+    if seat.bot or seat.absent or seat.withdrawn:
         return False
     ceiling = dt.timedelta(hours=max(settings["MAIL_WAIT_CEILING_HOURS"], 0))
     if sender_down and seat.deadline + ceiling > now and outages.turn_mail_waiting(seat):
@@ -189,19 +207,20 @@ def _last_call(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
 
 
 def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
-    """Play the default action for a timed-out seat (read with its user), for
-    its whole pending turn.  The chain carries the state from one move to
-    the next: a timeout costs about what a player's move costs."""
+    """Play the default action for a timed-out seat (read with its user), or
+    its bot's moves, for its whole pending turn.  The chain carries the state
+    from one move to the next: a timeout costs about what a player's move costs."""
+    actor = "bot" if seat.bot else "timeout"
     with db.atomic():
         game = Game.get_by_id(seat.game_id)
         kind, state, played = rules(game), None, []
         while (len(played) < MAX_CHAIN and game.status == "active" and not game.paused
                and game.to_move == seat.index):
             state = state if state is not None else load_state(game)
-            action = kind.default_action(state)
+            action = _bot_or_default(game, kind, state, seat)
             played.append(kind.label(state, action))
             try:
-                move = play(game.id, seat.index, action, game.seq, "timeout", now,
+                move = play(game.id, seat.index, action, game.seq, actor, now,
                             mailer=mailer, notify=False, state=state)
             except IllegalMove as exc:      # would be an engine bug: keep the seat claimed
                 raise MoveRejected(f"default action refused: {exc}") from exc
@@ -218,9 +237,22 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
     return len(played)
 
 
+def _bot_or_default(game: Game, kind, state, seat: Seat):
+    if seat.bot:
+        try:
+            return bot_seats.action_for(game, kind, state, seat)
+        except Exception:   # a bot's bug must not stall the table: it passes
+            log.exception("bot %s failed in game %s; playing the default", seat.bot, game.id)
+    return kind.default_action(state)
+
+
 def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: list[str],
                    now: dt.datetime) -> None:
     names = seat_names(game)
+    if seat.bot:        # not a timeout: the seat's bot played its turn
+        Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
+        _next(game, mailer, now, names)
+        return
     lines = [name_seats(text, names) for text in played]
     timeouts = seat.timeouts_in_row + 1
     # A withdrawn seat (removed or resigned) is expected to pass: no notices.
@@ -235,6 +267,10 @@ def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: lis
     if becomes_absent:
         for moderator in moderators(game):
             mailer.stalling(game, kind.title, moderator, names[seat.index], timeouts)
+    _next(game, mailer, now, names)
+
+
+def _next(game: Game, mailer: Mailer, now: dt.datetime, names: list[str]) -> None:
     if game.status == "finished":
         notify_final(game, mailer)
     else:

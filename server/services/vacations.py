@@ -79,8 +79,9 @@ def come_back(user: User, now: dt.datetime) -> list[str]:
             done.append("Your vacation has ended: your clocks run again.")
         absent = list(Seat.select().where((Seat.user == user.id) & (Seat.absent == True)))  # noqa: E712
         for seat in absent:
-            seat.absent, seat.timeouts_in_row = False, 0
-            seat.save(only=[Seat.absent, Seat.timeouts_in_row])
+            # A bot that played for them stops (services/bot_seats.py).
+            seat.absent, seat.timeouts_in_row, seat.bot = False, 0, None
+            seat.save(only=[Seat.absent, Seat.timeouts_in_row, Seat.bot])
             game = Game.get_by_id(seat.game_id)
             if game.status == "active" and game.to_move == seat.index:
                 clocks.start_turn(game, seat, now)       # a fresh full clock

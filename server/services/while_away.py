@@ -24,6 +24,8 @@ class PlayedForYou:
 def who(row: Event, moderator_name: str | None) -> str:
     if row.actor == "timeout":
         return "the server, when your time ran out"
+    if row.actor == "bot":
+        return "a bot, while you were away"
     if row.actor == "moderator":
         return f"moderator {moderator_name}" if moderator_name else "a moderator"
     return row.actor

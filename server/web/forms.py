@@ -97,6 +97,13 @@ class NewGameForm(FlaskForm):
     # Choices (clock_calendar.choices) come from the NIGHT_* settings: set by the view.
     clock_policy = SelectField("When the clock runs (judged in each player's own time zone)",
                                default="always")
+    # Choices (bot_seats.PRACTICE_BOTS) set by the view; "" = invite people.
+    practice = SelectField("Practice alone against bots?", default="")
+
+
+class BotSeatForm(FlaskForm):
+    seat = IntegerField("Seat", [InputRequired(), NumberRange(1, 20)])
+    bot = SelectField("Bot")
 
 
 class InviteForm(FlaskForm):

@@ -20,10 +20,26 @@ from peewee import JOIN
 from engine import GAMES, get_game
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
-from server.services import accounts, clock_calendar, clocks, games, turn_clock
+from server.services import (
+    accounts,
+    bot_seats,
+    clock_calendar,
+    clocks,
+    games,
+    seat_views,
+    turn_clock,
+)
+from server.services.seat_views import seat_names
 from server.web import rate_limits
 from server.web.errors import link_error
-from server.web.forms import EmptyForm, InviteForm, JoinForm, NewGameForm, OptionForm
+from server.web.forms import (
+    BotSeatForm,
+    EmptyForm,
+    InviteForm,
+    JoinForm,
+    NewGameForm,
+    OptionForm,
+)
 
 bp = Blueprint("lobby", __name__)
 EMAIL = re.compile(accounts.EMAIL)
@@ -55,6 +71,7 @@ def new_game():
     form.kind.choices = [(name, g.title) for name, g in sorted(GAMES.items())]
     night = (current_app.config["NIGHT_FROM_HOUR"], current_app.config["NIGHT_UNTIL_HOUR"])
     form.clock_policy.choices = clock_calendar.choices(night)
+    form.practice.choices = practice_choices()
     kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
     if request.method == "GET":
         form.seats.data = form.seats.data or kind.max_players
@@ -76,12 +93,23 @@ def new_game():
         except ValueError as exc:
             form.reminder_hours.errors = [str(exc)]
             return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
+        if form.practice.data:
+            game = games.create_practice(current_user, form.kind.data, form.name.data.strip(),
+                                         form.seats.data, options, form.practice.data,
+                                         form.move_hours.data, mailer())
+            return redirect(url_for("play.game", game_id=game.id))
         game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
                                  form.seats.data, options, form.move_hours.data, hours, mailer(),
                                  *clock_calendar.parse_choice(form.clock_policy.data))
         return redirect(url_for("lobby.lobby", game_id=game.id))
     return render_template("lobby/new.html", form=form, kinds=GAMES,
                            kind=kind), 400 if form.errors else 200
+
+
+def practice_choices() -> list[tuple[str, str]]:
+    return [("", "No: I invite people")] + [
+        (name, f"Yes: the other seats are {title}s")
+        for name, title in bot_seats.offered(bot_seats.PRACTICE_BOTS)]
 
 
 @bp.get("/games/<int:game_id>/lobby")
@@ -119,7 +147,14 @@ def render_lobby(game: Game, token: str):
         seated=seated,
         join_url=mailer().links.join_url(game) if is_host else "",
         invited=list(game.invitations) if is_host else [],
-        form=EmptyForm(), invite_form=InviteForm(), option_form=OptionForm())
+        form=EmptyForm(), invite_form=InviteForm(), option_form=OptionForm(),
+        bot_form=bot_form(), names=seat_names(game))
+
+
+def bot_form() -> BotSeatForm:
+    form = BotSeatForm()
+    form.bot.choices = bot_seats.offered(bot_seats.PRACTICE_BOTS)
+    return form
 
 
 def may_join(game: Game, user: User, token: str | None) -> bool:
@@ -146,6 +181,18 @@ def join(game_id: int):
         abort(403)
     seat = games.join(game_id, current_user, form.seat.data - 1)
     flash(f"You sit in seat {seat.index + 1}.")
+    return redirect(url_for("lobby.lobby", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/bot")
+@login_required
+def seat_bot(game_id: int):
+    """The host puts a bot in an empty seat."""
+    form = bot_form()
+    if not form.validate_on_submit():
+        abort(400, "Choose a seat and one of the bots offered.")
+    seat = games.seat_bot(game_id, current_user, form.seat.data - 1, form.bot.data)
+    flash(f"A {seat_views.bot_title(seat.bot)} sits in seat {seat.index + 1}.")
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
 

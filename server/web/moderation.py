@@ -34,6 +34,7 @@ from server.db import db
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
 from server.services import (
     attention,
+    bot_seats,
     deliveries,
     outages,
     proposals,
@@ -70,6 +71,10 @@ class ReplaceForm(SeatForm):
     name = StringField("Their name, if they have no account yet", [Optional(), Length(max=40)])
 
 
+class BotForm(SeatForm):
+    bot = SelectField("Bot")        # choices: set_choices
+
+
 class UndoForm(ReasonForm):
     count = IntegerField("Moves to undo", [InputRequired(), NumberRange(1, moderate.UNDO_MAX)],
                          default=1)
@@ -94,6 +99,8 @@ ACTIONS = {
     "replace": (ReplaceForm, moderate.replace,
                 lambda f: {"index": f.seat.data - 1, "email": f.email.data, "name": f.name.data}),
     "remove": (SeatForm, moderate.remove, lambda f: {"index": f.seat.data - 1}),
+    "bot": (BotForm, bot_seats.hand_to_bot,
+            lambda f: {"index": f.seat.data - 1, "bot": f.bot.data}),
     "undo": (UndoForm, moderate.undo, lambda f: {"count": f.count.data}),
     "abandon": (ReasonForm, moderate.abandon, lambda f: {}),
 }
@@ -134,8 +141,13 @@ def _checked(form):
     return form
 
 
-def _seat_choices(game: Game) -> list[tuple[int, str]]:
-    return [(i + 1, f"{i + 1}: {name}") for i, name in enumerate(seat_names(game))]
+def set_choices(form, game: Game) -> None:
+    """The seats and bots a form offers, from the game."""
+    if hasattr(form, "seat"):
+        form.seat.choices = [(i + 1, f"{i + 1}: {name}")
+                             for i, name in enumerate(seat_names(game))]
+    if hasattr(form, "bot"):
+        form.bot.choices = bot_seats.offered(bot_seats.TABLE_BOTS)
 
 
 @bp.app_context_processor
@@ -182,8 +194,8 @@ def game_page(game: Game) -> dict:
     notes = list(Event.select(Event, User).join(User, JOIN.LEFT_OUTER, on=(Event.user == User.id))
                  .where((Event.game == game.id) & (Event.kind == "note")).order_by(Event.seq))
     forms = {name: cls(prefix=name, seq=game.seq) for name, (cls, _, _) in ACTIONS.items()}
-    for name in ("replace", "remove"):
-        forms[name].seat.choices = _seat_choices(game)
+    for name in ("replace", "remove", "bot"):
+        set_choices(forms[name], game)
     mail = dict(mail_failing=deliveries.failing_since(s.user.email for s in seats if s.user_id),
                 failing_mails=deliveries.failing_mails(game), retry_form=EmptyForm())
     return dict(**mail, game=game, kind=rules(game), seats=seats, names=names, recent=recent,
@@ -202,8 +214,7 @@ def act(game_id: int, action: str):
     game = _moderated(game_id)
     form_class, service, extra = ACTIONS[action]
     form = form_class(prefix=action)
-    if hasattr(form, "seat"):
-        form.seat.choices = _seat_choices(game)
+    set_choices(form, game)
     _checked(form)
     try:
         message = service(game_id, me(), _seq(form), reason=form.reason.data, mailer=mailer(),

@@ -35,10 +35,12 @@ from server.services.clocks import local_text
 from server.services.moves import play
 from server.services.seat_views import (
     board,
+    bot_title,
     deadline_text,
     log_lines,
+    names_of,
     outcome_rows,
-    seat_names,
+    seats_with_users,
     table_talk,
 )
 from server.services.state_store import load_state, rules
@@ -84,10 +86,11 @@ def game(game_id: int):
 def page(game: Game, seat: Seat | None, since: int | None) -> dict:
     """Everything the game page shows, from ``seat``'s view only."""
     viewer = seat.index if seat else None
-    state, names, kind = load_state(game, save=False), seat_names(game), rules(game)
+    # The seats with their users, read once for names, the seat to move and notes.
+    seats = seats_with_users(game)
+    state, names, kind = load_state(game, save=False), names_of(seats), rules(game)
     log = log_lines(game, viewer, names)
-    to_move = (Seat.get_or_none((Seat.game == game.id) & (Seat.index == game.to_move))
-               if game.to_move is not None else None)
+    to_move = seats[game.to_move] if game.to_move is not None else None
     my_turn = (viewer is not None and viewer == game.to_move and not game.paused
                and not seat.withdrawn)
     return dict(
@@ -102,10 +105,10 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
         time_left=to_move and turn_clock.status_text(game, to_move.user, to_move.deadline,
                                                      utcnow()),
         rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json,
-        link_form=EmptyForm(), away=away_notes(game, seat_access.viewer_timezone(seat)),
+        link_form=EmptyForm(), away=away_notes(seats, seat_access.viewer_timezone(seat)),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
         played_for_you=while_away.played_for(game, seat, names) if seat else [],
-        talk=table_talk(game), talk_form=TalkForm())
+        talk=table_talk(game, names=names), talk_form=TalkForm())
 
 
 def proposal_box(game: Game, seat: Seat | None) -> dict | None:
@@ -122,14 +125,18 @@ def proposal_box(game: Game, seat: Seat | None) -> dict | None:
             "waiting": len(voters - set(proposal.agreed))}
 
 
-def away_notes(game: Game, tz: str) -> dict[int, str]:
+def away_notes(seats: list[Seat], tz: str) -> dict[int, str]:
     """Seats whose clock stands still or that auto-pass, for everybody to see."""
-    seats = list(Seat.select().where(Seat.game == game.id))
     away = vacations.on_vacation([s.user_id for s in seats if s.user_id], utcnow())
     notes = {}
     for s in seats:
         if s.user_id in away:
             notes[s.index] = f"on vacation until {local_text(away[s.user_id], tz)}"
+        elif s.bot and s.user_id:
+            notes[s.index] = (f"away: the {bot_title(s.bot)} plays the seat"
+                              + ("" if s.withdrawn else " until they are back"))
+        elif s.bot:
+            notes[s.index] = f"the {bot_title(s.bot)} of this practice game"
         elif s.withdrawn:
             notes[s.index] = "out of the game: the seat passes automatically"
         elif s.absent:

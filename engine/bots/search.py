@@ -1,0 +1,55 @@
+"""The thinking bot: the steady bot's best few moves, each tried in many
+imagined futures, and the one that fares best on average is played.
+
+Flat Monte-Carlo with truncated rollouts: for each candidate, ``playouts``
+rollouts in turn, each from a copy whose hidden piles are redrawn
+(engine/bots/determinize.py); every seat then plays the steady bot's
+one-move-deep choice for ``depth`` decisions, and the position is judged
+(engine/bots/evaluation.py).  The budget is counted in playouts, never in
+seconds, so the same state and seed always give the same move.
+
+It does see what the other players hold in hand (New Found Land's cards):
+the state it is handed has them.  It uses them only through the positions
+its rollouts reach, and no page or mail shows them.
+"""
+from __future__ import annotations
+
+from engine.bots.base import Bot, Draws
+from engine.bots.determinize import imagine
+from engine.bots.evaluation import value
+from engine.bots.heuristic import HeuristicBot
+from engine.interface import Action, Game
+
+
+class SearchBot(Bot):
+    name = "search"
+    title = "thinking bot"
+    description = "tries its best moves in many imagined futures (slow)"
+
+    def __init__(self, playouts: int = 40, candidates: int = 4, depth: int = 20):
+        self.playouts, self.candidates, self.depth = playouts, candidates, depth
+        self.steady = HeuristicBot()
+
+    def choose(self, game: Game, state, seat: int, seed: int) -> Action:
+        actions = game.legal_actions(state, seat)
+        if len(actions) == 1:
+            return actions[0]
+        ranked = sorted(range(len(actions)), reverse=True,
+                        key=lambda i: self.steady.judge(game, state, seat, actions[i]))
+        shortlist = ranked[:self.candidates]
+        r = Draws(seed)
+        totals = dict.fromkeys(shortlist, 0.0)
+        for n in range(self.playouts):
+            i = shortlist[n % len(shortlist)]
+            after, _ = game.apply(imagine(game.name, state, r), seat, actions[i])
+            totals[i] += value(game, self.rollout(game, after), seat)
+        # Equal playouts per candidate: compare sums; ties keep the steady order.
+        return actions[max(shortlist, key=lambda i: (totals[i], -shortlist.index(i)))]
+
+    def rollout(self, game: Game, state):
+        for _ in range(self.depth):
+            seat = game.to_move(state)
+            if seat is None:
+                break
+            state = self.steady.greedy_step(game, state, seat)
+        return state
