@@ -1,0 +1,66 @@
+"""The same games, move for move, before and after the engine got faster
+(issue 18, item 1).
+
+A fixed set of seeded games with uniformly random legal moves, both games,
+every player count and Puerto Rico's building sets, is fingerprinted: every
+move's legal actions with their labels, the action played, the events' texts,
+the prompt, and the final state and outcome.  ``data/same_games.json`` was
+written from the engine before the speed work; it is never rewritten to make
+a change pass.  To record a new game or engine version on purpose:
+
+    .venv/bin/python -m tests.engine.test_same_games --write
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import GAMES
+
+DATA = Path(__file__).parent / "data" / "same_games.json"
+CASES = ([("puerto_rico", n, option, seed) for n in range(2, 6)
+          for option in ("base", "extended", "random") for seed in (1, 2)]
+         + [("new_found_land", n, "", seed) for n in range(2, 5) for seed in (1, 2, 3)])
+
+
+def case_id(case) -> str:
+    return "-".join(str(part) for part in case if part != "")
+
+
+def fingerprint(game_name: str, players: int, option: str, seed: int) -> str:
+    game = GAMES[game_name]
+    options = {"buildings": option} if option else {}
+    state, r = game.new_game(players, options, seed=seed), random.Random(seed)
+    digest = hashlib.sha256()
+
+    def note(value) -> None:
+        digest.update(json.dumps(value, sort_keys=True, separators=(",", ":")).encode())
+
+    while not game.is_over(state):
+        seat = game.to_move(state)
+        legal = game.legal_actions(state, seat)
+        note([game.prompt(state), [[a, game.label(state, a)] for a in legal]])
+        action = r.choice(legal)
+        state, events = game.apply(state, seat, action)
+        note([action, [e.to_json() for e in events]])
+    note([game.to_json(state), game.outcome(state).to_json()])
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_the_same_game_is_played_move_for_move(case):
+    recorded = json.loads(DATA.read_text())
+    assert fingerprint(*case) == recorded[case_id(case)]
+
+
+def write() -> None:
+    DATA.write_text(json.dumps({case_id(c): fingerprint(*c) for c in CASES}, indent=1) + "\n")
+
+
+if __name__ == "__main__" and "--write" in sys.argv:
+    write()
