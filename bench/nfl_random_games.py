@@ -20,10 +20,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import GAMES  # noqa: E402
 
 
-def play(game, players: int, seed: int) -> tuple[object, int, int]:
+def play(game, players: int, seed: int, path: str = "apply") -> tuple[object, int, int]:
+    """One game by the pure ``apply`` or by the simulation path (engine/turns.py)."""
     rnd = random.Random(seed)
     state = game.new_game(players, {}, seed)
     decisions = choices = 0
+    if path == "simulate":
+        sim = game.simulate(state)
+        while sim.to_move() is not None:
+            legal = sim.legal()
+            choices += len(legal)
+            sim.play(rnd.choice(legal))
+            decisions += 1
+        return sim.state, decisions, choices
     while not game.is_over(state):
         seat = game.to_move(state)
         legal = game.legal_actions(state, seat)
@@ -37,13 +46,15 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
+    ap.add_argument("--path", choices=["apply", "simulate"], default="simulate")
     args = ap.parse_args()
     game = GAMES["new_found_land"]
+    print(f"path: {args.path}")
     for n in args.players:
         t0 = time.process_time()
         decisions, widths, best = [], [], []
         for seed in range(args.games):
-            state, k, c = play(game, n, seed)
+            state, k, c = play(game, n, seed, args.path)
             decisions.append(k)
             widths.append(c / k)
             best.append(max(sc.total for sc in game.outcome(state).scores))

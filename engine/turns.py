@@ -59,9 +59,18 @@ class OneSeatAtATime(Game):
                               f"{self.prompt(state)}.")
         s = state.clone()
         ev: list[Event] = []
-        self.turn_act(s, seat, action, ev)
-        self.play_forced(s, ev)
+        self.step_in_place(s, action, ev)
         return s, ev
+
+    def step_in_place(self, s: Any, action: dict, ev: list[Event]) -> None:
+        """Play one of ``s``'s legal actions on ``s`` itself, then the forced
+        moves after it: the one path both ``apply`` and ``Simulation`` take."""
+        s._legal = None
+        self.turn_act(s, s.turn, action, ev)
+        self.play_forced(s, ev)
+
+    def simulate(self, state: Any) -> "Simulation":
+        return Simulation(self, state)
 
     def play_forced(self, s: Any, ev: list[Event]) -> None:
         """A decision with exactly one legal action is played at once (and logged).
@@ -86,3 +95,55 @@ class OneSeatAtATime(Game):
 
     def from_json(self, data: Mapping[str, Any]) -> Any:
         return self.state_class.from_json(dict(data))
+
+
+class _Discard(list):
+    """An event list that keeps nothing: a simulation reads no log."""
+
+    __slots__ = ()
+
+    def append(self, _event) -> None:
+        pass
+
+
+class Simulation:
+    """Many moves on one private copy, for bots and benchmarks.
+
+    ``apply`` copies the state for every action, so every position stays
+    valid; a rollout keeps only its last position, so this copies once and
+    then changes its copy in place, skips the check that the action is
+    legal (take it from ``legal()``) and keeps no events.  It runs the very
+    rules ``apply`` runs (``step_in_place``): the same moves give the same
+    states.  The lists ``legal()`` returns are the state's own: read them,
+    never change them.
+
+    >>> from engine import GAMES
+    >>> game = GAMES["puerto_rico"]
+    >>> sim = game.simulate(game.new_game(3, {}, seed=1))
+    >>> while sim.to_move() is not None:
+    ...     sim.play(sim.legal()[0])
+    >>> game.outcome(sim.state) is not None
+    True
+    """
+
+    __slots__ = ("rules", "state", "_events")
+
+    def __init__(self, rules: OneSeatAtATime, state: Any):
+        self.rules, self.state, self._events = rules, state.clone(), _Discard()
+
+    def to_move(self) -> int | None:
+        s = self.state
+        return None if s.over else s.turn
+
+    def legal(self) -> list[dict]:
+        s = self.state
+        if s._legal is None:
+            s._legal = self.rules.turn_options(s, s.turn)
+        return s._legal
+
+    def play(self, action: dict) -> None:
+        self.rules.step_in_place(self.state, action, self._events)
+
+    def snapshot(self) -> Any:
+        """The position now, as a state of its own (the simulation goes on)."""
+        return self.state.clone()

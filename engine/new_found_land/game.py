@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from engine.interface import Event, IllegalMove, OptionSpec, Outcome, Section
-from engine.new_found_land import labels, scoring, setup, view
+from engine.new_found_land import drawing, labels, scoring, setup, view
 from engine.new_found_land.common import DONE
 from engine.new_found_land.phases import PHASES, cards, land
 from engine.new_found_land.phases.settle import NEW_ENGLAND_ACTION
@@ -68,6 +68,9 @@ class NewFoundLand(OneSeatAtATime):
 
     def board(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
         return view.board(v, names)
+
+    def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+        return drawing.svg(v, names)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state) if state.over else None

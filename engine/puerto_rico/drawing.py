@@ -10,11 +10,11 @@ drawing reads without its colours too.
 """
 from __future__ import annotations
 
-from html import escape
 from typing import Any, Mapping, Sequence
 
 from engine.interface import name_seats
 from engine.puerto_rico.data import CARDS, GOODS, TILES
+from engine.svg import circles, document, rect, text
 from engine.words import count
 
 WIDTH, PAD, CELL_W, CELL_H = 640, 10, 70, 44
@@ -26,22 +26,6 @@ INK = {"indigo": "#fff", "coffee": "#fff", "tobacco": "#fff", "forest": "#fff"}
 ROLE_WORDS = {"settler": "Settler", "mayor": "Mayor", "builder": "Builder",
               "craftsman": "Craftsman", "trader": "Trader", "captain": "Captain",
               "prospector": "Prospector", "prospector2": "Prospector"}
-
-
-def text(x: float, y: float, words: str, size: int = 11, anchor: str = "start",
-         fill: str = "#222", weight: str = "normal") -> str:
-    return (f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" text-anchor="{anchor}" '
-            f'fill="{fill}" font-weight="{weight}">{escape(words)}</text>')
-
-
-def rect(x: float, y: float, w: float, h: float, fill: str, stroke: str = "#555") -> str:
-    return (f'<rect x="{x:.0f}" y="{y:.0f}" width="{w:.0f}" height="{h:.0f}" rx="4" '
-            f'fill="{fill}" stroke="{stroke}"/>')
-
-
-def circles(x: float, y: float, total: int, filled: int, ink: str = "#222") -> str:
-    return "".join(f'<circle cx="{x + 9 * i:.0f}" cy="{y:.0f}" r="3.5" stroke="{ink}" '
-                   f'fill="{ink if i < filled else "none"}"/>' for i in range(total))
 
 
 def island(x: float, y: float, player: Mapping[str, Any]) -> str:
@@ -159,6 +143,4 @@ def svg(v: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
     shared, y = table(y + 4, v)
     parts.append(shared)
     title = f"Puerto Rico, round {v['round']}: the board as seat {v.get('viewer')} sees it"
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {y + PAD:.0f}" '
-            f'width="100%" role="img" aria-labelledby="board-title" class="board-svg">'
-            f'<title id="board-title">{escape(title)}</title>{"".join(parts)}</svg>')
+    return document(WIDTH, y + PAD, title, parts)

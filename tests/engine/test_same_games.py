@@ -62,5 +62,31 @@ def write() -> None:
     DATA.write_text(json.dumps({case_id(c): fingerprint(*c) for c in CASES}, indent=1) + "\n")
 
 
+def final_by_simulation(game_name: str, players: int, option: str, seed: int) -> dict:
+    game = GAMES[game_name]
+    options = {"buildings": option} if option else {}
+    start, r = game.new_game(players, options, seed=seed), random.Random(seed)
+    sim = game.simulate(start)
+    while sim.to_move() is not None:
+        sim.play(r.choice(sim.legal()))
+    assert game.to_json(start) == game.to_json(game.new_game(players, options, seed=seed))
+    return game.to_json(sim.state)
+
+
+def final_by_apply(game_name: str, players: int, option: str, seed: int) -> dict:
+    game = GAMES[game_name]
+    options = {"buildings": option} if option else {}
+    state, r = game.new_game(players, options, seed=seed), random.Random(seed)
+    while not game.is_over(state):
+        seat = game.to_move(state)
+        state, _ = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
+    return game.to_json(state)
+
+
+@pytest.mark.parametrize("case", CASES[::3], ids=case_id)
+def test_a_simulation_plays_the_same_game_as_apply_and_leaves_its_start_alone(case):
+    assert final_by_simulation(*case) == final_by_apply(*case)
+
+
 if __name__ == "__main__" and "--write" in sys.argv:
     write()

@@ -43,25 +43,37 @@ def enter(s: State, ev: list[Event]) -> None:
 
 
 def options(s: State, seat: int) -> list[dict]:
-    """Auto, then per target with room: one colonist, and "fill it" when more fit."""
+    """Auto, then per target with room: one colonist, and "fill it" when more fit.
+
+    The mayor is asked again after every placement, so this runs more than
+    any other option list: the actions are made once (``PLACE``) and shared."""
     p = s.players[seat]
     pool = s.mayor_pool
     opts = [AUTO]
+    tiles, worked = p.tiles, p.worked
     for t in range(6):
-        free = p.tiles[t] - p.worked[t]
+        free = tiles[t] - worked[t]
         if free:
-            _add_place(opts, TILES[t], min(free, pool))
+            places = PLACE[TILES[t]]
+            opts.append(places[1])
+            if free > 1 and pool > 1:
+                opts.append(places[min(free, pool)])
     for name, c in p.buildings.items():
-        free = CARDS[name].circles - c
+        free = CIRCLES[name] - c
         if free:
-            _add_place(opts, name, min(free, pool))
+            places = PLACE[name]
+            opts.append(places[1])
+            if free > 1 and pool > 1:
+                opts.append(places[min(free, pool)])
     return opts
 
 
-def _add_place(opts: list[dict], target: str, most: int) -> None:
-    opts.append({"type": "place", "target": target, "count": 1})
-    if most > 1:
-        opts.append({"type": "place", "target": target, "count": most})
+# Every place action there can be, by target then count: shared, never changed.
+MOST_PER_TARGET = 12            # an island holds 12 tiles of one kind at most
+PLACE = {target: [None] + [{"type": "place", "target": target, "count": k}
+                           for k in range(1, MOST_PER_TARGET + 1)]
+         for target in (*TILES, *CARDS)}
+CIRCLES = {name: card.circles for name, card in CARDS.items()}
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:

@@ -1,0 +1,188 @@
+"""Race to the New Found Land drawn as SVG, from a seat's view only.
+
+Pure: a view in, SVG text out (the server puts it inline in the game page;
+no script).  From the top: the score track (50 spaces, every player's
+position and the frame tiles on it), the islands space by space with the
+tile's two fields and the markers on them, the three cities, each player's
+harbour (ships with their values, extensions, captains, goods, cards in
+hand as a count for others), and the ships and contracts on offer.  Colours
+are the players'; every shape also has words, so it reads without them.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from engine.interface import name_seats
+from engine.new_found_land.data import CAPTAINS, CITIES, ISLANDS
+from engine.svg import document, rect, text
+from engine.words import count
+
+WIDTH, PAD = 640, 10
+SEAT_COLOURS = ("#c0392b", "#2e6fba", "#2e9b4f", "#d69e00")
+NEUTRAL_COLOUR = "#8a8a8a"      # the third colour's markers in a 2-player game
+TRACK = 50                      # the track's spaces; 50+ and 100+ have cards
+SPACE_W, SPACE_H = 72, 40
+
+
+def colour(seat: int | None) -> str:
+    if seat is None or seat < 0:
+        return NEUTRAL_COLOUR
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def marker(x: float, y: float, seat: int | None, label: str = "", kind: str = "seat") -> str:
+    """One player's piece: a circle in their colour, with a number if given;
+    ``kind`` (field, city, seat) names what it stands for."""
+    ink = colour(seat)
+    return (f'<circle class="marker {kind}" cx="{x:.0f}" cy="{y:.0f}" r="6" fill="{ink}" '
+            f'stroke="#222"/>' + (text(x, y + 3.5, label, 8, "middle", "#fff") if label else ""))
+
+
+def score_track(y: float, v: Mapping[str, Any], names: list[str]) -> tuple[str, float]:
+    """Two rows of 25 spaces; a player's piece sits on their score modulo 50."""
+    cell = (WIDTH - 2 * PAD) / 25
+    parts = [text(PAD, y + 12, "Score track", 11, weight="bold")]
+    frames = {f["space"]: name for name, f in v["frames"].items() if f["space"] is not None}
+    for space in range(TRACK):
+        x, row_y = PAD + (space % 25) * cell, y + 18 + (space // 25) * 34
+        parts.append(rect(x, row_y, cell - 2, 30, "#fff6d5" if space in frames else "#f4f1ea",
+                          "#bbb"))
+        parts.append(text(x + 2, row_y + 9, str(space), 7, fill="#777"))
+        if space in frames:
+            parts.append(text(x + 2, row_y + 28, frames[space][:4], 7, fill="#8a6d00"))
+    for seat, p in enumerate(v["players"]):
+        space = p["score"] % TRACK
+        x, row_y = PAD + (space % 25) * cell, y + 18 + (space // 25) * 34
+        parts.append(f'<g class="score" data-seat="{seat}">'
+                     + marker(x + 6 + (seat % 2) * 10, row_y + 14 + (seat // 2) * 8, seat)
+                     + "</g>")
+    y += 18 + 2 * 34
+    lines = [f"{names[seat]}: {p['score']} points" for seat, p in enumerate(v["players"])]
+    reached = [f"{name} tile ({'off the track' if f['space'] is None else f['space']}) "
+               f"reached by {', '.join(names[s] for s in f['reached']) or 'nobody'}"
+               for name, f in v["frames"].items()]
+    parts.append(text(PAD, y + 12, "; ".join(lines), 10))
+    for i, line in enumerate(reached):
+        parts.append(text(PAD, y + 26 + 13 * i, line, 9, fill="#555"))
+    return "".join(parts), y + 26 + 13 * len(reached)
+
+
+def island_space(x: float, y: float, space: str, placed: Mapping[str, Any] | None) -> str:
+    """A space: sea blue while unexplored, else its tile with two fields."""
+    if placed is None:
+        return rect(x, y, SPACE_W, SPACE_H, "#d7e9f5", "#9bb") + text(x + 4, y + 12, space, 9)
+    parts = [rect(x, y, SPACE_W, SPACE_H, "#e3efd2"), text(x + 4, y + 12, space, 9),
+             text(x + SPACE_W - 4, y + 12, placed["tile"], 8, "end", "#555")]
+    for f, (owner, markers) in enumerate(placed["fields"]):
+        fx = x + 14 + f * 30
+        if markers:
+            parts.append(marker(fx, y + 28, owner, str(markers), "field"))
+        else:
+            parts.append(f'<circle cx="{fx:.0f}" cy="{y + 28:.0f}" r="6" fill="none" '
+                         f'stroke="#999" stroke-dasharray="2 2"/>')
+    return "".join(parts)
+
+
+def islands(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
+    parts = [text(PAD, y + 12, "Islands (a circle: a field; the number: markers on it)", 11,
+                  weight="bold")]
+    y += 18
+    per_row = int((WIDTH - 2 * PAD) // (SPACE_W + 4))
+    for name, island in ISLANDS.items():
+        scored = " — scored" if name in v["scored"] else ""
+        parts.append(text(PAD, y + 11, f"{name} ({island['first']}/{island['second']} "
+                                       f"points){scored}", 10, weight="bold"))
+        y += 15
+        for i, sp in enumerate(island["spaces"]):
+            x = PAD + (i % per_row) * (SPACE_W + 4)
+            row_y = y + (i // per_row) * (SPACE_H + 4)
+            parts.append(island_space(x, row_y, sp["id"], v["board"].get(sp["id"])))
+        rows = -(-len(island["spaces"]) // per_row)
+        y += rows * (SPACE_H + 4) + 4
+    return "".join(parts), y
+
+
+def cities(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
+    parts = [text(PAD, y + 12, "Cities", 11, weight="bold")]
+    y += 18
+    for i, (name, city) in enumerate(CITIES.items()):
+        x = PAD + i * 208
+        seats = v["cities"].get(name, [])
+        scored = ", scored" if name in v["scored"] else ""
+        parts += [rect(x, y, 200, 40, "#efe6f5"),
+                  text(x + 6, y + 13, f"{name} ({city['first']}/{city['second']}{scored})", 10)]
+        for f in range(city["fields"]):
+            fx = x + 12 + f * 16
+            parts.append(marker(fx, y + 28, seats[f], kind="city") if f < len(seats) else
+                         f'<circle cx="{fx:.0f}" cy="{y + 28:.0f}" r="6" fill="none" '
+                         f'stroke="#999"/>')
+    return "".join(parts), y + 48
+
+
+def ship_box(x: float, y: float, ship: Mapping[str, Any], ink: str) -> str:
+    values = f"sail {ship['sail']} crate {ship['crate']} person {ship['person']} " \
+             f"glass {ship['spyglass']}"
+    return (rect(x, y, 150, 30, "#fff", ink) + text(x + 5, y + 12, f"{ship['id']} "
+                                                    f"({ship['kind']})", 9, weight="bold")
+            + text(x + 5, y + 25, values, 8))
+
+
+def harbour(y: float, seat: int, p: Mapping[str, Any], name: str, viewer) -> tuple[str, float]:
+    ink = colour(seat)
+    you = " (you)" if viewer == seat else ""
+    goods = ", ".join(f"{n} {k}" for k, n in p["goods"].items() if n) or "no goods"
+    captains = ", ".join(CAPTAINS.get(c, c) for c in p["captains"]) or "no captain"
+    hand = (f"{count(len(p['hand']), 'card')} in hand" if p.get("hand") is not None
+            else f"{count(p['hand_count'], 'card')} in hand (hidden)")
+    rows = -(-max(len(p["ships"]), 1) // 4)
+    height = 58 + rows * 34
+    parts = [rect(PAD, y, WIDTH - 2 * PAD, height, "#fbfaf6", ink),
+             marker(PAD + 14, y + 14, seat),
+             text(PAD + 26, y + 18, f"{name}{you}, {p['nation']}: {p['score']} points, "
+                                    f"{goods}", 11, weight="bold"),
+             text(PAD + 8, y + 34, f"{captains}; extensions: "
+                                   f"{', '.join(p['extensions']) or 'none'}; "
+                                   f"{count(p['markers'], 'marker')} left; {hand}", 9)]
+    for i, ship in enumerate(p["ships"]):
+        parts.append(ship_box(PAD + 6 + (i % 4) * 154, y + 44 + (i // 4) * 34, ship, ink))
+    return "".join(parts), y + height + 6
+
+
+def offers(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
+    parts = [text(PAD, y + 12, "Small ships for sale", 11, weight="bold")]
+    for i, ship in enumerate(v["small_offer"]):
+        if ship is not None:        # None: a slot sold out
+            parts.append(ship_box(PAD + (i % 4) * 154, y + 18 + (i // 4) * 34, ship, "#555"))
+    y += 18 + 34 * -(-max(len(v["small_offer"]), 1) // 4)
+    costs = ["+".join(f"{n} {k}" for k, n in offer["cost"].items())
+             for offer in v["large_offer"] if offer]      # None: an empty slot
+    parts.append(text(PAD, y + 12, f"Large ships for sale (cost): {'; '.join(costs) or 'none'}",
+                      10))
+    y += 20
+    parts.append(text(PAD, y + 12, "Contracts", 11, weight="bold"))
+    for i, c in enumerate(v["contracts"]):
+        goods = "+".join(f"{n} {k}" for k, n in c["goods"].items())
+        parts.append(text(PAD + (i % 3) * 208, y + 28 + (i // 3) * 14,
+                          f"{c['city']}: {goods} = {c['points']} points", 9))
+    return "".join(parts), y + 28 + 14 * -(-max(len(v["contracts"]), 1) // 3)
+
+
+def svg(v: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+    """The whole board from view ``v``."""
+    seats = [name_seats("{s%d}" % i, names) for i in range(len(v["players"]))]
+    parts, y = [], PAD
+    for draw in (lambda y: score_track(y, v, seats), lambda y: islands(y, v),
+                 lambda y: cities(y, v)):
+        part, y = draw(y)
+        parts.append(part)
+        y += 6
+    parts.append(text(PAD, y + 12, "Harbours", 11, weight="bold"))
+    y += 18
+    for seat, p in enumerate(v["players"]):
+        part, y = harbour(y, seat, p, seats[seat], v.get("viewer"))
+        parts.append(part)
+    part, y = offers(y, v)
+    parts.append(part)
+    title = (f"Race to the New Found Land, round {v['round']}: the board as seat "
+             f"{v.get('viewer')} sees it")
+    return document(WIDTH, y + PAD, title, parts)
