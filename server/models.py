@@ -66,6 +66,9 @@ class User(UserMixin, BaseModel):
     mail_mode = CharField(default="every")
     # Reminders, timeout notices, results: mail a game can go on without.
     optional_mail = BooleanField(default=True)
+    # Pages show the board as text only, without the drawing (screen readers,
+    # text browsers, or taste).
+    board_as_text = BooleanField(default=False)
     next_digest_at = DateTimeField(null=True, index=True)
     # Bumping it gives the calendar feed a new address (services/calendar_feed.py).
     calendar_version = IntegerField(default=1)

@@ -97,16 +97,17 @@ class Mailer:
 
     def turn(self, game: Game, title: str, seat: Seat, prompt: str, summary: list[str],
              deadline: str, menu: dict | None = None, talk: list[dict] = (),
-             away: list[dict] = ()) -> Outbox:
+             away: list[dict] = (), board: list[dict] = ()) -> Outbox:
         """``menu``: the numbered choices, holdings and reply address
         (services/reply_menu.py), when replies are on; ``talk``: the table
         talk this seat has not had by mail yet; ``away``: the moves others
-        played for this seat since its player last moved."""
+        played for this seat since its player last moved; ``board``: the
+        board as the seat sees it, as sections of rows."""
         return self.queue("turn", seat.user.email, self.subject_saying("Your turn", prompt, game),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "prompt": prompt, "summary": summary, "deadline": deadline,
                            "seat_url": self.links.seat_url(seat), "menu": menu,
-                           "talk": list(talk), "away": list(away)},
+                           "talk": list(talk), "away": list(away), "board": list(board)},
                           game, seat.user, reply_to=menu["reply_to"] if menu else "")
 
     def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox:

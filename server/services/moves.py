@@ -17,7 +17,13 @@ from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, User, utcnow
 from server.services import clocks, reply_menu, while_away
-from server.services.seat_views import log_lines, outcome_rows, seat_names, unseen_talk
+from server.services.seat_views import (
+    board,
+    log_lines,
+    outcome_rows,
+    seat_names,
+    unseen_talk,
+)
 from server.services.state_store import load_state, rules, save_snapshot
 
 ACTORS = ("player", "timeout", "moderator", "bot")
@@ -95,7 +101,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         save_snapshot(game, kind, new_state, seq)
         for name, value in changes.items():
             setattr(game, name, value)
-        _after_move(game, seat, actor, now, mailer, notify)
+        _after_move(game, seat, actor, now, mailer, notify, new_state)
     return Played(seq, next_seat, over, new_state)
 
 
@@ -115,7 +121,7 @@ def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> 
 
 
 def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mailer,
-                notify: bool = True) -> None:
+                notify: bool = True, state=None) -> None:
     """Clocks and mails that follow a move.  The seat that moved changes in
     one UPDATE (bench/server_move_roundtrip.py counts the statements)."""
     mine = (Seat.game == game.id) & (Seat.index == seat)
@@ -133,7 +139,7 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
     elif game.to_move != seat:
         Seat.update(**changes, **clocks.TURN_OVER).where(mine).execute()
         if notify:
-            notify_turn(game, now, mailer)
+            notify_turn(game, now, mailer, state=state)
     else:
         Seat.update(**changes).where(mine).execute()
         row = Seat.get(mine)
@@ -145,9 +151,9 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
 
 
 def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
-                names: list[str] | None = None) -> None:
+                names: list[str] | None = None, state=None) -> None:
     """Start the clock of the seat to move and mail it (unless it reads a
-    digest).  ``names``: the seat names, when the caller has them."""
+    digest).  ``names`` and ``state``: when the caller has them."""
     seat = (Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
             .where((Seat.game == game.id) & (Seat.index == game.to_move)).get())
     clocks.start_turn(game, seat, now)
@@ -155,11 +161,17 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
         return
     names = names or seat_names(game)
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq)]
-    menu = reply_menu.menu(mailer.settings, game, seat)
+    state = state if state is not None else load_state(game, save=False)
+    menu = reply_menu.menu(mailer.settings, game, seat, state=state)
+    # The board as this seat sees it: tables in the HTML part (mail clients
+    # show no inline SVG), rows in the text part, which stands on its own.
+    sections = [{"title": s.title, "rows": list(s.rows)}
+                for s in board(game, state, seat.index, names)]
     mailer.turn(game, rules(game).title, seat, game.prompt, summary[-SUMMARY_LINES:],
                 clocks.local_text(seat.deadline, seat.user.timezone),
                 menu.context() if menu else None, unseen_talk(game, seat),
-                away=[vars(p) for p in while_away.played_for(game, seat, names)])
+                away=[vars(p) for p in while_away.played_for(game, seat, names)],
+                board=sections)
 
 
 def notify_final(game: Game, mailer: Mailer) -> None:

@@ -62,9 +62,9 @@ def parse_schedule(reminders: str, quiet_from: int | None, quiet_until: int | No
 
 def save_settings(user: User, timezone: str, mail_mode: str, optional_mail: bool,
                   digest_hour: int, schedule: MailSchedule | None = None,
-                  now: dt.datetime | None = None) -> None:
+                  now: dt.datetime | None = None, board_as_text: bool | None = None) -> None:
     """``digest_hour``: the site's DIGEST_HOUR; ``schedule``: the player's
-    own (None: leave it as it is)."""
+    own (None: leave it as it is); ``board_as_text``: None leaves it."""
     if mail_mode not in MAIL_MODES:
         raise ValueError(f"unknown mail mode {mail_mode!r}")
     now = now or utcnow()
@@ -72,6 +72,8 @@ def save_settings(user: User, timezone: str, mail_mode: str, optional_mail: bool
         old_zone, old_hour = user.timezone, turn_clock.digest_hour(user, digest_hour)
         user.timezone = timezone
         user.optional_mail = optional_mail
+        if board_as_text is not None:
+            user.board_as_text = board_as_text
         if schedule is not None:
             user.reminder_hours = schedule.reminder_hours
             user.quiet_from, user.quiet_until = schedule.quiet_from, schedule.quiet_until

@@ -231,7 +231,7 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
                 game = Game.get_by_id(game.id)      # its outcome, for the final mail
             else:
                 game.prompt = kind.prompt(state)[:250]      # as play() stored it
-            _after_timeout(settings, mailer, game, seat, played, now)
+            _after_timeout(settings, mailer, game, seat, played, now, state)
         else:
             Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
     return len(played)
@@ -247,11 +247,11 @@ def _bot_or_default(game: Game, kind, state, seat: Seat):
 
 
 def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: list[str],
-                   now: dt.datetime) -> None:
+                   now: dt.datetime, state=None) -> None:
     names = seat_names(game)
     if seat.bot:        # not a timeout: the seat's bot played its turn
         Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
-        _next(game, mailer, now, names)
+        _next(game, mailer, now, names, state)
         return
     lines = [name_seats(text, names) for text in played]
     timeouts = seat.timeouts_in_row + 1
@@ -267,14 +267,14 @@ def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: lis
     if becomes_absent:
         for moderator in moderators(game):
             mailer.stalling(game, kind.title, moderator, names[seat.index], timeouts)
-    _next(game, mailer, now, names)
+    _next(game, mailer, now, names, state)
 
 
-def _next(game: Game, mailer: Mailer, now: dt.datetime, names: list[str]) -> None:
+def _next(game: Game, mailer: Mailer, now: dt.datetime, names: list[str], state) -> None:
     if game.status == "finished":
         notify_final(game, mailer)
     else:
-        notify_turn(game, now, mailer, names)
+        notify_turn(game, now, mailer, names, state)
 
 
 def moderators(game: Game) -> list[User]:

@@ -132,6 +132,7 @@ class SettingsForm(FlaskForm):
         SelectChoice("every", "A mail for every turn"),
         SelectChoice("digest", "One mail a day listing the games that wait for me")])
     optional_mail = BooleanField("Also reminders, timeout notices and results")
+    board_as_text = BooleanField("Show the board as text only, without the drawing")
     reminder_hours = HoursListField(
         "Reminders: hours before a deadline, e.g. \"24, 6\" (\"half\": halfway); "
         "empty: each game's own schedule", [Optional(), Length(max=100)])

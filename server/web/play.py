@@ -44,7 +44,7 @@ from server.services.seat_views import (
     table_talk,
 )
 from server.services.state_store import load_state, rules
-from server.web import rate_limits, seat_access
+from server.web import drawings, rate_limits, seat_access
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, MoveForm, TalkForm
 
@@ -96,7 +96,7 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
     return dict(
         game=game, kind=kind, seat=seat, names=names, log=log, recent=log[-RECENT_LINES:],
         sections=board(game, state, viewer, names), prompt=name_seats(game.prompt, names),
-        drawing=kind.board_svg(kind.view(state, viewer), names),
+        drawing=drawings.drawing(kind, state, viewer, names, seat),
         result=[line for line in log if since is not None and line.seq > since],
         choices=[Choice(c.action, name_seats(c.label, names), c.group)
                  for c in kind.choices(state, viewer)] if my_turn else [],

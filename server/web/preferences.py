@@ -55,7 +55,7 @@ def save_settings(user: User, form: SettingsForm) -> str:
                                           form.quiet_until.data, form.digest_hour.data)
     preferences.save_settings(user, form.timezone.data, form.mail_mode.data,
                               form.optional_mail.data, current_app.config["DIGEST_HOUR"],
-                              schedule)
+                              schedule, board_as_text=form.board_as_text.data)
     return schedule.digest_note(current_app.config["DIGEST_HOUR"]) if user.mail_mode == "digest" \
         else ""
 

@@ -9,7 +9,7 @@ from flask_login import current_user
 from server.models import Game, Seat
 from server.services.seat_views import board, log_lines, outcome_rows, seat_names
 from server.services.state_store import replay, rules
-from server.web import seat_access
+from server.web import drawings, seat_access
 
 bp = Blueprint("records", __name__)
 
@@ -36,7 +36,7 @@ def position(game_id: int, seq: int):
     kind = rules(game)
     return render_template("play/position.html", game=game, kind=kind, seq=seq,
                            sections=board(game, state, viewer, names),
-                           drawing=kind.board_svg(kind.view(state, viewer), names),
+                           drawing=drawings.drawing(kind, state, viewer, names, seat),
                            log=log_lines(game, viewer, names, upto=seq)[-20:])
 
 
