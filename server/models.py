@@ -69,6 +69,9 @@ class User(UserMixin, BaseModel):
     # Pages show the board as text only, without the drawing (screen readers,
     # text browsers, or taste).
     board_as_text = BooleanField(default=False)
+    # The language of pages and mails (server/i18n.py); "" until the player
+    # picks one: pages then follow the browser, mails are English.
+    language = CharField(default="", max_length=8)
     next_digest_at = DateTimeField(null=True, index=True)
     # Bumping it gives the calendar feed a new address (services/calendar_feed.py).
     calendar_version = IntegerField(default=1)

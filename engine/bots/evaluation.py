@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.interface import Game
+from engine.new_found_land.data import CITIES, ISLANDS, SPACES
 from engine.puerto_rico.data import CARDS, PRICE
 
 RIVAL_SHARE = 0.5       # a point taken from the leader is worth half a point of ours
@@ -35,10 +36,36 @@ def puerto_rico_economy(state, seat: int) -> float:
 
 
 def new_found_land_economy(state, seat: int) -> float:
-    """Goods pay for ships and delivery; ships and markers win majorities."""
+    """Goods pay for ships and delivery; ships carry the markers that win
+    majorities, and a lead on an island or city not scored yet is worth part
+    of its bonus."""
     p = state.players[seat]
     return (0.3 * sum(p["goods"].values()) + 1.5 * len(p["ships"]) + 1.0 * len(p["exts"])
-            + 0.6 * len(p["hand"]) + 0.3 * (p["markers"] < 0))
+            + 0.6 * len(p["hand"]) + majority_prospects(state, seat))
+
+
+def majority_prospects(state, seat: int) -> float:
+    """Half the first bonus of every unscored island or city ``seat`` leads,
+    a third of the second where it is second."""
+    counts: dict[str, dict[int, int]] = {}
+    for space, (_tile, fields) in state.board.items():
+        island = SPACES[space][0]
+        for owner, markers in fields:
+            if owner is not None and markers:
+                tally = counts.setdefault(island, {})
+                tally[owner] = tally.get(owner, 0) + markers
+    for city, seats in state.cities.items():
+        tally = counts.setdefault(city, {})
+        for owner in seats:
+            tally[owner] = tally.get(owner, 0) + 1
+    worth = 0.0
+    for place, tally in counts.items():
+        if place in state.scored or tally.get(seat, 0) == 0:
+            continue
+        bonus = ISLANDS.get(place) or CITIES[place]
+        ahead = sum(1 for other, n in tally.items() if other != seat and n >= tally[seat])
+        worth += bonus["first"] / 2 if ahead == 0 else bonus["second"] / 3 if ahead == 1 else 0
+    return worth
 
 
 ECONOMY: dict[str, Callable[[object, int], float]] = {

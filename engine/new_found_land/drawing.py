@@ -160,11 +160,12 @@ def offers(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
                       10))
     y += 20
     parts.append(text(PAD, y + 12, "Contracts", 11, weight="bold"))
-    for i, c in enumerate(v["contracts"]):
+    contracts = [c for c in v["contracts"] if c is not None]    # None: a field delivered to
+    for i, c in enumerate(contracts):
         goods = "+".join(f"{n} {k}" for k, n in c["goods"].items())
         parts.append(text(PAD + (i % 3) * 208, y + 28 + (i // 3) * 14,
                           f"{c['city']}: {goods} = {c['points']} points", 9))
-    return "".join(parts), y + 28 + 14 * -(-max(len(v["contracts"]), 1) // 3)
+    return "".join(parts), y + 28 + 14 * -(-max(len(contracts), 1) // 3)
 
 
 def svg(v: Mapping[str, Any], names: Sequence[str] | None = None) -> str:

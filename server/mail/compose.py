@@ -8,6 +8,7 @@ import uuid
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from server.i18n import DEFAULT, LANGUAGES, known, translations
 from server.mail.links import Links
 from server.models import Game, Outbox, Seat, User
 from server.settings import MAIL_TEMPLATES
@@ -35,10 +36,34 @@ class Mailer:
     def __init__(self, settings):
         self.settings = settings
         self.links = Links.from_settings(settings)
-        self.env = Environment(
-            loader=FileSystemLoader(str(MAIL_TEMPLATES)),
+        # One environment per language, its catalog installed once: mails
+        # are rendered in web workers, the scheduler and the sender alike,
+        # outside any request, and possibly on several threads.
+        self.envs = {code: self._environment(code) for code in LANGUAGES}
+        self.env = self.envs[DEFAULT]
+
+    @staticmethod
+    def _environment(code: str) -> Environment:
+        env = Environment(
+            loader=FileSystemLoader(str(MAIL_TEMPLATES)), extensions=["jinja2.ext.i18n"],
             autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+        env.policies["ext.i18n.trimmed"] = True     # as babel.cfg extracts them
+        env.install_gettext_translations(translations(code), newstyle=True)
+        return env
+
+    @staticmethod
+    def language_of(user: User | None, to_addr: str) -> str:
+        """The recipient's language: their setting; an address with no
+        account (an invitation) gets the account's of that address if any."""
+        if user is None:
+            user = User.get_or_none(User.email == to_addr.strip().lower())
+        return (known(user.language) if user is not None else None) or DEFAULT
+
+    def words(self, user: User | None, text: str) -> str:
+        """``text`` (a msgid) in ``user``'s language, for a subject line."""
+        code = known(user.language) if user is not None else None
+        return translations(code or DEFAULT).gettext(text)
 
     def new_message_id(self) -> str:
         return f"<{uuid.uuid4().hex}@{self.settings['MAIL_ID_DOMAIN']}>"
@@ -75,14 +100,15 @@ class Mailer:
         if reply_to:
             headers["Reply-To"] = clean_header(reply_to, 254)
         thread = [game.thread_id] if game is not None else []
+        env = self.envs[self.language_of(user, to_addr)]
         return Outbox.create(headers=headers,
             game=game, kind=template, to_addr=clean_header(to_addr, 254),
             subject=clean_header(subject),
             # Complete on its own: every text part ends with the settings and
             # unsubscribe footer the HTML part has (_layout.html).
-            body_text=(self.env.get_template(f"{template}.txt").render(context)
-                       + self.env.get_template("_footer.txt").render(context)),
-            body_html=self.env.get_template(f"{template}.html").render(context),
+            body_text=(env.get_template(f"{template}.txt").render(context)
+                       + env.get_template("_footer.txt").render(context)),
+            body_html=env.get_template(f"{template}.html").render(context),
             message_id=self.new_message_id(),
             in_reply_to=thread[0] if thread else "", references=" ".join(thread))
 
@@ -103,7 +129,8 @@ class Mailer:
         talk this seat has not had by mail yet; ``away``: the moves others
         played for this seat since its player last moved; ``board``: the
         board as the seat sees it, as sections of rows."""
-        return self.queue("turn", seat.user.email, self.subject_saying("Your turn", prompt, game),
+        return self.queue("turn", seat.user.email, self.subject_saying(
+                              self.words(seat.user, "Your turn"), prompt, game),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "prompt": prompt, "summary": summary, "deadline": deadline,
                            "seat_url": self.links.seat_url(seat), "menu": menu,
@@ -134,7 +161,8 @@ class Mailer:
                  last_call: bool = False) -> Outbox | None:
         """``last_call``: the deadline passed before any reminder went out
         (the scheduler was down, or the turn is short): it was moved on."""
-        what = "Last call, your turn" if last_call else "Reminder, your turn"
+        what = (self.words(seat.user, "Last call, your turn") if last_call
+                else self.words(seat.user, "Reminder, your turn"))
         return self.queue("reminder", seat.user.email, self.subject_saying(what, prompt, game),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "prompt": prompt, "deadline": deadline, "menu": menu,
@@ -207,7 +235,8 @@ class Mailer:
 
     # -- accounts -----------------------------------------------------------
     def confirm(self, user: User, next_path: str = "/") -> Outbox | None:
-        return self.queue("confirm", user.email, "[pbem] Confirm your address",
+        return self.queue("confirm", user.email,
+                          "[pbem] " + self.words(user, "Confirm your address"),
                           {"name": user.name,
                            "confirm_url": self.links.confirm_url(user, next_path),
                            "hours": self.links.confirm_max_age // 3600}, None, user)

@@ -35,8 +35,10 @@ def normal_email(text: str) -> str:
     return text.strip().lower()
 
 
-def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str = "/") -> None:
+def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str = "/",
+            language: str = "") -> None:
     """Queue the mail that completes a sign-up; the caller learns nothing.
+    ``language``: the browser's, the account's first guess (Settings changes it).
 
     A new address gets an unconfirmed account and a confirmation link.  An
     unconfirmed account is signed up for again (whoever tried first never
@@ -49,7 +51,8 @@ def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str
         if user is None:
             try:
                 with db.atomic():
-                    user = User.create(email=email, name=name, password_hash=password_hash)
+                    user = User.create(email=email, name=name, password_hash=password_hash,
+                                       language=language)
             except IntegrityError:          # signed up at the same moment
                 return
         elif user.verified:
@@ -58,7 +61,8 @@ def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str
         else:
             user.name, user.password_hash = name, password_hash
             user.session_token = secrets.token_hex(16)      # old links stop
-            user.save(only=[User.name, User.password_hash, User.session_token])
+            user.language = language
+            user.save(only=[User.name, User.password_hash, User.session_token, User.language])
         mailer.confirm(user, next_path)
 
 

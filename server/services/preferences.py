@@ -8,6 +8,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from server.db import db
+from server.i18n import known
 from server.models import Game, Seat, User, utcnow
 from server.services import clocks, mail_schedule, turn_clock
 
@@ -62,9 +63,11 @@ def parse_schedule(reminders: str, quiet_from: int | None, quiet_until: int | No
 
 def save_settings(user: User, timezone: str, mail_mode: str, optional_mail: bool,
                   digest_hour: int, schedule: MailSchedule | None = None,
-                  now: dt.datetime | None = None, board_as_text: bool | None = None) -> None:
+                  now: dt.datetime | None = None, board_as_text: bool | None = None,
+                  language: str | None = None) -> None:
     """``digest_hour``: the site's DIGEST_HOUR; ``schedule``: the player's
-    own (None: leave it as it is); ``board_as_text``: None leaves it."""
+    own (None: leave it as it is); ``board_as_text``, ``language``: None
+    leaves it, "" is the browser's language."""
     if mail_mode not in MAIL_MODES:
         raise ValueError(f"unknown mail mode {mail_mode!r}")
     now = now or utcnow()
@@ -74,6 +77,10 @@ def save_settings(user: User, timezone: str, mail_mode: str, optional_mail: bool
         user.optional_mail = optional_mail
         if board_as_text is not None:
             user.board_as_text = board_as_text
+        if language is not None:
+            if language and known(language) != language:
+                raise ValueError(f"unknown language {language!r}")
+            user.language = language
         if schedule is not None:
             user.reminder_hours = schedule.reminder_hours
             user.quiet_from, user.quiet_until = schedule.quiet_from, schedule.quiet_until

@@ -9,6 +9,7 @@ from __future__ import annotations
 from server.web import (
     accounts,
     errors,
+    languages,
     lobby,
     moderation,
     play,
@@ -23,6 +24,7 @@ AREAS = (accounts, lobby, play, records, preferences, moderation)
 
 def init_app(app) -> None:
     protection.init_app(app)     # CSRF, body checks, security headers
+    languages.init_app(app)
     accounts.init_app(app)
     rate_limits.init_app(app)
     errors.init_app(app)

@@ -27,7 +27,7 @@ from flask_login import (
 from server.mail.links import LinkError, safe_next
 from server.models import User
 from server.services import accounts
-from server.web import rate_limits
+from server.web import languages, rate_limits
 from server.web.errors import link_error
 from server.web.forms import (
     AddressForm,
@@ -78,7 +78,7 @@ def signup():
     form = SignupForm()
     if form.validate_on_submit():
         accounts.sign_up(form.email.data, form.name.data, form.password.data, mailer(),
-                         safe_next(request.args.get("next")))
+                         safe_next(request.args.get("next")), languages.page_language())
         return check_mail("signup")
     return render_template("accounts/signup.html", form=form), 400 if form.errors else 200
 

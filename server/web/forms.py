@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -18,6 +19,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
+from server.i18n import LANGUAGES
 from server.services.accounts import EMAIL
 from server.services.mail_schedule import own_reminders_text
 
@@ -41,15 +43,15 @@ class HoursListField(StringField):
 
 
 class SignupForm(FlaskForm):
-    name = StringField("Name shown to other players", [InputRequired(), Length(1, 40)])
-    email = EmailField("Email", [InputRequired(), Length(max=254),
-                                 Regexp(EMAIL, message="This is not an email address.")])
-    password = PasswordField("Password", [InputRequired(), Length(8, 200)])
+    name = StringField(_l("Name shown to other players"), [InputRequired(), Length(1, 40)])
+    email = EmailField(_l("Email"), [InputRequired(), Length(max=254),
+                                     Regexp(EMAIL, message=_l("This is not an email address."))])
+    password = PasswordField(_l("Password"), [InputRequired(), Length(8, 200)])
 
 
 class LoginForm(FlaskForm):
-    email = EmailField("Email", [InputRequired(), Length(max=254)])
-    password = PasswordField("Password", [InputRequired(), Length(max=200)])
+    email = EmailField(_l("Email"), [InputRequired(), Length(max=254)])
+    password = PasswordField(_l("Password"), [InputRequired(), Length(max=200)])
 
 
 class ResetRequestForm(FlaskForm):
@@ -127,12 +129,15 @@ class MoveForm(FlaskForm):
 
 
 class SettingsForm(FlaskForm):
-    timezone = SelectField("Time zone for deadlines", [InputRequired()])
-    mail_mode = SelectField("Turn mails", [InputRequired()], choices=[
-        SelectChoice("every", "A mail for every turn"),
-        SelectChoice("digest", "One mail a day listing the games that wait for me")])
-    optional_mail = BooleanField("Also reminders, timeout notices and results")
-    board_as_text = BooleanField("Show the board as text only, without the drawing")
+    language = SelectField(_l("Language of pages and mails"), choices=[
+        SelectChoice("", _l("As my browser says (mails in English)")),
+        *(SelectChoice(code, name) for code, name in LANGUAGES.items())])
+    timezone = SelectField(_l("Time zone for deadlines"), [InputRequired()])
+    mail_mode = SelectField(_l("Turn mails"), [InputRequired()], choices=[
+        SelectChoice("every", _l("A mail for every turn")),
+        SelectChoice("digest", _l("One mail a day listing the games that wait for me"))])
+    optional_mail = BooleanField(_l("Also reminders, timeout notices and results"))
+    board_as_text = BooleanField(_l("Show the board as text only, without the drawing"))
     reminder_hours = HoursListField(
         "Reminders: hours before a deadline, e.g. \"24, 6\" (\"half\": halfway); "
         "empty: each game's own schedule", [Optional(), Length(max=100)])

@@ -55,7 +55,8 @@ def save_settings(user: User, form: SettingsForm) -> str:
                                           form.quiet_until.data, form.digest_hour.data)
     preferences.save_settings(user, form.timezone.data, form.mail_mode.data,
                               form.optional_mail.data, current_app.config["DIGEST_HOUR"],
-                              schedule, board_as_text=form.board_as_text.data)
+                              schedule, board_as_text=form.board_as_text.data,
+                              language=form.language.data)
     return schedule.digest_note(current_app.config["DIGEST_HOUR"]) if user.mail_mode == "digest" \
         else ""
 

@@ -74,3 +74,22 @@ def test_large_buildings_take_two_city_spaces():
         assert not new & cells and row + rows <= 3
         cells |= new
     assert len(placed) == 6 and len(cells) == 8
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_position_of_whole_games_is_drawn_for_every_seat(players):
+    """The end of the game and every option included: the drawing never
+    fails where the text board does not."""
+    game = get_game("puerto_rico")
+    for seed, option in enumerate(("base", "extended", "random")):
+        state = game.new_game(players, {"buildings": option}, seed=seed)
+        r, k = random.Random(seed), 0
+        while True:
+            if k % 9 == 0 or game.is_over(state):
+                for seat in (*range(players), None):
+                    ET.fromstring(game.board_svg(game.view(state, seat)))
+            if game.is_over(state):
+                break
+            seat = game.to_move(state)
+            state, _ = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
+            k += 1

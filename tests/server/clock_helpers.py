@@ -6,6 +6,7 @@ import datetime as dt
 import random
 import threading
 
+from web_helpers import csrf
 from werkzeug.security import generate_password_hash
 
 from engine import get_game
@@ -24,6 +25,15 @@ def user(email: str, name: str | None = None, **fields) -> User:
     fields.setdefault("email_verified_at", utcnow())
     return User.create(email=email, name=name or email.split("@")[0],
                        password_hash=generate_password_hash("password1"), **fields)
+
+
+def sign_in(app, email: str):
+    """A test client signed in as ``email`` (made by ``user``: password1)."""
+    client = app.test_client()
+    page = client.get("/login")
+    client.post("/login", data={"csrf_token": csrf(page.text), "email": email,
+                                "password": "password1"})
+    return client
 
 
 def started_game(app, players: int = 3, kind: str = "puerto_rico", move_hours: int = 48,

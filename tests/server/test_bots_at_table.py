@@ -16,7 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from clock_helpers import events, random_move, started_game, user
+from clock_helpers import events, random_move, sign_in, started_game, user
 from moderation_helpers import (
     game_row,
     in_db,
@@ -42,6 +42,21 @@ ROOT = Path(__file__).resolve().parents[2]
 def bots_move(app, now=None):
     with app.app_context(), db.connection_context():
         return run_bots(app.config, app.extensions["pbem_mailer"], now or utcnow())
+
+
+def play_to_end(app, game_id: int, people: set[int], rnd: random.Random) -> None:
+    """The seats in ``people`` play random moves; the scheduler's bot run
+    plays the others, and every run it makes moves the game on."""
+    for _ in range(5000):
+        row = game_row(app, game_id)
+        if row.status == "finished":
+            return
+        if row.to_move in people:
+            random_move(app, game_id, rnd)
+        else:
+            bots_move(app)
+            assert game_row(app, game_id).seq > row.seq, "the bots did not move"
+    raise AssertionError("the game did not end")
 
 
 def mark_absent(app, game_id: int, index: int) -> None:
@@ -123,21 +138,10 @@ def test_a_bot_not_offered_is_refused(app):
 def test_a_host_who_plays_hands_an_absent_seat_to_a_bot_alone(app, smtp):
     game = started_game(app, players=3, tag="hh")
     mark_absent(app, game.id, 2)
-    host = app.test_client()
-    login = host.get("/login")
-    host.post("/login", data={"csrf_token": csrf(login.text), "email": "hh0@example.org",
-                              "password": "password1"})
+    host = sign_in(app, "hh0@example.org")
     page = moderate(host, game.id, "bot", seat="3", bot=TABLE_BOT, reason="C vanished")
     assert page.status_code == 200, page.text
     assert seat_row(app, game.id, 2).bot == TABLE_BOT
-
-
-def sign_in(app, email: str):
-    client = app.test_client()
-    login = client.get("/login")
-    client.post("/login", data={"csrf_token": csrf(login.text), "email": email,
-                                "password": "password1"})
-    return client
 
 
 def test_the_player_comes_back_and_sees_what_the_bot_played(app):
@@ -188,16 +192,7 @@ def test_a_departed_seat_keeps_its_bot_to_the_end(app):
     mod = site_moderator(app)
     moderate(mod, game.id, "remove", seat="2", reason="cheating")
     moderate(mod, game.id, "bot", seat="2", bot=TABLE_BOT, reason="keep the game alive")
-    rnd = random.Random(9)
-    for _ in range(3000):
-        row = game_row(app, game.id)
-        if row.status == "finished":
-            break
-        if row.to_move == 1:
-            bots_move(app)
-        else:
-            random_move(app, game.id, rnd)
-    assert game_row(app, game.id).status == "finished"
+    play_to_end(app, game.id, people={0}, rnd=random.Random(9))
     assert not [e for e in events(app, game.id) if e.seat == 1 and e.actor == "timeout"]
     assert all(a == c for a, c, _ in replayed_bot_choices(app, game.id))
 
@@ -220,18 +215,7 @@ def test_a_practice_game_against_bots_plays_to_the_end(app, kind):
     seats = in_db(app, lambda: list(Seat.select().where(Seat.game == game.id)
                                     .order_by(Seat.index)))
     assert [s.bot for s in seats] == [None, "random", "random"]
-    rnd = random.Random(1)
-    for _ in range(5000):
-        row = game_row(app, game.id)
-        if row.status == "finished":
-            break
-        if row.to_move == 0:
-            random_move(app, game.id, rnd)
-        else:
-            before = row.seq
-            bots_move(app)
-            assert game_row(app, game.id).seq > before
-    assert game_row(app, game.id).status == "finished"
+    play_to_end(app, game.id, people={0}, rnd=random.Random(1))
     mailed = {m.to_addr for m in outbox(app, "turn")} | {m.to_addr for m in outbox(app, "final")}
     assert mailed == {"solo@example.org"}      # nobody else: the bots get no mail
 

@@ -18,7 +18,7 @@ from web_helpers import text_of
 from engine import get_game
 from server.db import db
 from server.mail.delivery import build_message
-from server.models import Game, Outbox
+from server.models import Game, Outbox, User
 from server.services.state_store import load_state
 
 WIDTHS = (390, 1280)
@@ -34,18 +34,20 @@ def overflow(page) -> int:
 class Widths:
     """One browser context per width and player; checks and screenshots."""
 
-    def __init__(self, browser, base: str):
+    def __init__(self, browser, base: str, locale: str = "en-US"):
         self.browser, self.base, self.pages, self.wide = browser, base, {}, []
+        self.locale = locale        # the browser's language: pages follow it
 
     def page(self, who: str, width: int):
         if (who, width) not in self.pages:
-            context = self.browser.new_context(viewport={"width": width, "height": 900})
+            context = self.browser.new_context(viewport={"width": width, "height": 900},
+                                               locale=self.locale)
             page = context.new_page()
             if who:
                 page.goto(f"{self.base}/login")
                 page.fill("#email", who)
                 page.fill("#password", PASSWORD)
-                page.get_by_role("button", name="Sign in").click()
+                page.press("#password", "Enter")       # the button's words vary by language
                 page.wait_for_url(lambda url: "/login" not in url)
             self.pages[who, width] = page
         return self.pages[who, width]
@@ -130,4 +132,37 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
         name = catch_a_turn_mail(app, Path(app.instance_path) / "caught")
         widths.check(host, "/dev/mail/", "caught-mail-list")
         widths.check(host, f"/dev/mail/{name}", "caught-mail")
+        assert not widths.wide, "\n".join(widths.wide)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("locale", ["nl-NL", "de-DE", "fr-FR"])
+def test_no_translated_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser,
+                                                         send_mail, locale):
+    """The same at 390 and 1280 px in Dutch, German and French (German's long
+    words first of all): the pages a player meets, both games' boards."""
+    build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,  # noqa: E731
+                                  TESTING=False)
+    with serving(build) as (app, base):
+        widths = Widths(browser, base, locale)
+        lang = locale[:2]
+        for path, label in (("/login", "sign-in"), ("/signup", "sign-up"), ("/", "welcome")):
+            widths.check("", path, f"{lang}-{label}")
+        puerto_rico = Table(app, smtp, send_mail, 3, seed=11)
+        puerto_rico.set_up("Een spel met een heel lange naam die moet afbreken")
+        new_found_land = Table(app, smtp, send_mail, 3, seed=12, kind="new_found_land")
+        new_found_land.emails = [f"nfl{i + 1}@example.org" for i in range(3)]
+        new_found_land.read = {email: 0 for email in new_found_land.emails}
+        new_found_land.set_up("Schiffe")
+        host = puerto_rico.emails[0]
+        with app.app_context(), db.connection_context():
+            User.update(language=lang).execute()    # as if each had picked it in Settings
+        for path, label in (("/", "lobby"), ("/settings", "settings"),
+                            (f"/games/{puerto_rico.game_id}", "pr-game"),
+                            (f"/games/{new_found_land.game_id}", "nfl-game")):
+            widths.check(host if "nfl" not in label else new_found_land.emails[0], path,
+                         f"{lang}-{label}")
+        page = widths.page(host, 390)
+        page.goto(f"{base}/settings")
+        assert page.locator("html").get_attribute("lang") == lang
         assert not widths.wide, "\n".join(widths.wide)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from clock_helpers import HOUR, outbox, run_sweep, started_game, to_move, user
+from clock_helpers import HOUR, outbox, run_sweep, sign_in, started_game, to_move, user
 from icalendar import Calendar
 from moderation_helpers import moderate, site_moderator
 from web_helpers import csrf, form_for, post_form, signup
@@ -27,14 +27,6 @@ DAY = 24 * HOUR
 def in_db(app, fn):
     with app.app_context(), db.connection_context():
         return fn()
-
-
-def sign_in(app, email: str):
-    client = app.test_client()
-    page = client.get("/login")
-    client.post("/login", data={"csrf_token": csrf(page.text), "email": email,
-                                "password": "password1"})
-    return client
 
 
 def calendar_path(client) -> str:

@@ -1,0 +1,39 @@
+"""The languages pbem speaks: English, Dutch, German and French.
+
+Pages are translated by Flask-Babel (web/__init__.py picks the reader's
+language: their setting, else the browser's first choice among ours); mails
+by one Jinja environment per language (mail/compose.py), since the sender
+and the scheduler render mail outside any request.  The catalogs live in
+server/translations/<lang>/LC_MESSAGES/messages.po, compiled to .mo
+(``pybabel compile -d server/translations``; tests/server/test_i18n.py fails
+when a .mo is older than its .po, or a message or placeholder is missing).
+
+Game texts (prompts, choices, the log, the board) come from the engines and
+are English for now.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from babel.support import NullTranslations, Translations
+
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+DEFAULT = "en"
+# In the order the settings page offers them, each in its own words.
+LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Français"}
+
+
+def known(code: str | None) -> str | None:
+    """``code`` if we speak it (a region is dropped: nl-BE is nl), else None."""
+    base = (code or "").replace("_", "-").split("-")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+@lru_cache(maxsize=None)
+def translations(code: str) -> NullTranslations:
+    """The catalog of ``code``; English has none (its words are the msgids)."""
+    code = known(code) or DEFAULT
+    if code == DEFAULT:
+        return NullTranslations()
+    return Translations.load(str(TRANSLATIONS), [code])

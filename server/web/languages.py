@@ -1,0 +1,24 @@
+"""Which language a page speaks: the reader's choice in Settings, else the
+browser's first choice among ours (Accept-Language), else English."""
+from __future__ import annotations
+
+from flask import request
+from flask_babel import Babel
+from flask_login import current_user
+
+from server.i18n import DEFAULT, LANGUAGES, TRANSLATIONS, known
+
+
+def page_language() -> str:
+    if current_user and current_user.is_authenticated and known(current_user.language):
+        return known(current_user.language)
+    return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
+
+
+def init_app(app) -> None:
+    Babel(app, locale_selector=page_language,
+          default_translation_directories=str(TRANSLATIONS))
+    app.jinja_env.globals["page_language"] = page_language
+    # A {% trans %} block's line breaks are spaces: the catalogs hold one
+    # line per message (babel.cfg extracts them the same way).
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
