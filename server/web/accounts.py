@@ -16,6 +16,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
 from flask_login import (
     LoginManager,
     current_user,
@@ -129,7 +130,7 @@ def confirm(token: str):
     if form.validate_on_submit():
         accounts.confirm(user)
         sign_in(user)
-        flash("Your address is confirmed. Welcome!")
+        flash(_("Your address is confirmed. Welcome!"))
         return redirect(next_path)
     return render_template("accounts/confirm.html", form=form, email=user.email,
                            what="signup")
@@ -184,7 +185,7 @@ def change_name():
         except accounts.AccountError as exc:
             form.name.errors.append(str(exc))
         else:
-            flash("Your name is changed.")
+            flash(_("Your name is changed."))
             return redirect(url_for("accounts.account"))
     return render_account(400, name_form=form)
 

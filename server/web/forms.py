@@ -43,7 +43,7 @@ class HoursListField(StringField):
 
 
 class SignupForm(FlaskForm):
-    name = StringField(_l("Name shown to other players"), [InputRequired(), Length(1, 40)])
+    name = StringField(_l(_l("Name shown to other players")), [InputRequired(), Length(1, 40)])
     email = EmailField(_l("Email"), [InputRequired(), Length(max=254),
                                      Regexp(EMAIL, message=_l("This is not an email address."))])
     password = PasswordField(_l("Password"), [InputRequired(), Length(8, 200)])
@@ -55,32 +55,32 @@ class LoginForm(FlaskForm):
 
 
 class ResetRequestForm(FlaskForm):
-    email = EmailField("Email", [InputRequired(), Length(max=254),
-                                 Regexp(EMAIL, message="This is not an email address.")])
+    email = EmailField(_l("Email"), [InputRequired(), Length(max=254),
+                                     Regexp(EMAIL, message=_l("This is not an email address."))])
 
 
 class NewPasswordForm(FlaskForm):
-    password = PasswordField("New password", [InputRequired(), Length(8, 200)])
+    password = PasswordField(_l("New password"), [InputRequired(), Length(8, 200)])
 
 
 class NameForm(FlaskForm):
-    name = StringField("Name shown to other players", [InputRequired(), Length(1, 40)])
+    name = StringField(_l("Name shown to other players"), [InputRequired(), Length(1, 40)])
 
 
 class PasswordChangeForm(FlaskForm):
-    current = PasswordField("Current password", [InputRequired(), Length(max=200)])
-    password = PasswordField("New password", [InputRequired(), Length(8, 200)])
+    current = PasswordField(_l("Current password"), [InputRequired(), Length(max=200)])
+    password = PasswordField(_l("New password"), [InputRequired(), Length(8, 200)])
 
 
 class AddressForm(FlaskForm):
-    current = PasswordField("Current password", [InputRequired(), Length(max=200)])
-    email = EmailField("New email address",
+    current = PasswordField(_l("Current password"), [InputRequired(), Length(max=200)])
+    email = EmailField(_l("New email address"),
                        [InputRequired(), Length(max=254),
-                        Regexp(EMAIL, message="This is not an email address.")])
+                        Regexp(EMAIL, message=_l("This is not an email address."))])
 
 
 class TalkForm(FlaskForm):
-    text = TextAreaField("Say something to the table", [InputRequired(), Length(1, 500)])
+    text = TextAreaField(_l("Say something to the table"), [InputRequired(), Length(1, 500)])
 
 
 class EmptyForm(FlaskForm):
@@ -88,19 +88,19 @@ class EmptyForm(FlaskForm):
 
 
 class NewGameForm(FlaskForm):
-    kind = SelectField("Game", validators=[InputRequired()])
-    name = StringField("Name of this game", [InputRequired(), Length(1, 80)])
-    seats = IntegerField("Seats", [InputRequired(), NumberRange(1, 20)])
-    move_hours = IntegerField("Hours per move", [InputRequired(), NumberRange(1, 24 * 30)])
+    kind = SelectField(_l("Game"), validators=[InputRequired()])
+    name = StringField(_l("Name of this game"), [InputRequired(), Length(1, 80)])
+    seats = IntegerField(_l("Seats"), [InputRequired(), NumberRange(1, 20)])
+    move_hours = IntegerField(_l("Hours per move"), [InputRequired(), NumberRange(1, 24 * 30)])
     reminder_hours = StringField(
-        "Reminders: \"half\" (halfway) or hours before the deadline, comma separated",
+        _l("Reminders: \"half\" (halfway) or hours before the deadline, comma separated"),
         [Optional(), Regexp(r"^\s*(half|\d+)(\s*,\s*(half|\d+))*\s*$", re.IGNORECASE,
                             message="\"half\" or numbers of hours, separated by commas")])
     # Choices (clock_calendar.choices) come from the NIGHT_* settings: set by the view.
-    clock_policy = SelectField("When the clock runs (judged in each player's own time zone)",
+    clock_policy = SelectField(_l("When the clock runs (judged in each player's own time zone)"),
                                default="always")
     # Choices (bot_seats.PRACTICE_BOTS) set by the view; "" = invite people.
-    practice = SelectField("Practice alone against bots?", default="")
+    practice = SelectField(_l("Practice alone against bots?"), default="")
 
 
 class BotSeatForm(FlaskForm):
@@ -109,7 +109,7 @@ class BotSeatForm(FlaskForm):
 
 
 class InviteForm(FlaskForm):
-    emails = TextAreaField("Email addresses, one per line or separated by commas",
+    emails = TextAreaField(_l("Email addresses, one per line or separated by commas"),
                            [InputRequired(), Length(max=4000)])
 
 
@@ -139,15 +139,15 @@ class SettingsForm(FlaskForm):
     optional_mail = BooleanField(_l("Also reminders, timeout notices and results"))
     board_as_text = BooleanField(_l("Show the board as text only, without the drawing"))
     reminder_hours = HoursListField(
-        "Reminders: hours before a deadline, e.g. \"24, 6\" (\"half\": halfway); "
-        "empty: each game's own schedule", [Optional(), Length(max=100)])
-    quiet_from = SelectField("No reminders or digests from", coerce=optional_hour,
-                             choices=[SelectChoice("", "no quiet hours")] + HOURS)
+        _l("Reminders: hours before a deadline, e.g. \"24, 6\" (\"half\": halfway); "
+           "empty: each game's own schedule"), [Optional(), Length(max=100)])
+    quiet_from = SelectField(_l("No reminders or digests from"), coerce=optional_hour,
+                             choices=[SelectChoice("", _l("no quiet hours"))] + HOURS)
     # Only read with a start: "no quiet hours" needs no end.
-    quiet_until = SelectField("until", coerce=int, choices=HOURS, default=7)
-    digest_hour = SelectField("Daily digest at", coerce=optional_hour)
+    quiet_until = SelectField(_l("until"), coerce=int, choices=HOURS, default=7)
+    digest_hour = SelectField(_l("Daily digest at"), coerce=optional_hour)
 
 
 class VacationForm(FlaskForm):
-    starts = DateField("First day away", [InputRequired()])
-    ends = DateField("Last day away", [InputRequired()])
+    starts = DateField(_l("First day away"), [InputRequired()])
+    ends = DateField(_l("Last day away"), [InputRequired()])

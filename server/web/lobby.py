@@ -14,6 +14,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from peewee import JOIN
 
@@ -180,7 +182,7 @@ def join(game_id: int):
     if not may_join(game, current_user, form.token.data):
         abort(403)
     seat = games.join(game_id, current_user, form.seat.data - 1)
-    flash(f"You sit in seat {seat.index + 1}.")
+    flash(_("You sit in seat %(number)s.", number=seat.index + 1))
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
 
@@ -202,7 +204,7 @@ def leave(game_id: int):
     if not EmptyForm().validate_on_submit():
         abort(400)
     games.leave(game_id, current_user)
-    flash("You left the game.")
+    flash(_("You left the game."))
     return redirect(url_for("lobby.index"))
 
 
@@ -230,7 +232,7 @@ def invite(game_id: int):
         abort(400, "These are not email addresses: " + ", ".join(bad[:5]) if bad
               else "Give between 1 and 20 email addresses.")
     count = games.invite(game_id, current_user, emails, mailer())
-    flash(f"Sent {count} invitation{'s' if count != 1 else ''}.")
+    flash(ngettext("Sent %(num)d invitation.", "Sent %(num)d invitations.", count))
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
 
@@ -240,5 +242,5 @@ def start(game_id: int):
     if not EmptyForm().validate_on_submit():
         abort(400)
     games.start(game_id, current_user, mailer())
-    flash("The game has started.")
+    flash(_("The game has started."))
     return redirect(url_for("play.game", game_id=game_id))

@@ -11,6 +11,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from wtforms.fields.choices import SelectChoice
 
@@ -33,7 +34,7 @@ def settings():
         except preferences.ScheduleError as exc:
             form[exc.field].errors = [str(exc)]
         else:
-            flash(" ".join(filter(None, ["Your settings are saved.", note])))
+            flash(" ".join(filter(None, [_("Your settings are saved."), note])))
             return redirect(url_for("preferences.settings"))
     return render_settings(form, VacationForm()), 400 if form.errors else 200
 
@@ -111,7 +112,7 @@ def add_vacation():
         except vacations.VacationError as exc:
             form.starts.errors = [str(exc)]
         else:
-            flash("Your vacation is noted: your clocks stop while you are away.")
+            flash(_("Your vacation is noted: your clocks stop while you are away."))
             return redirect(url_for("preferences.settings"))
     return render_settings(settings_form(), form), 400
 
@@ -125,7 +126,7 @@ def cancel_vacation(vacation_id: int):
         vacations.cancel(current_user, vacation_id, utcnow())
     except vacations.VacationError as exc:
         abort(400, str(exc))
-    flash("The vacation is cancelled.")
+    flash(_("The vacation is cancelled."))
     return redirect(url_for("preferences.settings"))
 
 
