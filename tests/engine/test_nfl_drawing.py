@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from engine import GAMES
+from tests.engine.game_walks import positions
 
 GAME = GAMES["new_found_land"]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -85,13 +86,6 @@ def test_every_position_of_whole_games_is_drawn_for_every_seat(players):
     """Empty slots (a ship sold, a contract delivered) and the end of the game
     included: the drawing never fails where the text board does not."""
     for seed in range(4):
-        state, r, k = GAME.new_game(players, {}, seed=seed), random.Random(seed), 0
-        while True:
-            if k % 5 == 0 or GAME.is_over(state):
-                for seat in (*range(players), None):
-                    ET.fromstring(GAME.board_svg(GAME.view(state, seat)))
-            if GAME.is_over(state):
-                break
-            seat = GAME.to_move(state)
-            state, _ = GAME.apply(state, seat, r.choice(GAME.legal_actions(state, seat)))
-            k += 1
+        for state in positions(GAME, players, {}, seed, every=5):
+            for seat in (*range(players), None):
+                ET.fromstring(GAME.board_svg(GAME.view(state, seat)))

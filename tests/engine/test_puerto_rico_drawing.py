@@ -13,6 +13,7 @@ import pytest
 from engine import get_game
 from engine.puerto_rico.data import CARDS
 from engine.puerto_rico.drawing import city_cells
+from tests.engine.game_walks import positions
 
 SVG = "{http://www.w3.org/2000/svg}"
 RULES = get_game("puerto_rico")
@@ -82,14 +83,6 @@ def test_every_position_of_whole_games_is_drawn_for_every_seat(players):
     fails where the text board does not."""
     game = get_game("puerto_rico")
     for seed, option in enumerate(("base", "extended", "random")):
-        state = game.new_game(players, {"buildings": option}, seed=seed)
-        r, k = random.Random(seed), 0
-        while True:
-            if k % 9 == 0 or game.is_over(state):
-                for seat in (*range(players), None):
-                    ET.fromstring(game.board_svg(game.view(state, seat)))
-            if game.is_over(state):
-                break
-            seat = game.to_move(state)
-            state, _ = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
-            k += 1
+        for state in positions(game, players, {"buildings": option}, seed, every=9):
+            for seat in (*range(players), None):
+                ET.fromstring(game.board_svg(game.view(state, seat)))
