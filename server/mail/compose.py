@@ -229,8 +229,9 @@ class Mailer:
                           game, seat.user, reply_to=reply_to)
 
     def digest(self, user: User, items: list[dict]) -> Outbox | None:
+        waiting = self.words(user, "Games waiting for your move")
         return self.queue("digest", user.email,
-                          clean_header(f"[pbem] {len(items)} game(s) waiting for your move"),
+                          clean_header(f"[pbem] {waiting}: {len(items)}"),
                           {"name": user.name, "items": items}, None, user)
 
     # -- accounts -----------------------------------------------------------
