@@ -13,3 +13,6 @@ def setup(settings) -> None:
     if not isinstance(level, int):      # a typo must not silence the logs
         level = logging.INFO
     logging.basicConfig(level=level, stream=sys.stderr, format=FORMAT, force=True)
+    # APScheduler says "Running job ..." at every run (every 2 s for the bots):
+    # the processes log what the runs did themselves.
+    logging.getLogger("apscheduler").setLevel(max(level, logging.WARNING))

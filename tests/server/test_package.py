@@ -59,7 +59,9 @@ def test_the_wheel_carries_templates_mail_templates_migrations_and_settings(inst
     for wanted in ("server/web/templates/base.html", "server/web/static/pbem.css",
                    "server/_mail_templates/turn.txt", "server/_mail_templates/turn.html",
                    "server/_migrations/0001_initial.py", "server/_config/settings.py",
-                   "server/_config/gunicorn.conf.py"):
+                   "server/_config/gunicorn.conf.py",
+                   *(f"server/translations/{lang}/LC_MESSAGES/messages.mo"
+                     for lang in ("nl", "de", "fr"))):
         assert wanted in names, wanted
     assert any(n.endswith("entry_points.txt") for n in names)
     assert any(n.endswith("licenses/LICENSE") for n in names)
