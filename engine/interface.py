@@ -168,6 +168,12 @@ class Game(ABC):
     def prompt(self, state: Any) -> str:
         """What the seat to move is asked, e.g. "choose a role"."""
 
+    def prompt_message(self, state: Any) -> tuple[str, dict[str, Any]]:
+        """The prompt as an English template (``%(name)s`` placeholders) and
+        its values, for a server that translates the template:
+        ``engine.words.fill(*prompt_message(state)) == prompt(state)``."""
+        return self.prompt(state), {}
+
     @abstractmethod
     def legal_actions(self, state: Any, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty if it is not their turn)."""

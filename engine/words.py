@@ -25,6 +25,18 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {plural}"
 
 
+def N_(text: str) -> str:
+    """Marks an English template the server may translate (gettext_noop):
+    the server's catalogs find it (scripts/catalogs.sh extracts ``N_``)."""
+    return text
+
+
+def fill(template: str, values: dict) -> str:
+    """A template with its ``%(name)s`` values, as ``Game.prompt_message``
+    hands them out."""
+    return template % values if values else template
+
+
 def article(word: str) -> str:
     """The indefinite article and ``word``: "an indigo", "a corn"."""
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word

@@ -9,7 +9,7 @@ PYBABEL=.venv/bin/pybabel
 if [ "${1:-}" = compile ]; then
     exec "$PYBABEL" compile -d server/translations --statistics
 fi
-"$PYBABEL" extract -F babel.cfg -k words:2 -k lazy_gettext -k _l --no-location --sort-output \
+"$PYBABEL" extract -F babel.cfg -k words:2 -k lazy_gettext -k _l -k N_ --no-location --sort-output \
     --project pbem -o server/translations/messages.pot .
 for lang in nl de fr; do
     if [ -f "server/translations/$lang/LC_MESSAGES/messages.po" ]; then

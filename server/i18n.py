@@ -8,7 +8,9 @@ server/translations/<lang>/LC_MESSAGES/messages.po, compiled to .mo
 (``pybabel compile -d server/translations``; tests/server/test_i18n.py fails
 when a .mo is older than its .po, or a message or placeholder is missing).
 
-Game texts (prompts, choices, the log, the board) come from the engines and
+Of the game texts the engines write, the prompts are translated: an engine
+hands them out as templates with values (``Game.prompt_message``, marked
+``N_`` in engine/ so the catalogs find them).  Choices, the log and the board
 are English for now.
 """
 from __future__ import annotations
@@ -28,6 +30,13 @@ def known(code: str | None) -> str | None:
     """``code`` if we speak it (a region is dropped: nl-BE is nl), else None."""
     base = (code or "").replace("_", "-").split("-")[0].lower()
     return base if base in LANGUAGES else None
+
+
+def translate(code: str | None, template: str, values: dict | None = None) -> str:
+    """``template`` (a msgid with ``%(name)s`` placeholders, such as an
+    engine's ``Game.prompt_message``) in language ``code``, filled in."""
+    text = translations(code or DEFAULT).gettext(template)
+    return text % values if values else text
 
 
 @lru_cache(maxsize=None)

@@ -18,7 +18,7 @@ from engine.new_found_land.phases.land import action_cost, ext_title
 from engine.new_found_land.phases.planning import TITLES
 from engine.new_found_land.phases.settle import OVERSIGHT
 from engine.new_found_land.state import State
-from engine.words import count
+from engine.words import N_, count, fill
 
 CHOOSE = "gold may stand in: you choose how to pay next"
 GOAL_WORDS = {"symbol": "{param} value on your ships", "ships": "{param} ships",
@@ -62,31 +62,47 @@ def contract_text(cid: str) -> str:
     return f"{bundle_text(k['goods'])} for {count(k['points'], 'point')}"
 
 
+# The planning prompt per action: "send ships to" + planning.TITLES.
+PLAN_PROMPTS = {"load": N_("send ships to Load"), "settle": N_("send ships to Settle"),
+                "deliver": N_("send ships to Deliver"), "explore": N_("send ships to Explore")}
+
+
 def prompt(s: State) -> str:
+    return fill(*prompt_message(s))
+
+
+def prompt_message(s: State) -> tuple[str, dict]:
+    """The prompt as a template and its values (``Game.prompt_message``)."""
     if s.work and s.work.get("pending"):
-        return "choose how to pay (gold may stand in for wood, cloth or iron)"
+        return N_("choose how to pay (gold may stand in for wood, cloth or iron)"), {}
     if s.phase == "land":
-        return "extend your harbour and build ships, then end your land phase"
+        return N_("extend your harbour and build ships, then end your land phase"), {}
     if s.phase == "plan":
-        return f"send ships to {TITLES[s.action]}"
+        return PLAN_PROMPTS[s.action], {}
     if s.phase == "frame":
-        return f"take your reward for reaching the {s.claims[0][1]} frame tile"
+        return (N_("take your reward for reaching the %(frame)s frame tile"),
+                {"frame": s.claims[0][1]})
     if s.phase == "goals":
-        return "play goal cards"
+        return N_("play goal cards"), {}
     if s.phase == "act":
-        w = s.work or {}
-        if s.action == "load":
-            return "keep a one-time card" if w.get("keep") else "choose the good to load"
-        if s.action == "settle":
-            if not w.get("queue"):
-                return "settle"
-            if w["queue"][0] == OVERSIGHT:
-                return "place the colonial oversight's extra marker on an island tile"
-            return f"settle a ship with person value {w['queue'][0]}"
-        if s.action == "deliver":
-            return "fulfil contracts or deliver to Antwerp"
-        return "place an island tile you drew"
-    return "nothing: the game is over"
+        return _act_prompt(s)
+    return N_("nothing: the game is over"), {}
+
+
+def _act_prompt(s: State) -> tuple[str, dict]:
+    w = s.work or {}
+    if s.action == "load":
+        return (N_("keep a one-time card") if w.get("keep")
+                else N_("choose the good to load")), {}
+    if s.action == "settle":
+        if not w.get("queue"):
+            return N_("settle"), {}
+        if w["queue"][0] == OVERSIGHT:
+            return N_("place the colonial oversight's extra marker on an island tile"), {}
+        return N_("settle a ship with person value %(value)s"), {"value": w["queue"][0]}
+    if s.action == "deliver":
+        return N_("fulfil contracts or deliver to Antwerp"), {}
+    return N_("place an island tile you drew"), {}
 
 
 def label(s: State, a: dict) -> str:

@@ -30,6 +30,9 @@ class PuertoRico(OneSeatAtATime):
     def prompt(self, state: State) -> str:
         return labels.prompt(state)
 
+    def prompt_message(self, state: State) -> tuple[str, dict]:
+        return labels.prompt_message(state)
+
     def label(self, state: State, action: dict) -> str:
         return labels.label(state, action)
 

@@ -9,36 +9,41 @@ from engine.puerto_rico.phases.builder import cost
 from engine.puerto_rico.phases.roles import ROLE_TITLES
 from engine.puerto_rico.phases.trader import price
 from engine.puerto_rico.state import State
-from engine.words import article, count
+from engine.words import N_, article, count, fill
 
 PROMPTS = {
-    "role": "choose a role",
-    "settler": "take a plantation",
-    "mayor": "place your colonists",
-    "builder": "build a building",
-    "craftsman": "choose the craftsman's extra barrel",
-    "trader": "sell a good",
-    "captain": "ship goods",
-    "storage": "choose which goods to keep",
-    "select": "choose a violet building for the building set",
-    "over": "nothing: the game is over",
+    "role": N_("choose a role"),
+    "settler": N_("take a plantation"),
+    "mayor": N_("place your colonists"),
+    "builder": N_("build a building"),
+    "craftsman": N_("choose the craftsman's extra barrel"),
+    "trader": N_("sell a good"),
+    "captain": N_("ship goods"),
+    "storage": N_("choose which goods to keep"),
+    "select": N_("choose a violet building for the building set"),
+    "over": N_("nothing: the game is over"),
 }
-PENDING_PROMPTS = {"black_market": "pay the rest of the price on the black market",
-                   "hacienda_tile": "place the hacienda's tile face up or as a forest",
-                   "second_tile": "take a second tile (library)",
-                   "guests": "move colonists from the Guest house, or leave them",
-                   "bonus": "choose the craftsman's extra barrel"}
+PENDING_PROMPTS = {"black_market": N_("pay the rest of the price on the black market"),
+                   "hacienda_tile": N_("place the hacienda's tile face up or as a forest"),
+                   "second_tile": N_("take a second tile (library)"),
+                   "guests": N_("move colonists from the Guest house, or leave them"),
+                   "bonus": N_("choose the craftsman's extra barrel")}
 PASS_LABELS = {"settler": "Take no plantation", "builder": "Build nothing",
                "trader": "Sell nothing", "captain": "Do not use the wharf now"}
 
 
 def prompt(s: State) -> str:
+    return fill(*prompt_message(s))
+
+
+def prompt_message(s: State) -> tuple[str, dict]:
+    """The prompt as a template and its values (``Game.prompt_message``)."""
     if s.phase == "mayor":
-        return f"place your colonists ({s.mayor_pool} left to place)"
+        return N_("place your colonists (%(left)s left to place)"), {"left": s.mayor_pool}
     pending = s.x and s.x["pending"]
     if pending and s.phase != "over":
-        return PENDING_PROMPTS[pending["kind"]]
-    return PROMPTS[s.phase]
+        return PENDING_PROMPTS[pending["kind"]], {}
+    return PROMPTS[s.phase], {}
 
 
 def target_title(target: str) -> str:

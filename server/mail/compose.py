@@ -8,7 +8,7 @@ import uuid
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from server.i18n import DEFAULT, LANGUAGES, known, translations
+from server.i18n import DEFAULT, LANGUAGES, known, translate, translations
 from server.mail.links import Links
 from server.models import Game, Outbox, Seat, User
 from server.settings import MAIL_TEMPLATES
@@ -60,10 +60,10 @@ class Mailer:
             user = User.get_or_none(User.email == to_addr.strip().lower())
         return (known(user.language) if user is not None else None) or DEFAULT
 
-    def words(self, user: User | None, text: str) -> str:
-        """``text`` (a msgid) in ``user``'s language, for a subject line."""
-        code = known(user.language) if user is not None else None
-        return translations(code or DEFAULT).gettext(text)
+    def words(self, user: User | None, text: str, **values) -> str:
+        """``text`` (a msgid) in ``user``'s language, filled with ``values``:
+        a subject line, an engine's prompt."""
+        return translate(known(user.language) if user is not None else None, text, values)
 
     def new_message_id(self) -> str:
         return f"<{uuid.uuid4().hex}@{self.settings['MAIL_ID_DOMAIN']}>"

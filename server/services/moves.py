@@ -167,7 +167,9 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     # show no inline SVG), rows in the text part, which stands on its own.
     sections = [{"title": s.title, "rows": list(s.rows)}
                 for s in board(game, state, seat.index, names)]
-    mailer.turn(game, rules(game).title, seat, game.prompt, summary[-SUMMARY_LINES:],
+    template, values = rules(game).prompt_message(state)
+    prompt = mailer.words(seat.user, template, **values)     # in the player's language
+    mailer.turn(game, rules(game).title, seat, prompt, summary[-SUMMARY_LINES:],
                 clocks.local_text(seat.deadline, seat.user.timezone),
                 menu.context() if menu else None, unseen_talk(game, seat),
                 away=[vars(p) for p in while_away.played_for(game, seat, names)],

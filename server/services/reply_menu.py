@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Choice
+from server.i18n import translate
 from server.mail.reply_address import ReplyAddresses
 from server.models import Game, Seat
 from server.services.seat_views import seat_names
@@ -52,7 +53,8 @@ def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
     holdings = [{"title": s.title, "rows": list(s.rows)}
                 for s in kind.board(kind.view(state, seat.index), names) if s.title == own]
     choices = [c.label for c in seat_choices(game, seat.index, state)]
-    prompt = kind.prompt(state) if choices else ""
+    language = seat.user.language if seat.user_id else None
+    prompt = translate(language, *kind.prompt_message(state)) if choices else ""
     return Menu(prompt, choices, holdings,
                 replies.for_seat(game.id, seat.index, seat.link_version, game.seq))
 

@@ -16,6 +16,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext
 from flask_login import current_user
 
 from engine import Choice
@@ -95,7 +96,7 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
                and not seat.withdrawn)
     return dict(
         game=game, kind=kind, seat=seat, names=names, log=log, recent=log[-RECENT_LINES:],
-        sections=board(game, state, viewer, names), prompt=name_seats(game.prompt, names),
+        sections=board(game, state, viewer, names), prompt=prompt_text(kind, state, names),
         drawing=drawings.drawing(kind, state, viewer, names, seat),
         result=[line for line in log if since is not None and line.seq > since],
         choices=[Choice(c.action, name_seats(c.label, names), c.group)
@@ -109,6 +110,12 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
         played_for_you=while_away.played_for(game, seat, names) if seat else [],
         talk=table_talk(game, names=names), talk_form=TalkForm())
+
+
+def prompt_text(kind, state, names: list[str]) -> str:
+    """What the seat to move is asked, in the reader's language."""
+    template, values = kind.prompt_message(state)
+    return name_seats(gettext(template, **values), names)
 
 
 def proposal_box(game: Game, seat: Seat | None) -> dict | None:

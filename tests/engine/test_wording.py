@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
 from engine import get_game
-from engine.words import article, count
+from engine.words import article, count, fill
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 # A count of one before a plural noun ("1 cards", "1 island tiles"), and "a"
 # before a vowel ("a indigo"; "a one-time card" is right).
@@ -76,3 +79,25 @@ def test_the_end_of_a_game_is_said_in_a_sentence():
             state, _ = rules.apply(state, seat, rnd.choice(rules.legal_actions(state, seat)))
         reason = rules.outcome(state).reason
         assert reason.startswith("It ended") and reason.endswith(".") and ":" not in reason
+
+
+@pytest.mark.parametrize("name", ["puerto_rico", "new_found_land"])
+def test_every_prompt_is_a_marked_template_filled_in(name):
+    """A server translates the prompt from ``prompt_message``: it must say
+    exactly what ``prompt`` says, and its template must be one the engine
+    marked for the catalogs (``N_``), whatever the values."""
+    game = get_game(name)
+    marked = set()
+    for seed in range(6):
+        state, r = game.new_game(3, {}, seed=seed), random.Random(seed)
+        while True:
+            template, values = game.prompt_message(state)
+            assert fill(template, values) == game.prompt(state)
+            marked.add(template)
+            if game.is_over(state):
+                break
+            seat = game.to_move(state)
+            state, _ = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
+    sources = "".join(p.read_text() for p in ENGINE.rglob("*.py"))
+    for template in marked:
+        assert f'N_("{template}")' in sources.replace("\n", ""), template

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
-from clock_helpers import started_game
+from clock_helpers import sign_in, started_game
 from web_helpers import csrf, form_for, post_form, signup
 
 from server.db import db
@@ -32,7 +32,7 @@ def extracted(tmp_path_factory):
     pot = tmp_path_factory.mktemp("pot") / "messages.pot"
     subprocess.run([sys.executable, "-c", "from babel.messages.frontend import main; main()",
                     "--quiet", "extract", "-F", "babel.cfg", "-k", "words:2", "-k", "lazy_gettext",
-                    "-k", "_l", "-o", str(pot), "."], cwd=ROOT, check=True)
+                    "-k", "_l", "-k", "N_", "-o", str(pot), "."], cwd=ROOT, check=True)
     with pot.open("rb") as f:
         return [m for m in read_po(f) if m.id]
 
@@ -139,3 +139,33 @@ def test_signing_up_keeps_the_browsers_language_for_the_first_mail(app):
         mail = Outbox.select().where(Outbox.to_addr == "grete@example.org").get()
     assert "Meine Adresse bestätigen" in mail.body_html
     assert "wahrscheinlich du" in mail.body_text
+
+
+def test_the_engines_prompts_follow_the_readers_language(app):
+    """The prompt comes from the engine as a template (Game.prompt_message):
+    the page and the turn mail say it in the player's language."""
+    game = started_game(app, players=2, tag="pl")
+    seat_email = f"pl{game.to_move}@example.org"
+    with app.app_context(), db.connection_context():
+        User.update(language="de").where(User.email == seat_email).execute()
+    page = sign_in(app, seat_email).get(f"/games/{game.id}")
+    assert "Dein Zug: wähle eine Rolle" in page.text
+    with app.app_context(), db.connection_context():
+        User.update(language="nl").execute()
+        from server.services import moves
+        from server.services.state_store import load_state, rules
+        first_seat = game.to_move
+        while (g := type(game).get_by_id(game.id)).to_move == first_seat:
+            kind, state = rules(g), load_state(g)
+            moves.play(g.id, g.to_move, kind.legal_actions(state, g.to_move)[0], g.seq,
+                       "player", mailer=app.extensions["pbem_mailer"])
+        mail = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
+        wanted = rules(g).prompt_message(load_state(g))
+    assert wanted[0] in ("choose a role", "take a plantation", "place your colonists",
+                         "build a building", "sell a good", "ship goods",
+                         "place your colonists (%(left)s left to place)",
+                         "choose the craftsman's extra barrel")
+    from server.i18n import translate
+    dutch = translate("nl", *wanted)
+    assert dutch != wanted[0] % wanted[1] if wanted[1] else dutch != wanted[0]
+    assert dutch in mail.body_text and mail.subject.startswith("Je bent aan de beurt: ")
