@@ -14,21 +14,16 @@ from engine import GAMES
 from engine.bots import BOTS, choose, get_bot
 from engine.bots.base import Draws
 from engine.bots.determinize import imagine
+from tests.engine.game_walks import positions as walk
 
 PLAYER_COUNTS = [(name, n) for name, game in sorted(GAMES.items())
                  for n in range(game.min_players, game.max_players + 1)]
 
 
-def positions(game_name: str, players: int, seed: int, every: int = 1):
-    """The positions of one random game, every ``every``-th decision."""
+def positions(game_name: str, players: int, seed: int, every: int = 1) -> list:
+    """Positions of one random game where a seat is to move."""
     game = GAMES[game_name]
-    state, r, k = game.new_game(players, {}, seed=seed), random.Random(seed), 0
-    while not game.is_over(state):
-        if k % every == 0:
-            yield state
-        seat = game.to_move(state)
-        state, _ = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
-        k += 1
+    return [state for state in walk(game, players, {}, seed, every) if not game.is_over(state)]
 
 
 def play(game_name: str, seats: list[str], seed: int):
@@ -51,7 +46,7 @@ def test_the_steady_bot_plays_whole_games_legally(game_name, players):
 @pytest.mark.parametrize("game_name", sorted(GAMES))
 def test_the_thinking_bot_chooses_legal_moves_without_changing_the_state(game_name):
     game = GAMES[game_name]
-    for state in list(positions(game_name, 3, seed=5, every=40))[:4]:
+    for state in positions(game_name, 3, seed=5, every=40)[:4]:
         seat = game.to_move(state)
         before = game.to_json(state)
         action = choose("search", game, state, seat, seed=1)
@@ -63,7 +58,7 @@ def test_the_thinking_bot_chooses_legal_moves_without_changing_the_state(game_na
 @pytest.mark.parametrize("game_name", sorted(GAMES))
 def test_same_state_and_seed_same_move_and_the_state_is_untouched(game_name, bot):
     game = GAMES[game_name]
-    for state in list(positions(game_name, 4, seed=8, every=15))[:12]:
+    for state in positions(game_name, 4, seed=8, every=15)[:12]:
         seat = game.to_move(state)
         before = game.to_json(state)
         first = choose(bot, game, state, seat, seed=99)
@@ -77,7 +72,7 @@ def test_an_imagined_future_shows_nothing_new_and_changes_what_is_hidden(game_na
     imagined position is the view of the real one."""
     game = GAMES[game_name]
     redrawn = 0
-    for state in list(positions(game_name, 3, seed=2, every=25))[:5]:
+    for state in positions(game_name, 3, seed=2, every=25)[:5]:
         copy = imagine(game_name, state, Draws(7))
         for seat in range(3):
             assert game.view(copy, seat) == game.view(state, seat)

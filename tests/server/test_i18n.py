@@ -19,7 +19,9 @@ from web_helpers import csrf, form_for, post_form, signup
 
 from server.db import db
 from server.i18n import LANGUAGES, TRANSLATIONS
-from server.models import Outbox, User
+from server.models import Game, Outbox, User
+from server.services import moves
+from server.services.state_store import load_state, rules
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = [code for code in LANGUAGES if code != "en"]
@@ -106,19 +108,24 @@ def test_an_unknown_language_is_refused_and_changes_nothing(app):
     assert csrf(refused.text)
 
 
+def play_until_the_next_seat(app, game) -> Game:
+    """The seat to move plays its first choices until another seat is to
+    move (that seat's turn mail is then the newest); the game row after."""
+    first_seat = game.to_move
+    while (g := Game.get_by_id(game.id)).to_move == first_seat:
+        kind, state = rules(g), load_state(g)
+        moves.play(g.id, g.to_move, kind.legal_actions(state, g.to_move)[0], g.seq,
+                   "player", mailer=app.extensions["pbem_mailer"])
+    return g
+
+
 def test_mails_go_out_in_the_recipients_language(app):
     game = started_game(app, players=2, tag="fr")
     with app.app_context(), db.connection_context():
         first = Outbox.select().where(Outbox.kind == "turn").get()
         assert "It is your turn in" in first.body_text          # English by default
         User.update(language="fr").execute()
-        from server.services import moves
-        from server.services.state_store import load_state, rules
-        first_seat = game.to_move
-        while (g := type(game).get_by_id(game.id)).to_move == first_seat:
-            kind, state = rules(g), load_state(g)
-            moves.play(g.id, g.to_move, kind.legal_actions(state, g.to_move)[0], g.seq,
-                       "player", mailer=app.extensions["pbem_mailer"])
+        play_until_the_next_seat(app, game)
         mail = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
     assert "C’est votre tour dans" in mail.body_text and "C’est votre tour dans" in mail.body_html
     assert "Envoyé par pbem" in mail.body_text
@@ -152,13 +159,7 @@ def test_the_engines_prompts_follow_the_readers_language(app):
     assert "Dein Zug: wähle eine Rolle" in page.text
     with app.app_context(), db.connection_context():
         User.update(language="nl").execute()
-        from server.services import moves
-        from server.services.state_store import load_state, rules
-        first_seat = game.to_move
-        while (g := type(game).get_by_id(game.id)).to_move == first_seat:
-            kind, state = rules(g), load_state(g)
-            moves.play(g.id, g.to_move, kind.legal_actions(state, g.to_move)[0], g.seq,
-                       "player", mailer=app.extensions["pbem_mailer"])
+        g = play_until_the_next_seat(app, game)
         mail = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
         wanted = rules(g).prompt_message(load_state(g))
     assert wanted[0] in ("choose a role", "take a plantation", "place your colonists",
