@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
+
+from engine.words import Words
 
 Action = dict[str, Any]
 
@@ -93,22 +95,34 @@ class Event:
     def __repr__(self) -> str:
         return f"Event({self.text!r}, seat={self.seat}, private_to={self.private_to})"
 
-    def text_for(self, viewer: int | None, names: Sequence[str] | None = None) -> str:
-        """What ``viewer`` may read, with ``{s0}``-style seat references named."""
+    def text_for(self, viewer: int | None, names: Sequence[str] | None = None,
+                 say: Callable[[str], str] | None = None) -> str:
+        """What ``viewer`` may read, with ``{s0}``-style seat references named;
+        ``say`` puts the engine's ``Words`` into the reader's language."""
         if self.private_to is None or self.private_to == viewer:
             raw = self.text
         else:
             raw = self.public_text
-        return name_seats(raw, names)
+        return name_seats(say(raw) if say else raw, names)
 
     def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "seat": self.seat,
+        data = {"text": self.text, "seat": self.seat,
                 "private_to": self.private_to, "public_text": self.public_text}
+        # The texts' templates, for readers of other languages.
+        if isinstance(self.text, Words):
+            data["words"] = self.text.to_json()
+        if isinstance(self.public_text, Words):
+            data["public_words"] = self.public_text.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Event":
-        return cls(data["text"], data.get("seat"), data.get("private_to"),
-                   data.get("public_text", ""))
+        text, public = data["text"], data.get("public_text", "")
+        if "words" in data:
+            text = Words.from_json(data["words"])
+        if "public_words" in data:
+            public = Words.from_json(data["public_words"])
+        return cls(text, data.get("seat"), data.get("private_to"), public)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,22 @@
-"""English wording shared by the engines and the server: a count with the
-noun in the right form ("1 card", "2 cards") and the article a word takes
-("an indigo tile").  One place, so a message never reads "1 cards"."""
+"""Wording shared by the engines and the server.
+
+English helpers: a count with the noun in the right form ("1 card",
+"2 cards") and the article a word takes ("an indigo tile"), in one place so
+a message never reads "1 cards".
+
+Other languages: an engine stays pure and knows no catalog, so a text it
+writes for people may be a ``Words``: English text (a ``str``, usable as
+one) that also remembers its template and values.  The server hands it to
+``render`` with a catalog's gettext and ngettext to say it in the reader's
+language; values that are ``Words`` themselves (a good, a building) are
+translated too.  The templates are marked by the calls ``msg``, ``nmsg`` and
+``term``, which scripts/catalogs.sh extracts.  Anything built by plain
+string formatting stays English: a missing translation reads as English,
+never as an error.
+"""
 from __future__ import annotations
+
+from typing import Any, Callable, Mapping
 
 _IRREGULAR = {"quarry": "quarries", "colony": "colonies"}
 
@@ -40,3 +55,72 @@ def fill(template: str, values: dict) -> str:
 def article(word: str) -> str:
     """The indefinite article and ``word``: "an indigo", "a corn"."""
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+class Words(str):
+    """English text that can be said again in another language.
+
+    ``template`` has ``%(name)s`` placeholders filled from ``values``;
+    ``plural`` and ``n`` choose between two forms through the catalog's
+    plural rules."""
+
+    def __new__(cls, template: str, values: Mapping[str, Any] | None = None,
+                plural: str | None = None, n: int | None = None) -> "Words":
+        form = plural if plural is not None and n != 1 else template
+        self = super().__new__(cls, form % values if values else form)
+        self.template, self.values, self.plural, self.n = template, values or {}, plural, n
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"t": self.template}
+        if self.values:
+            data["v"] = {k: v.to_json() if isinstance(v, Words) else v
+                         for k, v in self.values.items()}
+        if self.plural is not None:
+            data["p"], data["n"] = self.plural, self.n
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Words":
+        values = {k: cls.from_json(v) if isinstance(v, dict) else v
+                  for k, v in data.get("v", {}).items()}
+        return cls(data["t"], values, data.get("p"), data.get("n"))
+
+
+def msg(template: str, **values: Any) -> Words:
+    """A sentence or label: ``msg("%(who)s sells %(good)s.", who=..., good=term("corn"))``."""
+    return Words(template, values)
+
+
+def nmsg(singular: str, plural: str, n: int, **values: Any) -> Words:
+    """A text with a number in it: the catalog picks the form for ``n``
+    (``%(n)s`` is filled with it)."""
+    return Words(singular, {"n": n, **values}, plural, n)
+
+
+def term(word: str) -> Words:
+    """A name the catalogs translate on its own: a good, a role, a building."""
+    return Words(word)
+
+
+def render(text: str, gettext: Callable[[str], str],
+           ngettext: Callable[[str, str, int], str]) -> str:
+    """``text`` in the language of ``gettext``/``ngettext``; plain strings as they are."""
+    if not isinstance(text, Words):
+        return text
+    if not text.template:
+        return ""                       # gettext("") is the catalog's header
+    if text.plural is not None:
+        form = ngettext(text.template, text.plural, text.n)
+    else:
+        form = gettext(text.template)
+    if not text.values:
+        return form
+    return form % {k: render(v, gettext, ngettext) for k, v in text.values.items()}
+
+
+def listing(parts: list, separator: str = ", ") -> Words:
+    """``parts`` joined, each said in the reader's language.  The joining
+    template is not in any catalog: gettext hands it back as it is."""
+    keys = [f"p{i}" for i in range(len(parts))]
+    return Words(separator.join(f"%({k})s" for k in keys), dict(zip(keys, parts)))

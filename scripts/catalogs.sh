@@ -9,12 +9,13 @@ PYBABEL=.venv/bin/pybabel
 if [ "${1:-}" = compile ]; then
     exec "$PYBABEL" compile -d server/translations --statistics
 fi
-"$PYBABEL" extract -F babel.cfg -k words:2 -k lazy_gettext -k _l -k N_ --no-location --sort-output \
+"$PYBABEL" extract -F babel.cfg -k words:2 -k lazy_gettext -k _l -k N_ \
+    -k msg -k nmsg:1,2 --no-location --sort-output --no-wrap \
     --project pbem -o server/translations/messages.pot .
 for lang in nl de fr; do
     if [ -f "server/translations/$lang/LC_MESSAGES/messages.po" ]; then
         "$PYBABEL" update -i server/translations/messages.pot -d server/translations -l "$lang" \
-            --no-fuzzy-matching
+            --no-fuzzy-matching --no-wrap
     else
         "$PYBABEL" init -i server/translations/messages.pot -d server/translations -l "$lang"
     fi

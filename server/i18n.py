@@ -8,10 +8,12 @@ server/translations/<lang>/LC_MESSAGES/messages.po, compiled to .mo
 (``pybabel compile -d server/translations``; tests/server/test_i18n.py fails
 when a .mo is older than its .po, or a message or placeholder is missing).
 
-Of the game texts the engines write, the prompts are translated: an engine
-hands them out as templates with values (``Game.prompt_message``, marked
-``N_`` in engine/ so the catalogs find them).  Choices, the log and the board
-are English for now.
+The engines' texts for people (prompts, choices, log events, the board's
+titles and rows) come as templates with values: ``Game.prompt_message``,
+and ``Words`` (engine/words.py) wherever a string is expected, marked
+``N_``/``msg``/``nmsg``/``term`` in engine/ so the catalogs find them.
+``say`` renders them in a language; what an engine still writes as a plain
+string reads in English.
 """
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from babel.support import NullTranslations, Translations
+
+from engine.words import render
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DEFAULT = "en"
@@ -46,3 +50,10 @@ def translations(code: str) -> NullTranslations:
     if code == DEFAULT:
         return NullTranslations()
     return Translations.load(str(TRANSLATIONS), [code])
+
+
+def say(code: str | None, text: str) -> str:
+    """An engine's text (a ``Words`` from engine/words.py, or a plain string,
+    which stays as it is) in language ``code``."""
+    catalog = translations(code or DEFAULT)
+    return render(text, catalog.gettext, catalog.ngettext)

@@ -5,6 +5,7 @@ from engine import rng
 from engine.interface import Event
 from engine.new_found_land.data import GOODS
 from engine.new_found_land.state import State
+from engine.words import Words, listing, msg, nmsg, term
 
 DONE = {"type": "done"}
 
@@ -27,11 +28,11 @@ def turn_order(s: State) -> list[int]:
     return [(s.start + i) % s.n for i in range(s.n)]
 
 
-def bundle_text(bundle: dict) -> str:
-    parts = [f"{bundle[g]} {g}" for g in GOODS if bundle.get(g)]
+def bundle_text(bundle: dict) -> Words:
+    parts = [msg("%(n)s %(good)s", n=bundle[g], good=term(g)) for g in GOODS if bundle.get(g)]
     if bundle.get("points"):
-        parts.append(f"{bundle['points']} point{'s' * (bundle['points'] > 1)}")
-    return " + ".join(parts) or "nothing"
+        parts.append(nmsg("%(n)s point", "%(n)s points", bundle["points"]))
+    return listing(parts, " + ") or msg("nothing")
 
 
 def payment(goods: dict, cost: dict, gold_for: list[str] | tuple = ()) -> dict | None:

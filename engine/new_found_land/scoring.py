@@ -8,6 +8,7 @@ from engine.new_found_land.components import FINAL_CARD_POINTS
 from engine.new_found_land.data import CITIES, ISLANDS
 from engine.new_found_land.state import State
 from engine.new_found_land.track import fifty_bonus
+from engine.words import msg
 
 
 def majority(counts: dict[int, int], first: int, second: int) -> dict[int, int]:
@@ -53,7 +54,8 @@ def final_scoring(s: State, ev: list[Event]) -> None:
                       ["50/100 card", fifty_bonus(p)], ["unplayed cards", cards]]
         gain = sum(v for _, v in p["final"])
         p["score"] += gain
-        say(ev, seat, f"{seat_ref(seat)} scores {gain} in the final scoring ({p['score']}).")
+        say(ev, seat, msg("%(who)s scores %(n)s in the final scoring (%(total)s).",
+                          who=seat_ref(seat), n=gain, total=p["score"]))
 
 
 def goods_count(p: dict) -> int:

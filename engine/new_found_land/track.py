@@ -14,24 +14,26 @@ from engine.new_found_land.common import say, seat_ref
 from engine.new_found_land.components import FIFTY_CARDS, FRAME_STEP_BACK
 from engine.new_found_land.data import FRAMES
 from engine.new_found_land.state import State
+from engine.words import Words, msg
 
 FRAME_ORDER = tuple(FRAMES)
 
 
-def add_points(s: State, seat: int, pts: int, ev: list[Event], why: str) -> None:
+def add_points(s: State, seat: int, pts: int, ev: list[Event], why: Words | str) -> None:
     if pts <= 0:
         return
     p = s.players[seat]
     old = p["score"]
     new = p["score"] = old + pts
-    say(ev, seat, f"{seat_ref(seat)} scores {pts} for {why} ({new}).")
+    say(ev, seat, msg("%(who)s scores %(n)s for %(why)s (%(total)s).", who=seat_ref(seat),
+                      n=pts, why=why, total=new))
     if old < 50 <= new and p["fifty"] is None and s.fifty:
         p["fifty"] = s.fifty.pop(0)
-        say(ev, seat, f"{seat_ref(seat)} passes 50 and takes a 50/100 card "
-                      f"(+{FIFTY_CARDS[p['fifty']]['fifty']} at the end).")
+        say(ev, seat, msg("%(who)s passes 50 and takes a 50/100 card (+%(n)s at the end).",
+                          who=seat_ref(seat), n=FIFTY_CARDS[p["fifty"]]["fifty"]))
     if old < 100 <= new and p["fifty"] is not None and not p["hundred"]:
         p["hundred"] = True
-        say(ev, seat, f"{seat_ref(seat)} passes 100 and turns the 50/100 card.")
+        say(ev, seat, msg("%(who)s passes 100 and turns the 50/100 card.", who=seat_ref(seat)))
     for fid in FRAME_ORDER:
         pos, reached = s.frames[fid]
         if pos is not None and seat not in reached and old < pos <= new:
@@ -52,7 +54,8 @@ def step_back(s: State, fid: str, ev: list[Event]) -> None:
     pos, reached = s.frames[fid]
     if len(reached) >= s.n:
         s.frames[fid][0] = None
-        say(ev, None, f"Every player has reached the {fid} frame tile: it leaves the track.")
+        say(ev, None, msg("Every player has reached the %(frame)s frame tile: it leaves the "
+                          "track.", frame=fid))
         return
     blocked = {f[0] for k, f in s.frames.items() if k != fid and f[0] is not None}
     blocked |= {p["score"] for p in s.players}
@@ -63,4 +66,5 @@ def step_back(s: State, fid: str, ev: list[Event]) -> None:
         pos -= 1
     s.frames[fid][0] = pos
     if pos != start:
-        say(ev, None, f"The {fid} frame tile moves back from {start} to {pos}.")
+        say(ev, None, msg("The %(frame)s frame tile moves back from %(start)s to %(end)s.",
+                          frame=fid, start=start, end=pos))

@@ -24,7 +24,7 @@ from engine.new_found_land.data import (
 )
 from engine.new_found_land.phases.land import shipyards
 from engine.new_found_land.state import State
-from engine.words import count
+from engine.words import N_, Words, listing, msg, nmsg, term
 
 
 def _ship(sid: str) -> dict[str, Any]:
@@ -81,48 +81,83 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
 
 
 def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
-    who = lambda i: "neutral" if i == -1 else name_seats("{s%d}" % i, names)  # noqa: E731
-    small = "; ".join(labels.ship_text(x["id"]) if x else "—" for x in v["small_offer"])
-    large = "; ".join(labels.bundle_text(x["cost"]) if x else "—" for x in v["large_offer"])
-    contracts = "; ".join(f"{c['city']}: {labels.contract_text(c['id'])}" if c else "—"
-                          for c in v["contracts"])
-    frames = ", ".join(f"{k} on {f['space']}" for k, f in v["frames"].items() if f["space"])
-    rows = [("Round", f"{v['round']} of 4, start player {who(v['start'])}"),
-            ("Small ships on offer", small), ("Large ships on offer (cost)", large),
-            ("Contracts", contracts), ("Frame tiles", frames or "none left"),
-            ("Captains", captains(v["captains"])),
-            ("Goods field", ", ".join(v["goods_field"]) or "empty"),
-            ("Piles", ", ".join(f"{k} {n}" for k, n in v["piles"].items() if k != "goals"))]
-    sections = [Section("Table", tuple(rows))]
-    isl_rows = []
-    for name in ISLANDS:
-        # "space NF1, tile T04 (shape: bonus): Cy 1 marker, a free field"
-        tiles = [f"space {sp}, tile {labels.tile_text(c['tile'])}: " + ", ".join(
-            f"{who(o)} {count(k, 'marker')}" if o is not None else "a free field"
-            for o, k in c["fields"]) for sp, c in v["board"].items() if c["island"] == name]
-        done = " (scored)" if name in v["scored"] else ""
-        isl_rows.append((name + done, "; ".join(tiles) or "no tiles"))
-    for city, seats in v["cities"].items():
-        done = " (scored)" if city in v["scored"] else ""
-        isl_rows.append((city + done, ", ".join(who(i) for i in seats) or "no markers"))
-    sections.append(Section("Islands and cities", tuple(isl_rows)))
+    who = lambda i: msg("neutral") if i == -1 else name_seats("{s%d}" % i, names)  # noqa: E731
+    dash = "—"
+    small = listing([labels.ship_text(x["id"]) if x else dash for x in v["small_offer"]], "; ")
+    large = listing([labels.bundle_text(x["cost"]) if x else dash for x in v["large_offer"]],
+                    "; ")
+    contracts = listing([msg("%(city)s: %(contract)s", city=c["city"],
+                             contract=labels.contract_text(c["id"])) if c else dash
+                         for c in v["contracts"]], "; ")
+    frames = listing([msg("%(frame)s on %(space)s", frame=k, space=f["space"])
+                      for k, f in v["frames"].items() if f["space"]])
+    piles = listing([msg("%(pile)s %(n)s", pile=term(PILES.get(k, k)), n=n)
+                     for k, n in v["piles"].items() if k != "goals"])
+    rows = [(msg("Round"), msg("%(round)s of 4, start player %(who)s", round=v["round"],
+                               who=who(v["start"]))),
+            (msg("Small ships on offer"), small), (msg("Large ships on offer (cost)"), large),
+            (msg("Contracts"), contracts), (msg("Frame tiles"), frames or msg("none left")),
+            (msg("Captains"), captains(v["captains"])),
+            (msg("Goods field"), listing([term(g) for g in v["goods_field"]]) or msg("empty")),
+            (msg("Piles"), piles)]
+    sections = [Section(msg("Table"), tuple(rows)),
+                Section(msg("Islands and cities"), _places(v, who))]
     for i, p in enumerate(v["players"]):
-        hand = ("; ".join(labels.card_text(c) for c in p["hand"]) if p["hand"] is not None
-                else count(p['hand_count'], "card"))
-        goals = ("; ".join(labels.goal_text(g) for g in p["goals"]) if p["goals"] is not None
-                 else count(p['goal_count'], "card"))
-        sections.append(Section(f"{who(i)} — {p['nation']}", (
-            ("Score", str(p["score"])),
-            ("Goods", labels.bundle_text(p["goods"])),
-            ("Ships", "; ".join(labels.ship_text(x["id"]) for x in p["ships"])
-             + f" ({count(p['shipyards'], 'shipyard')})"),
-            ("Extensions", ", ".join(x.replace("_", " ") for x in p["extensions"]) or "none"),
-            ("Captains", captains(p["captains"])),
-            ("One-time cards", hand or "none"), ("Goal cards", goals or "none"),
-        )))
+        sections.append(Section(msg("%(who)s — %(nation)s", who=who(i), nation=term(p["nation"])),
+                                _player_rows(p)))
     return sections
 
 
-def captains(ids) -> str:
+PILES = {"small": N_("small ships"), "large": N_("large ships"), "cards": N_("one-time cards"),
+         "contracts": N_("contracts"), "islands": N_("island tiles"),
+         "compass": N_("compass tiles")}
+
+
+EXTENSION_NAMES = {"portuguese_shipyard": N_("portuguese shipyard"),
+                   "colonial_oversight": N_("colonial oversight"),
+                   "colonial_harbour": N_("colonial harbour"), "toll_house": N_("toll house"),
+                   "naval_base": N_("naval base"), "shipyard": N_("shipyard")}
+
+
+def _places(v: Mapping[str, Any], who) -> tuple:
+    rows = []
+    for name in ISLANDS:
+        # "space NF1, tile T04 (shape: bonus): Cy 1 marker, a free field"
+        tiles = [msg("space %(space)s, tile %(tile)s: %(fields)s", space=sp,
+                     tile=labels.tile_text(c["tile"]),
+                     fields=listing([_field(who, o, k) for o, k in c["fields"]]))
+                 for sp, c in v["board"].items() if c["island"] == name]
+        title = msg("%(place)s (scored)", place=name) if name in v["scored"] else name
+        rows.append((title, listing(tiles, "; ") or msg("no tiles")))
+    for city, seats in v["cities"].items():
+        title = msg("%(place)s (scored)", place=city) if city in v["scored"] else city
+        rows.append((title, listing([who(i) for i in seats]) or msg("no markers")))
+    return tuple(rows)
+
+
+def _field(who, owner: int | None, markers: int) -> Words:
+    if owner is None:
+        return msg("a free field")
+    return nmsg("%(who)s %(n)s marker", "%(who)s %(n)s markers", markers, who=who(owner))
+
+
+def _player_rows(p: Mapping[str, Any]) -> tuple:
+    hand = (listing([labels.card_text(c) for c in p["hand"]], "; ") if p["hand"] is not None
+            else nmsg("%(n)s card", "%(n)s cards", p["hand_count"]))
+    goals = (listing([labels.goal_text(g) for g in p["goals"]], "; ") if p["goals"] is not None
+             else nmsg("%(n)s card", "%(n)s cards", p["goal_count"]))
+    ships = nmsg("%(ships)s (%(n)s shipyard)", "%(ships)s (%(n)s shipyards)", p["shipyards"],
+                 ships=listing([labels.ship_text(x["id"]) for x in p["ships"]], "; "))
+    extensions = listing([term(EXTENSION_NAMES.get(x, x.replace("_", " ")))
+                          for x in p["extensions"]])
+    return ((msg("Score"), str(p["score"])),
+            (msg("Goods"), labels.bundle_text(p["goods"])),
+            (msg("Ships"), ships),
+            (msg("Extensions"), extensions or msg("none")),
+            (msg("Captains"), captains(p["captains"])),
+            (msg("One-time cards"), hand or msg("none")), (msg("Goal cards"), goals or msg("none")))
+
+
+def captains(ids) -> Words:
     """Captains by name ("Da Gama"), not by id ("da_gama")."""
-    return ", ".join(CAPTAINS.get(c, c) for c in ids) or "none"
+    return listing([CAPTAINS.get(c, c) for c in ids]) or msg("none")

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.words import N_
+
 CORN, INDIGO, SUGAR, TOBACCO, COFFEE, QUARRY = range(6)
-GOODS = ("corn", "indigo", "sugar", "tobacco", "coffee")
-TILES = GOODS + ("quarry",)
+# The names are also the goods' ids; N_ puts them in the catalogs.
+GOODS = (N_("corn"), N_("indigo"), N_("sugar"), N_("tobacco"), N_("coffee"))
+TILES = GOODS + (N_("quarry"),)
 KIND_INDEX = {name: i for i, name in enumerate(TILES)}
 PRICE = (0, 1, 2, 3, 4)          # trading house: corn 0 … coffee 4
 GOODS_SUPPLY = (10, 11, 11, 9, 9)
@@ -104,103 +107,103 @@ def _x(name, title, cost, vp, circles, effects, text, src, large=False):
 
 
 CARDS: dict[str, Building] = {b.name: b for b in (
-    _b("small_indigo_plant", "Small indigo plant", 1, 1, 1, 1, INDIGO,
+    _b("small_indigo_plant", N_("Small indigo plant"), 1, 1, 1, 1, INDIGO,
        text="Makes 1 indigo with an occupied indigo plantation."),
-    _b("small_sugar_mill", "Small sugar mill", 2, 1, 1, 1, SUGAR,
+    _b("small_sugar_mill", N_("Small sugar mill"), 2, 1, 1, 1, SUGAR,
        text="Makes 1 sugar with an occupied sugar plantation."),
-    _b("small_market", "Small market", 1, 1, 1, 1, effects=["trade_bonus_1"],
+    _b("small_market", N_("Small market"), 1, 1, 1, 1, effects=["trade_bonus_1"],
        text="Trader: +1 doubloon when you sell."),
-    _x("aqueduct", "Aqueduct", 1, 1, 1, ["aqueduct"],
+    _x("aqueduct", N_("Aqueduct"), 1, 1, 1, ["aqueduct"],
        "Craftsman: +1 indigo and +1 sugar when your large indigo plant or large sugar mill "
        "produces.",
        "003_… line 328-330; 'at least one barrel' from the published expansion sheet"),
-    _b("hacienda", "Hacienda", 2, 1, 1, 1, effects=["extra_plantation"],
+    _b("hacienda", N_("Hacienda"), 2, 1, 1, 1, effects=["extra_plantation"],
        text="Settler: first draw an extra face-down plantation."),
-    _b("construction_hut", "Construction hut", 2, 1, 1, 1, effects=["quarry_choice"],
+    _b("construction_hut", N_("Construction hut"), 2, 1, 1, 1, effects=["quarry_choice"],
        text="Settler: you may take a quarry instead of a plantation."),
-    _x("forest_house", "Forest house", 2, 1, 1, ["forest"],
+    _x("forest_house", N_("Forest house"), 2, 1, 1, ["forest"],
        "Settler: you may take a forest (a face-down tile) instead of a plantation; "
        "builder: -1 doubloon per 2 forests.",
        "003_… lines 331-334; the forest is the top tile of the face-down stack placed face "
        "down, no quarry-column limit on the discount, a Hacienda draw may be turned into a "
        "forest, a Hospice colonist goes to San Juan: published expansion sheet"),
-    _x("black_market", "Black market", 2, 1, 1, ["black_market"],
+    _x("black_market", N_("Black market"), 2, 1, 1, ["black_market"],
        "Builder: pay up to 3 doubloons of a price you cannot pay with 1 good, "
        "1 colonist and/or 1 victory point.",
        "003_… lines 335-337; used only to make up a shortfall, never below 0, the "
        "colonist may come from San Juan or any place: published expansion sheet"),
-    _b("small_warehouse", "Small warehouse", 3, 1, 1, 1, effects=["store_kind_1"],
+    _b("small_warehouse", N_("Small warehouse"), 3, 1, 1, 1, effects=["store_kind_1"],
        text="Captain: keep all barrels of one kind."),
-    _x("storehouse", "Storehouse", 3, 1, 1, ["store_barrels_3"],
+    _x("storehouse", N_("Storehouse"), 3, 1, 1, ["store_barrels_3"],
        "Captain: keep 3 more barrels of any kinds.",
        "003_… lines 338-339; 'in addition to the one barrel' from the published sheet"),
-    _b("indigo_plant", "Indigo plant", 3, 2, 2, 3, INDIGO,
+    _b("indigo_plant", N_("Indigo plant"), 3, 2, 2, 3, INDIGO,
        text="Makes up to 3 indigo with occupied indigo plantations."),
-    _b("sugar_mill", "Sugar mill", 4, 2, 2, 3, SUGAR,
+    _b("sugar_mill", N_("Sugar mill"), 4, 2, 2, 3, SUGAR,
        text="Makes up to 3 sugar with occupied sugar plantations."),
-    _b("hospice", "Hospice", 4, 2, 2, 1, effects=["settler_colonist"],
+    _b("hospice", N_("Hospice"), 4, 2, 2, 1, effects=["settler_colonist"],
        text="Settler: a colonist on the tile you take."),
-    _x("guest_house", "Guest house", 4, 2, 2, ["guests"],
+    _x("guest_house", N_("Guest house"), 4, 2, 2, ["guests"],
        "Mayor: park up to 2 colonists here; move them to an empty circle whenever you "
        "decide later.",
        "003_… lines 340-343; 2 circles, guests are not a function of the house: "
        "published expansion"),
-    _b("office", "Office", 5, 2, 2, 1, effects=["sell_duplicate"],
+    _b("office", N_("Office"), 5, 2, 2, 1, effects=["sell_duplicate"],
        text="Trader: you may sell a kind already in the trading house."),
-    _b("large_market", "Large market", 5, 2, 2, 1, effects=["trade_bonus_2"],
+    _b("large_market", N_("Large market"), 5, 2, 2, 1, effects=["trade_bonus_2"],
        text="Trader: +2 doubloons when you sell."),
-    _x("trading_post", "Trading post", 5, 2, 1, ["trading_post"],
+    _x("trading_post", N_("Trading post"), 5, 2, 1, ["trading_post"],
        "Trader: sell to your own trading post instead, at full price plus the trader's "
        "bonus, no market bonus, even when the house is full.",
        "003_… lines 344-349"),
-    _x("church", "Church", 5, 2, 1, ["church"],
+    _x("church", N_("Church"), 5, 2, 1, ["church"],
        "Builder: +1 VP when you build a 2- or 3-VP building, +2 VP for a large one.",
        "003_… lines 350-352; chips from the supply as in shipping: published expansion"),
-    _b("large_warehouse", "Large warehouse", 6, 2, 2, 1, effects=["store_kind_2"],
+    _b("large_warehouse", N_("Large warehouse"), 6, 2, 2, 1, effects=["store_kind_2"],
        text="Captain: keep all barrels of two kinds."),
-    _x("small_wharf", "Small wharf", 6, 2, 1, ["small_wharf"],
+    _x("small_wharf", N_("Small wharf"), 6, 2, 1, ["small_wharf"],
        "Captain: once per phase ship all barrels of any kinds on your own ship, "
        "1 VP per 2 barrels.",
        "003_… lines 353-355; once per captain phase, a shipment like the Wharf's "
        "(Harbor and the captain's privilege count): published expansion"),
-    _b("tobacco_storage", "Tobacco storage", 5, 3, 3, 3, TOBACCO,
+    _b("tobacco_storage", N_("Tobacco storage"), 5, 3, 3, 3, TOBACCO,
        text="Makes up to 3 tobacco with occupied tobacco plantations."),
-    _b("coffee_roaster", "Coffee roaster", 6, 3, 3, 2, COFFEE,
+    _b("coffee_roaster", N_("Coffee roaster"), 6, 3, 3, 2, COFFEE,
        text="Makes up to 2 coffee with occupied coffee plantations."),
-    _b("factory", "Factory", 7, 3, 3, 1, effects=["factory"],
+    _b("factory", N_("Factory"), 7, 3, 3, 1, effects=["factory"],
        text="Craftsman: 1/2/3/5 doubloons for producing 2/3/4/5 kinds."),
-    _x("lighthouse", "Lighthouse", 7, 3, 1, ["lighthouse"],
+    _x("lighthouse", N_("Lighthouse"), 7, 3, 1, ["lighthouse"],
        "Captain: +1 doubloon per shipment; the captain gets +1 more once.",
        "003_… lines 356-358"),
-    _b("university", "University", 8, 3, 3, 1, effects=["builder_colonist"],
+    _b("university", N_("University"), 8, 3, 3, 1, effects=["builder_colonist"],
        text="Builder: a colonist on the building you build."),
-    _b("harbor", "Harbor", 8, 3, 3, 1, effects=["ship_bonus"],
+    _b("harbor", N_("Harbor"), 8, 3, 3, 1, effects=["ship_bonus"],
        text="Captain: +1 VP per shipment."),
-    _x("specialty_factory", "Specialty factory", 8, 3, 1, ["specialty_factory"],
+    _x("specialty_factory", N_("Specialty factory"), 8, 3, 1, ["specialty_factory"],
        "Craftsman: doubloons = your largest production of one kind (not corn) minus 1.",
        "003_… lines 359-362"),
-    _x("library", "Library", 8, 3, 1, ["library"],
+    _x("library", N_("Library"), 8, 3, 1, ["library"],
        "Your role privileges count twice.",
        "003_… lines 363-364; what doubled means per role: published expansion sheet "
        "(see phases and tests)"),
-    _x("union_hall", "Union hall", 8, 3, 1, ["union_hall"],
+    _x("union_hall", N_("Union hall"), 8, 3, 1, ["union_hall"],
        "Captain: before shipping, 1 VP per 2 barrels you have.",
        "003_… lines 365-366 (cost 8 as printed there)"),
-    _b("wharf", "Wharf", 9, 3, 3, 1, effects=["wharf"],
+    _b("wharf", N_("Wharf"), 9, 3, 3, 1, effects=["wharf"],
        text="Captain: once per phase ship all barrels of one kind on your own ship."),
-    _b("guild_hall", "Guild hall", 10, 4, 4, 1, large=True, effects=["score_guild_hall"],
+    _b("guild_hall", N_("Guild hall"), 10, 4, 4, 1, large=True, effects=["score_guild_hall"],
        text="End: 1 VP per small, 2 per large production building."),
-    _b("residence", "Residence", 10, 4, 4, 1, large=True, effects=["score_residence"],
+    _b("residence", N_("Residence"), 10, 4, 4, 1, large=True, effects=["score_residence"],
        text="End: 4/5/6/7 VP for up to 9/10/11/12 island tiles."),
-    _b("fortress", "Fortress", 10, 4, 4, 1, large=True, effects=["score_fortress"],
+    _b("fortress", N_("Fortress"), 10, 4, 4, 1, large=True, effects=["score_fortress"],
        text="End: 1 VP per 3 colonists."),
-    _b("customs_house", "Customs house", 10, 4, 4, 1, large=True,
+    _b("customs_house", N_("Customs house"), 10, 4, 4, 1, large=True,
        effects=["score_customs_house"], text="End: 1 VP per 4 VP chips."),
-    _b("city_hall", "City hall", 10, 4, 4, 1, large=True, effects=["score_city_hall"],
+    _b("city_hall", N_("City hall"), 10, 4, 4, 1, large=True, effects=["score_city_hall"],
        text="End: 1 VP per violet building."),
-    _x("statue", "Statue", 10, 8, 0, [], "8 VP; takes no colonist.",
+    _x("statue", N_("Statue"), 10, 8, 0, [], "8 VP; takes no colonist.",
        "003_… lines 367-368", large=True),
-    _x("cloister", "Cloister", 10, 4, 1, ["score_cloister"],
+    _x("cloister", N_("Cloister"), 10, 4, 1, ["score_cloister"],
        "End: 1/3/6/10 VP for 1/2/3/4 sets of 3 like plantations or quarries.",
        "003_… lines 369-374; needs a colonist like the other large buildings "
        "(003_… lines 287-288)", large=True),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from engine.interface import Event
 from engine.puerto_rico.data import CARDS, TILES
 from engine.puerto_rico.state import Player, State
+from engine.words import msg, term
 
 HOUSE = "guest_house"
 DONE = {"type": "guests_done"}
@@ -51,11 +52,12 @@ def move(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     p.buildings[HOUSE] -= 1
     if target in CARDS:
         p.buildings[target] += 1
-        where = CARDS[target].title
+        where = term(CARDS[target].title)
     else:
         p.worked[TILES.index(target)] += 1
-        where = f"{target} tile"
-    ev.append(Event("{s%d} moves a colonist from the Guest house to the %s." % (seat, where), seat))
+        where = msg("%(kind)s tile", kind=term(target))
+    ev.append(Event(msg("%(who)s moves a colonist from the Guest house to the %(where)s.",
+                        who="{s%d}" % seat, where=where), seat))
 
 
 def follow_up(s: State, seat: int) -> bool:

@@ -6,10 +6,11 @@ from collections import Counter
 from engine.puerto_rico.catalogue import describe
 from engine.puerto_rico.data import CARDS, GOODS
 from engine.puerto_rico.phases.builder import cost
+from engine.puerto_rico.phases.common import tile_name
 from engine.puerto_rico.phases.roles import ROLE_TITLES
 from engine.puerto_rico.phases.trader import price
 from engine.puerto_rico.state import State
-from engine.words import N_, article, count, fill
+from engine.words import N_, Words, fill, listing, msg, nmsg, term
 
 PROMPTS = {
     "role": N_("choose a role"),
@@ -28,8 +29,8 @@ PENDING_PROMPTS = {"black_market": N_("pay the rest of the price on the black ma
                    "second_tile": N_("take a second tile (library)"),
                    "guests": N_("move colonists from the Guest house, or leave them"),
                    "bonus": N_("choose the craftsman's extra barrel")}
-PASS_LABELS = {"settler": "Take no plantation", "builder": "Build nothing",
-               "trader": "Sell nothing", "captain": "Do not use the wharf now"}
+PASS_LABELS = {"settler": N_("Take no plantation"), "builder": N_("Build nothing"),
+               "trader": N_("Sell nothing"), "captain": N_("Do not use the wharf now")}
 
 
 def prompt(s: State) -> str:
@@ -46,89 +47,121 @@ def prompt_message(s: State) -> tuple[str, dict]:
     return PROMPTS[s.phase], {}
 
 
-def target_title(target: str) -> str:
+def target_title(target: str) -> Words:
     if target in CARDS:
-        return CARDS[target].title
-    return "quarry" if target == "quarry" else f"{target} plantation"
+        return term(CARDS[target].title)
+    return msg("quarry") if target == "quarry" else msg("%(kind)s plantation", kind=term(target))
 
 
-def label(s: State, a: dict) -> str:
+def label(s: State, a: dict) -> Words:
     text = _label(s, a)
     if a.get("colonist") is False:
-        text += " without the free colonist"
+        return msg("%(choice)s without the free colonist", choice=text)
     return text
 
 
-def _label(s: State, a: dict) -> str:
+def _label(s: State, a: dict) -> Words:
     t = a["type"]
     seat = s.turn
     if t == "role":
         coins = s.roles.get(a["role"], 0)
-        return ROLE_TITLES[a["role"]] + (f" (+{coins} doubloon{'s' * (coins > 1)})" if coins else "")
+        role = term(ROLE_TITLES[a["role"]])
+        if coins:
+            return nmsg("%(role)s (+%(n)s doubloon)", "%(role)s (+%(n)s doubloons)", coins,
+                        role=role)
+        return role
     if t == "pass":
-        return PASS_LABELS.get(s.phase, "Pass")
-    if t == "plantation":
-        return f"Take {article(a['kind'])} plantation"
-    if t == "quarry":
-        return "Take a quarry"
-    if t == "hacienda":
-        return "Hacienda: first draw an extra face-down plantation"
-    if t == "place":
-        n = a["count"]
-        return f"Put {'a colonist' if n == 1 else f'{n} colonists'} on the {target_title(a['target'])}"
-    if t == "auto_place":
-        return "Place the rest automatically (last arrangement first)"
-    if t == "build":
-        name = a["building"]
-        return f"Build the {CARDS[name].title} for {cost(s, seat, name)} ({describe(name)})"
-    if t == "sell" and a.get("to") == "trading_post":
-        kind = GOODS.index(a["kind"])
-        return f"Sell one {a['kind']} to your trading post for {price(s, seat, kind, 'trading_post')}"
-    if t == "bonus":
-        return f"Take one more {a['kind']}"
-    if t == "sell":
-        return f"Sell one {a['kind']} for {price(s, seat, GOODS.index(a['kind']))}"
-    if t == "load":
-        cap, _, count = s.ships[a["ship"]]
-        n = min(s.players[seat].goods[GOODS.index(a["kind"])], cap - count)
-        return f"Load {n} {a['kind']} on the {cap}-ship"
-    if t == "wharf":
-        n = s.players[seat].goods[GOODS.index(a["kind"])]
-        return f"Ship all {n} {a['kind']} with your wharf"
-    if t == "store":
-        loose = Counter(a.get("barrels", [a.get("single")]))
-        kept = [f"all {g}" for g in a["warehouse"]]
-        kept += [f"{'one' if n == 1 else n} {g}" for g, n in loose.items()]
-        return "Keep " + ", ".join(kept) + "; return the rest"
+        return term(PASS_LABELS.get(s.phase, N_("Pass")))
+    if t in SIMPLE_LABELS:
+        return SIMPLE_LABELS[t](s, seat, a)
     return EXPANSION_LABELS[t](s, seat, a)
 
 
-def _black_market(s: State, seat: int, a: dict) -> str:
+def _place(s: State, seat: int, a: dict) -> Words:
+    return nmsg("Put a colonist on the %(target)s", "Put %(n)s colonists on the %(target)s",
+                a["count"], target=target_title(a["target"]))
+
+
+def _build(s: State, seat: int, a: dict) -> Words:
+    name = a["building"]
+    return msg("Build the %(building)s for %(price)s (%(card)s)", building=term(CARDS[name].title),
+               price=cost(s, seat, name), card=describe(name))
+
+
+def _sell(s: State, seat: int, a: dict) -> Words:
+    good = term(a["kind"])
+    if a.get("to") == "trading_post":
+        kind = GOODS.index(a["kind"])
+        return msg("Sell one %(good)s to your trading post for %(price)s", good=good,
+                   price=price(s, seat, kind, "trading_post"))
+    return msg("Sell one %(good)s for %(price)s", good=good,
+               price=price(s, seat, GOODS.index(a["kind"])))
+
+
+def _load(s: State, seat: int, a: dict) -> Words:
+    cap, _, on_board = s.ships[a["ship"]]
+    n = min(s.players[seat].goods[GOODS.index(a["kind"])], cap - on_board)
+    return msg("Load %(n)s %(good)s on the %(size)s-ship", n=n, good=term(a["kind"]), size=cap)
+
+
+def _store(s: State, seat: int, a: dict) -> Words:
+    loose = Counter(a.get("barrels", [a.get("single")]))
+    kept = [msg("all %(good)s", good=term(g)) for g in a["warehouse"]]
+    kept += [msg("one %(good)s", good=term(g)) if n == 1
+             else msg("%(n)s %(good)s", n=n, good=term(g)) for g, n in loose.items()]
+    return msg("Keep %(goods)s; return the rest", goods=listing(kept))
+
+
+SIMPLE_LABELS = {
+    "plantation": lambda s, seat, a: msg("Take %(tile)s plantation",
+                                         tile=tile_name(GOODS.index(a["kind"]))),
+    "quarry": lambda s, seat, a: msg("Take a quarry"),
+    "hacienda": lambda s, seat, a: msg("Hacienda: first draw an extra face-down plantation"),
+    "place": _place,
+    "auto_place": lambda s, seat, a: msg("Place the rest automatically (last arrangement first)"),
+    "build": _build,
+    "sell": _sell,
+    "bonus": lambda s, seat, a: msg("Take one more %(good)s", good=term(a["kind"])),
+    "load": _load,
+    "wharf": lambda s, seat, a: msg("Ship all %(n)s %(good)s with your wharf",
+                                    n=s.players[seat].goods[GOODS.index(a["kind"])],
+                                    good=term(a["kind"])),
+    "store": _store,
+}
+
+
+def _black_market(s: State, seat: int, a: dict) -> Words:
     what = a["pay"]
     if what == "cancel":
-        return "Do not build it after all"
+        return msg("Do not build it after all")
     if what == "good":
-        return f"Black market: give one {a['kind']} for a doubloon"
+        return msg("Black market: give one %(good)s for a doubloon", good=term(a["kind"]))
     if what == "vp":
-        return "Black market: give a victory point for a doubloon"
-    where = "San Juan" if a["from"] == "san_juan" else target_title(a["from"])
-    return f"Black market: give a colonist from the {where} for a doubloon"
+        return msg("Black market: give a victory point for a doubloon")
+    where = msg("San Juan") if a["from"] == "san_juan" else target_title(a["from"])
+    return msg("Black market: give a colonist from the %(where)s for a doubloon", where=where)
 
 
-def _small_wharf(s: State, seat: int, a: dict) -> str:
+def _small_wharf(s: State, seat: int, a: dict) -> Words:
     goods = s.players[seat].goods
     n = sum(goods[GOODS.index(g)] for g in a["kinds"])
-    return f"Ship all {', '.join(a['kinds'])} ({count(n, 'barrel')}) on your small wharf"
+    return nmsg("Ship all %(kinds)s (%(n)s barrel) on your small wharf",
+                "Ship all %(kinds)s (%(n)s barrels) on your small wharf", n,
+                kinds=listing([term(g) for g in a["kinds"]]))
 
 
 EXPANSION_LABELS = {
-    "select": lambda s, seat, a: (f"Choose the {CARDS[a['building']].title} "
-                                  f"({describe(a['building'])})"),
-    "forest": lambda s, seat, a: "Take a forest (a face-down tile: -1 doubloon per 2 when building)",
-    "hacienda_tile": lambda s, seat, a: ("Keep the drawn tile face up" if a["as"] == "plantation"
-                                         else "Turn the drawn tile face down as a forest"),
-    "guest": lambda s, seat, a: f"Move a guest to the {target_title(a['target'])}",
-    "guests_done": lambda s, seat, a: "Leave the guests where they are",
+    "select": lambda s, seat, a: msg("Choose the %(building)s (%(card)s)",
+                                     building=term(CARDS[a["building"]].title),
+                                     card=describe(a["building"])),
+    "forest": lambda s, seat, a: msg("Take a forest (a face-down tile: -1 doubloon per 2 when "
+                                     "building)"),
+    "hacienda_tile": lambda s, seat, a: (msg("Keep the drawn tile face up")
+                                         if a["as"] == "plantation"
+                                         else msg("Turn the drawn tile face down as a forest")),
+    "guest": lambda s, seat, a: msg("Move a guest to the %(target)s",
+                                    target=target_title(a["target"])),
+    "guests_done": lambda s, seat, a: msg("Leave the guests where they are"),
     "black_market": _black_market,
     "small_wharf": _small_wharf,
 }

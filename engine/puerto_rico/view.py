@@ -12,10 +12,10 @@ from engine.puerto_rico import building_sets, catalogue
 from engine.puerto_rico.data import CARDS, GOODS, TILES, VIOLET_SLOTS
 from engine.puerto_rico.phases.roles import ROLE_TITLES
 from engine.puerto_rico.state import State
-from engine.words import count
+from engine.words import N_, Words, listing, msg, nmsg, term
 
-SET_TITLES = {"base": "base game", "extended": "extended (chosen by the players)",
-              "random": "random (drawn by the server)"}
+SET_TITLES = {"base": N_("base game"), "extended": N_("extended (chosen by the players)"),
+              "random": N_("random (drawn by the server)")}
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
@@ -52,48 +52,64 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _counts(d: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {k}" for k, n in d.items() if n) or "none"
+def _counts(d: Mapping[str, int]) -> Words:
+    return listing([msg("%(n)s %(good)s", n=n, good=term(k)) for k, n in d.items() if n]
+                   ) or msg("none")
+
+
+def _names(items: list, empty: str = N_("none")) -> Words:
+    return listing(items) or term(empty)
 
 
 def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
     who = lambda i: name_seats("{s%d}" % i, names)  # noqa: E731
-    roles = ", ".join(f"{ROLE_TITLES[r]} ({c})" if c else ROLE_TITLES[r]
-                      for r, c in v["roles"].items())
-    taken = ", ".join(f"{ROLE_TITLES[r]}: {who(i)}" for r, i in v["taken"].items())
-    ships = "; ".join(f"{sh['capacity']}-ship: " + (f"{sh['count']} {sh['kind']}"
-                                                   if sh["kind"] else "empty") for sh in v["ships"])
-    sections = [Section("Table", (
-        ("Round", f"{v['round']}, governor {who(v['governor'])}"),
-        ("Roles on offer", roles or "none"),
-        ("Roles taken", taken or "none"),
-        ("Ships", ships),
-        ("Trading house", ", ".join(v["trading_house"]) or "empty"),
-        ("Face-up plantations", ", ".join(v["face_up"]) or "none"),
-        ("Plantations", f"{v['stack_size']} face down, {len(v['discard'])} discarded, "
-                        f"{count(v['quarries'], 'quarry')}"),
-        ("Colonists", f"{v['colonist_ship']} on the ship, {v['colonist_supply']} in supply"),
-        ("Victory points", f"{count(v['vp_supply'], 'chip')} left"),
-        ("Goods in supply", _counts(v["goods_supply"])),
-        ("Buildings left", ", ".join(f"{CARDS[b].title} ×{n}"
-                                      for b, n in v["buildings_left"].items() if n)),
+    roles = [msg("%(role)s (%(n)s)", role=term(ROLE_TITLES[r]), n=c) if c
+             else term(ROLE_TITLES[r]) for r, c in v["roles"].items()]
+    taken = [msg("%(role)s: %(who)s", role=term(ROLE_TITLES[r]), who=who(i))
+             for r, i in v["taken"].items()]
+    ships = listing([msg("%(size)s-ship: %(cargo)s", size=sh["capacity"],
+                         cargo=msg("%(n)s %(good)s", n=sh["count"], good=term(sh["kind"]))
+                         if sh["kind"] else msg("empty")) for sh in v["ships"]], "; ")
+    sections = [Section(msg("Table"), (
+        (msg("Round"), msg("%(round)s, governor %(who)s", round=v["round"],
+                           who=who(v["governor"]))),
+        (msg("Roles on offer"), _names(roles)),
+        (msg("Roles taken"), _names(taken)),
+        (msg("Ships"), ships),
+        (msg("Trading house"), _names([term(g) for g in v["trading_house"]], N_("empty"))),
+        (msg("Face-up plantations"), _names([term(t) for t in v["face_up"]])),
+        (msg("Plantations"), nmsg("%(face_down)s face down, %(discarded)s discarded, %(n)s quarry",
+                                  "%(face_down)s face down, %(discarded)s discarded, "
+                                  "%(n)s quarries", v["quarries"], face_down=v["stack_size"],
+                                  discarded=len(v["discard"]))),
+        (msg("Colonists"), msg("%(ship)s on the ship, %(supply)s in supply",
+                               ship=v["colonist_ship"], supply=v["colonist_supply"])),
+        (msg("Victory points"), nmsg("%(n)s chip left", "%(n)s chips left", v["vp_supply"])),
+        (msg("Goods in supply"), _counts(v["goods_supply"])),
+        (msg("Buildings left"), listing([msg("%(building)s ×%(n)s", building=term(CARDS[b].title),
+                                             n=n) for b, n in v["buildings_left"].items() if n])),
     ))]
     for i, p in enumerate(v["players"]):
-        tiles = ", ".join([f"{p['tiles'][t]} {t} ({p['worked'][t]} worked)"
-                           for t in TILES if p["tiles"][t]]
-                          + ([f"{p['forests']} forest{'s' * (p['forests'] > 1)}"]
-                             if p.get("forests") else []))
-        city = ", ".join(f"{CARDS[b].title} ({c}/{CARDS[b].circles})"
-                         for b, c in p["buildings"].items())
-        sections.append(Section(who(i), (
-            ("Doubloons", str(p["doubloons"])),
-            ("Victory-point chips", "hidden" if p["vp"] is None else str(p["vp"])),
-            ("Goods", _counts(p["goods"])),
-            ("Island", tiles or "empty"),
-            ("City", f"{city or 'empty'} — {p['city_spaces']}/12 spaces"),
-            ("San Juan", str(p["san_juan"])),
-        )))
+        sections.append(Section(who(i), _player_rows(p)))
     return sections + [_building_set(v)]
+
+
+def _player_rows(p: Mapping[str, Any]) -> tuple:
+    tiles = [msg("%(n)s %(kind)s (%(worked)s worked)", n=p["tiles"][t], kind=term(t),
+                 worked=p["worked"][t]) for t in TILES if p["tiles"][t]]
+    if p.get("forests"):
+        tiles.append(nmsg("%(n)s forest", "%(n)s forests", p["forests"]))
+    city = listing([msg("%(building)s (%(manned)s/%(circles)s)", building=term(CARDS[b].title),
+                        manned=c, circles=CARDS[b].circles) for b, c in p["buildings"].items()])
+    return (
+        (msg("Doubloons"), str(p["doubloons"])),
+        (msg("Victory-point chips"), msg("hidden") if p["vp"] is None else str(p["vp"])),
+        (msg("Goods"), _counts(p["goods"])),
+        (msg("Island"), _names(tiles, N_("empty"))),
+        (msg("City"), msg("%(city)s — %(used)s/12 spaces", city=city or msg("empty"),
+                          used=p["city_spaces"])),
+        (msg("San Juan"), str(p["san_juan"])),
+    )
 
 
 def _building_set(v: Mapping[str, Any]) -> Section:
@@ -103,14 +119,17 @@ def _building_set(v: Mapping[str, Any]) -> Section:
     left = v["buildings_left"]
     if v["phase"] == "select":
         slots = building_sets.open_slots(left)
-        rows = tuple((f"Cost {cost}", _slot_row(left, cost, slots[cost]))
+        rows = tuple((msg("Cost %(cost)s", cost=cost), _slot_row(left, cost, slots[cost]))
                      for cost in sorted(VIOLET_SLOTS))
-        return Section("Building set being chosen (extended)", rows)
-    rows = tuple((CARDS[b].title, f"{catalogue.describe(b)} ({n} left)")
+        return Section(msg("Building set being chosen (extended)"), rows)
+    rows = tuple((term(CARDS[b].title), msg("%(card)s (%(n)s left)", card=catalogue.describe(b),
+                                            n=n))
                  for b, n in left.items())
-    return Section(f"Buildings in play: {SET_TITLES.get(kind, kind)}", rows)
+    return Section(msg("Buildings in play: %(set)s", set=term(SET_TITLES.get(kind, kind))), rows)
 
 
-def _slot_row(left: Mapping[str, int], cost: int, still_open: int) -> str:
-    chosen = [CARDS[b].title for b in left if CARDS[b].violet and CARDS[b].cost == cost]
-    return f"{', '.join(chosen) or 'nothing yet'}; {still_open} of {VIOLET_SLOTS[cost]} open"
+def _slot_row(left: Mapping[str, int], cost: int, still_open: int) -> Words:
+    chosen = _names([term(CARDS[b].title) for b in left
+                     if CARDS[b].violet and CARDS[b].cost == cost], N_("nothing yet"))
+    return msg("%(chosen)s; %(open)s of %(slots)s open", chosen=chosen, open=still_open,
+               slots=VIOLET_SLOTS[cost])

@@ -159,20 +159,21 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     clocks.start_turn(game, seat, now)
     if seat.bot or seat.absent or seat.withdrawn or seat.user.mail_mode == "digest":
         return
-    names = names or seat_names(game)
-    summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq)]
+    names, language = names or seat_names(game), seat.user.language
+    summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq,
+                                               language=language)]
     state = state if state is not None else load_state(game, save=False)
     menu = reply_menu.menu(mailer.settings, game, seat, state=state)
     # The board as this seat sees it: tables in the HTML part (mail clients
     # show no inline SVG), rows in the text part, which stands on its own.
     sections = [{"title": s.title, "rows": list(s.rows)}
-                for s in board(game, state, seat.index, names)]
+                for s in board(game, state, seat.index, names, language)]
     template, values = rules(game).prompt_message(state)
     prompt = mailer.words(seat.user, template, **values)     # in the player's language
     mailer.turn(game, rules(game).title, seat, prompt, summary[-SUMMARY_LINES:],
                 clocks.local_text(seat.deadline, seat.user.timezone),
                 menu.context() if menu else None, unseen_talk(game, seat),
-                away=[vars(p) for p in while_away.played_for(game, seat, names)],
+                away=[vars(p) for p in while_away.played_for(game, seat, names, language)],
                 board=sections)
 
 

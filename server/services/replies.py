@@ -171,7 +171,8 @@ def _play_lines(lines: list[str], game: Game, seat: Seat, user: User, mailer: Ma
                       f"Line {number} and after were not played: your part of the turn is done.")
             break
         try:
-            choice = match(line, reply_menu.seat_choices(game, seat.index))
+            choice = match(line, reply_menu.seat_choices(game, seat.index,
+                                                          language=user.language))
             done = play(game.id, seat.index, choice.action, seq, mailer=mailer,
                         user_id=user.id)
         except (Unreadable, IllegalMove, MoveRejected) as exc:

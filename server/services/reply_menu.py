@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Choice
-from server.i18n import translate
+from server.i18n import say, translate
 from server.mail.reply_address import ReplyAddresses
 from server.models import Game, Seat
+from server.services import seat_views
 from server.services.seat_views import seat_names
 from server.services.state_store import load_state, rules
 
@@ -35,10 +36,13 @@ def addresses(settings) -> ReplyAddresses:
     return ReplyAddresses.from_settings(settings)
 
 
-def seat_choices(game: Game, seat: int, state=None) -> list[Choice]:
+def seat_choices(game: Game, seat: int, state=None, language: str | None = None) -> list[Choice]:
+    """The menu's choices, in the order of the engine, labelled in ``language``."""
     if game.status != "active" or game.to_move != seat:
         return []
-    return rules(game).choices(state if state is not None else load_state(game, save=False), seat)
+    state = state if state is not None else load_state(game, save=False)
+    return [Choice(c.action, say(language, c.label), c.group)
+            for c in rules(game).choices(state, seat)]
 
 
 def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
@@ -50,10 +54,11 @@ def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
     state = state if state is not None else load_state(game, save=False)
     names = seat_names(game)
     own = names[seat.index] if seat.index < len(names) else None
-    holdings = [{"title": s.title, "rows": list(s.rows)}
-                for s in kind.board(kind.view(state, seat.index), names) if s.title == own]
-    choices = [c.label for c in seat_choices(game, seat.index, state)]
     language = seat.user.language if seat.user_id else None
+    holdings = [{"title": s.title, "rows": list(s.rows)}
+                for s in seat_views.board(game, state, seat.index, names, language)
+                if s.title == own]
+    choices = [c.label for c in seat_choices(game, seat.index, state, language)]
     prompt = translate(language, *kind.prompt_message(state)) if choices else ""
     return Menu(prompt, choices, holdings,
                 replies.for_seat(game.id, seat.index, seat.link_version, game.seq))

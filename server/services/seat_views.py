@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from functools import partial
 
 from peewee import JOIN
 
 from engine import Event as EngineEvent
 from engine.bots import BOTS
+from engine.interface import Choice, Section, name_seats
+from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
 from server.services.clocks import local_text
 from server.services.state_store import rules
@@ -54,22 +57,35 @@ def bot_title(name: str | None) -> str:
     return bot.title if bot else "bot"
 
 
-def board(game: Game, state, viewer: int | None, names: list[str]):
+def board(game: Game, state, viewer: int | None, names: list[str],
+          language: str | None = None) -> list[Section]:
+    """The board's sections as ``viewer`` sees them, in ``language``."""
     kind = rules(game)
-    return kind.board(kind.view(state, viewer), names)
+    return [Section(name_seats(say(language, section.title), names),
+                    tuple((say(language, label), name_seats(say(language, value), names))
+                          for label, value in section.rows))
+            for section in kind.board(kind.view(state, viewer), names)]
+
+
+def choices(game: Game, state, seat: int, names: list[str],
+            language: str | None = None) -> list[Choice]:
+    """What ``seat`` may do now, labelled in ``language``."""
+    return [Choice(c.action, name_seats(say(language, c.label), names), c.group)
+            for c in rules(game).choices(state, seat)]
 
 
 def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
-              upto: int | None = None) -> list[LogLine]:
+              upto: int | None = None, language: str | None = None) -> list[LogLine]:
     query = (Event.select(Event.seq, Event.events, Event.undone, Event.actor, Event.seat)
              .where((Event.game == game.id) & (Event.seq > after))
              .order_by(Event.seq))
     if upto is not None:
         query = query.where(Event.seq <= upto)
     lines = []
+    in_language = partial(say, language)
     for row in query:
         for data in row.events:
-            text = EngineEvent.from_json(data).text_for(viewer, names)
+            text = EngineEvent.from_json(data).text_for(viewer, names, in_language)
             if text and row.actor == "bot" and row.seat is not None:
                 text = f"[bot for {names[row.seat]}] {text}"
             if text:

@@ -5,10 +5,12 @@ marks what the player has seen."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from peewee import JOIN
 
 from engine.interface import Event as EngineEvent
+from server.i18n import say
 from server.models import Event, Game, Seat, User
 
 LIMIT = 50      # moves listed; a seat away for weeks gets the newest
@@ -31,7 +33,8 @@ def who(row: Event, moderator_name: str | None) -> str:
     return row.actor
 
 
-def played_for(game: Game, seat: Seat, names: list[str]) -> list[PlayedForYou]:
+def played_for(game: Game, seat: Seat, names: list[str],
+               language: str | None = None) -> list[PlayedForYou]:
     """The moves played for ``seat`` by others since its player last acted."""
     rows = (Event.select(Event, User.name.alias("by_name"))
             .join(User, JOIN.LEFT_OUTER, on=(Event.user == User.id))
@@ -41,7 +44,8 @@ def played_for(game: Game, seat: Seat, names: list[str]) -> list[PlayedForYou]:
             .order_by(Event.seq.desc()).limit(LIMIT).objects())
     found = []
     for row in reversed(list(rows)):
-        texts = [EngineEvent.from_json(data).text_for(seat.index, names) for data in row.events]
+        texts = [EngineEvent.from_json(data).text_for(seat.index, names, partial(say, language))
+                 for data in row.events]
         found.append(PlayedForYou(row.seq, who(row, row.by_name),
                                   " ".join(t for t in texts if t) or "a move"))
     return found

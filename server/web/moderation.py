@@ -45,6 +45,7 @@ from server.services import moderation as moderate
 from server.services.seat_views import deadline_text, log_lines, seat_names
 from server.services.state_store import rules
 from server.web.forms import EmptyForm
+from server.web.languages import page_language
 
 bp = Blueprint("moderation", __name__)
 cli = AppGroup("pbem", help="pbem administration.")
@@ -185,7 +186,8 @@ def game_page(game: Game) -> dict:
                  .where(Seat.game == game.id).order_by(Seat.index))
     mine = next((s.index for s in seats if s.user_id == current_user.id), None)
     names = seat_names(game)
-    log = log_lines(game, mine, names)  # a host who plays sees only their own seat's secrets
+    # A host who plays sees only their own seat's secrets.
+    log = log_lines(game, mine, names, language=page_language())
     by_seq = {}
     for line in log:
         by_seq.setdefault(line.seq, []).append(line.text)

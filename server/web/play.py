@@ -19,7 +19,6 @@ from flask import (
 from flask_babel import gettext
 from flask_login import current_user
 
-from engine import Choice
 from engine.interface import name_seats
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
@@ -37,6 +36,7 @@ from server.services.moves import play
 from server.services.seat_views import (
     board,
     bot_title,
+    choices,
     deadline_text,
     log_lines,
     names_of,
@@ -48,6 +48,7 @@ from server.services.state_store import load_state, rules
 from server.web import drawings, rate_limits, seat_access
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, MoveForm, TalkForm
+from server.web.languages import page_language
 
 bp = Blueprint("play", __name__)
 RECENT_LINES = 15
@@ -90,17 +91,18 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
     # The seats with their users, read once for names, the seat to move and notes.
     seats = seats_with_users(game)
     state, names, kind = load_state(game, save=False), names_of(seats), rules(game)
-    log = log_lines(game, viewer, names)
+    language = page_language()
+    log = log_lines(game, viewer, names, language=language)
     to_move = seats[game.to_move] if game.to_move is not None else None
     my_turn = (viewer is not None and viewer == game.to_move and not game.paused
                and not seat.withdrawn)
     return dict(
         game=game, kind=kind, seat=seat, names=names, log=log, recent=log[-RECENT_LINES:],
-        sections=board(game, state, viewer, names), prompt=prompt_text(kind, state, names),
+        sections=board(game, state, viewer, names, language),
+        prompt=prompt_text(kind, state, names),
         drawing=drawings.drawing(kind, state, viewer, names, seat),
         result=[line for line in log if since is not None and line.seq > since],
-        choices=[Choice(c.action, name_seats(c.label, names), c.group)
-                 for c in kind.choices(state, viewer)] if my_turn else [],
+        choices=choices(game, state, viewer, names, language) if my_turn else [],
         to_move=to_move,
         deadline=deadline_text(to_move and to_move.deadline, seat_access.viewer_timezone(seat)),
         time_left=to_move and turn_clock.status_text(game, to_move.user, to_move.deadline,
@@ -108,7 +110,7 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
         rows=outcome_rows(game, names), form=MoveForm(seq=game.seq), json=json,
         link_form=EmptyForm(), away=away_notes(seats, seat_access.viewer_timezone(seat)),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
-        played_for_you=while_away.played_for(game, seat, names) if seat else [],
+        played_for_you=while_away.played_for(game, seat, names, language) if seat else [],
         talk=table_talk(game, names=names), talk_form=TalkForm())
 
 

@@ -10,6 +10,7 @@ from server.models import Game, Seat
 from server.services.seat_views import board, log_lines, outcome_rows, seat_names
 from server.services.state_store import replay, rules
 from server.web import drawings, seat_access
+from server.web.languages import page_language
 
 bp = Blueprint("records", __name__)
 
@@ -35,9 +36,10 @@ def position(game_id: int, seq: int):
     state = replay(game, upto=seq)
     kind = rules(game)
     return render_template("play/position.html", game=game, kind=kind, seq=seq,
-                           sections=board(game, state, viewer, names),
+                           sections=board(game, state, viewer, names, page_language()),
                            drawing=drawings.drawing(kind, state, viewer, names, seat),
-                           log=log_lines(game, viewer, names, upto=seq)[-20:])
+                           log=log_lines(game, viewer, names, upto=seq,
+                                         language=page_language())[-20:])
 
 
 def record(game: Game, seat: Seat | None) -> dict:
@@ -48,7 +50,7 @@ def record(game: Game, seat: Seat | None) -> dict:
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "log": [{"seq": line.seq, "text": line.text}
-                    for line in log_lines(game, viewer, names)],
+                    for line in log_lines(game, viewer, names, language=page_language())],
             "result": outcome_rows(game, names)}
 
 

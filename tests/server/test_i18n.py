@@ -34,7 +34,8 @@ def extracted(tmp_path_factory):
     pot = tmp_path_factory.mktemp("pot") / "messages.pot"
     subprocess.run([sys.executable, "-c", "from babel.messages.frontend import main; main()",
                     "--quiet", "extract", "-F", "babel.cfg", "-k", "words:2", "-k", "lazy_gettext",
-                    "-k", "_l", "-k", "N_", "-o", str(pot), "."], cwd=ROOT, check=True)
+                    "-k", "_l", "-k", "N_", "-k", "msg", "-k", "nmsg:1,2",
+                    "-o", str(pot), "."], cwd=ROOT, check=True)
     with pot.open("rb") as f:
         return [m for m in read_po(f) if m.id]
 
@@ -56,8 +57,11 @@ def test_every_marked_message_is_translated_with_its_placeholders(extracted, lan
         assert strings and all(strings), f"{lang}: {message.id!r} is not translated"
         assert "fuzzy" not in found.flags, f"{lang}: {message.id!r} is fuzzy"
         wanted = set(PLACEHOLDER.findall(" ".join(ids)))
+        # A singular form may leave the count out ("a colonist"); the last
+        # (plural) form and a message without plural say every value.
+        assert set(PLACEHOLDER.findall(strings[-1])) == wanted, f"{lang}: {strings[-1]!r}"
         for s in strings:
-            assert set(PLACEHOLDER.findall(s)) == wanted, f"{lang}: {s!r} vs {message.id!r}"
+            assert set(PLACEHOLDER.findall(s)) <= wanted, f"{lang}: {s!r} vs {message.id!r}"
 
 
 @pytest.mark.parametrize("lang", LANGS)

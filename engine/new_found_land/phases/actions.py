@@ -16,6 +16,7 @@ from engine.new_found_land.phases import deliver, explore, load, settle
 from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.phases.planning import TITLES
 from engine.new_found_land.state import State
+from engine.words import msg, term
 
 SUB = {"load": load, "settle": settle, "deliver": deliver, "explore": explore}
 
@@ -46,7 +47,8 @@ def _start_action(s: State, ev: list[Event], action: str) -> None:
     s.order, s.step = acting_order(s, action), 0
     if s.order:
         values = ", ".join(f"{seat_ref(i)} {sailing_value(s, i, action)}" for i in s.order)
-        say(ev, None, f"{TITLES[action]}: sailing values {values}.")
+        say(ev, None, msg("%(action)s: sailing values %(values)s.", action=term(TITLES[action]),
+                          values=values))
     run_order(s, ev, begin, finish)
 
 

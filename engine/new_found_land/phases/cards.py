@@ -8,6 +8,7 @@ from engine.new_found_land.common import bundle_text, gain_goods, say, seat_ref
 from engine.new_found_land.data import CARDS
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
+from engine.words import msg
 
 CARD_PHASES = ("land", "plan", "act", "goals")
 
@@ -24,6 +25,7 @@ def play(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     s.players[seat]["hand"].remove(card)
     s.discard["cards"].append(card)
     gain = CARDS[card]["gain"]
-    say(ev, seat, f"{seat_ref(seat)} plays one-time card {card}: {bundle_text(gain)}.")
+    say(ev, seat, msg("%(who)s plays one-time card %(card)s: %(gain)s.", who=seat_ref(seat),
+                      card=card, gain=bundle_text(gain)))
     gain_goods(s, seat, gain)
-    add_points(s, seat, gain.get("points", 0), ev, "a one-time card")
+    add_points(s, seat, gain.get("points", 0), ev, msg("a one-time card"))

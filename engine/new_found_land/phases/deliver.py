@@ -41,7 +41,7 @@ from engine.new_found_land.data import (
 from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
-from engine.words import count
+from engine.words import msg, nmsg, term
 
 TOLL_HOUSE_POINTS = 3
 
@@ -135,14 +135,16 @@ def _contract(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]
     s.contracts[a["field"]] = None
     s.discard["contracts"].append(cid)
     s.work["ships"] = [sh for sh in s.work["ships"] if sh[0] not in a["ships"]]
-    say(ev, seat, f"{seat_ref(seat)} delivers {bundle_text(pay)} to {city} "
-                  f"with ship{'s' * (len(a['ships']) > 1)} {', '.join(a['ships'])}.")
+    say(ev, seat, nmsg("%(who)s delivers %(goods)s to %(city)s with ship %(ships)s.",
+                       "%(who)s delivers %(goods)s to %(city)s with ships %(ships)s.",
+                       len(a["ships"]), who=seat_ref(seat), goods=bundle_text(pay), city=city,
+                       ships=", ".join(a["ships"])))
     points = k["points"] + (TOLL_HOUSE_POINTS if "toll_house" in p["exts"] else 0)
-    add_points(s, seat, points, ev, f"a contract in {city}")
+    add_points(s, seat, points, ev, msg("a contract in %(city)s", city=city))
     if not board.city_full(s, city):
         s.cities[city].append(seat)
         p["markers"] -= 1
-        say(ev, seat, f"{seat_ref(seat)} puts a marker in {city}.")
+        say(ev, seat, msg("%(who)s puts a marker in %(city)s.", who=seat_ref(seat), city=city))
 
 
 def antwerp_sender(s: State, a: dict) -> str | None:
@@ -160,11 +162,14 @@ def _antwerp(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         ship = next(sh for sh in w["ships"] if sh[0] == sid)
         w["ships"].remove(ship)
         w["antwerp"] = ship[1]
-        say(ev, seat, f"{seat_ref(seat)} sends ship {sid} to Antwerp ({count(ship[1], 'crate')}).")
+        say(ev, seat, nmsg("%(who)s sends ship %(ship)s to Antwerp (%(n)s crate).",
+                           "%(who)s sends ship %(ship)s to Antwerp (%(n)s crates).", ship[1],
+                           who=seat_ref(seat), ship=sid))
     w["antwerp"] -= 1
     spend(s, seat, {a["good"]: 1})
-    say(ev, seat, f"{seat_ref(seat)} delivers 1 {a['good']} to Antwerp.")
-    add_points(s, seat, ANTWERP["points_per_good"], ev, "Antwerp")
+    say(ev, seat, msg("%(who)s delivers 1 %(good)s to Antwerp.", who=seat_ref(seat),
+                      good=term(a["good"])))
+    add_points(s, seat, ANTWERP["points_per_good"], ev, msg("Antwerp"))
 
 
 def refill(s: State) -> None:

@@ -20,6 +20,7 @@ from engine.new_found_land.phases.flow import phase_over
 from engine.new_found_land.setup import place_fitting
 from engine.new_found_land.state import NEUTRAL, State
 from engine.new_found_land.track import add_points
+from engine.words import msg
 
 SCORE_MARK = "wood"     # the good laid on a scored island's or city's symbol
 
@@ -45,8 +46,8 @@ def cartography(s: State, ev: list[Event]) -> None:
         placed.append(s.board[space][0])
         if s.n == 2:
             board.put_markers(s, space, NEUTRAL, 1)
-    say(ev, None, f"Cartography: compass tile {island}; "
-                  f"{', '.join(placed) or 'no island tile'} placed there.")
+    say(ev, None, msg("Cartography: compass tile %(island)s; %(tiles)s placed there.",
+                      island=island, tiles=", ".join(placed) or msg("no island tile")))
 
 
 def queue_scorings(s: State, ev: list[Event]) -> None:
@@ -56,7 +57,7 @@ def queue_scorings(s: State, ev: list[Event]) -> None:
         else:
             counts, info = board.city_markers(s, name), CITIES[name]
         pts = scoring.majority(counts, info["first"], info["second"])
-        say(ev, None, f"{name} is complete and is scored.")
+        say(ev, None, msg("%(name)s is complete and is scored.", name=name))
         for seat in turn_order(s):
             if pts.get(seat):
                 s.queue.append([seat, pts[seat], name])

@@ -12,7 +12,7 @@ from engine.new_found_land.data import SHIPS
 from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.phases.settle import take_bonus
 from engine.new_found_land.state import State
-from engine.words import count
+from engine.words import msg, nmsg
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
@@ -21,8 +21,11 @@ def begin(s: State, seat: int, ev: list[Event]) -> bool:
     places = len(ships) + ("columbus" in s.players[seat]["captains"])
     s.drawn = draw(s, "island_pile", "islands", spyglass)
     s.work = {"places": places}
-    whisper(ev, seat, f"{seat_ref(seat)} explores and draws {', '.join(s.drawn) or 'nothing'}.",
-            f"{seat_ref(seat)} explores and draws {count(len(s.drawn), 'island tile')}.")
+    who = seat_ref(seat)
+    whisper(ev, seat, msg("%(who)s explores and draws %(tiles)s.", who=who,
+                          tiles=", ".join(s.drawn) or msg("nothing")),
+            nmsg("%(who)s explores and draws %(n)s island tile.",
+                 "%(who)s explores and draws %(n)s island tiles.", len(s.drawn), who=who))
     if options(s, seat):
         return True
     _discard_rest(s, seat, ev)
@@ -46,8 +49,9 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     for b in board.tile_bonuses(s, space):
         for k, v in b.items():
             bonus[k] = bonus.get(k, 0) + v
-    say(ev, seat, f"{seat_ref(seat)} places island tile {tile} on {a['island']} ({space}), "
-                  f"puts a marker on it and takes {bundle_text(bonus)}.")
+    say(ev, seat, msg("%(who)s places island tile %(tile)s on %(island)s (%(space)s), puts a "
+                      "marker on it and takes %(bonus)s.", who=seat_ref(seat), tile=tile,
+                      island=a["island"], space=space, bonus=bundle_text(bonus)))
     take_bonus(s, seat, bonus, ev)
     if options(s, seat):
         return False
@@ -57,6 +61,8 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
 
 def _discard_rest(s: State, seat: int, ev: list[Event]) -> None:
     if s.drawn:
-        say(ev, seat, f"{seat_ref(seat)} discards {count(len(s.drawn), 'island tile')} face down.")
+        say(ev, seat, nmsg("%(who)s discards %(n)s island tile face down.",
+                           "%(who)s discards %(n)s island tiles face down.", len(s.drawn),
+                           who=seat_ref(seat)))
     s.discard["islands"].extend(s.drawn)
     s.drawn = []

@@ -13,6 +13,7 @@ from engine.new_found_land.data import CAPTAINS, FRAMES
 from engine.new_found_land.phases import flow
 from engine.new_found_land.state import State
 from engine.new_found_land.track import step_back
+from engine.words import msg, term
 
 
 def start(s: State, ev: list[Event]) -> None:
@@ -38,7 +39,8 @@ def _next(s: State, ev: list[Event]) -> None:
         if options(s, seat):
             s.turn = seat
             return
-        say(ev, seat, f"{seat_ref(seat)} reaches the {fid} frame tile; nothing is left to take.")
+        say(ev, seat, msg("%(who)s reaches the %(frame)s frame tile; nothing is left to take.",
+                          who=seat_ref(seat), frame=fid))
         _done(s, ev)
     s.phase, s.resume = s.resume, ""
     flow.resume(s, ev)
@@ -56,19 +58,21 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     if t == "captain":
         s.captains.remove(a["captain"])
         p["captains"].append(a["captain"])
-        say(ev, seat, f"{seat_ref(seat)} reaches the {fid} frame tile and takes "
-                      f"{CAPTAINS[a['captain']]}.")
+        say(ev, seat, msg("%(who)s reaches the %(frame)s frame tile and takes %(captain)s.",
+                          who=seat_ref(seat), frame=fid, captain=CAPTAINS[a["captain"]]))
         if a["captain"] == "cortes":
             gain_goods(s, seat, {"gold": 1})
     elif t == "field_good":
         s.goods_field.remove(a["good"])
         p["goods"][a["good"]] += 1
-        say(ev, seat, f"{seat_ref(seat)} reaches the {fid} frame tile and takes 1 {a['good']} "
-                      f"from the goods field.")
+        say(ev, seat, msg("%(who)s reaches the %(frame)s frame tile and takes 1 %(good)s from "
+                          "the goods field.", who=seat_ref(seat), frame=fid, good=term(a["good"])))
     else:
         s.goal_piles[FRAMES[fid]["gives"]].remove(a["card"])
         p["goals"].append(a["card"])
-        whisper(ev, seat, f"{seat_ref(seat)} reaches the {fid} frame tile and keeps goal card {a['card']}.",
-                f"{seat_ref(seat)} reaches the {fid} frame tile and keeps a goal card.")
+        said = dict(who=seat_ref(seat), frame=fid)
+        whisper(ev, seat, msg("%(who)s reaches the %(frame)s frame tile and keeps goal card "
+                              "%(card)s.", card=a["card"], **said),
+                msg("%(who)s reaches the %(frame)s frame tile and keeps a goal card.", **said))
     _done(s, ev)
     _next(s, ev)

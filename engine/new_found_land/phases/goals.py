@@ -19,6 +19,7 @@ from engine.new_found_land.data import CITIES, GOALS, GOODS, ISLANDS, ROUNDS, SH
 from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
+from engine.words import listing, msg, term
 
 
 def measure(s: State, seat: int, goal: dict, goods: dict | None = None) -> int:
@@ -103,13 +104,14 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         for g in a["pay"]:
             cost[g] = cost.get(g, 0) + 1
         spend(s, seat, cost)
-        say(ev, seat, f"{seat_ref(seat)} pays {' and '.join(a['pay'])} for an extra goal card.")
+        say(ev, seat, msg("%(who)s pays %(goods)s for an extra goal card.", who=seat_ref(seat),
+                          goods=listing([term(g) for g in a["pay"]], " + ")))
     pts = goal_points(s, seat, a["card"])
     p["goals"].remove(a["card"])
     s.discard["goals"].append(a["card"])
     p["goals_played"] += 1
-    say(ev, seat, f"{seat_ref(seat)} plays goal card {a['card']}.")
-    add_points(s, seat, pts, ev, "a goal card")
+    say(ev, seat, msg("%(who)s plays goal card %(card)s.", who=seat_ref(seat), card=a["card"]))
+    add_points(s, seat, pts, ev, msg("a goal card"))
     if not options(s, seat):
         end_turn(s, ev, begin, finish)
 
@@ -119,7 +121,7 @@ def finish(s: State, ev: list[Event]) -> None:
     if s.round >= ROUNDS:
         scoring.final_scoring(s, ev)
         s.over, s.phase, s.turn = True, "over", None
-        say(ev, None, "The game is over.")
+        say(ev, None, msg("The game is over."))
         return
     s.round += 1
     phase_over(s, ev, "goals")

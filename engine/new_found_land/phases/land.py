@@ -38,12 +38,14 @@ from engine.new_found_land.data import NATIONS, SHIPS
 from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
+from engine.words import N_, Words, msg, term
 
 
 def enter(s: State, ev: list[Event]) -> None:
     s.phase = "land"
     s.order, s.step = turn_order(s), 0
-    say(ev, s.start, f"Round {s.round}: {seat_ref(s.start)} is start player.")
+    say(ev, s.start, msg("Round %(round)s: %(who)s is start player.", round=s.round,
+                         who=seat_ref(s.start)))
     run_order(s, ev, begin, finish)
 
 
@@ -56,7 +58,8 @@ def begin(s: State, seat: int, ev: list[Event]) -> bool:
     if "cortes" in s.players[seat]["captains"]:
         income["gold"] = 1
     gain_goods(s, seat, income)
-    say(ev, seat, f"{seat_ref(seat)} takes income: {bundle_text(income)}.")
+    say(ev, seat, msg("%(who)s takes income: %(goods)s.", who=seat_ref(seat),
+                      goods=bundle_text(income)))
     return True
 
 
@@ -128,8 +131,8 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         spend(s, seat, pay)
         p["exts"].append(a["ext"])
         p["markers"] -= 1                       # a marker shows it is built
-        say(ev, seat, f"{seat_ref(seat)} builds the {ext_title(p, a['ext'])} "
-                      f"for {bundle_text(pay)}.")
+        say(ev, seat, msg("%(who)s builds the %(extension)s for %(goods)s.", who=seat_ref(seat),
+                          extension=ext_title(p, a["ext"]), goods=bundle_text(pay)))
     elif a["type"] == "build":
         _build(s, seat, a, gold_for, ev)
     else:
@@ -137,8 +140,9 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         end_turn(s, ev, begin, finish)
 
 
-def ext_title(p: dict, ext: str) -> str:
-    return "extra shipyard" if ext == "shipyard" else NATIONS[p["nation"]]["extension"]["title"]
+def ext_title(p: dict, ext: str) -> Words:
+    return term(N_("extra shipyard") if ext == "shipyard"
+                else NATIONS[p["nation"]]["extension"]["title"])
 
 
 def _build(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]) -> None:
@@ -151,11 +155,14 @@ def _build(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]) -
     if "discard" in a:
         p["ships"].remove(a["discard"])
         s.discard[SHIPS[a["discard"]].kind].append(a["discard"])
-        say(ev, seat, f"{seat_ref(seat)} discards ship {a['discard']} to free a shipyard.")
+        say(ev, seat, msg("%(who)s discards ship %(ship)s to free a shipyard.",
+                          who=seat_ref(seat), ship=a["discard"]))
     p["ships"].append(ship_id)
-    say(ev, seat, f"{seat_ref(seat)} builds {a['row']} ship {ship_id} for {bundle_text(pay)}.")
+    template = (N_("%(who)s builds small ship %(ship)s for %(goods)s.") if a["row"] == "small"
+                else N_("%(who)s builds large ship %(ship)s for %(goods)s."))
+    say(ev, seat, msg(template, who=seat_ref(seat), ship=ship_id, goods=bundle_text(pay)))
     if a["row"] == "large":
-        add_points(s, seat, LARGE_SHIP_POINTS["value"], ev, "a large ship")
+        add_points(s, seat, LARGE_SHIP_POINTS["value"], ev, msg("a large ship"))
 
 
 def _refill(s: State) -> None:

@@ -8,7 +8,7 @@ from engine.new_found_land.common import draw, gain_goods, say, seat_ref, whispe
 from engine.new_found_land.data import DA_GAMA_CRATES, GOODS, RANK, SHIPS, load_good
 from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.state import State
-from engine.words import count
+from engine.words import msg, nmsg, term
 
 
 def crate_value(ships: list[list]) -> int:
@@ -31,17 +31,21 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     p = s.players[seat]
     if a["type"] == "load":
         gain_goods(s, seat, {a["good"]: 1})
-        say(ev, seat, f"{seat_ref(seat)} loads 1 {a['good']}.")
+        say(ev, seat, msg("%(who)s loads 1 %(good)s.", who=seat_ref(seat), good=term(a["good"])))
         s.drawn = draw(s, "card_pile", "cards", s.work["crate"])
         keep = 1 + ("colonial_harbour" in p["exts"] and len(s.drawn) >= 2)
         s.work["keep"] = min(keep, len(s.drawn))
-        whisper(ev, seat, f"{seat_ref(seat)} draws {', '.join(s.drawn) or 'no cards'}.",
-                f"{seat_ref(seat)} draws {count(len(s.drawn), 'one-time card')}.")
+        who = seat_ref(seat)
+        whisper(ev, seat, msg("%(who)s draws %(cards)s.", who=who,
+                              cards=", ".join(s.drawn) or msg("no cards")),
+                nmsg("%(who)s draws %(n)s one-time card.", "%(who)s draws %(n)s one-time cards.",
+                     len(s.drawn), who=who))
         return not s.drawn
     s.drawn.remove(a["card"])
     p["hand"].append(a["card"])
     s.work["keep"] -= 1
-    whisper(ev, seat, f"{seat_ref(seat)} keeps {a['card']}.", f"{seat_ref(seat)} keeps a card.")
+    whisper(ev, seat, msg("%(who)s keeps %(card)s.", who=seat_ref(seat), card=a["card"]),
+            msg("%(who)s keeps a card.", who=seat_ref(seat)))
     if not s.work["keep"] or not s.drawn:
         s.discard["cards"].extend(s.drawn)
         return True

@@ -16,8 +16,10 @@ from engine.new_found_land.components import LOAD_MAX_SHIPS
 from engine.new_found_land.data import ACTIONS, CARDS, NATIONS
 from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.state import State
+from engine.words import N_, msg, term
 
-TITLES = {"load": "Load", "settle": "Settle", "deliver": "Deliver", "explore": "Explore"}
+TITLES = {"load": N_("Load"), "settle": N_("Settle"), "deliver": N_("Deliver"),
+          "explore": N_("Explore")}
 
 
 def enter(s: State, ev: list[Event]) -> None:
@@ -97,7 +99,11 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     if sid in p["hand"]:
         p["hand"].remove(sid)
     s.plan[s.action][seat].append([sid, captain])
-    with_captain = f" with {captain.replace('_', ' ').title()}" if captain else ""
-    say(ev, seat, f"{seat_ref(seat)} plans ship {sid}{with_captain} for {TITLES[s.action]}.")
+    said = dict(who=seat_ref(seat), ship=sid, action=term(TITLES[s.action]))
+    if captain:
+        say(ev, seat, msg("%(who)s plans ship %(ship)s with %(captain)s for %(action)s.",
+                          captain=captain.replace("_", " ").title(), **said))
+    else:
+        say(ev, seat, msg("%(who)s plans ship %(ship)s for %(action)s.", **said))
     if not options(s, seat):
         end_turn(s, ev, begin, finish)

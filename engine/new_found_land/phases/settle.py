@@ -18,6 +18,7 @@ from engine.new_found_land.data import SHIPS
 from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
+from engine.words import msg
 
 NEW_ENGLAND_ACTION = {"type": "new_england"}
 OVERSIGHT = "oversight"         # the settle queue's step for Spain's extra marker
@@ -69,20 +70,22 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
         else:
             board.put_markers(s, a["space"], seat, count)
         bonus = board.tile_bonuses(s, a["space"])[a["bonus"]]
-        what = ("the colonial oversight's extra marker" if step == OVERSIGHT
-                else "a tower" if count == 2 else "a marker")
-        onto = " onto its own marker" if "field" in a else ""
-        say(ev, seat, f"{seat_ref(seat)} settles {what}{onto} on {a['space']} "
-                      f"({board.island_of(a['space'])}) and takes {bundle_text(bonus)}.")
+        what = (msg("the colonial oversight's extra marker") if step == OVERSIGHT
+                else msg("a tower") if count == 2 else msg("a marker"))
+        onto = msg(" onto its own marker") if "field" in a else ""
+        say(ev, seat, msg("%(who)s settles %(what)s%(onto)s on %(space)s (%(island)s) and takes "
+                          "%(bonus)s.", who=seat_ref(seat), what=what, onto=onto,
+                          space=a["space"], island=board.island_of(a["space"]),
+                          bonus=bundle_text(bonus)))
         take_bonus(s, seat, bonus, ev)
     elif a["type"] == "new_england":
-        say(ev, seat, f"{seat_ref(seat)} settles in New England.")
-        add_points(s, seat, step * NEW_ENGLAND["points_per_marker"], ev, "New England")
+        say(ev, seat, msg("%(who)s settles in New England.", who=seat_ref(seat)))
+        add_points(s, seat, step * NEW_ENGLAND["points_per_marker"], ev, msg("New England"))
     else:
-        say(ev, seat, f"{seat_ref(seat)} places no extra marker.")
+        say(ev, seat, msg("%(who)s places no extra marker.", who=seat_ref(seat)))
     return not s.work["queue"]
 
 
 def take_bonus(s: State, seat: int, bonus: dict, ev: list[Event]) -> None:
     gain_goods(s, seat, bonus)
-    add_points(s, seat, bonus.get("points", 0), ev, "an island bonus")
+    add_points(s, seat, bonus.get("points", 0), ev, msg("an island bonus"))

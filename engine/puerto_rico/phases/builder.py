@@ -27,6 +27,7 @@ from engine.puerto_rico.phases.common import (
     with_optional_colonist,
 )
 from engine.puerto_rico.state import Player, State, in_table_order
+from engine.words import listing, msg, term
 
 # The action for each building, made once: options() runs for every seat in
 # every builder phase.  Actions are shared and must not be changed by callers.
@@ -89,7 +90,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         if _build(s, seat, action, ev):
             return
     else:
-        say(ev, seat, f"{seat_ref(seat)} builds nothing.")
+        say(ev, seat, msg("%(who)s builds nothing.", who=seat_ref(seat)))
     s.step += 1
     run_order(s, ev, options, _finish)
 
@@ -115,16 +116,18 @@ def _build(s: State, seat: int, action: dict, ev: list[Event], paid: int = 0,
     s.buildings_left[name] -= 1
     church = _church_points(s, seat, CARDS[name], ev)
     p.buildings = in_table_order({**p.buildings, name: 0})
-    note = items and f", with {items} on the black market"
+    notes = [msg(", with %(items)s on the black market", items=items)] if items else []
     if action.get("colonist", True) and p.active("builder_colonist") and take_colonist(s):
         p.buildings[name] = 1
-        note += " and puts a colonist on it from the university"
-    say(ev, seat, f"{seat_ref(seat)} builds the {CARDS[name].title} for {price}{note}.")
+        notes.append(msg(" and puts a colonist on it from the university"))
+    who = seat_ref(seat)
+    say(ev, seat, msg("%(who)s builds the %(building)s for %(price)s%(notes)s.", who=who,
+                      building=term(CARDS[name].title), price=price, notes=listing(notes, "")))
     if church:
-        say(ev, seat, f"{seat_ref(seat)} takes {church} VP with the Church.")
+        say(ev, seat, msg("%(who)s takes %(vp)s VP with the Church.", who=who, vp=church))
     if p.city_spaces() >= CITY_SPACES:
         trigger_end(s, "city", ev,
-                    f"{seat_ref(seat)} has filled the 12th city space: this is the last round.")
+                    msg("%(who)s has filled the 12th city space: this is the last round.", who=who))
     return guests.follow_up(s, seat)
 
 
@@ -134,7 +137,8 @@ def _black_market(s: State, seat: int, action: dict, ev: list[Event]) -> bool:
         for item in pending["paid"]:
             black_market.pay(s, seat, item, back=-1)
         s.x = dict(s.x, pending=None)
-        say(ev, seat, f"{seat_ref(seat)} does not build on the black market after all.")
+        say(ev, seat, msg("%(who)s does not build on the black market after all.",
+                          who=seat_ref(seat)))
         s._legal = options(s, seat)
         return bool(s._legal)       # nothing else to build: the turn ends
     item = black_market.pay(s, seat, action)
@@ -162,7 +166,7 @@ def _church_points(s: State, seat: int, b, ev: list[Event]) -> int:
         s.vp_supply -= vp
         if s.vp_supply <= 0:
             trigger_end(s, "vp chips", ev,
-                        "The victory-point chips are gone: this is the last round.")
+                        msg("The victory-point chips are gone: this is the last round."))
     return vp
 
 

@@ -21,6 +21,7 @@ from engine.puerto_rico.data import GOODS
 from engine.puerto_rico.phases import storage
 from engine.puerto_rico.phases.common import PASS, order_from, privilege, seat_ref
 from engine.puerto_rico.state import State
+from engine.words import listing, msg, term
 
 EMPTY = -1
 
@@ -80,23 +81,25 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         _ship_small_wharf(s, seat, action, ev)
     elif action["type"] == "pass":
         s.idle += 1
-        ev.append(Event(f"{seat_ref(seat)} does not use the wharf.", seat))
+        ev.append(Event(msg("%(who)s does not use the wharf.", who=seat_ref(seat)), seat))
     else:
         kind = GOODS.index(action["kind"])
         if action["type"] == "load":
             ship = s.ships[action["ship"]]
             amount = min(p.goods[kind], ship[0] - ship[2])
             ship[1], ship[2] = kind, ship[2] + amount
-            where = f"the {ship[0]}-ship"
+            where = msg("the %(n)s-ship", n=ship[0])
         else:
             amount = p.goods[kind]
             s.goods_supply[kind] += amount
             s.wharf_used[seat] = True
-            where = "the wharf"
+            where = msg("the wharf")
         p.goods[kind] -= amount
         vp = _score(s, seat, amount)
-        text = f"{seat_ref(seat)} ships {amount} {GOODS[kind]} on {where}"
-        ev.append(Event(f"{text} for {vp} VP.", seat, private_to=seat, public_text=f"{text}."))
+        said = dict(who=seat_ref(seat), n=amount, good=term(GOODS[kind]), where=where)
+        ev.append(Event(msg("%(who)s ships %(n)s %(good)s on %(where)s for %(vp)s VP.", vp=vp,
+                            **said), seat, private_to=seat,
+                        public_text=msg("%(who)s ships %(n)s %(good)s on %(where)s.", **said)))
         s.idle = 0
     s.step += 1
     _advance(s, ev)
@@ -140,7 +143,8 @@ def _union_hall(s: State, ev: list[Event]) -> None:
         if vp and p.active("union_hall"):
             s.edit(seat).vp += vp
             s.vp_supply -= vp
-            ev.append(Event(f"{seat_ref(seat)} takes {vp} VP with the Union hall.", seat,
+            ev.append(Event(msg("%(who)s takes %(vp)s VP with the Union hall.",
+                                who=seat_ref(seat), vp=vp), seat,
                             private_to=seat, public_text=""))
 
 
@@ -178,7 +182,9 @@ def _ship_small_wharf(s: State, seat: int, action: dict, ev: list[Event]) -> Non
         p.goods[k] = 0
     s.x = dict(s.x, small_wharf_used=s.x["small_wharf_used"] + [seat])
     vp = _score(s, seat, barrels // 2)
-    text = f"{seat_ref(seat)} ships {barrels} barrels ({', '.join(action['kinds'])}) " \
-           "on the small wharf"
-    ev.append(Event(f"{text} for {vp} VP.", seat, private_to=seat, public_text=f"{text}."))
+    said = dict(who=seat_ref(seat), n=barrels, kinds=listing([term(k) for k in action["kinds"]]))
+    ev.append(Event(msg("%(who)s ships %(n)s barrels (%(kinds)s) on the small wharf for %(vp)s VP.",
+                        vp=vp, **said), seat, private_to=seat,
+                    public_text=msg("%(who)s ships %(n)s barrels (%(kinds)s) on the small wharf.",
+                                    **said)))
     s.idle = 0

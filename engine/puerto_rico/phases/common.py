@@ -6,6 +6,7 @@ from typing import Callable
 from engine.interface import Event
 from engine.puerto_rico.data import GOODS
 from engine.puerto_rico.state import State
+from engine.words import N_, Words, term
 
 PASS = {"type": "pass"}
 
@@ -79,6 +80,15 @@ def trigger_end(s: State, reason: str, ev: list[Event], text: str) -> None:
     if reason not in s.end_triggered.split(", "):
         s.end_triggered = ", ".join(filter(None, [s.end_triggered, reason]))
         say(ev, None, text)
+
+
+_WITH_ARTICLE = (N_("a corn"), N_("an indigo"), N_("a sugar"), N_("a tobacco"), N_("a coffee"),
+                 N_("a quarry"))
+
+
+def tile_name(tile: int) -> Words:
+    """A tile's kind with its article, as "takes %(tile)s tile" needs it."""
+    return term(_WITH_ARTICLE[tile])
 
 
 def goods_text(kind: int, count: int) -> str:

@@ -21,6 +21,7 @@ from engine.puerto_rico.data import (
 from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import order_from, privilege, say, seat_ref
 from engine.puerto_rico.state import Player, State
+from engine.words import listing, msg, term
 
 
 def capacity(p: Player, kind: int) -> int:
@@ -94,14 +95,15 @@ def _produce(s: State, seat: int, ev: list[Event]) -> None:
         # Remember what the craftsman made: his bonus must be one of those kinds.
         s.memo = {"kinds": [k for k, _ in made]}
     if made:
-        text = ", ".join(f"{n} {GOODS[k]}" for k, n in made)
-        say(ev, seat, f"{seat_ref(seat)} produces {text}.")
+        made_text = listing([msg("%(n)s %(good)s", n=n, good=term(GOODS[k])) for k, n in made])
+        say(ev, seat, msg("%(who)s produces %(goods)s.", who=seat_ref(seat), goods=made_text))
 
 
 def _bonus(s: State, seat: int, kind: int, ev: list[Event]) -> None:
     s.goods_supply[kind] -= 1
     s.edit(seat).goods[kind] += 1
-    say(ev, seat, f"{seat_ref(seat)} takes one more {GOODS[kind]} as craftsman.")
+    say(ev, seat, msg("%(who)s takes one more %(good)s as craftsman.", who=seat_ref(seat),
+                      good=term(GOODS[kind])))
 
 
 LARGE_PLANT = {INDIGO: "indigo_plant", SUGAR: "sugar_mill"}

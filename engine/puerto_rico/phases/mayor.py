@@ -22,7 +22,7 @@ from engine.puerto_rico.phases.common import (
     trigger_end,
 )
 from engine.puerto_rico.state import Player, State
-from engine.words import count
+from engine.words import msg, nmsg
 
 AUTO = {"type": "auto_place"}
 
@@ -36,7 +36,8 @@ def enter(s: State, ev: list[Event]) -> None:
             mayor.san_juan += 1
     for i in range(s.colonist_ship):
         s.edit((s.role_player + i) % s.n).san_juan += 1
-    say(ev, s.role_player, f"{count(s.colonist_ship, 'colonist')} leave the ship.")
+    say(ev, s.role_player, nmsg("%(n)s colonist leave the ship.", "%(n)s colonists leave the ship.",
+                                s.colonist_ship))
     s.colonist_ship = 0
     s.order, s.step = order_from(s, s.role_player), 0
     run_order(s, ev, options, _finish, begin=_begin_seat)
@@ -89,7 +90,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             p.worked[TILES.index(target)] += count
         s.mayor_pool -= count
     if s.mayor_pool == 0:
-        say(ev, seat, f"{seat_ref(seat)} has placed all colonists.")
+        say(ev, seat, msg("%(who)s has placed all colonists.", who=seat_ref(seat)))
         s.step += 1
         run_order(s, ev, options, _finish, begin=_begin_seat)
 
@@ -157,7 +158,7 @@ def _finish(s: State, ev: list[Event]) -> None:
     if s.colonist_supply < need:
         # Game end: the ship cannot be filled (finish the round first).
         trigger_end(s, "colonists", ev,
-                    "Not enough colonists are left to fill the ship: this is the last round.")
+                    msg("Not enough colonists are left to fill the ship: this is the last round."))
     put = min(need, s.colonist_supply)
     s.colonist_supply -= put
     s.colonist_ship = put

@@ -6,10 +6,11 @@ from engine.puerto_rico import guests
 from engine.puerto_rico.data import SETUPS
 from engine.puerto_rico.phases.common import privilege, say, seat_ref
 from engine.puerto_rico.state import State
+from engine.words import N_, msg, nmsg, term
 
-ROLE_TITLES = {"settler": "Settler", "mayor": "Mayor", "builder": "Builder",
-               "craftsman": "Craftsman", "trader": "Trader", "captain": "Captain",
-               "prospector": "Prospector", "prospector2": "Prospector"}
+ROLE_TITLES = {"settler": N_("Settler"), "mayor": N_("Mayor"), "builder": N_("Builder"),
+               "craftsman": N_("Craftsman"), "trader": N_("Trader"), "captain": N_("Captain"),
+               "prospector": N_("Prospector"), "prospector2": N_("Prospector")}
 
 
 def options(s: State, seat: int) -> list[dict]:
@@ -31,8 +32,13 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> str | None:
     p = s.edit(seat)
     p.doubloons += coins
     s.role_player = seat
-    extra = f" and the {coins} doubloon{'s' if coins > 1 else ''} on it" if coins else ""
-    say(ev, seat, f"{seat_ref(seat)} chooses the {ROLE_TITLES[role]}{extra}.")
+    role_title, who = term(ROLE_TITLES[role]), seat_ref(seat)
+    if coins:
+        say(ev, seat, nmsg("%(who)s chooses the %(role)s and the %(n)s doubloon on it.",
+                           "%(who)s chooses the %(role)s and the %(n)s doubloons on it.",
+                           coins, who=who, role=role_title))
+    else:
+        say(ev, seat, msg("%(who)s chooses the %(role)s.", who=who, role=role_title))
     if role.startswith("prospector"):
         # Prospector: no action for anybody, one doubloon from the bank
         # (two with a Library).
@@ -65,9 +71,10 @@ def end_round(s: State, ev: list[Event]) -> None:
     s.picks = 0
     if s.end_triggered:
         s.over, s.phase, s.turn = True, "over", None
-        say(ev, None, "The game is over.")
+        say(ev, None, msg("The game is over."))
         return
     s.governor = (s.governor + 1) % s.n
     s.round += 1
     s.phase, s.turn = "role", s.governor
-    say(ev, s.governor, f"Round {s.round}: {seat_ref(s.governor)} is governor.")
+    say(ev, s.governor, msg("Round %(round)s: %(who)s is governor.", round=s.round,
+                            who=seat_ref(s.governor)))

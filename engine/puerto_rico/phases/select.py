@@ -16,6 +16,7 @@ from engine.puerto_rico import building_sets
 from engine.puerto_rico.data import CARDS, SETUPS
 from engine.puerto_rico.phases.common import say, seat_ref
 from engine.puerto_rico.state import State
+from engine.words import msg, term
 
 
 def options(s: State, seat: int) -> list[dict]:
@@ -36,11 +37,12 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     name = action["building"]
     s.buildings_left = building_sets.with_building(s.buildings_left, SETUPS[s.n], name)
     b = CARDS[name]
-    say(ev, seat, f"{seat_ref(seat)} chooses the {b.title} (cost {b.cost}) for the building set.")
+    say(ev, seat, msg("%(who)s chooses the %(building)s (cost %(cost)s) for the building set.",
+                      who=seat_ref(seat), building=term(b.title), cost=b.cost))
     s.picks += 1
     if building_sets.is_complete(s.buildings_left):
         s.picks = 0
         s.phase, s.turn = "role", s.governor
-        say(ev, None, "The building set is complete: the game begins.")
+        say(ev, None, msg("The building set is complete: the game begins."))
     else:
         s.turn = (s.governor + s.picks) % s.n

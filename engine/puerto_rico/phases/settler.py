@@ -23,10 +23,11 @@ from engine.puerto_rico.phases.common import (
     say,
     seat_ref,
     take_colonist,
+    tile_name,
     with_optional_colonist,
 )
 from engine.puerto_rico.state import State
-from engine.words import article
+from engine.words import msg
 
 FOREST = {"type": "forest"}
 
@@ -82,7 +83,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             s._legal = opts     # same seat now takes (or declines) a face-up tile
             return
     elif kind == "pass":
-        say(ev, seat, f"{seat_ref(seat)} takes no plantation.")
+        say(ev, seat, msg("%(who)s takes no plantation.", who=seat_ref(seat)))
     else:
         _take(s, seat, action, ev)
         if _second_tile(s, seat) or guests.follow_up(s, seat):
@@ -107,13 +108,14 @@ def _take(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     kind = action["type"]
     if kind == "forest":
         p.forests = p.forests + (_draw(s, ev),)
-        note = ""
+        text = msg("%(who)s takes a forest.", who=seat_ref(seat))
         # Published expansion sheet: a forest takes no colonist, so the
         # Hospice's goes to San Juan.
         if action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s):
             p.san_juan += 1
-            note = " and a colonist from the hospice to San Juan"
-        say(ev, seat, f"{seat_ref(seat)} takes a forest{note}.")
+            text = msg("%(who)s takes a forest and a colonist from the hospice to San Juan.",
+                       who=seat_ref(seat))
+        say(ev, seat, text)
         return
     if kind == "quarry":
         tile = QUARRY
@@ -122,11 +124,12 @@ def _take(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         tile = TILES.index(action["kind"])
         s.face_up.remove(tile)
     p.tiles[tile] += 1
-    note = ""
+    said = dict(who=seat_ref(seat), tile=tile_name(tile))
     if action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s):
         p.worked[tile] += 1
-        note = " with a colonist from the hospice"
-    say(ev, seat, f"{seat_ref(seat)} takes {article(TILES[tile])} tile{note}.")
+        say(ev, seat, msg("%(who)s takes %(tile)s tile with a colonist from the hospice.", **said))
+    else:
+        say(ev, seat, msg("%(who)s takes %(tile)s tile.", **said))
 
 
 def _second_tile(s: State, seat: int) -> bool:
@@ -154,7 +157,8 @@ def _draw_for_hacienda(s: State, seat: int, ev: list[Event]) -> None:
     tile = _draw(s, ev)
     p = s.edit(seat)
     p.tiles[tile] += 1
-    say(ev, seat, f"{seat_ref(seat)} draws {article(TILES[tile])} tile with the hacienda.")
+    say(ev, seat, msg("%(who)s draws %(tile)s tile with the hacienda.", who=seat_ref(seat),
+                      tile=tile_name(tile)))
     if s.x is not None and p.active("forest"):
         # Published expansion sheet: the owner looks at the drawn tile, then
         # places it face up or face down as a forest.
@@ -168,13 +172,13 @@ def _place_hacienda_tile(s: State, seat: int, how: str, ev: list[Event]) -> None
         p = s.edit(seat)
         p.tiles[tile] -= 1
         p.forests = p.forests + (tile,)
-        say(ev, seat, f"{seat_ref(seat)} turns it face down as a forest.")
+        say(ev, seat, msg("%(who)s turns it face down as a forest.", who=seat_ref(seat)))
 
 
 def _reshuffle(s: State, ev: list[Event]) -> None:
     s.stack, s.discard = s.discard, []
     s.rng = rng.shuffle(s.rng, s.stack)
-    say(ev, None, "The discarded plantations are shuffled into a new stack.")
+    say(ev, None, msg("The discarded plantations are shuffled into a new stack."))
 
 
 def _finish(s: State, ev: list[Event]) -> None:

@@ -25,6 +25,7 @@ from engine.puerto_rico.phases.common import (
     trigger_end,
 )
 from engine.puerto_rico.state import Player, State
+from engine.words import listing, msg, term
 
 EMPTY = -1
 
@@ -82,10 +83,11 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     for k in range(5):
         keep = p.goods[k] if k in stored else loose.count(k)
         if p.goods[k] > keep:
-            lost.append(f"{p.goods[k] - keep} {GOODS[k]}")
+            lost.append(msg("%(n)s %(good)s", n=p.goods[k] - keep, good=term(GOODS[k])))
             s.goods_supply[k] += p.goods[k] - keep
             p.goods[k] = keep
-    say(ev, seat, f"{seat_ref(seat)} keeps goods and returns {', '.join(lost)}.")
+    say(ev, seat, msg("%(who)s keeps goods and returns %(goods)s.", who=seat_ref(seat),
+                      goods=listing(lost)))
     s.step += 1
     run_order(s, ev, options, _finish)
 
@@ -124,5 +126,6 @@ def _finish(s: State, ev: list[Event]) -> None:
             ship[1], ship[2] = EMPTY, 0
     s.wharf_used = []
     if s.vp_supply <= 0:
-        trigger_end(s, "vp chips", ev, "The victory-point chips are gone: this is the last round.")
+        trigger_end(s, "vp chips", ev,
+                    msg("The victory-point chips are gone: this is the last round."))
     roles.end_role(s, ev)

@@ -22,6 +22,7 @@ from engine.puerto_rico.phases.common import (
     seat_ref,
 )
 from engine.puerto_rico.state import State
+from engine.words import msg, term
 
 
 def enter(s: State, ev: list[Event]) -> None:
@@ -72,13 +73,14 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         s.bank -= gain
         if to == "trading_post":
             s.goods_supply[kind] += 1       # the post's barrels go straight back
-            say(ev, seat, f"{seat_ref(seat)} sells one {GOODS[kind]} to the trading post "
-                          f"for {gain}.")
+            say(ev, seat, msg("%(who)s sells one %(good)s to the trading post for %(gain)s.",
+                              who=seat_ref(seat), good=term(GOODS[kind]), gain=gain))
         else:
             s.house.append(kind)
-            say(ev, seat, f"{seat_ref(seat)} sells one {GOODS[kind]} for {gain}.")
+            say(ev, seat, msg("%(who)s sells one %(good)s for %(gain)s.", who=seat_ref(seat),
+                              good=term(GOODS[kind]), gain=gain))
     else:
-        say(ev, seat, f"{seat_ref(seat)} sells nothing.")
+        say(ev, seat, msg("%(who)s sells nothing.", who=seat_ref(seat)))
     s.step += 1
     run_order(s, ev, options, _finish)
 
@@ -88,5 +90,5 @@ def _finish(s: State, ev: list[Event]) -> None:
         for kind in s.house:
             s.goods_supply[kind] += 1
         s.house = []
-        say(ev, None, "The full trading house is emptied.")
+        say(ev, None, msg("The full trading house is emptied."))
     roles.end_role(s, ev)
