@@ -10,12 +10,15 @@ are the players'; every shape also has words, so it reads without them.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from engine.interface import name_seats
 from engine.new_found_land.data import CAPTAINS, CITIES, ISLANDS
+from engine.new_found_land.view import EXTENSION_NAMES
 from engine.svg import document, rect, text
-from engine.words import count
+from engine.words import Words, listing, msg, nmsg, term
+
+Say = Callable[[str], str]     # the reader's language (engine/words.py); English by default
 
 WIDTH, PAD = 640, 10
 SEAT_COLOURS = ("#c0392b", "#2e6fba", "#2e9b4f", "#d69e00")
@@ -38,10 +41,11 @@ def marker(x: float, y: float, seat: int | None, label: str = "", kind: str = "s
             f'stroke="#222"/>' + (text(x, y + 3.5, label, 8, "middle", "#fff") if label else ""))
 
 
-def score_track(y: float, v: Mapping[str, Any], names: list[str]) -> tuple[str, float]:
+def score_track(y: float, v: Mapping[str, Any], names: list[str],
+                say: Say = str) -> tuple[str, float]:
     """Two rows of 25 spaces; a player's piece sits on their score modulo 50."""
     cell = (WIDTH - 2 * PAD) / 25
-    parts = [text(PAD, y + 12, "Score track", 11, weight="bold")]
+    parts = [text(PAD, y + 12, say(msg("Score track")), 11, weight="bold")]
     frames = {f["space"]: name for name, f in v["frames"].items() if f["space"] is not None}
     for space in range(TRACK):
         x, row_y = PAD + (space % 25) * cell, y + 18 + (space // 25) * 34
@@ -57,13 +61,15 @@ def score_track(y: float, v: Mapping[str, Any], names: list[str]) -> tuple[str, 
                      + marker(x + 6 + (seat % 2) * 10, row_y + 14 + (seat // 2) * 8, seat)
                      + "</g>")
     y += 18 + 2 * 34
-    lines = [f"{names[seat]}: {p['score']} points" for seat, p in enumerate(v["players"])]
-    reached = [f"{name} tile ({'off the track' if f['space'] is None else f['space']}) "
-               f"reached by {', '.join(names[s] for s in f['reached']) or 'nobody'}"
+    lines = listing([nmsg("%(who)s: %(n)s point", "%(who)s: %(n)s points", p["score"],
+                          who=names[seat]) for seat, p in enumerate(v["players"])], "; ")
+    reached = [msg("%(frame)s tile (%(where)s) reached by %(who)s", frame=name,
+                   where=msg("off the track") if f["space"] is None else f["space"],
+                   who=", ".join(names[s] for s in f["reached"]) or msg("nobody"))
                for name, f in v["frames"].items()]
-    parts.append(text(PAD, y + 12, "; ".join(lines), 10))
+    parts.append(text(PAD, y + 12, say(lines), 10))
     for i, line in enumerate(reached):
-        parts.append(text(PAD, y + 26 + 13 * i, line, 9, fill="#555"))
+        parts.append(text(PAD, y + 26 + 13 * i, say(line), 9, fill="#555"))
     return "".join(parts), y + 26 + 13 * len(reached)
 
 
@@ -83,15 +89,16 @@ def island_space(x: float, y: float, space: str, placed: Mapping[str, Any] | Non
     return "".join(parts)
 
 
-def islands(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
-    parts = [text(PAD, y + 12, "Islands (a circle: a field; the number: markers on it)", 11,
-                  weight="bold")]
+def islands(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
+    parts = [text(PAD, y + 12, say(msg("Islands (a circle: a field; the number: markers on "
+                                       "it)")), 11, weight="bold")]
     y += 18
     per_row = int((WIDTH - 2 * PAD) // (SPACE_W + 4))
     for name, island in ISLANDS.items():
-        scored = " — scored" if name in v["scored"] else ""
-        parts.append(text(PAD, y + 11, f"{name} ({island['first']}/{island['second']} "
-                                       f"points){scored}", 10, weight="bold"))
+        said = dict(name=name, first=island["first"], second=island["second"])
+        title = (msg("%(name)s (%(first)s/%(second)s points) — scored", **said)
+                 if name in v["scored"] else msg("%(name)s (%(first)s/%(second)s points)", **said))
+        parts.append(text(PAD, y + 11, say(title), 10, weight="bold"))
         y += 15
         for i, sp in enumerate(island["spaces"]):
             x = PAD + (i % per_row) * (SPACE_W + 4)
@@ -102,15 +109,16 @@ def islands(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
     return "".join(parts), y
 
 
-def cities(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
-    parts = [text(PAD, y + 12, "Cities", 11, weight="bold")]
+def cities(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
+    parts = [text(PAD, y + 12, say(msg("Cities")), 11, weight="bold")]
     y += 18
     for i, (name, city) in enumerate(CITIES.items()):
         x = PAD + i * 208
         seats = v["cities"].get(name, [])
-        scored = ", scored" if name in v["scored"] else ""
-        parts += [rect(x, y, 200, 40, "#efe6f5"),
-                  text(x + 6, y + 13, f"{name} ({city['first']}/{city['second']}{scored})", 10)]
+        said = dict(name=name, first=city["first"], second=city["second"])
+        title = (msg("%(name)s (%(first)s/%(second)s, scored)", **said) if name in v["scored"]
+                 else msg("%(name)s (%(first)s/%(second)s)", **said))
+        parts += [rect(x, y, 200, 40, "#efe6f5"), text(x + 6, y + 13, say(title), 10)]
         for f in range(city["fields"]):
             fx = x + 12 + f * 16
             parts.append(marker(fx, y + 28, seats[f], kind="city") if f < len(seats) else
@@ -119,71 +127,85 @@ def cities(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
     return "".join(parts), y + 48
 
 
-def ship_box(x: float, y: float, ship: Mapping[str, Any], ink: str) -> str:
-    values = f"sail {ship['sail']} crate {ship['crate']} person {ship['person']} " \
-             f"glass {ship['spyglass']}"
-    return (rect(x, y, 150, 30, "#fff", ink) + text(x + 5, y + 12, f"{ship['id']} "
-                                                    f"({ship['kind']})", 9, weight="bold")
-            + text(x + 5, y + 25, values, 8))
+def ship_box(x: float, y: float, ship: Mapping[str, Any], ink: str, say: Say = str) -> str:
+    values = msg("sail %(sail)s crate %(crate)s person %(person)s glass %(glass)s",
+                 sail=ship["sail"], crate=ship["crate"], person=ship["person"],
+                 glass=ship["spyglass"])
+    title = msg("%(ship)s (%(kind)s)", ship=ship["id"], kind=term(ship["kind"]))
+    return (rect(x, y, 150, 30, "#fff", ink) + text(x + 5, y + 12, say(title), 9, weight="bold")
+            + text(x + 5, y + 25, say(values), 8))
 
 
-def harbour(y: float, seat: int, p: Mapping[str, Any], name: str, viewer) -> tuple[str, float]:
+def harbour(y: float, seat: int, p: Mapping[str, Any], name: str, viewer,
+            say: Say = str) -> tuple[str, float]:
     ink = colour(seat)
-    you = " (you)" if viewer == seat else ""
-    goods = ", ".join(f"{n} {k}" for k, n in p["goods"].items() if n) or "no goods"
-    captains = ", ".join(CAPTAINS.get(c, c) for c in p["captains"]) or "no captain"
-    hand = (f"{count(len(p['hand']), 'card')} in hand" if p.get("hand") is not None
-            else f"{count(p['hand_count'], 'card')} in hand (hidden)")
+    who = msg("%(name)s (you)", name=name) if viewer == seat else name
+    goods = listing([msg("%(n)s %(good)s", n=n, good=term(k))
+                     for k, n in p["goods"].items() if n]) or msg("no goods")
+    captains = ", ".join(CAPTAINS.get(c, c) for c in p["captains"]) or msg("no captain")
+    hand = (nmsg("%(n)s card in hand", "%(n)s cards in hand", len(p["hand"]))
+            if p.get("hand") is not None
+            else nmsg("%(n)s card in hand (hidden)", "%(n)s cards in hand (hidden)",
+                      p["hand_count"]))
+    head = nmsg("%(who)s, %(nation)s: %(n)s point, %(goods)s",
+                "%(who)s, %(nation)s: %(n)s points, %(goods)s", p["score"], who=who,
+                nation=term(p["nation"]), goods=goods)
+    extensions = listing([term(EXTENSION_NAMES.get(x, x)) for x in p["extensions"]])
+    line = msg("%(captains)s; extensions: %(extensions)s; %(markers)s left; %(hand)s",
+               captains=captains, extensions=extensions or msg("none"), hand=hand,
+               markers=nmsg("%(n)s marker", "%(n)s markers", p["markers"]))
     rows = -(-max(len(p["ships"]), 1) // 4)
     height = 58 + rows * 34
     parts = [rect(PAD, y, WIDTH - 2 * PAD, height, "#fbfaf6", ink),
              marker(PAD + 14, y + 14, seat),
-             text(PAD + 26, y + 18, f"{name}{you}, {p['nation']}: {p['score']} points, "
-                                    f"{goods}", 11, weight="bold"),
-             text(PAD + 8, y + 34, f"{captains}; extensions: "
-                                   f"{', '.join(p['extensions']) or 'none'}; "
-                                   f"{count(p['markers'], 'marker')} left; {hand}", 9)]
+             text(PAD + 26, y + 18, say(head), 11, weight="bold"),
+             text(PAD + 8, y + 34, say(line), 9)]
     for i, ship in enumerate(p["ships"]):
-        parts.append(ship_box(PAD + 6 + (i % 4) * 154, y + 44 + (i // 4) * 34, ship, ink))
+        parts.append(ship_box(PAD + 6 + (i % 4) * 154, y + 44 + (i // 4) * 34, ship, ink, say))
     return "".join(parts), y + height + 6
 
 
-def offers(y: float, v: Mapping[str, Any]) -> tuple[str, float]:
-    parts = [text(PAD, y + 12, "Small ships for sale", 11, weight="bold")]
+def offers(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
+    parts = [text(PAD, y + 12, say(msg("Small ships for sale")), 11, weight="bold")]
     for i, ship in enumerate(v["small_offer"]):
         if ship is not None:        # None: a slot sold out
-            parts.append(ship_box(PAD + (i % 4) * 154, y + 18 + (i // 4) * 34, ship, "#555"))
+            parts.append(ship_box(PAD + (i % 4) * 154, y + 18 + (i // 4) * 34, ship, "#555",
+                                  say))
     y += 18 + 34 * -(-max(len(v["small_offer"]), 1) // 4)
-    costs = ["+".join(f"{n} {k}" for k, n in offer["cost"].items())
-             for offer in v["large_offer"] if offer]      # None: an empty slot
-    parts.append(text(PAD, y + 12, f"Large ships for sale (cost): {'; '.join(costs) or 'none'}",
-                      10))
+    costs = listing([_goods(offer["cost"]) for offer in v["large_offer"] if offer],
+                    "; ")                                 # None: an empty slot
+    parts.append(text(PAD, y + 12, say(msg("Large ships for sale (cost): %(costs)s",
+                                           costs=costs or msg("none"))), 10))
     y += 20
-    parts.append(text(PAD, y + 12, "Contracts", 11, weight="bold"))
+    parts.append(text(PAD, y + 12, say(msg("Contracts")), 11, weight="bold"))
     contracts = [c for c in v["contracts"] if c is not None]    # None: a field delivered to
     for i, c in enumerate(contracts):
-        goods = "+".join(f"{n} {k}" for k, n in c["goods"].items())
-        parts.append(text(PAD + (i % 3) * 208, y + 28 + (i // 3) * 14,
-                          f"{c['city']}: {goods} = {c['points']} points", 9))
+        line = msg("%(city)s: %(goods)s = %(points)s points", city=c["city"],
+                   goods=_goods(c["goods"]), points=c["points"])
+        parts.append(text(PAD + (i % 3) * 208, y + 28 + (i // 3) * 14, say(line), 9))
     return "".join(parts), y + 28 + 14 * -(-max(len(contracts), 1) // 3)
 
 
-def svg(v: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
+def _goods(goods: Mapping[str, int]) -> Words:
+    return listing([msg("%(n)s %(good)s", n=n, good=term(k)) for k, n in goods.items()], "+")
+
+
+def svg(v: Mapping[str, Any], names: Sequence[str] | None = None, say: Say = str) -> str:
     """The whole board from view ``v``."""
     seats = [name_seats("{s%d}" % i, names) for i in range(len(v["players"]))]
     parts, y = [], PAD
-    for draw in (lambda y: score_track(y, v, seats), lambda y: islands(y, v),
-                 lambda y: cities(y, v)):
+    for draw in (lambda y: score_track(y, v, seats, say), lambda y: islands(y, v, say),
+                 lambda y: cities(y, v, say)):
         part, y = draw(y)
         parts.append(part)
         y += 6
-    parts.append(text(PAD, y + 12, "Harbours", 11, weight="bold"))
+    parts.append(text(PAD, y + 12, say(msg("Harbours")), 11, weight="bold"))
     y += 18
     for seat, p in enumerate(v["players"]):
-        part, y = harbour(y, seat, p, seats[seat], v.get("viewer"))
+        part, y = harbour(y, seat, p, seats[seat], v.get("viewer"), say)
         parts.append(part)
-    part, y = offers(y, v)
+    part, y = offers(y, v, say)
     parts.append(part)
-    title = (f"Race to the New Found Land, round {v['round']}: the board as seat "
-             f"{v.get('viewer')} sees it")
+    title = say(msg("Race to the New Found Land, round %(round)s: the board as seat %(seat)s "
+                    "sees it", round=v["round"], seat=v.get("viewer")))
     return document(WIDTH, y + PAD, title, parts)

@@ -1,7 +1,7 @@
 """Race to the New Found Land behind the common game interface."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from engine.interface import Event, IllegalMove, OptionSpec, Outcome, Section
 from engine.new_found_land import drawing, labels, scoring, setup, view
@@ -72,8 +72,9 @@ class NewFoundLand(OneSeatAtATime):
     def board(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
         return view.board(v, names)
 
-    def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
-        return drawing.svg(v, names)
+    def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
+                  say: Callable[[str], str] = str) -> str:
+        return drawing.svg(v, names, say)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state) if state.over else None

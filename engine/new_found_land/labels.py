@@ -32,7 +32,7 @@ NAMES = (N_("wood"), N_("cloth"), N_("iron"), N_("gold"), N_("shipyard"),
          N_("colonial oversight"), N_("colonial harbour"), N_("toll house"), N_("naval base"),
          N_("Portugal"), N_("Spain"), N_("England"), N_("France"), N_("Netherlands"),
          N_("bar"), N_("corner"), N_("square"), N_("tee"), N_("crate"), N_("person"), N_("sail"),
-         N_("spyglass"), N_("large"), N_("small"))
+         N_("spyglass"), N_("large"), N_("small"), N_("charter"))
 SHIP_VALUES = {"crate": N_("crate %(n)s"), "person": N_("person %(n)s"),
                "spyglass": N_("spyglass %(n)s")}
 

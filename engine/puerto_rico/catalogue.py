@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.puerto_rico.data import CARDS, GOODS
+from engine.words import Words, msg, term
 
 
 def building_info(name: str) -> dict[str, Any]:
@@ -21,10 +22,11 @@ def building_info(name: str) -> dict[str, Any]:
             "violet": b.violet, "expansion": b.expansion, "text": b.text}
 
 
-def describe(name: str) -> str:
+def describe(name: str) -> Words:
     """``cost 5, 2 VP, column 2: Trader: …`` (the printed cost, not a price)."""
     b = CARDS[name]
-    return f"cost {b.cost}, {b.vp} VP, column {b.column}: {b.text}"
+    return msg("cost %(cost)s, %(vp)s VP, column %(column)s: %(effect)s", cost=b.cost, vp=b.vp,
+               column=b.column, effect=term(b.text))
 
 
 def all_buildings() -> list[dict[str, Any]]:

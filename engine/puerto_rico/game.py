@@ -1,7 +1,7 @@
 """Puerto Rico behind the common game interface."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from engine.interface import Event, IllegalMove, Outcome, Section
 from engine.puerto_rico import drawing, guests, labels, phases, scoring, setup, view
@@ -69,8 +69,9 @@ class PuertoRico(OneSeatAtATime):
     def board(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
         return view.board(v, names)
 
-    def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> str:
-        return drawing.svg(v, names)
+    def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
+                  say: Callable[[str], str] = str) -> str:
+        return drawing.svg(v, names, say)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state) if state.over else None

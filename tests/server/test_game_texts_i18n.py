@@ -208,6 +208,9 @@ def test_the_game_page_shows_choices_log_and_board_in_the_readers_language(app):
     assert "Beschikbare rollen" in page and "Tafel" in page          # the board
     assert " kiest de " in page                                      # the log
     assert "Roles on offer" not in page and " chooses the " not in page
+    # The drawn board (SVG) speaks Dutch too.
+    assert "Rollen (dubloenen erop)" in page and ">Burgemeester</text>" in page
+    assert ">Mayor</text>" not in page and "Roles (doubloons on them)" not in page
 
 
 def test_the_turn_mail_speaks_the_players_language(app, smtp, send_mail):
@@ -257,3 +260,16 @@ def test_every_text_the_engines_mark_is_in_the_catalog(lang):
     marked = marked_in_engine()
     assert len(marked) > 300
     assert not sorted(marked - catalog_ids(lang))
+
+
+@pytest.mark.parametrize("game_name", ["puerto_rico", "new_found_land"])
+def test_the_drawn_board_speaks_the_readers_language(game_name):
+    """The SVG board's headings go through the same catalogs."""
+    game = GAMES[game_name]
+    view = game.view(game.new_game(3, {}, seed=4), 0)
+    english = game.board_svg(view, ["Ann", "Bob", "Cy"])
+    german = game.board_svg(view, ["Ann", "Bob", "Cy"], lambda text: say("de", text))
+    assert german != english and german.startswith("<svg")
+    heading = {"puerto_rico": ("Cargo ships", "Frachtschiffe"),
+               "new_found_land": ("Score track", "Punkteleiste")}[game_name]
+    assert heading[0] in english and heading[1] in german and heading[0] not in german
