@@ -150,7 +150,10 @@ class Outcome:
     reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        # "reason_words": the reason's template, for readers of other languages.
+        words = {"reason_words": self.reason.to_json()} if isinstance(self.reason, Words) else {}
         return {
+            **words,
             "reason": self.reason,
             "winners": list(self.winners),
             "scores": [{"seat": s.seat, "total": s.total, "tiebreak": s.tiebreak,

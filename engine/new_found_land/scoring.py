@@ -8,7 +8,7 @@ from engine.new_found_land.components import FINAL_CARD_POINTS
 from engine.new_found_land.data import CITIES, ISLANDS
 from engine.new_found_land.state import State
 from engine.new_found_land.track import fifty_bonus
-from engine.words import msg
+from engine.words import N_, msg
 
 
 def majority(counts: dict[int, int], first: int, second: int) -> dict[int, int]:
@@ -50,8 +50,8 @@ def final_scoring(s: State, ev: list[Event]) -> None:
         markers = sum(board.island_markers(s, n).get(seat, 0) for n in ISLANDS if n not in s.scored)
         markers += sum(board.city_markers(s, n).get(seat, 0) for n in CITIES if n not in s.scored)
         cards = (len(p["hand"]) + len(p["goals"])) * FINAL_CARD_POINTS["value"]
-        p["final"] = [["markers on unscored islands and cities", markers],
-                      ["50/100 card", fifty_bonus(p)], ["unplayed cards", cards]]
+        p["final"] = [[N_("markers on unscored islands and cities"), markers],
+                      [N_("50/100 card"), fifty_bonus(p)], [N_("unplayed cards"), cards]]
         gain = sum(v for _, v in p["final"])
         p["score"] += gain
         say(ev, seat, msg("%(who)s scores %(n)s in the final scoring (%(total)s).",
@@ -65,10 +65,11 @@ def goods_count(p: dict) -> int:
 def outcome(s: State) -> Outcome:
     """Most points wins; tie: more goods; still tied: a shared win."""
     scores = tuple(SeatScore(i, p["score"], tuple((k, v) for k, v in p["final"])
-                             + (("during the game", p["score"] - sum(v for _, v in p["final"])),),
+                             + ((N_("during the game"),
+                                 p["score"] - sum(v for _, v in p["final"])),),
                              goods_count(p))
                    for i, p in enumerate(s.players))
     best = max((sc.total, sc.tiebreak) for sc in scores)
     winners = tuple(sc.seat for sc in scores if (sc.total, sc.tiebreak) == best)
-    return Outcome(scores, winners, "It ended after the fourth round." if s.over else
-                   "It was stopped before the end; the scores are as they stood.")
+    return Outcome(scores, winners, msg("It ended after the fourth round.") if s.over else
+                   msg("It was stopped before the end; the scores are as they stood."))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from engine.interface import Outcome, SeatScore
 from engine.puerto_rico.data import CARDS
 from engine.puerto_rico.state import Player, State
+from engine.words import N_, Words, listing, msg, term
 
 
 def guild_hall(p: Player) -> int:
@@ -50,7 +51,7 @@ LARGE_BONUS = {"score_guild_hall": guild_hall, "score_residence": residence,
 
 def score(p: Player) -> tuple[int, tuple[tuple[str, int], ...]]:
     buildings = sum(CARDS[n].vp for n in p.buildings)
-    parts = [("chips", p.vp), ("buildings", buildings)]
+    parts = [(N_("chips"), p.vp), (N_("buildings"), buildings)]
     for name, colonists in p.buildings.items():
         for effect in CARDS[name].effects:
             if effect in LARGE_BONUS:
@@ -67,21 +68,22 @@ def outcome(s: State) -> Outcome:
     best = max((sc.total, sc.tiebreak) for sc in scores)
     winners = tuple(sc.seat for sc in scores if (sc.total, sc.tiebreak) == best)
     reason = end_sentence(s.end_triggered) if s.over else \
-        f"It was stopped in round {s.round}; the scores are as they stood."
+        msg("It was stopped in round %(round)s; the scores are as they stood.", round=s.round)
     return Outcome(tuple(scores), winners, reason)
 
 
 # Why the game ended, in words: the end conditions trigger_end records.
-END_WORDS = {"colonists": "the colonists ran out",
-             "vp chips": "the victory-point chips ran out",
-             "city": "a player filled all twelve city spaces"}
+END_WORDS = {"colonists": N_("the colonists ran out"),
+             "vp chips": N_("the victory-point chips ran out"),
+             "city": N_("a player filled all twelve city spaces")}
 
 
-def end_sentence(triggered: str) -> str:
+def end_sentence(triggered: str) -> Words:
     """"colonists, city" -> "It ended because the colonists ran out and a
     player filled all twelve city spaces." """
-    causes = [END_WORDS.get(t, t) for t in filter(None, triggered.split(", "))]
+    causes = [term(END_WORDS.get(t, t)) for t in filter(None, triggered.split(", "))]
     if not causes:
-        return "It ended."
-    joined = ", ".join(causes[:-1]) + " and " + causes[-1] if len(causes) > 1 else causes[0]
-    return f"It ended because {joined}."
+        return msg("It ended.")
+    joined = (msg("%(first)s and %(last)s", first=listing(causes[:-1]), last=causes[-1])
+              if len(causes) > 1 else causes[0])
+    return msg("It ended because %(causes)s.", causes=joined)

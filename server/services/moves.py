@@ -20,6 +20,7 @@ from server.services import clocks, reply_menu, while_away
 from server.services.seat_views import (
     board,
     log_lines,
+    outcome_reason,
     outcome_rows,
     seat_names,
     unseen_talk,
@@ -179,7 +180,8 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
 
 def notify_final(game: Game, mailer: Mailer) -> None:
     names = seat_names(game)
-    rows = outcome_rows(game, names)
     seats = Seat.select(Seat, User).join(User).where(Seat.game == game.id)
     for seat in seats:
-        mailer.final(game, rules(game).title, seat, rows, game.outcome.get("reason", ""))
+        language = seat.user.language
+        mailer.final(game, rules(game).title, seat, outcome_rows(game, names, language),
+                     outcome_reason(game, language))

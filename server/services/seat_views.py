@@ -14,6 +14,7 @@ from peewee import JOIN
 from engine import Event as EngineEvent
 from engine.bots import BOTS
 from engine.interface import Choice, Section, name_seats
+from engine.words import Words, term
 from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
 from server.services.clocks import local_text
@@ -93,15 +94,26 @@ def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
     return lines
 
 
-def outcome_rows(game: Game, names: list[str]) -> list[dict]:
-    """Final scores, best first, from the outcome stored when the game ended."""
+def outcome_rows(game: Game, names: list[str], language: str | None = None) -> list[dict]:
+    """Final scores, best first, from the outcome stored when the game ended;
+    the parts of each score named in ``language`` (the engines' English
+    names are catalog entries)."""
     if not game.outcome:
         return []
     winners = set(game.outcome["winners"])
     rows = [{"name": names[s["seat"]], "seat": s["seat"] + 1, "total": s["total"],
-             "tiebreak": s["tiebreak"], "breakdown": s["breakdown"],
+             "tiebreak": s["tiebreak"],
+             "breakdown": [[say(language, term(label)), value] for label, value in s["breakdown"]],
              "winner": s["seat"] in winners} for s in game.outcome["scores"]]
     return sorted(rows, key=lambda r: (-r["total"], -r["tiebreak"]))
+
+
+def outcome_reason(game: Game, language: str | None = None) -> str:
+    """Why the game ended, in ``language`` when the engine left its template."""
+    outcome = game.outcome or {}
+    if "reason_words" in outcome:
+        return say(language, Words.from_json(outcome["reason_words"]))
+    return outcome.get("reason", "")
 
 
 def deadline_text(deadline: dt.datetime | None, tzname: str = "UTC") -> str:

@@ -51,7 +51,7 @@ def record(game: Game, seat: Seat | None) -> dict:
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "log": [{"seq": line.seq, "text": line.text}
                     for line in log_lines(game, viewer, names, language=page_language())],
-            "result": outcome_rows(game, names)}
+            "result": outcome_rows(game, names, page_language())}
 
 
 @bp.get("/games/<int:game_id>/record.json")

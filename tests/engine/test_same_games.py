@@ -48,7 +48,8 @@ def fingerprint(game_name: str, players: int, option: str, seed: int) -> str:
         action = r.choice(legal)
         state, events = game.apply(state, seat, action)
         note([action, [english(e) for e in events]])
-    note([game.to_json(state), game.outcome(state).to_json()])
+    outcome = {k: v for k, v in game.outcome(state).to_json().items() if k != "reason_words"}
+    note([game.to_json(state), outcome])
     return digest.hexdigest()
 
 

@@ -273,3 +273,25 @@ def test_the_drawn_board_speaks_the_readers_language(game_name):
     heading = {"puerto_rico": ("Cargo ships", "Frachtschiffe"),
                "new_found_land": ("Score track", "Punkteleiste")}[game_name]
     assert heading[0] in english and heading[1] in german and heading[0] not in german
+
+
+@pytest.mark.parametrize("game_name", ["puerto_rico", "new_found_land"])
+def test_the_result_says_why_the_game_ended_in_the_readers_language(game_name):
+    """The stored outcome keeps the reason's template; the score parts are
+    catalog entries.  (A finished random game, stored as the server stores it.)"""
+    from types import SimpleNamespace
+
+    from server.services.seat_views import outcome_reason, outcome_rows
+    game = GAMES[game_name]
+    state, r = game.new_game(3, {}, seed=11), random.Random(11)
+    while not game.is_over(state):
+        seat = game.to_move(state)
+        state, _ = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
+    row = SimpleNamespace(outcome=game.outcome(state).to_json())
+    english, dutch = outcome_reason(row, "en"), outcome_reason(row, "nl")
+    assert english.startswith("It ended") and dutch.startswith("Het spel eindigde")
+    parts = {label for r in outcome_rows(row, ["A", "B", "C"], "de") for label, _ in r["breakdown"]}
+    assert parts & {"Chips", "Gebäude", "während des Spiels"}, parts
+    # A game stored before the templates were kept reads its English reason.
+    old = SimpleNamespace(outcome={k: v for k, v in row.outcome.items() if k != "reason_words"})
+    assert outcome_reason(old, "nl") == english
