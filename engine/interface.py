@@ -87,7 +87,8 @@ class Event:
 
     def __init__(self, text: str, seat: int | None = None, private_to: int | None = None,
                  public_text: str = ""):
-        self.text, self.seat, self.private_to, self.public_text = text, seat, private_to, public_text
+        self.text, self.seat = text, seat
+        self.private_to, self.public_text = private_to, public_text
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and self.to_json() == other.to_json()
@@ -200,8 +201,13 @@ class Game(ABC):
         """Human words for one legal action."""
 
     def choices(self, state: Any, seat: int) -> list[Choice]:
-        return [Choice(a, self.label(state, a), a.get("type", ""))
+        return [Choice(a, self.label(state, a), self.group_title(a.get("type", "")))
                 for a in self.legal_actions(state, seat)]
+
+    def group_title(self, action_type: str) -> str:
+        """The heading over a kind of choice ("Build"); an engine may hand
+        out ``Words`` so the heading reads in the player's language."""
+        return action_type.replace("_", " ").capitalize()
 
     @abstractmethod
     def apply(self, state: Any, seat: int, action: Action) -> tuple[Any, list[Event]]:

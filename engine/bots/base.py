@@ -5,6 +5,7 @@ from abc import ABC, abstractmethod
 
 from engine import rng
 from engine.interface import Action, Game
+from engine.words import N_
 
 
 class Draws:
@@ -46,7 +47,7 @@ class RandomBot(Bot):
     """Uniformly random legal moves: the yardstick the others must beat."""
 
     name = "random"
-    title = "random bot"
+    title = N_("random bot")
     description = "plays any legal move at random"
 
     def choose(self, game: Game, state, seat: int, seed: int) -> Action:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine.bots.base import Bot, Draws
 from engine.bots.evaluation import value
 from engine.interface import Action, Game
+from engine.words import N_
 
 FOLLOW = 3          # own decisions followed after a candidate
 CLOSE = 1e-9        # values closer than this are a tie, broken by the seed
@@ -18,7 +19,7 @@ CLOSE = 1e-9        # values closer than this are a tie, broken by the seed
 
 class HeuristicBot(Bot):
     name = "heuristic"
-    title = "steady bot"
+    title = N_("steady bot")
     description = "weighs every move by the position it leaves"
 
     def choose(self, game: Game, state, seat: int, seed: int) -> Action:

@@ -19,11 +19,12 @@ from engine.bots.determinize import imagine
 from engine.bots.evaluation import value
 from engine.bots.heuristic import HeuristicBot
 from engine.interface import Action, Game
+from engine.words import N_
 
 
 class SearchBot(Bot):
     name = "search"
-    title = "thinking bot"
+    title = N_("thinking bot")
     description = "tries its best moves in many imagined futures (slow)"
 
     def __init__(self, playouts: int = 40, candidates: int = 4, depth: int = 20):

@@ -10,6 +10,7 @@ from engine.new_found_land.phases import PHASES, cards, land
 from engine.new_found_land.phases.settle import NEW_ENGLAND_ACTION
 from engine.new_found_land.state import VERSION, State
 from engine.turns import OneSeatAtATime
+from engine.words import Words, term
 
 
 class NewFoundLand(OneSeatAtATime):
@@ -71,6 +72,9 @@ class NewFoundLand(OneSeatAtATime):
 
     def board(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
         return view.board(v, names)
+
+    def group_title(self, action_type: str) -> Words:
+        return term(labels.GROUPS.get(action_type, action_type))
 
     def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
                   say: Callable[[str], str] = str) -> str:

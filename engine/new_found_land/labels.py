@@ -87,6 +87,14 @@ PLAN_PROMPTS = {"load": N_("send ships to Load"), "settle": N_("send ships to Se
                 "deliver": N_("send ships to Deliver"), "explore": N_("send ships to Explore")}
 
 
+# Headings over the kinds of choice on the move page.
+GROUPS = {"extend": N_("Extend"), "build": N_("Build"), "pay": N_("Pay"), "done": N_("Done"),
+          "assign": N_("Assign"), "load": N_("Load"), "keep": N_("Keep"), "settle": N_("Settle"),
+          "new_england": N_("New England"), "deliver": N_("Deliver"), "antwerp": N_("Antwerp"),
+          "place": N_("Place"), "captain": N_("Captain"), "field_good": N_("Field good"),
+          "take_goal": N_("Take goal"), "goal": N_("Goal"), "play": N_("Play")}
+
+
 def prompt(s: State) -> str:
     return fill(*prompt_message(s))
 

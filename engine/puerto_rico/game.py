@@ -13,6 +13,7 @@ from engine.puerto_rico.phases.common import PASS
 from engine.puerto_rico.phases.mayor import AUTO
 from engine.puerto_rico.state import VERSION, State
 from engine.turns import OneSeatAtATime
+from engine.words import Words, term
 
 
 class PuertoRico(OneSeatAtATime):
@@ -68,6 +69,9 @@ class PuertoRico(OneSeatAtATime):
 
     def board(self, v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
         return view.board(v, names)
+
+    def group_title(self, action_type: str) -> Words:
+        return term(labels.GROUPS.get(action_type, action_type))
 
     def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
                   say: Callable[[str], str] = str) -> str:

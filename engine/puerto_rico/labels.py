@@ -33,6 +33,16 @@ PASS_LABELS = {"settler": N_("Take no plantation"), "builder": N_("Build nothing
                "trader": N_("Sell nothing"), "captain": N_("Do not use the wharf now")}
 
 
+# Headings over the kinds of choice on the move page.
+GROUPS = {"role": N_("Role"), "pass": N_("Pass"), "plantation": N_("Plantation"),
+          "quarry": N_("Quarry"), "hacienda": N_("Hacienda"), "place": N_("Place"),
+          "auto_place": N_("Auto place"), "build": N_("Build"), "sell": N_("Sell"),
+          "bonus": N_("Bonus"), "load": N_("Load"), "wharf": N_("Wharf"), "store": N_("Store"),
+          "select": N_("Select"), "forest": N_("Forest"), "hacienda_tile": N_("Hacienda tile"),
+          "guest": N_("Guest"), "guests_done": N_("Guests done"),
+          "black_market": N_("Black market"), "small_wharf": N_("Small wharf")}
+
+
 def prompt(s: State) -> str:
     return fill(*prompt_message(s))
 

@@ -11,17 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.interface import IllegalMove, OptionSpec
+from engine.words import N_
 
 BASE, EXTENDED, RANDOM = "base", "extended", "random"
 
 BUILDING_SET = OptionSpec(
-    "buildings", "Building set", (BASE, EXTENDED, RANDOM), BASE,
-    help=("The standard buildings of the base game.",
-          "Expansion buildings too: before the first round the players choose, one at a "
-          "time from the governor, which violet buildings are in play, each in a slot of "
-          "its cost.",
-          "Expansion buildings too: the server draws the violet buildings in play at "
-          "random, each in a slot of its cost."),
+    "buildings", N_("Building set"), (BASE, EXTENDED, RANDOM), BASE,
+    help=(N_("The standard buildings of the base game."),
+          N_("Expansion buildings too: before the first round the players choose, one at a "
+             "time from the governor, which violet buildings are in play, each in a slot of "
+             "its cost."),
+          N_("Expansion buildings too: the server draws the violet buildings in play at "
+             "random, each in a slot of its cost.")),
     synonyms=(("extension", EXTENDED), ("basis", BASE)))
 OPTIONS = (BUILDING_SET,)
 

@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine.words import Words, msg
+
 UTC = dt.timezone.utc
 DAY = dt.timedelta(days=1)
 ZERO = dt.timedelta(0)
@@ -76,7 +78,7 @@ def choices(default_night: tuple[int, int]) -> list[tuple[str, str]]:
         for night in nights if "no_nights" in name else [None]:
             p = Policy(weekends="no_weekends" in name, night=night)
             value = name if night is None else f"{name}/{night[0]}-{night[1]}"
-            found.append((value, describe(p).replace(", in each player's own time zone", "")))
+            found.append((value, describe(p, zone_note=False)))
     return found
 
 
@@ -103,16 +105,21 @@ def checked_window(start: int | None, end: int | None, what: str = "night") -> t
     return start, end
 
 
-def describe(p: Policy) -> str:
-    """For pages: what the clock does and whose time zone decides."""
+def describe(p: Policy, zone_note: bool = True) -> Words:
+    """For pages: what the clock does and (``zone_note``) whose time zone decides."""
     if p.always:
-        return "The clock always runs."
+        return msg("The clock always runs.")
     parts = []
     if p.weekends:
-        parts.append("on Saturdays and Sundays")
+        parts.append(msg("on Saturdays and Sundays"))
     if p.night:
-        parts.append(f"at night from {p.night[0]:02d}:00 to {p.night[1]:02d}:00")
-    return f"The clock stops {' and '.join(parts)}, in each player's own time zone."
+        parts.append(msg("at night from %(start)s to %(end)s", start=f"{p.night[0]:02d}:00",
+                         end=f"{p.night[1]:02d}:00"))
+    when = msg("%(first)s and %(last)s", first=parts[0], last=parts[1]) if len(parts) > 1 \
+        else parts[0]
+    if zone_note:
+        return msg("The clock stops %(when)s, in each player's own time zone.", when=when)
+    return msg("The clock stops %(when)s.", when=when)
 
 
 # -- wall time -> UTC ---------------------------------------------------------

@@ -14,7 +14,7 @@ from peewee import JOIN
 from engine import Event as EngineEvent
 from engine.bots import BOTS
 from engine.interface import Choice, Section, name_seats
-from engine.words import Words, term
+from engine.words import Words, msg, term
 from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
 from server.services.clocks import local_text
@@ -71,7 +71,7 @@ def board(game: Game, state, viewer: int | None, names: list[str],
 def choices(game: Game, state, seat: int, names: list[str],
             language: str | None = None) -> list[Choice]:
     """What ``seat`` may do now, labelled in ``language``."""
-    return [Choice(c.action, name_seats(say(language, c.label), names), c.group)
+    return [Choice(c.action, name_seats(say(language, c.label), names), say(language, c.group))
             for c in rules(game).choices(state, seat)]
 
 
@@ -88,7 +88,8 @@ def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
         for data in row.events:
             text = EngineEvent.from_json(data).text_for(viewer, names, in_language)
             if text and row.actor == "bot" and row.seat is not None:
-                text = f"[bot for {names[row.seat]}] {text}"
+                text = say(language, msg("[bot for %(name)s] %(text)s", name=names[row.seat],
+                                         text=text))
             if text:
                 lines.append(LogLine(row.seq, f"(undone) {text}" if row.undone else text))
     return lines

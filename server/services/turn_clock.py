@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
+from engine.words import Words, msg, nmsg
 from server.models import Game, User
 from server.services import clock_calendar as cal
 from server.services import mail_schedule
@@ -25,7 +26,7 @@ def game_policy(game: Game) -> cal.Policy:
         return cal.Policy()
 
 
-def policy_text(game: Game) -> str:
+def policy_text(game: Game) -> Words:
     return cal.describe(game_policy(game))
 
 
@@ -46,25 +47,27 @@ def time_left(game: Game, user: User | None, deadline: dt.datetime | None,
     return cal.running_between(now, deadline, game_policy(game), seat_zone(user))
 
 
-def left_text(left: dt.timedelta) -> str:
+def left_text(left: dt.timedelta) -> Words:
     """"1 day 4 h 05 min": clock time left, to the minute (rounded down)."""
     minutes = int(left.total_seconds() // 60)
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
-    text = f"{hours} h {minutes:02d} min"
-    return f"{days} day{'s' if days != 1 else ''} {text}" if days else text
+    text = msg("%(hours)s h %(minutes)s min", hours=hours, minutes=f"{minutes:02d}")
+    if not days:
+        return text
+    return nmsg("%(n)s day %(time)s", "%(n)s days %(time)s", days, time=text)
 
 
 def status_text(game: Game, user: User | None, deadline: dt.datetime | None,
-                now: dt.datetime) -> str:
+                now: dt.datetime) -> Words | str:
     """For the game page: the clock time the seat to move has left."""
     left = time_left(game, user, deadline, now)
     if left is None:
         return ""
-    text = f"{left_text(left)} of clock time left"
     if left and not clock_runs(game, user, now):
-        text += " (the clock stands still now: it is night or weekend for this player)"
-    return text
+        return msg("%(left)s of clock time left (the clock stands still now: it is night or "
+                   "weekend for this player)", left=left_text(left))
+    return msg("%(left)s of clock time left", left=left_text(left))
 
 
 def rezoned(game: Game, old_zone: str, user: User, deadline: dt.datetime,

@@ -20,6 +20,7 @@ from flask_login import current_user, login_required
 from peewee import JOIN
 
 from engine import GAMES, get_game
+from server.i18n import say
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
 from server.services import (
@@ -42,6 +43,7 @@ from server.web.forms import (
     NewGameForm,
     OptionForm,
 )
+from server.web.languages import page_language, say_here
 
 bp = Blueprint("lobby", __name__)
 EMAIL = re.compile(accounts.EMAIL)
@@ -53,7 +55,7 @@ def mailer():
 
 @bp.app_context_processor
 def clock_policy_text():
-    return {"clock_text": turn_clock.policy_text}
+    return {"clock_text": lambda game: say(page_language(), turn_clock.policy_text(game))}
 
 
 @bp.get("/")
@@ -72,7 +74,8 @@ def new_game():
     form = NewGameForm(kind=source.get("kind"))
     form.kind.choices = [(name, g.title) for name, g in sorted(GAMES.items())]
     night = (current_app.config["NIGHT_FROM_HOUR"], current_app.config["NIGHT_UNTIL_HOUR"])
-    form.clock_policy.choices = clock_calendar.choices(night)
+    form.clock_policy.choices = [(value, say(page_language(), label))
+                                 for value, label in clock_calendar.choices(night)]
     form.practice.choices = practice_choices()
     kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
     if request.method == "GET":
@@ -109,8 +112,8 @@ def new_game():
 
 
 def practice_choices() -> list[tuple[str, str]]:
-    return [("", "No: I invite people")] + [
-        (name, f"Yes: the other seats are {title}s")
+    return [("", _("No: I invite people"))] + [
+        (name, _("Yes: a %(bot)s plays each other seat", bot=say_here(title)))
         for name, title in bot_seats.offered(bot_seats.PRACTICE_BOTS)]
 
 

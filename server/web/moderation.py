@@ -17,6 +17,7 @@ from flask import (
     url_for,
 )
 from flask.cli import AppGroup
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from peewee import JOIN
@@ -83,7 +84,7 @@ class UndoForm(ReasonForm):
 
 class ResignForm(FlaskForm):
     seq = HiddenField(validators=[InputRequired()])
-    reason = TextAreaField("Why (optional; the other players will read it)",
+    reason = TextAreaField(_l("Why (optional; the other players will read it)"),
                            [Optional(), Length(max=moderate.REASON_MAX)])
 
 

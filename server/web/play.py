@@ -20,6 +20,7 @@ from flask_babel import gettext
 from flask_login import current_user
 
 from engine.interface import name_seats
+from server.i18n import say
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
 from server.services import (
@@ -49,7 +50,7 @@ from server.services.state_store import load_state, rules
 from server.web import drawings, rate_limits, seat_access
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, MoveForm, TalkForm
-from server.web.languages import page_language
+from server.web.languages import page_language, say_here
 
 bp = Blueprint("play", __name__)
 RECENT_LINES = 15
@@ -106,8 +107,8 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
         choices=choices(game, state, viewer, names, language) if my_turn else [],
         to_move=to_move,
         deadline=deadline_text(to_move and to_move.deadline, seat_access.viewer_timezone(seat)),
-        time_left=to_move and turn_clock.status_text(game, to_move.user, to_move.deadline,
-                                                     utcnow()),
+        time_left=to_move and say(language, turn_clock.status_text(
+            game, to_move.user, to_move.deadline, utcnow())),
         rows=outcome_rows(game, names, language), reason=outcome_reason(game, language),
         form=MoveForm(seq=game.seq), json=json,
         link_form=EmptyForm(), away=away_notes(seats, seat_access.viewer_timezone(seat)),
@@ -141,17 +142,21 @@ def away_notes(seats: list[Seat], tz: str) -> dict[int, str]:
     away = vacations.on_vacation([s.user_id for s in seats if s.user_id], utcnow())
     notes = {}
     for s in seats:
+        bot = s.bot and say_here(bot_title(s.bot))
         if s.user_id in away:
-            notes[s.index] = f"on vacation until {local_text(away[s.user_id], tz)}"
+            notes[s.index] = gettext("on vacation until %(when)s",
+                                     when=local_text(away[s.user_id], tz))
+        elif s.bot and s.user_id and s.withdrawn:
+            notes[s.index] = gettext("away: the %(bot)s plays the seat", bot=bot)
         elif s.bot and s.user_id:
-            notes[s.index] = (f"away: the {bot_title(s.bot)} plays the seat"
-                              + ("" if s.withdrawn else " until they are back"))
+            notes[s.index] = gettext("away: the %(bot)s plays the seat until they are back",
+                                     bot=bot)
         elif s.bot:
-            notes[s.index] = f"the {bot_title(s.bot)} of this practice game"
+            notes[s.index] = gettext("the %(bot)s of this practice game", bot=bot)
         elif s.withdrawn:
-            notes[s.index] = "out of the game: the seat passes automatically"
+            notes[s.index] = gettext("out of the game: the seat passes automatically")
         elif s.absent:
-            notes[s.index] = "absent: passes at once until back"
+            notes[s.index] = gettext("absent: passes at once until back")
     return notes
 
 
