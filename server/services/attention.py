@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from peewee import fn
 
+from engine.words import N_
 from server.models import Event, Game, Seat, User
 from server.services.deliveries import failing_since
 from server.services.state_store import rules
@@ -83,15 +84,15 @@ def _row(game: Game, seats: list[Seat], last: dt.datetime, now: dt.datetime,
               mail_failing={s.user.name: failing[s.user.email.lower()] for s in seats
                             if s.user.email.lower() in failing and not s.withdrawn})
     if row.mail_failing:
-        row.reasons.append("mail failing")
+        row.reasons.append(N_("mail failing"))
     if game.paused:
-        row.reasons.append("paused")
+        row.reasons.append(N_("paused"))
     if row.overdue:
-        row.reasons.append("overdue")
+        row.reasons.append(N_("overdue"))
     if row.absent:
-        row.reasons.append("absent seats")
+        row.reasons.append(N_("absent seats"))
     if row.idle > dt.timedelta(hours=STALLED_FACTOR * game.move_hours):
-        row.reasons.append("no move for a long time")
+        row.reasons.append(N_("no move for a long time"))
     return row
 
 

@@ -31,7 +31,9 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from engine.interface import name_seats
 from server.db import db
+from server.i18n import translate
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
 from server.services import (
     attention,
@@ -44,7 +46,7 @@ from server.services import (
 )
 from server.services import moderation as moderate
 from server.services.seat_views import deadline_text, log_lines, seat_names
-from server.services.state_store import rules
+from server.services.state_store import load_state, rules
 from server.web.forms import EmptyForm
 from server.web.languages import page_language
 
@@ -56,29 +58,29 @@ RECENT_MOVES = 10
 # -- forms --------------------------------------------------------------------
 class ReasonForm(FlaskForm):
     seq = HiddenField(validators=[InputRequired()])
-    reason = TextAreaField("Reason (the players will read it)",
+    reason = TextAreaField(_l("Reason (the players will read it)"),
                            [InputRequired(), Length(3, moderate.REASON_MAX)])
 
 
 class ExtendForm(ReasonForm):
-    hours = IntegerField("More hours", [InputRequired(), NumberRange(1, 24 * 60)], default=24)
+    hours = IntegerField(_l("More hours"), [InputRequired(), NumberRange(1, 24 * 60)], default=24)
 
 
 class SeatForm(ReasonForm):
-    seat = SelectField("Seat", coerce=int, validators=[InputRequired()])
+    seat = SelectField(_l("Seat"), coerce=int, validators=[InputRequired()])
 
 
 class ReplaceForm(SeatForm):
-    email = EmailField("Email of the new player", [InputRequired(), Length(max=254)])
-    name = StringField("Their name, if they have no account yet", [Optional(), Length(max=40)])
+    email = EmailField(_l("Email of the new player"), [InputRequired(), Length(max=254)])
+    name = StringField(_l("Their name, if they have no account yet"), [Optional(), Length(max=40)])
 
 
 class BotForm(SeatForm):
-    bot = SelectField("Bot")        # choices: set_choices
+    bot = SelectField(_l("Bot"))        # choices: set_choices
 
 
 class UndoForm(ReasonForm):
-    count = IntegerField("Moves to undo", [InputRequired(), NumberRange(1, moderate.UNDO_MAX)],
+    count = IntegerField(_l("Moves to undo"), [InputRequired(), NumberRange(1, moderate.UNDO_MAX)],
                          default=1)
 
 
@@ -89,7 +91,7 @@ class ResignForm(FlaskForm):
 
 
 class ModeratorForm(FlaskForm):
-    email = EmailField("Email of their account", [InputRequired(), Length(max=254)])
+    email = EmailField(_l("Email of their account"), [InputRequired(), Length(max=254)])
 
 
 # What each action posts and the service it calls (with the form's own fields).
@@ -206,7 +208,15 @@ def game_page(game: Game) -> dict:
                 playing_host=not moderate.may_alone(current_user, game, "undo"),
                 talk=[m for m in seat_views.table_talk(game, limit=50) if not m["hidden"]],
                 hide_form=lambda: ReasonForm(prefix="hide", seq=game.seq),
-                log=log[-30:])
+                log=log[-30:], prompt=pending_prompt(game, names))
+
+
+def pending_prompt(game: Game, names: list[str]) -> str:
+    """What the seat to move is asked, in the reader's language."""
+    if game.status != "active":
+        return ""
+    template, values = rules(game).prompt_message(load_state(game, save=False))
+    return name_seats(translate(page_language(), template, values), names)
 
 
 @bp.post("/moderation/games/<int:game_id>/<action>")
