@@ -13,6 +13,7 @@ import secrets
 from peewee import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import User, utcnow
@@ -102,14 +103,14 @@ def set_password(user: User, password: str) -> None:
 
 def change_password(user: User, current: str, new: str) -> None:
     if authenticate(user.email, current) is None:
-        raise AccountError("Your current password is not right.")
+        raise AccountError(N_("Your current password is not right."))
     set_password(user, new)
 
 
 def change_name(user: User, name: str) -> None:
     name = " ".join(name.split())
     if not 1 <= len(name) <= 40:
-        raise AccountError("A name has 1 to 40 characters.")
+        raise AccountError(N_("A name has 1 to 40 characters."))
     User.update(name=name).where(User.id == user.id).execute()
 
 
@@ -118,10 +119,10 @@ def request_address_change(user: User, current_password: str, new_email: str,
     """Mail a link to the new address and tell the old one.  Whether the new
     address has an account shows only when its link is used."""
     if authenticate(user.email, current_password) is None:
-        raise AccountError("Your current password is not right.")
+        raise AccountError(N_("Your current password is not right."))
     new_email = normal_email(new_email)
     if new_email == user.email:
-        raise AccountError("That is the address you have now.")
+        raise AccountError(N_("That is the address you have now."))
     mailer.address_change(user, new_email)
 
 
@@ -132,7 +133,7 @@ def change_address(user: User, new_email: str) -> None:
             User.update(email=new_email, email_verified_at=utcnow(),
                         session_token=secrets.token_hex(16)).where(User.id == user.id).execute()
     except IntegrityError:
-        raise AccountError("Another account uses that address now.") from None
+        raise AccountError(N_("Another account uses that address now.")) from None
 
 
 def user_for_session(session_id: str) -> User | None:

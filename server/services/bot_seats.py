@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 
 from engine import bots
+from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, User, utcnow
@@ -53,7 +54,7 @@ def hand_to_bot(game_id: int, user: User, seq: int, index: int, bot: str, reason
     plays for the seat's good, not the host's."""
     now, reason = now or utcnow(), moderate._reason(reason)
     if bot not in dict(offered(TABLE_BOTS)):
-        raise moderate.ModerationError("Choose one of the bots offered.")
+        raise moderate.ModerationError(N_("Choose one of the bots offered."))
     with db.atomic():
         game = moderate._begin(game_id, user, seq)
         seat = moderate._seat(game, index)

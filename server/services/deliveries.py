@@ -18,6 +18,7 @@ import logging
 
 from peewee import fn
 
+from engine.words import N_
 from server.db import db
 from server.mail import delivery
 from server.mail.bounces import ReturnPaths, read_bounce
@@ -169,7 +170,7 @@ def retry(game_id: int, user: User, seq: int, outbox_id: int,
         game = moderation._begin(game_id, user, seq)
         row = Outbox.get_or_none((Outbox.id == outbox_id) & (Outbox.game == game.id))
         if row is None or row.status not in FAILING:
-            raise moderation.ModerationError("That mail is not failing (any more).")
+            raise moderation.ModerationError(N_("That mail is not failing (any more)."))
         delivery.retry(row.id, now)
         seat = (Seat.select(Seat).join(User)
                 .where((Seat.game == game.id) & (fn.LOWER(User.email) == row.to_addr.lower()))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 
 from engine import IllegalMove, bots, get_game
-from engine.words import count
+from engine.words import N_, count
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Invitation, Seat, User, utcnow
@@ -25,9 +25,9 @@ class LobbyError(MoveRejected):
 def get_open_game(game_id: int) -> Game:
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(N_("There is no such game."))
     if game.status != "open":
-        raise LobbyError("This game has already started.")
+        raise LobbyError(N_("This game has already started."))
     return game
 
 
@@ -144,7 +144,7 @@ def leave(game_id: int, user: User) -> None:
     with db.atomic():
         game = get_open_game(game_id)
         if game.host_id == user.id:
-            raise LobbyError("The host cannot leave; start the game or let it lapse.")
+            raise LobbyError(N_("The host cannot leave; start the game or let it lapse."))
         Seat.update(user=None, joined_at=None).where(
             (Seat.game == game.id) & (Seat.user == user.id)).execute()
 
@@ -171,7 +171,7 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
                    .where((Game.id == game.id) & (Game.status == "open"))
                    .execute())
         if claimed != 1:
-            raise LobbyError("This game has already started.")
+            raise LobbyError(N_("This game has already started."))
         game = Game.get_by_id(game.id)
         save_snapshot(game, kind, state, 0)
         _announce_start(game, kind, mailer, now)
@@ -200,7 +200,7 @@ def _announce_start(game: Game, kind, mailer: Mailer, now) -> None:
 
 def _require_host(game: Game, user: User) -> None:
     if game.host_id != user.id:
-        raise LobbyError("Only the host of this game may do that.")
+        raise LobbyError(N_("Only the host of this game may do that."))
 
 
 def renew_links(game_id: int, user: User, mailer: Mailer) -> Seat:
@@ -208,7 +208,7 @@ def renew_links(game_id: int, user: User, mailer: Mailer) -> Seat:
     with db.atomic():
         seat = Seat.get_or_none((Seat.game == game_id) & (Seat.user == user.id))
         if seat is None:
-            raise NotFound("You have no seat in this game.")
+            raise NotFound(N_("You have no seat in this game."))
         Seat.update(link_version=Seat.link_version + 1).where(Seat.id == seat.id).execute()
         seat = Seat.get_by_id(seat.id)
         game = Game.get_by_id(game_id)

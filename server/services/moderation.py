@@ -14,7 +14,7 @@ import datetime as dt
 import re
 
 from engine import Event as EngineEvent
-from engine.words import count
+from engine.words import N_, count
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
@@ -102,7 +102,7 @@ def set_moderator(email: str, value: bool) -> User:
 def _reason(text: str | None, required: bool = True) -> str:
     reason = " ".join((text or "").split())
     if required and len(reason) < 3:
-        raise ModerationError("Give a reason (a few words): the players will read it.")
+        raise ModerationError(N_("Give a reason (a few words): the players will read it."))
     if len(reason) > REASON_MAX:
         raise ModerationError(f"Keep the reason under {REASON_MAX} characters.")
     return reason
@@ -111,14 +111,14 @@ def _reason(text: str | None, required: bool = True) -> str:
 def _begin(game_id: int, user: User, seq: int, statuses=("active",)) -> Game:
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
-        raise moves.NotFound("There is no such game.")
+        raise moves.NotFound(N_("There is no such game."))
     if not may_moderate(user, game):
-        raise Forbidden("Only a moderator or the host of this game may do that.")
+        raise Forbidden(N_("Only a moderator or the host of this game may do that."))
     if game.status not in statuses:
         raise ModerationError("This game is over." if game.status == "finished"
                               else "This game has not started yet.")
     if game.seq != seq:
-        raise moves.StaleMove("The game has changed since this page was made.")
+        raise moves.StaleMove(N_("The game has changed since this page was made."))
     return game
 
 
@@ -131,7 +131,7 @@ def _note(game: Game, seq: int, note: dict, text: str, user: User, now: dt.datet
                .where((Game.id == game.id) & (Game.seq == seq))
                .execute())
     if claimed != 1:
-        raise moves.StaleMove("The game has changed since this page was made.")
+        raise moves.StaleMove(N_("The game has changed since this page was made."))
     Event.create(game=game.id, seq=new, seat=seat, kind="note", action=note, actor=actor,
                  user=user.id, events=[EngineEvent(text).to_json()], created_at=now)
     Snapshot.update(seq=new).where((Snapshot.game == game.id) & (Snapshot.seq == seq)).execute()
@@ -224,12 +224,12 @@ def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
            mailer: Mailer, now: dt.datetime | None = None) -> str:
     now, reason = now or utcnow(), _reason(reason)
     if not 1 <= hours <= 24 * 60:
-        raise ModerationError("Extend by 1 hour to 60 days.")
+        raise ModerationError(N_("Extend by 1 hour to 60 days."))
     with db.atomic():
         game = _begin(game_id, user, seq)
         seat = _seat(game, game.to_move)
         if seat.withdrawn:
-            raise ModerationError("This seat passes automatically; replace the player instead.")
+            raise ModerationError(N_("This seat passes automatically; replace the player instead."))
         name = seat_views.seat_names(game)[seat.index]
         text = _said(f"{user.name} (moderator) gave {name} {count(hours, 'more hour')}.", reason)
         _note(game, seq, {"note": "extend", "hours": hours, "reason": reason}, text, user, now,
@@ -273,7 +273,7 @@ def pause(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
     with db.atomic():
         game = _begin(game_id, user, seq)
         if game.paused:
-            raise ModerationError("The game is paused already.")
+            raise ModerationError(N_("The game is paused already."))
         text = _said(f"{user.name} (moderator) paused the game: the clocks stop "
                      "and nobody can move until it resumes.", reason)
         _note(game, seq, {"note": "pause", "reason": reason}, text, user, now,
@@ -288,7 +288,7 @@ def resume(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
     with db.atomic():
         game = _begin(game_id, user, seq)
         if not game.paused:
-            raise ModerationError("The game is not paused.")
+            raise ModerationError(N_("The game is not paused."))
         paused_at = game.paused_at or now
         text = _said(f"{user.name} (moderator) resumed the game.", reason)
         _note(game, seq, {"note": "resume", "reason": reason}, text, user, now,
@@ -384,14 +384,14 @@ def resign(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
     with db.atomic():
         game = Game.get_or_none(Game.id == game_id)
         if game is None:
-            raise moves.NotFound("There is no such game.")
+            raise moves.NotFound(N_("There is no such game."))
         seat = Seat.get_or_none((Seat.game == game.id) & (Seat.user == user.id))
         if seat is None:
-            raise Forbidden("You have no seat in this game.")
+            raise Forbidden(N_("You have no seat in this game."))
         if game.status != "active":
-            raise ModerationError("Only a game in progress can be left.")
+            raise ModerationError(N_("Only a game in progress can be left."))
         if game.seq != seq:
-            raise moves.StaleMove("The game has changed since this page was made.")
+            raise moves.StaleMove(N_("The game has changed since this page was made."))
         text = _said(f"{user.name} resigned and left seat {seat.index + 1}; the seat passes "
                      "automatically from now on.", reason)
         _withdraw(game, seq, seat, {"note": "resign", "seat": seat.index, "reason": reason},
@@ -421,7 +421,7 @@ def undo(game_id: int, user: User, seq: int, count: int, reason: str, *, mailer:
         game = _begin(game_id, user, seq, statuses=("active", "finished"))
         _require_neutral(user, game, "undo", agreed_by)
         if (game.outcome or {}).get("abandoned"):
-            raise ModerationError("This game was abandoned; it cannot be taken back.")
+            raise ModerationError(N_("This game was abandoned; it cannot be taken back."))
         rows = list(Event.select(Event.id, Event.seq)
                     .where((Event.game == game.id) & (Event.kind == "move")
                            & (Event.undone == False))  # noqa: E712 (SQL)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from peewee import JOIN
 
 from engine import IllegalMove
+from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, User, utcnow
@@ -96,7 +97,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
                    .where((Game.id == game_id) & (Game.seq == expected_seq))
                    .execute())
         if claimed != 1:
-            raise StaleMove("The game has moved on since this page was made.")
+            raise StaleMove(N_("The game has moved on since this page was made."))
         Event.create(game=game_id, seq=seq, seat=seat, action=legal, actor=actor,
                      user=user_id, events=[e.to_json() for e in events], created_at=now)
         save_snapshot(game, kind, new_state, seq)
@@ -108,17 +109,17 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
 
 def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> None:
     if game is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(N_("There is no such game."))
     if game.status == "finished":
-        raise StaleMove("This game is over.")
+        raise StaleMove(N_("This game is over."))
     if game.status != "active":
-        raise MoveRejected("This game has not started yet.")
+        raise MoveRejected(N_("This game has not started yet."))
     if game.paused and actor != "moderator":
-        raise MoveRejected("This game is paused.")
+        raise MoveRejected(N_("This game is paused."))
     if game.seq != expected_seq:
-        raise StaleMove("The game has moved on since this page was made.")
+        raise StaleMove(N_("The game has moved on since this page was made."))
     if game.to_move != seat:
-        raise MoveRejected("It is not your turn.")
+        raise MoveRejected(N_("It is not your turn."))
 
 
 def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mailer,

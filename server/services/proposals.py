@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
@@ -26,13 +27,13 @@ SERVICES = {"default": moderation.play_default, "replace": moderation.replace,
 def propose(game_id: int, user: User, seq: int, action: str, params: dict, reason: str, *,
             mailer: Mailer, now: dt.datetime | None = None) -> str:
     if action not in SERVICES:
-        raise moderation.ModerationError("That action needs nobody's agreement.")
+        raise moderation.ModerationError(N_("That action needs nobody's agreement."))
     now, reason = now or utcnow(), moderation._reason(reason)
     _try(game_id, user, seq, action, params, reason, mailer, now)
     with db.atomic():
         game = moderation._begin(game_id, user, seq, statuses=("active", "finished"))
         if not moderation.plays_in(user, game):
-            raise moderation.Forbidden("Only a host who plays proposes; a moderator acts.")
+            raise moderation.Forbidden(N_("Only a host who plays proposes; a moderator acts."))
         what = describe(game, action, params)
         text = moderation._said(f"{user.name} (host) proposes to {what}; it happens when "
                                 "every other player agrees on the game page.", reason)
@@ -81,11 +82,11 @@ def answer(game_id: int, user: User, proposal_id: int, agree: bool, *, mailer: M
         proposal = Proposal.get_or_none((Proposal.id == proposal_id)
                                         & (Proposal.game == game_id))
         if game is None or proposal is None:
-            raise moves.NotFound("There is no such proposal.")
+            raise moves.NotFound(N_("There is no such proposal."))
         if open_proposal(game) != proposal:
-            raise moves.StaleMove("This proposal no longer holds: the game has moved on.")
+            raise moves.StaleMove(N_("This proposal no longer holds: the game has moved on."))
         if user.id not in {s.user_id for s in voters(game, proposal)}:
-            raise moderation.Forbidden("Only the other players of this game answer it.")
+            raise moderation.Forbidden(N_("Only the other players of this game answer it."))
         if not agree:
             return _refuse(game, proposal, user, mailer, now)
         agreed = sorted(set(proposal.agreed) | {user.id})

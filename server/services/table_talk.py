@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, TableMessage, User, utcnow
@@ -33,7 +34,7 @@ def clean(text: str) -> str:
     text = _CONTROL.sub("", text or "").replace("\r\n", "\n").strip()
     text = re.sub(r"\n{3,}", "\n\n", text)
     if not text:
-        raise TalkError("Write a message first.")
+        raise TalkError(N_("Write a message first."))
     if len(text) > MAX_CHARS:
         raise TalkError(f"Keep a message under {MAX_CHARS} characters.")
     return text
@@ -45,9 +46,9 @@ def post(game_id: int, seat: Seat, text: str, mailer: Mailer,
     with db.atomic():
         game = Game.get_or_none(Game.id == game_id)
         if game is None or game.status == "open" or seat.game_id != game_id:
-            raise moves.NotFound("There is no such game.")
+            raise moves.NotFound(N_("There is no such game."))
         if seat.withdrawn or seat.user_id is None:
-            raise moderation.Forbidden("Only the players of this game talk at its table.")
+            raise moderation.Forbidden(N_("Only the players of this game talk at its table."))
         message = TableMessage.create(game=game.id, user=seat.user_id, seat=seat.index,
                                       text=text, created_at=now or utcnow())
         _mail_the_others(game, message, mailer)
@@ -76,7 +77,7 @@ def hide(game_id: int, user: User, seq: int, message_id: int, reason: str, *,
         message = TableMessage.get_or_none((TableMessage.id == message_id)
                                            & (TableMessage.game == game.id))
         if message is None or message.hidden:
-            raise moderation.ModerationError("There is no such message to hide.")
+            raise moderation.ModerationError(N_("There is no such message to hide."))
         name = seat_names(game)[message.seat]
         text = moderation._said(f"{user.name} (moderator) hid a table-talk message "
                                 f"of {name}.", reason)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from engine.words import N_
 from server.db import db
 from server.models import Game, Seat, User, Vacation
 from server.services import clocks
@@ -34,16 +35,16 @@ def declare(user: User, first: dt.date, last: dt.date, now: dt.datetime,
             allowance: int) -> Vacation:
     """Days ``first`` to ``last`` (inclusive, in the user's zone), declared ahead."""
     if last < first:
-        raise VacationError("The last day comes before the first.")
+        raise VacationError(N_("The last day comes before the first."))
     if first < now.date() - DAY:     # exactly checked below, once it can be computed
-        raise VacationError("A vacation is declared ahead: it must start tomorrow or later.")
+        raise VacationError(N_("A vacation is declared ahead: it must start tomorrow or later."))
     if last > now.date() + AHEAD:
-        raise VacationError("A vacation may be declared at most a year ahead: "
-                            "its last day must be within a year from today.")
+        raise VacationError(N_("A vacation may be declared at most a year ahead: "
+                               "its last day must be within a year from today."))
     starts = local_midnight(first, user.timezone)
     ends = local_midnight(last + DAY, user.timezone)
     if starts <= now:
-        raise VacationError("A vacation is declared ahead: it must start tomorrow or later.")
+        raise VacationError(N_("A vacation is declared ahead: it must start tomorrow or later."))
     days = (last - first).days + 1
     used = days_used(user, starts.year)
     if used + days > allowance:
@@ -52,7 +53,7 @@ def declare(user: User, first: dt.date, last: dt.date, now: dt.datetime,
     overlap = Vacation.select().where((Vacation.user == user.id) & (Vacation.starts_at < ends)
                                       & (Vacation.ends_at > starts)).exists()
     if overlap:
-        raise VacationError("It overlaps a vacation you declared already.")
+        raise VacationError(N_("It overlaps a vacation you declared already."))
     return Vacation.create(user=user, starts_at=starts, ends_at=ends)
 
 
@@ -63,7 +64,7 @@ def cancel(user: User, vacation_id: int, now: dt.datetime) -> None:
                       & (Vacation.starts_at > now) & (Vacation.started == False))  # noqa: E712
                .execute())
     if not deleted:
-        raise VacationError("There is no such vacation still to come.")
+        raise VacationError(N_("There is no such vacation still to come."))
 
 
 def come_back(user: User, now: dt.datetime) -> list[str]:

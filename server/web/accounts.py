@@ -25,6 +25,7 @@ from flask_login import (
     logout_user,
 )
 
+from engine.words import N_
 from server.mail.links import LinkError, safe_next
 from server.models import User
 from server.services import accounts
@@ -44,7 +45,7 @@ from server.web.forms import (
 bp = Blueprint("accounts", __name__)
 login_manager = LoginManager()
 login_manager.login_view = "accounts.login"
-login_manager.login_message = "Please sign in to see that page."
+login_manager.login_message = N_("Please sign in to see that page.")
 # A stolen cookie replayed from another network loses its session.
 login_manager.session_protection = "basic"
 MAIL_SENT = "check_mail"
@@ -114,8 +115,8 @@ def logout_everywhere():
     if EmptyForm().validate_on_submit():
         accounts.end_all_sessions(current_user)
         logout_user()
-        flash("You are signed out on every device, and the links mailed so far no longer "
-              "sign anybody in.")
+        flash(N_("You are signed out on every device, and the links mailed so far no longer "
+                 "sign anybody in."))
     return redirect(url_for("lobby.index"))
 
 
@@ -157,7 +158,7 @@ def reset(token: str):
     if form.validate_on_submit():
         accounts.set_password(user, form.password.data)
         sign_in(user)
-        flash("Your new password is set; every other device is signed out.")
+        flash(N_("Your new password is set; every other device is signed out."))
         return redirect(url_for("lobby.index"))
     return render_template("accounts/reset.html", form=form,
                            email=user.email), 400 if form.errors else 200
@@ -202,7 +203,7 @@ def change_password():
             form.current.errors.append(str(exc))
         else:
             sign_in(User.get_by_id(current_user.id))     # this device stays signed in
-            flash("Your password is changed; every other device is signed out.")
+            flash(N_("Your password is changed; every other device is signed out."))
             return redirect(url_for("accounts.account"))
     return render_account(400, password_form=form)
 

@@ -7,18 +7,30 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from engine import IllegalMove
+from engine.words import N_, msg
 from server.services.moves import MoveRejected, StaleMove
+from server.web.languages import say_here
 
-TITLES = {400: "That request was not understood", 403: "Not allowed",
-          404: "Not found", 405: "Not allowed here", 409: "Conflict",
-          410: "This link is no longer valid", 413: "Too large", 429: "Too many attempts",
-          500: "Server error"}
+TITLES = {400: N_("That request was not understood"), 403: N_("Not allowed"),
+          404: N_("Not found"), 405: N_("Not allowed here"), 409: N_("Conflict"),
+          410: N_("This link is no longer valid"), 413: N_("Too large"),
+          429: N_("Too many attempts"), 500: N_("Server error")}
 
 
 def page(status: int, message: str, template: str = "errors/error.html", **extra):
-    title = TITLES.get(status, "Error")
+    title, message = readable(TITLES.get(status, N_("Error"))), readable(message)
     return render_template(template, status=status, title=title, message=message,
                            **extra), status
+
+
+def readable(text: str) -> str:
+    """``text`` in the reader's language when the catalogs hold it (the
+    messages marked ``N_`` where they are raised), else as it is.  An error
+    page must come out even when the reader's settings cannot be read."""
+    try:
+        return say_here(text)
+    except Exception:       # noqa: BLE001 - e.g. the database is down: say it in English
+        return str(text)
 
 
 def init_app(app) -> None:
@@ -37,15 +49,15 @@ def init_app(app) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf(exc):
-        return page(400, "This form is out of date or was opened in another browser "
-                         "session. Go back, reload the page and try again.")
+        return page(400, N_("This form is out of date or was opened in another browser "
+                            "session. Go back, reload the page and try again."))
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(exc):
         # Also raised for too many parts or too much form memory, under the limit.
-        return page(413, "That form sent more than this server accepts "
-                         f"(at most {app.config['MAX_CONTENT_LENGTH'] or 0:,} bytes); "
-                         "it was not read.")
+        return page(413, msg("That form sent more than this server accepts (at most "
+                             "%(bytes)s bytes); it was not read.",
+                             bytes=f"{app.config['MAX_CONTENT_LENGTH'] or 0:,}"))
 
     @app.errorhandler(HTTPException)
     def http(exc):
@@ -54,7 +66,7 @@ def init_app(app) -> None:
     @app.errorhandler(Exception)
     def unexpected(exc):
         app.logger.exception("unhandled error")
-        return page(500, "Something went wrong on our side; nothing was changed.")
+        return page(500, N_("Something went wrong on our side; nothing was changed."))
 
 
 def link_error(exc):

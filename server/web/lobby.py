@@ -20,6 +20,7 @@ from flask_login import current_user, login_required
 from peewee import JOIN
 
 from engine import GAMES, get_game
+from engine.words import N_
 from server.i18n import say
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
@@ -181,7 +182,7 @@ def join(game_id: int):
     form = JoinForm()
     game = Game.get_or_none(Game.id == game_id) or abort(404)
     if not form.validate_on_submit():
-        abort(400, "Choose a seat number.")
+        abort(400, N_("Choose a seat number."))
     if not may_join(game, current_user, form.token.data):
         abort(403)
     seat = games.join(game_id, current_user, form.seat.data - 1)
@@ -195,7 +196,7 @@ def seat_bot(game_id: int):
     """The host puts a bot in an empty seat."""
     form = bot_form()
     if not form.validate_on_submit():
-        abort(400, "Choose a seat and one of the bots offered.")
+        abort(400, N_("Choose a seat and one of the bots offered."))
     seat = games.seat_bot(game_id, current_user, form.seat.data - 1, form.bot.data)
     flash(f"A {seat_views.bot_title(seat.bot)} sits in seat {seat.index + 1}.")
     return redirect(url_for("lobby.lobby", game_id=game_id))
@@ -216,7 +217,7 @@ def leave(game_id: int):
 def option(game_id: int):
     form = OptionForm()
     if not form.validate_on_submit():
-        abort(400, "Choose an option and a value.")
+        abort(400, N_("Choose an option and a value."))
     games.set_option(game_id, current_user, form.name.data, form.value.data)
     flash(f"Option {form.name.data} is now {form.value.data}.")
     return redirect(url_for("lobby.lobby", game_id=game_id))
@@ -228,7 +229,7 @@ def option(game_id: int):
 def invite(game_id: int):
     form = InviteForm()
     if not form.validate_on_submit():
-        abort(400, "Give at least one email address.")
+        abort(400, N_("Give at least one email address."))
     emails = [e.strip().lower() for e in re.split(r"[\s,;]+", form.emails.data) if e.strip()]
     bad = [e for e in emails if not EMAIL.match(e)]
     if bad or not emails or len(emails) > 20:

@@ -32,6 +32,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from engine.interface import name_seats
+from engine.words import N_
 from server.db import db
 from server.i18n import translate
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
@@ -121,7 +122,7 @@ def me() -> User:
 def _moderated(game_id: int) -> Game:
     game = Game.get_or_none(Game.id == game_id) or abort(404)
     if not moderate.may_moderate(current_user, game):
-        abort(403, "Only a moderator or the host of this game may see this page.")
+        abort(403, N_("Only a moderator or the host of this game may see this page."))
     return game
 
 
@@ -133,7 +134,7 @@ def _seq(form) -> int:
     # isdigit() alone accepts "²", which int() refuses: ASCII digits only.
     text = form.seq.data or ""
     if not (text.isascii() and text.isdigit()) or len(text) > 9:
-        abort(400, "The form was not understood; reload the page and try again.")
+        abort(400, N_("The form was not understood; reload the page and try again."))
     return int(text)
 
 
@@ -165,7 +166,7 @@ def helpers():
 @login_required
 def dashboard():
     if not moderate.moderates_any(current_user):
-        abort(403, "Only moderators and hosts of games may see this page.")
+        abort(403, N_("Only moderators and hosts of games may see this page."))
     sort = request.args.get("sort", "idle")
     sort = sort if sort in attention.SORTS else "idle"
     descending, everything = request.args.get("order") != "asc", request.args.get("all") == "1"
@@ -248,7 +249,7 @@ def retry_mail(game_id: int, outbox_id: int):
     _checked(EmptyForm())
     seq = request.form.get("seq", "")
     if not (seq.isascii() and seq.isdigit()) or len(seq) > 9:
-        abort(400, "The form was not understood; reload the page and try again.")
+        abort(400, N_("The form was not understood; reload the page and try again."))
     flash(deliveries.retry(game_id, me(), int(seq), outbox_id))
     return redirect(url_for("moderation.game", game_id=game_id))
 
@@ -285,14 +286,14 @@ def resign(game_id: int):
 @login_required
 def moderators():
     if not current_user.is_moderator:
-        abort(403, "Only site moderators may see this page.")
+        abort(403, N_("Only site moderators may see this page."))
     form = ModeratorForm()
     if form.validate_on_submit():
         user = moderate.set_moderator(form.email.data, True)
         flash(f"{user.name} ({user.email}) is a moderator now.")
         return redirect(url_for("moderation.moderators"))
     if form.errors:
-        abort(400, "Give the email address of an account.")
+        abort(400, N_("Give the email address of an account."))
     people = User.select().where(User.is_moderator == True).order_by(User.name)  # noqa: E712
     return render_template("moderation/moderators.html", form=form, people=list(people),
                            revoke_form=EmptyForm())
@@ -302,7 +303,7 @@ def moderators():
 @login_required
 def revoke(user_id: int):
     if not current_user.is_moderator:
-        abort(403, "Only site moderators may do that.")
+        abort(403, N_("Only site moderators may do that."))
     _checked(EmptyForm())
     user = User.get_or_none(User.id == user_id) or abort(404)
     moderate.set_moderator(user.email, False)
@@ -320,7 +321,7 @@ INBOUND_STATUSES = ("received", "applied", "refused", "ignored")
 @login_required
 def inbound():
     if not current_user.is_moderator:
-        abort(403, "Only site moderators may see incoming mail.")
+        abort(403, N_("Only site moderators may see incoming mail."))
     status = request.args.get("status", "")
     query = InboundMail.select().order_by(InboundMail.id.desc()).limit(100)
     if status in INBOUND_STATUSES:
@@ -333,7 +334,7 @@ def inbound():
 @login_required
 def inbound_mail(mail_id: int):
     if not current_user.is_moderator:
-        abort(403, "Only site moderators may see incoming mail.")
+        abort(403, N_("Only site moderators may see incoming mail."))
     mail = InboundMail.get_or_none(InboundMail.id == mail_id) or abort(404)
     return render_template("moderation/inbound_mail.html", mail=mail, local_time=local_time)
 

@@ -20,6 +20,7 @@ from flask_babel import gettext
 from flask_login import current_user
 
 from engine.interface import name_seats
+from engine.words import N_
 from server.i18n import say
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
@@ -164,10 +165,10 @@ def away_notes(seats: list[Seat], tz: str) -> dict[int, str]:
 def away_seen(game_id: int):
     """"Seen": the list of moves played for the seat while away goes."""
     game = Game.get_or_none(Game.id == game_id) or abort(404)
-    seat = seat_access.viewer_seat(game) or abort(403, "You have no seat in this game.")
+    seat = seat_access.viewer_seat(game) or abort(403, N_("You have no seat in this game."))
     form = EmptyForm()
     if not form.validate_on_submit():
-        abort(400, "The form was not understood; reload the page and try again.")
+        abort(400, N_("The form was not understood; reload the page and try again."))
     while_away.seen(seat.id, game.seq)
     return redirect(url_for("play.game", game_id=game_id))
 
@@ -175,12 +176,12 @@ def away_seen(game_id: int):
 @bp.post("/games/<int:game_id>/move")
 def move(game_id: int):
     game = Game.get_or_none(Game.id == game_id) or abort(404)
-    seat = seat_access.viewer_seat(game) or abort(403, "You have no seat in this game.")
+    seat = seat_access.viewer_seat(game) or abort(403, N_("You have no seat in this game."))
     if seat.withdrawn:
-        abort(403, "You left this game: your seat passes automatically.")
+        abort(403, N_("You left this game: your seat passes automatically."))
     form = MoveForm()
     if not form.validate_on_submit():
-        abort(400, "The move form was not understood; reload the game page and try again.")
+        abort(400, N_("The move form was not understood; reload the game page and try again."))
     action = parse_action(form.action.data)
     play(game_id, seat.index, action, form.seq.data, "player",
          mailer=current_app.extensions["pbem_mailer"], user_id=seat.user_id)
@@ -190,10 +191,10 @@ def move(game_id: int):
 @bp.post("/games/<int:game_id>/talk")
 def talk(game_id: int):
     game = Game.get_or_none(Game.id == game_id) or abort(404)
-    seat = seat_access.viewer_seat(game) or abort(403, "Only the players talk at this table.")
+    seat = seat_access.viewer_seat(game) or abort(403, N_("Only the players talk at this table."))
     form = TalkForm()
     if not form.validate_on_submit():
-        abort(400, "Write a message of at most 500 characters.")
+        abort(400, N_("Write a message of at most 500 characters."))
     table_talk_service.post(game_id, seat, form.text.data, current_app.extensions["pbem_mailer"])
     return redirect(url_for("play.game", game_id=game_id) + "#talk")
 
@@ -202,12 +203,12 @@ def talk(game_id: int):
 @rate_limits.per_user("RATELIMIT_NEW_LINK_PER_USER")
 def new_link(game_id: int):
     game = Game.get_or_none(Game.id == game_id) or abort(404)
-    seat = seat_access.viewer_seat(game) or abort(403, "You have no seat in this game.")
+    seat = seat_access.viewer_seat(game) or abort(403, N_("You have no seat in this game."))
     if not EmptyForm().validate_on_submit():
         abort(400)
     games.renew_links(game_id, seat_access.acting_user(seat),
                       current_app.extensions["pbem_mailer"])
-    flash("Your old links no longer work; a new one is on its way by email.")
+    flash(N_("Your old links no longer work; a new one is on its way by email."))
     return redirect(url_for("play.game", game_id=game_id))
 
 

@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from wtforms.fields.choices import SelectChoice
 
+from engine.words import N_
 from server.mail.links import LinkError, Links
 from server.models import User, Vacation, utcnow
 from server.services import calendar_feed, clocks, deliveries, preferences, vacations
@@ -94,10 +95,10 @@ def calendar(token: str):
 def new_calendar_address():
     """A new secret address for the feed; the old one stops working."""
     if not EmptyForm().validate_on_submit():
-        abort(400, "The form was not understood; reload the page and try again.")
+        abort(400, N_("The form was not understood; reload the page and try again."))
     User.update(calendar_version=User.calendar_version + 1).where(
         User.id == current_user.id).execute()
-    flash("Your calendar has a new address: the old one no longer works.")
+    flash(N_("Your calendar has a new address: the old one no longer works."))
     return redirect(url_for("preferences.settings") + "#calendar")
 
 
@@ -166,4 +167,4 @@ def read_token(token: str) -> User:
     try:
         return links().read_unsubscribe(token)
     except LinkError:
-        abort(404, "This unsubscribe link is not valid.")
+        abort(404, N_("This unsubscribe link is not valid."))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, json, render_template
 from flask_login import current_user
 
+from engine.words import N_
 from server.models import Game, Seat
 from server.services.seat_views import board, log_lines, outcome_rows, seat_names
 from server.services.state_store import replay, rules
@@ -19,7 +20,7 @@ def viewable(game_id: int) -> tuple[Game, Seat | None]:
     """The game and the viewer's seat, for whoever may see its page."""
     game = Game.get_or_none(Game.id == game_id) or abort(404)
     if game.status not in ("active", "finished"):
-        abort(404, "This game has no record: it never started.")
+        abort(404, N_("This game has no record: it never started."))
     seat = seat_access.viewer_seat(game)
     if seat is None and not current_user.is_authenticated:
         abort(current_app.login_manager.unauthorized())

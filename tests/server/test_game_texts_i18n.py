@@ -295,3 +295,35 @@ def test_the_result_says_why_the_game_ended_in_the_readers_language(game_name):
     # A game stored before the templates were kept reads its English reason.
     old = SimpleNamespace(outcome={k: v for k, v in row.outcome.items() if k != "reason_words"})
     assert outcome_reason(old, "nl") == english
+
+
+def test_the_moderation_pages_speak_the_moderators_language(app):
+    game = started_game(app, players=3, tag="mod")
+    with app.app_context(), db.connection_context():
+        User.update(language="de", is_moderator=True).where(
+            User.email == "mod0@example.org").execute()
+    client = sign_in(app, "mod0@example.org")
+    dashboard = client.get("/moderation?all=1").text
+    assert "Spiele, die Aufmerksamkeit brauchen" in dashboard
+    page = client.get(f"/moderation/games/{game.id}").text
+    assert "Einen Spieler ersetzen" in page and "Grund (die Spieler lesen ihn)" in page
+    assert "wähle eine Rolle" in page                 # the pending prompt
+    assert "Replace a player" not in page and "choose a role" not in page
+
+
+def test_a_refused_move_is_explained_in_the_players_language(app):
+    """The messages of refusals are catalog entries (marked N_ where they are
+    raised): a stale move's 409 page reads in Dutch."""
+    import json
+
+    from web_helpers import move_form
+    game = started_game(app, players=3, tag="weiger")
+    speak(app, game.id, "nl")
+    seat = to_move(app, game.id)
+    client = sign_in(app, seat.user.email)
+    form = move_form(client.get(f"/games/{game.id}").text)
+    action = next(v for name, v in form["buttons"] if name == "action")
+    stale = client.post(form["action"], data=dict(form["fields"], action=action, seq="999"))
+    assert stale.status_code == 409
+    assert "Het spel is verder gegaan sinds deze pagina gemaakt werd." in stale.text
+    assert json.loads(action)       # the form offered a real move
