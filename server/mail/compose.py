@@ -82,8 +82,9 @@ class Mailer:
 
     def queue(self, template: str, to_addr: str, subject: str, context: dict,
               game: Game | None = None, user: User | None = None,
-              reply_to: str = "") -> Outbox | None:
-        """Render and store one mail; None when the user opted out of its kind."""
+              reply_to: str = "", language: str | None = None) -> Outbox | None:
+        """Render and store one mail; None when the user opted out of its kind.
+        ``language``: when the recipient is no user (yet) but we know better."""
         if user is not None and template in OPTIONAL_KINDS and not user.optional_mail:
             return None
         if user is not None and not user.verified and template not in ACCOUNT_KINDS:
@@ -100,7 +101,7 @@ class Mailer:
         if reply_to:
             headers["Reply-To"] = clean_header(reply_to, 254)
         thread = [game.thread_id] if game is not None else []
-        env = self.envs[self.language_of(user, to_addr)]
+        env = self.envs[known(language) or self.language_of(user, to_addr)]
         return Outbox.create(headers=headers,
             game=game, kind=template, to_addr=clean_header(to_addr, 254),
             subject=clean_header(subject),
@@ -186,7 +187,8 @@ class Mailer:
     def outage(self, game: Game, title: str, seat: Seat, began: str, ended: str,
                deadline: str) -> Outbox | None:
         return self.queue("outage", seat.user.email,
-                          self.subject_saying("Your deadline moved", "the server was down",
+                          self.subject_saying(self.words(seat.user, "Your deadline moved"),
+                                              self.words(seat.user, "the server was down"),
                                               game),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "began": began, "ended": ended, "deadline": deadline,
@@ -245,12 +247,14 @@ class Mailer:
     def account_exists(self, user: User) -> Outbox | None:
         """Sign-up with an address that has an account: its owner hears of it,
         the person signing up learns nothing."""
-        return self.queue("account_exists", user.email, "[pbem] You already have an account",
+        return self.queue("account_exists", user.email,
+                          "[pbem] " + self.words(user, "You already have an account"),
                           {"name": user.name, "login_url": f"{self.links.base_url}/login",
                            "reset_url": f"{self.links.base_url}/reset"}, None, user)
 
     def reset(self, user: User) -> Outbox | None:
-        return self.queue("reset", user.email, "[pbem] Choose a new password",
+        return self.queue("reset", user.email,
+                          "[pbem] " + self.words(user, "Choose a new password"),
                           {"name": user.name, "reset_url": self.links.reset_url(user),
                            "minutes": self.links.reset_max_age // 60}, None, user)
 
@@ -260,11 +264,14 @@ class Mailer:
 
     def address_change(self, user: User, new_email: str) -> Outbox | None:
         """To the new address: the link that moves the account there."""
-        mail = self.queue("address_change", new_email, "[pbem] Confirm your new address",
+        mail = self.queue("address_change", new_email,
+                          "[pbem] " + self.words(user, "Confirm your new address"),
                           {"name": user.name,
                            "confirm_url": self.links.address_url(user, new_email),
-                           "hours": self.links.confirm_max_age // 3600}, None)
-        self.queue("address_notice", user.email, "[pbem] Your address is being changed",
+                           "hours": self.links.confirm_max_age // 3600}, None,
+                          language=user.language)
+        self.queue("address_notice", user.email,
+                   "[pbem] " + self.words(user, "Your address is being changed"),
                    {"name": user.name, "new_email": new_email,
                     "reset_url": f"{self.links.base_url}/reset"}, None, user)
         return mail

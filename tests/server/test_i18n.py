@@ -174,3 +174,21 @@ def test_the_engines_prompts_follow_the_readers_language(app):
     dutch = translate("nl", *wanted)
     assert dutch != wanted[0] % wanted[1] if wanted[1] else dutch != wanted[0]
     assert dutch in mail.body_text and mail.subject.startswith("Je bent aan de beurt: ")
+
+
+def test_account_mails_go_out_in_the_accounts_language(app):
+    """A password reset and an address change, for a Dutch account: the mail
+    to the new address (no account yet) is in the account's language too."""
+    from clock_helpers import user
+    with app.app_context(), db.connection_context():
+        person = user("anna@example.org", "Anna", language="nl")
+        mailer = app.extensions["pbem_mailer"]
+        reset = mailer.reset(person)
+        change = mailer.address_change(person, "anna.nieuw@example.org")
+        notice = Outbox.select().where((Outbox.kind == "address_notice")).get()
+    assert reset.subject == "[pbem] Kies een nieuw wachtwoord"
+    assert "Open deze link om een nieuw wachtwoord te kiezen" in reset.body_text
+    assert change.subject == "[pbem] Bevestig je nieuwe adres"
+    assert "Je vroeg pbem om je mail voortaan naar dit adres te sturen" in change.body_text
+    assert "anna.nieuw@example.org" in notice.body_text and "Je adres wordt gewijzigd" in (
+        notice.subject)
