@@ -349,7 +349,8 @@ def _welcome(mailer: Mailer, game: Game, seat: Seat, moderator: User, old: str,
              reason: str) -> None:
     """The newcomer's mail: the whole log as their seat may see it, and a link."""
     names = seat_views.seat_names(game)
-    history = [line.text for line in seat_views.log_lines(game, seat.index, names)]
+    history = [line.text for line in seat_views.log_lines(game, seat.index, names,
+                                                          language=seat.user.language)]
     title = state_store.rules(game).title
     mailer.queue("moderation_seat", seat.user.email, mailer.subject_for(game, title),
                  {"name": seat.user.name, "title": title, "seat": seat.index + 1,
