@@ -16,7 +16,10 @@ never as an error.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable, Mapping
+
+_new_str = str.__new__
 
 _IRREGULAR = {"quarry": "quarries", "colony": "colonies"}
 
@@ -64,12 +67,20 @@ class Words(str):
     ``plural`` and ``n`` choose between two forms through the catalog's
     plural rules."""
 
+    # The four parts live in one tuple: engines make thousands of these a
+    # game, on the simulation path too (which drops its events), so making
+    # one is kept as cheap as a str subclass allows.
     def __new__(cls, template: str, values: Mapping[str, Any] | None = None,
                 plural: str | None = None, n: int | None = None) -> "Words":
         form = plural if plural is not None and n != 1 else template
-        self = super().__new__(cls, form % values if values else form)
-        self.template, self.values, self.plural, self.n = template, values or {}, plural, n
+        self = _new_str(cls, form % values if values else form)
+        self._parts = (template, values or {}, plural, n)
         return self
+
+    template = property(lambda self: self._parts[0])
+    values = property(lambda self: self._parts[1])
+    plural = property(lambda self: self._parts[2])
+    n = property(lambda self: self._parts[3])
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"t": self.template}
@@ -89,7 +100,9 @@ class Words(str):
 
 def msg(template: str, **values: Any) -> Words:
     """A sentence or label: ``msg("%(who)s sells %(good)s.", who=..., good=term("corn"))``."""
-    return Words(template, values)
+    words = _new_str(Words, template % values if values else template)
+    words._parts = (template, values, None, None)
+    return words
 
 
 def nmsg(singular: str, plural: str, n: int, **values: Any) -> Words:
@@ -98,8 +111,10 @@ def nmsg(singular: str, plural: str, n: int, **values: Any) -> Words:
     return Words(singular, {"n": n, **values}, plural, n)
 
 
+@lru_cache(maxsize=4096)
 def term(word: str) -> Words:
-    """A name the catalogs translate on its own: a good, a role, a building."""
+    """A name the catalogs translate on its own: a good, a role, a building.
+    (Words never change, so one object per name serves every caller.)"""
     return Words(word)
 
 
