@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 
 from engine import bots
-from engine.words import N_
+from engine.words import N_, msg, term
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, User, utcnow
@@ -65,10 +65,12 @@ def hand_to_bot(game_id: int, user: User, seq: int, index: int, bot: str, reason
         if seat.bot == bot:
             raise moderate.ModerationError(f"The {bot_title(bot)} plays seat {index + 1} already.")
         name = seat_views.seat_names(game)[index]
-        comeback = ("" if seat.withdrawn else
-                    f" {name} takes the seat back by moving or pressing \"I'm back\".")
-        text = moderate._said(f"{user.name} (moderator) handed seat {index + 1} of {name} "
-                              f"to the {bot_title(bot)}.{comeback}", reason)
+        said = dict(who=user.name, seat=index + 1, name=name, bot=term(bot_title(bot)))
+        handed = (msg("%(who)s (moderator) handed seat %(seat)s of %(name)s to the %(bot)s.",
+                      **said) if seat.withdrawn else
+                  msg("%(who)s (moderator) handed seat %(seat)s of %(name)s to the %(bot)s. "
+                      "%(name)s takes the seat back by moving or pressing \"I'm back\".", **said))
+        text = moderate._said(handed, reason)
         moderate._note(game, seq, {"note": "bot", "seat": index, "bot": bot,
                                    "reason": reason}, text, user, now, seat=index)
         Seat.update(bot=bot).where(Seat.id == seat.id).execute()

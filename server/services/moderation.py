@@ -14,8 +14,9 @@ import datetime as dt
 import re
 
 from engine import Event as EngineEvent
-from engine.words import N_, count
+from engine.words import N_, Words, count, msg, nmsg
 from server.db import db
+from server.i18n import say
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
 from server.services import clocks, moves, seat_views, state_store, turn_clock
@@ -141,8 +142,10 @@ def _note(game: Game, seq: int, note: dict, text: str, user: User, now: dt.datet
     return new
 
 
-def _said(text: str, reason: str) -> str:
-    return f"{text} Reason: {reason}" if reason else text
+def _said(text: Words, reason: str) -> Words:
+    """A note for the log and the mails; ``Words`` so each reader gets it in
+    their language (the reason stays as the moderator wrote it)."""
+    return msg("%(what)s Reason: %(reason)s", what=text, reason=reason) if reason else text
 
 
 # -- seats, clocks and mail ---------------------------------------------------
@@ -203,7 +206,8 @@ def _mail(mailer: Mailer, game: Game, user: User, what: str, reason: str, url: s
           lines=()) -> None:
     title = state_store.rules(game).title
     mailer.queue("moderation_notice", user.email, mailer.subject_for(game, title),
-                 {"name": user.name, "title": title, "what": what, "reason": reason,
+                 {"name": user.name, "title": title, "what": say(user.language, what),
+                  "reason": reason,
                   "lines": list(lines), "url": url}, game)
 
 
@@ -231,7 +235,9 @@ def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
         if seat.withdrawn:
             raise ModerationError(N_("This seat passes automatically; replace the player instead."))
         name = seat_views.seat_names(game)[seat.index]
-        text = _said(f"{user.name} (moderator) gave {name} {count(hours, 'more hour')}.", reason)
+        text = _said(nmsg("%(who)s (moderator) gave %(name)s %(n)s more hour.",
+                          "%(who)s (moderator) gave %(name)s %(n)s more hours.", hours,
+                          who=user.name, name=name), reason)
         _note(game, seq, {"note": "extend", "hours": hours, "reason": reason}, text, user, now,
               seat=seat.index)
         base = seat.deadline if seat.deadline and seat.deadline > now else now
@@ -256,7 +262,8 @@ def play_default(game_id: int, user: User, seq: int, reason: str, *, mailer: Mai
         _require_neutral(user, game, "default", agreed_by)
         seat = _seat(game, game.to_move)
         name = seat_views.seat_names(game)[seat.index]
-        text = _said(f"{user.name} (moderator) played the default action for {name}.", reason)
+        text = _said(msg("%(who)s (moderator) played the default action for %(name)s.",
+                         who=user.name, name=name), reason)
         new = _note(game, seq, {"note": "default", "reason": reason}, text, user, now,
                     seat=seat.index)
         kind = state_store.rules(game)
@@ -274,8 +281,8 @@ def pause(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         game = _begin(game_id, user, seq)
         if game.paused:
             raise ModerationError(N_("The game is paused already."))
-        text = _said(f"{user.name} (moderator) paused the game: the clocks stop "
-                     "and nobody can move until it resumes.", reason)
+        text = _said(msg("%(who)s (moderator) paused the game: the clocks stop and nobody can "
+                         "move until it resumes.", who=user.name), reason)
         _note(game, seq, {"note": "pause", "reason": reason}, text, user, now,
               paused=True, paused_at=now)
         _tell(mailer, game, text, reason)
@@ -290,7 +297,7 @@ def resume(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         if not game.paused:
             raise ModerationError(N_("The game is not paused."))
         paused_at = game.paused_at or now
-        text = _said(f"{user.name} (moderator) resumed the game.", reason)
+        text = _said(msg("%(who)s (moderator) resumed the game.", who=user.name), reason)
         _note(game, seq, {"note": "resume", "reason": reason}, text, user, now,
               paused=False, paused_at=None)
         pending = list(Seat.select().where((Seat.game == game.id) & Seat.deadline.is_null(False)))
@@ -318,8 +325,8 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
         if Seat.get_or_none((Seat.game == game.id) & (Seat.user == newcomer.id)):
             raise ModerationError(f"{newcomer.name} already plays another seat of this game.")
         old = seat.user
-        text = _said(f"{user.name} (moderator) gave seat {index + 1} of {old.name} "
-                     f"to {newcomer.name}.", reason)
+        text = _said(msg("%(who)s (moderator) gave seat %(seat)s of %(old)s to %(new)s.",
+                         who=user.name, seat=index + 1, old=old.name, new=newcomer.name), reason)
         _note(game, seq, {"note": "replace", "seat": index, "old": old.id, "new": newcomer.id,
                           "reason": reason}, text, user, now, seat=index)
         Seat.update(user=newcomer, link_version=Seat.link_version + 1, joined_at=now,
@@ -370,8 +377,9 @@ def remove(game_id: int, user: User, seq: int, index: int, reason: str, *, maile
         _require_neutral(user, game, "remove", agreed_by)
         seat = _seat(game, index)
         name = seat_views.seat_names(game)[index]
-        text = _said(f"{user.name} (moderator) removed {name} from seat {index + 1}; "
-                     "the seat passes automatically from now on.", reason)
+        text = _said(msg("%(who)s (moderator) removed %(name)s from seat %(seat)s; the seat "
+                         "passes automatically from now on.", who=user.name, name=name,
+                         seat=index + 1), reason)
         _withdraw(game, seq, seat, {"note": "remove", "seat": index, "reason": reason},
                   text, user, now)
         _tell(mailer, game, text, reason)
@@ -393,8 +401,8 @@ def resign(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
             raise ModerationError(N_("Only a game in progress can be left."))
         if game.seq != seq:
             raise moves.StaleMove(N_("The game has changed since this page was made."))
-        text = _said(f"{user.name} resigned and left seat {seat.index + 1}; the seat passes "
-                     "automatically from now on.", reason)
+        text = _said(msg("%(who)s resigned and left seat %(seat)s; the seat passes "
+                         "automatically from now on.", who=user.name, seat=seat.index + 1), reason)
         _withdraw(game, seq, seat, {"note": "resign", "seat": seat.index, "reason": reason},
                   text, user, now, actor="player")
         _tell(mailer, game, text, reason, skip={seat.index})
@@ -431,8 +439,10 @@ def undo(game_id: int, user: User, seq: int, count: int, reason: str, *, mailer:
             raise ModerationError(f"There are {len(rows)} moves to undo; undo 1 to "
                                   f"{min(UNDO_MAX, len(rows)) or 1} at a time.")
         seqs = sorted(r.seq for r in rows)
-        text = _said(f"{user.name} (moderator) undid the last {_moves(count)} "
-                     f"(log #{seqs[0]} to #{seqs[-1]}).", reason)
+        text = _said(nmsg("%(who)s (moderator) undid the last move (log #%(first)s to "
+                          "#%(last)s).", "%(who)s (moderator) undid the last %(n)s moves (log "
+                          "#%(first)s to #%(last)s).", count, who=user.name, first=seqs[0],
+                          last=seqs[-1]), reason)
         _note(game, seq, {"note": "undo", "seqs": seqs, "reason": reason}, text, user, now)
         Event.update(undone=True).where(Event.id.in_([r.id for r in rows])).execute()
         _rebuild(game, now)
@@ -472,10 +482,10 @@ def abandon(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         state = state_store.load_state(game)
         board = seat_views.board(game, state, None, names)
         standing = kind.standing(state).to_json()
-        text = _said(f"{user.name} (moderator) abandoned the game: it ends with the scores "
-                     "as they stand, with no winner.", reason)
-        outcome = {"reason": text, "winners": [], "scores": standing["scores"],
-                   "abandoned": True}
+        text = _said(msg("%(who)s (moderator) abandoned the game: it ends with the scores as "
+                         "they stand, with no winner.", who=user.name), reason)
+        outcome = {"reason": text, "reason_words": text.to_json(), "winners": [],
+                   "scores": standing["scores"], "abandoned": True}
         _note(game, seq, {"note": "abandon", "reason": reason}, text, user, now,
               status="finished", finished_at=now, to_move=None, prompt="", outcome=outcome,
               paused=False, paused_at=None)

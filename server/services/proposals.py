@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from engine.words import N_
+from engine.words import N_, msg
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
@@ -35,8 +35,9 @@ def propose(game_id: int, user: User, seq: int, action: str, params: dict, reaso
         if not moderation.plays_in(user, game):
             raise moderation.Forbidden(N_("Only a host who plays proposes; a moderator acts."))
         what = describe(game, action, params)
-        text = moderation._said(f"{user.name} (host) proposes to {what}; it happens when "
-                                "every other player agrees on the game page.", reason)
+        text = moderation._said(msg("%(who)s (host) proposes to %(what)s; it happens when every "
+                                    "other player agrees on the game page.", who=user.name,
+                                    what=what), reason)
         new = moderation._note(game, seq, {"note": "proposal", "action": action,
                                            "params": params, "reason": reason},
                                text, user, now, actor="host")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from engine.words import N_
+from engine.words import N_, msg
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, TableMessage, User, utcnow
@@ -79,8 +79,8 @@ def hide(game_id: int, user: User, seq: int, message_id: int, reason: str, *,
         if message is None or message.hidden:
             raise moderation.ModerationError(N_("There is no such message to hide."))
         name = seat_names(game)[message.seat]
-        text = moderation._said(f"{user.name} (moderator) hid a table-talk message "
-                                f"of {name}.", reason)
+        text = moderation._said(msg("%(who)s (moderator) hid a table-talk message of %(name)s.",
+                                    who=user.name, name=name), reason)
         moderation._note(game, seq, {"note": "hide_talk", "message": message.id,
                                      "reason": reason}, text, user, now)
         TableMessage.update(hidden=True, hidden_reason=reason).where(

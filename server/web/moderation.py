@@ -5,6 +5,8 @@ services/moderation.py and redirect; only moderators (and a game's host, for tha
 game) get past ``_moderated``."""
 from __future__ import annotations
 
+from functools import partial
+
 import click
 from flask import (
     Blueprint,
@@ -31,10 +33,11 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from engine.interface import Event as EngineEvent
 from engine.interface import name_seats
 from engine.words import N_
 from server.db import db
-from server.i18n import translate
+from server.i18n import say, translate
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
 from server.services import (
     attention,
@@ -209,7 +212,14 @@ def game_page(game: Game) -> dict:
                 playing_host=not moderate.may_alone(current_user, game, "undo"),
                 talk=[m for m in seat_views.table_talk(game, limit=50) if not m["hidden"]],
                 hide_form=lambda: ReasonForm(prefix="hide", seq=game.seq),
-                log=log[-30:], prompt=pending_prompt(game, names))
+                log=log[-30:], prompt=pending_prompt(game, names), note_text=note_text)
+
+
+def note_text(note: Event) -> str:
+    """A moderation note in the reader's language (notes hide nothing)."""
+    in_language = partial(say, page_language())
+    return " ".join(EngineEvent.from_json(e).text_for(None, None, in_language)
+                    for e in note.events)
 
 
 def pending_prompt(game: Game, names: list[str]) -> str:

@@ -327,3 +327,20 @@ def test_a_refused_move_is_explained_in_the_players_language(app):
     assert stale.status_code == 409
     assert "Het spel is verder gegaan sinds deze pagina gemaakt werd." in stale.text
     assert json.loads(action)       # the form offered a real move
+
+
+def test_a_moderators_note_reads_in_each_players_language(app):
+    """What a moderator did is a note in the log and a mail to the players:
+    both in the reader's language; the moderator's reason as written."""
+    from server.models import Outbox
+    from server.services import moderation
+    game = started_game(app, players=3, tag="pauze")
+    speak(app, game.id, "nl")
+    with app.app_context(), db.connection_context():
+        host = User.get(User.email == "pauze0@example.org")
+        moderation.pause(game.id, host, Game.get_by_id(game.id).seq, "even wachten",
+                         mailer=app.extensions["pbem_mailer"])
+        mail = Outbox.select().where(Outbox.kind == "moderation_notice").get()
+    assert "heeft het spel gepauzeerd" in mail.body_text and "Reden: even wachten" in mail.body_text
+    page = sign_in(app, "pauze1@example.org").get(f"/games/{game.id}").text
+    assert "heeft het spel gepauzeerd" in page and "paused the game" not in page
