@@ -10,6 +10,7 @@ left untranslated or unfilled; then that the terms are the rulebooks' own
 mail replies use them."""
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -30,7 +31,12 @@ from server.services.replies import match
 from server.services.reply_menu import seat_choices
 from server.services.state_store import load_state
 
-RULES = Path(__file__).resolve().parents[3] / "shared" / "rules"
+# The rule texts (the spec) sit beside the project, not in it; a clone
+# elsewhere finds them through PBEM_RULES or the team machine's path.
+RULE_DIRS = [Path(os.environ.get("PBEM_RULES", "/nonexistent")),
+             Path(__file__).resolve().parents[3] / "shared" / "rules",
+             Path("/work/shared/rules")]
+RULES = next((d for d in RULE_DIRS if d.is_dir()), RULE_DIRS[1])
 LANGS = ("nl", "de", "fr")
 
 
