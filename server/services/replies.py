@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from peewee import JOIN, IntegrityError
 
 from engine import Choice, IllegalMove, get_game
+from engine.words import N_, Words, msg, term
 from server.db import db
+from server.i18n import say
 from server.mail import inbound
 from server.mail.compose import Mailer
 from server.mail.inbound import ParsedMail
@@ -132,7 +134,8 @@ def talk_reply(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | N
     try:
         table_talk.post(game.id, seat, "\n".join(mail.commands), mailer)
     except MoveRejected as exc:
-        return _answer(game, seat, mailer, "refused", f"Your message was not posted: {exc}")
+        return _answer(game, seat, mailer, "refused",
+                       msg("Your message was not posted: %(why)s", why=_why(exc)))
     return Result("applied", "Posted to the table.")
 
 
@@ -167,8 +170,9 @@ def _play_lines(lines: list[str], game: Game, seat: Seat, user: User, mailer: Ma
     for number, line in enumerate(lines, start=1):
         game = Game.get_by_id(game.id)
         if game.status != "active" or game.to_move != seat.index:
-            reason = ("It is not your turn." if number == 1 else
-                      f"Line {number} and after were not played: your part of the turn is done.")
+            reason = (msg("It is not your turn.") if number == 1 else
+                      msg("Line %(number)s and after were not played: your part of the turn is "
+                          "done.", number=number))
             break
         try:
             choice = match(line, reply_menu.seat_choices(game, seat.index,
@@ -176,7 +180,8 @@ def _play_lines(lines: list[str], game: Game, seat: Seat, user: User, mailer: Ma
             done = play(game.id, seat.index, choice.action, seq, mailer=mailer,
                         user_id=user.id)
         except (Unreadable, IllegalMove, MoveRejected) as exc:
-            reason = f"Line {number} (\"{line[:60]}\") was not played: {exc}"
+            reason = msg("Line %(number)s (\"%(line)s\") was not played: %(why)s",
+                         number=number, line=line[:60], why=_why(exc))
             break
         played.append(choice.label)
         seq = done.seq
@@ -190,20 +195,21 @@ def match(line: str, choices: list[Choice]) -> Choice:
     """The choice a line names: its number, its words (the whole label, the
     start of one, or a part only one has), or "pass"."""
     if not choices:
-        raise Unreadable("It is not your turn.")
+        raise Unreadable(N_("It is not your turn."))
     text = " ".join(line.split()).strip(" .!").casefold()
     number = NUMBER.fullmatch(text)
     if number:
         n = int(number.group(1))
         if not 1 <= n <= len(choices):
-            raise Unreadable(f"there is no choice {n}; choose 1 to {len(choices)}.")
+            raise Unreadable(msg("there is no choice %(n)s; choose 1 to %(count)s.", n=n,
+                                 count=len(choices)))
         return choices[n - 1]
     labels = [c.label.casefold() for c in choices]
     if text in PASS_WORDS:
         found = [c for c in choices if c.action.get("type") == "pass"
                  or c.label.casefold().startswith("pass")]
         if not found:
-            raise Unreadable("passing is not one of your choices now.")
+            raise Unreadable(N_("passing is not one of your choices now."))
         return found[0]
     for test in (lambda label: label == text, lambda label: label.startswith(text),
                  lambda label: text in label):
@@ -211,8 +217,15 @@ def match(line: str, choices: list[Choice]) -> Choice:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            raise Unreadable("it fits several choices; answer with the number.")
-    raise Unreadable("it is none of your choices.")
+            raise Unreadable(N_("it fits several choices; answer with the number."))
+    raise Unreadable(N_("it is none of your choices."))
+
+
+def _why(exc: Exception) -> Words:
+    """An exception's message as ``Words``: its template when it was raised
+    with one, else the catalog's entry for it (messages marked ``N_``)."""
+    text = exc.args[0] if exc.args else str(exc)
+    return text if isinstance(text, Words) else term(str(text))
 
 
 def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
@@ -226,7 +239,7 @@ def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
     kind = rules(game)
     next_name = names[game.to_move] if game.status == "active" and game.to_move is not None \
         else ""
-    context = {"name": user.name, "title": kind.title, "reason": reason,
+    context = {"name": user.name, "title": kind.title, "reason": say(user.language, reason),
                "played": played or [], "over": game.status == "finished",
                "next_name": next_name, "yours": game.to_move == seat.index,
                "menu": menu.context() if menu else None,

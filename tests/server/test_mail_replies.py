@@ -22,6 +22,7 @@ from reply_helpers import (
 
 from server.db import db
 from server.mail.reply_address import ReplyAddresses
+from server.models import User
 
 
 @pytest.fixture
@@ -345,3 +346,14 @@ def test_a_receiver_killed_mid_mail_loses_nothing_and_plays_once(sqlite_url, smt
     rows = inbound(app)
     assert [r.status for r in rows] == ["applied"]
     assert game_row(app, table.game_id).seq > seq
+
+
+def test_the_answer_to_a_reply_speaks_the_players_language(duo, rapp, receiver):
+    """A Dutch player's refused line is explained in Dutch (the menu's
+    numbers stay the same in every language)."""
+    email, mail = turn_mail(duo)
+    with rapp.app_context(), db.connection_context():
+        User.update(language="nl").where(User.email == email).execute()
+    send(receiver.port, write_reply(mail, email, "42"))
+    (answer,) = duo.new_mail(email)
+    assert 'Regel 1 ("42") is niet gespeeld: er is geen keuze 42; kies 1 tot' in body_of(answer)
