@@ -255,21 +255,21 @@ def lobby(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
           mailer: Mailer) -> Result:
     kind = get_game(game.kind)
     if user is None:
-        reason = ("Lobby commands are taken only from the address of a confirmed "
-                  f"account; sign up first at {mailer.links.base_url}/signup.")
+        reason = msg("Lobby commands are taken only from the address of a confirmed account; "
+                     "sign up first at %(url)s.", url=f"{mailer.links.base_url}/signup")
         return _lobby_answer(mail.sender, None, game, mailer, "refused", reason, [])
     if game.join_version != target.version:
         return _lobby_answer(mail.sender, user, game, mailer, "refused",
-                             "This lobby address was revoked by the host.", [])
+                             N_("This lobby address was revoked by the host."), [])
     done, reason = [], ""
     for line in mail.commands:
         try:
             done.append(lobby_command(line, game, user, kind, mailer))
         except (MoveRejected, IllegalMove, Unreadable) as exc:
-            reason = f"\"{line[:60]}\" was not done: {exc}"
+            reason = msg("\"%(line)s\" was not done: %(why)s", line=line[:60], why=_why(exc))
             break
     if not mail.commands:
-        reason = "No command was found at the top of your mail."
+        reason = N_("No command was found at the top of your mail.")
     result = _lobby_answer(mail.sender, user, game, mailer, "applied" if done else "refused",
                            reason, done)
     host = User.get_by_id(game.host_id)
@@ -277,7 +277,8 @@ def lobby(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
     if joined and host.id != user.id:
         # The host hears of it, and can answer that mail with /start.
         _lobby_answer(host.email, host, game, mailer, "applied", "",
-                      [f"{user.name} now sits in seat {joined[-1].split()[-1]}"])
+                      [msg("%(name)s now sits in seat %(seat)s.", name=user.name,
+                           seat=joined[-1].split()[-1].rstrip("."))])
     return result
 
 
@@ -286,10 +287,10 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
     command = words[0].lower().lstrip("/") if words else ""
     if command == "join" and len(words) == 2 and words[1].isascii() and words[1].isdigit():
         seat = games.join(game.id, user, int(words[1]) - 1)
-        return f"You sit in seat {seat.index + 1}."
+        return msg("You sit in seat %(seat)s.", seat=seat.index + 1)
     if command == "start" and len(words) == 1:
         games.start(game.id, user, mailer)
-        return "The game has started."
+        return msg("The game has started.")
     if command == "option" and len(words) in (2, 3):
         value = words[-1].lower()
         if len(words) == 3:
@@ -298,11 +299,12 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
             specs = [s for s in kind.options if s.canonical(value) is not None]
             if not specs:
                 allowed = "; ".join(s.allowed() for s in kind.options) or "none"
-                raise Unreadable(f"no option takes {value!r} (allowed: {allowed}).")
+                raise Unreadable(msg("no option takes %(value)s (allowed: %(allowed)s).",
+                                     value=repr(value), allowed=allowed))
             name = specs[0].name
         game = games.set_option(game.id, user, name, value)
-        return f"Option {name} is now {game.options[name]}."
-    raise Unreadable("the lobby knows /join N, /start and /option VALUE.")
+        return msg("Option %(name)s is now %(value)s.", name=name, value=game.options[name])
+    raise Unreadable(N_("the lobby knows /join N, /start and /option VALUE."))
 
 
 def _lobby_answer(to_addr: str, user: User | None, game: Game, mailer: Mailer, status: str,
@@ -312,8 +314,10 @@ def _lobby_answer(to_addr: str, user: User | None, game: Game, mailer: Mailer, s
     names = [s.user.name if s.user_id else "(free)" for s in
              Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
              .where(Seat.game == game.id).order_by(Seat.index)]
-    context = {"name": user.name if user else "", "title": kind.title, "reason": reason,
-               "done": done, "status": game.status, "seats": names,
+    language = user.language if user else None
+    context = {"name": user.name if user else "", "title": kind.title,
+               "reason": say(language, reason), "done": [say(language, d) for d in done],
+               "status": game.status, "seats": names,
                "options": [f"{k}: {v}" for k, v in game.options.items()]}
     reply_to = reply_menu.lobby_address(mailer.settings, game) if game.status == "open" else ""
     mailer.queue("reply_lobby", to_addr, mailer.subject_for(game, kind.title), context, game,
