@@ -197,8 +197,9 @@ class Mailer:
     def outage_summary(self, moderator: User, began: str, ended: str, seats: int,
                        games: list[str], more: int) -> Outbox | None:
         return self.queue("outage_summary", moderator.email,
-                          clean_header(f"[pbem] The scheduler was down: {seats} deadline(s) "
-                                       "moved"),
+                          clean_header("[pbem] " + self.words(
+                              moderator, "The scheduler was down: %(seats)s deadline(s) moved",
+                              seats=seats)),
                           {"name": moderator.name, "began": began, "ended": ended,
                            "seats": seats, "games": games, "more": more,
                            "dashboard_url": f"{self.links.base_url}/moderation"},
