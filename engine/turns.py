@@ -13,6 +13,7 @@ from abc import abstractmethod
 from typing import Any, Mapping
 
 from engine.interface import Event, Game, IllegalMove
+from engine.words import Words, msg
 
 
 class OneSeatAtATime(Game):
@@ -49,14 +50,14 @@ class OneSeatAtATime(Game):
 
     def apply(self, state: Any, seat: int, action: dict) -> tuple[Any, list[Event]]:
         if state.over:
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(msg("The game is over."))
         if seat != state.turn:
-            raise IllegalMove("It is not your turn.")
+            raise IllegalMove(msg("It is not your turn."))
         if state._legal is None:
             state._legal = self.turn_options(state, seat)
         if action not in state._legal:
-            raise IllegalMove("That move is not allowed now; you were asked to "
-                              f"{self.prompt(state)}.")
+            raise IllegalMove(msg("That move is not allowed now; you were asked to %(prompt)s.",
+                                  prompt=Words(*self.prompt_message(state))))
         s = state.clone()
         ev: list[Event] = []
         self.step_in_place(s, action, ev)

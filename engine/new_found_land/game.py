@@ -10,7 +10,7 @@ from engine.new_found_land.phases import PHASES, cards, land
 from engine.new_found_land.phases.settle import NEW_ENGLAND_ACTION
 from engine.new_found_land.state import VERSION, State
 from engine.turns import OneSeatAtATime
-from engine.words import Words, term
+from engine.words import Words, msg, term
 
 
 class NewFoundLand(OneSeatAtATime):
@@ -60,7 +60,7 @@ class NewFoundLand(OneSeatAtATime):
         the first card, captain or good on offer."""
         opts = self.legal_actions(state, state.turn) if not state.over else []
         if not opts:
-            raise IllegalMove("Nobody is to move.")
+            raise IllegalMove(msg("Nobody is to move."))
         for pick in (DONE, NEW_ENGLAND_ACTION):
             if pick in opts:
                 return pick

@@ -28,11 +28,12 @@ from engine.new_found_land.data import (
     TILES,
 )
 from engine.new_found_land.state import State, new_player
+from engine.words import msg
 
 
 def new_state(n: int, seed: int, advanced_frames: bool = False) -> State:
     if not 2 <= n <= 4:
-        raise IllegalMove(f"Race to the New Found Land is for 2 to 4 players, not {n}")
+        raise IllegalMove(msg("Race to the New Found Land is for 2 to 4 players, not %(n)s", n=n))
     s = State.__new__(State)
     s._legal = None
     s.n, s.rng = n, seed & rng.MASK

@@ -13,7 +13,7 @@ from engine.puerto_rico.phases.common import PASS
 from engine.puerto_rico.phases.mayor import AUTO
 from engine.puerto_rico.state import VERSION, State
 from engine.turns import OneSeatAtATime
-from engine.words import Words, term
+from engine.words import Words, msg, term
 
 
 class PuertoRico(OneSeatAtATime):
@@ -46,7 +46,7 @@ class PuertoRico(OneSeatAtATime):
     def default_action(self, state: State) -> dict:
         opts = self.legal_actions(state, state.turn)
         if not opts:
-            raise IllegalMove("Nobody is to move.")
+            raise IllegalMove(msg("Nobody is to move."))
         phase = state.phase
         if guests.DONE in opts:
             return guests.DONE          # the guests stay where they are

@@ -14,13 +14,14 @@ from engine.puerto_rico.data import (
 )
 from engine.puerto_rico.options import BASE, EXTENDED, RANDOM
 from engine.puerto_rico.state import Player, State
+from engine.words import msg
 
 EMPTY = -1
 
 
 def new_state(n: int, seed: int, buildings: str = BASE) -> State:
     if n not in SETUPS:
-        raise IllegalMove(f"Puerto Rico is for 2 to 5 players, not {n}")
+        raise IllegalMove(msg("Puerto Rico is for 2 to 5 players, not %(n)s", n=n))
     setup = SETUPS[n]
     s = State.__new__(State)
     s.n, s.rng = n, seed & rng.MASK

@@ -64,7 +64,7 @@ def find_legal(kind, state, seat: int, action) -> dict:
     for legal in kind.legal_actions(state, seat):
         if canonical(legal) == wanted:
             return legal
-    raise IllegalMove("That move is not one of the moves you may make now.")
+    raise IllegalMove(N_("That move is not one of the moves you may make now."))
 
 
 def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "player",

@@ -23,6 +23,12 @@ def page(status: int, message: str, template: str = "errors/error.html", **extra
                            **extra), status
 
 
+def said(exc: Exception) -> str:
+    """An exception's message as raised: ``Words`` keep their template (str()
+    would leave only the English)."""
+    return exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+
+
 def readable(text: str) -> str:
     """``text`` in the reader's language when the catalogs hold it (the
     messages marked ``N_`` where they are raised), else as it is.  An error
@@ -41,11 +47,11 @@ def init_app(app) -> None:
 
     @app.errorhandler(MoveRejected)
     def rejected(exc):
-        return page(exc.status, str(exc), game_id=(request.view_args or {}).get("game_id"))
+        return page(exc.status, said(exc), game_id=(request.view_args or {}).get("game_id"))
 
     @app.errorhandler(IllegalMove)
     def illegal(exc):
-        return page(400, str(exc), game_id=(request.view_args or {}).get("game_id"))
+        return page(400, said(exc), game_id=(request.view_args or {}).get("game_id"))
 
     @app.errorhandler(CSRFError)
     def csrf(exc):

@@ -350,3 +350,19 @@ def test_a_moderators_note_reads_in_each_players_language(app):
     assert "heeft het spel gepauzeerd" in mail.body_text and "Reden: even wachten" in mail.body_text
     page = sign_in(app, "pauze1@example.org").get(f"/games/{game.id}").text
     assert "heeft het spel gepauzeerd" in page and "paused the game" not in page
+
+
+def test_a_move_that_is_not_offered_is_refused_in_the_players_language(app):
+    """A refusal raised with a marked message reads in Dutch on the 400 page."""
+    import json
+
+    from web_helpers import move_form
+    game = started_game(app, players=3, tag="onwettig")
+    speak(app, game.id, "nl")
+    seat = to_move(app, game.id)
+    client = sign_in(app, seat.user.email)
+    form = move_form(client.get(f"/games/{game.id}").text)
+    bad = client.post(form["action"],
+                      data=dict(form["fields"], action=json.dumps({"type": "sell"})))
+    assert bad.status_code == 400
+    assert "Die zet hoort niet bij de zetten die je nu mag doen." in bad.text
