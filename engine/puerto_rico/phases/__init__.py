@@ -27,11 +27,23 @@ PHASES = {"role": roles, "settler": settler, "mayor": mayor, "builder": builder,
           "select": select}
 
 
+def _choose_role(s: State, seat: int, action: dict, ev: list[Event]) -> None:
+    role = roles.act(s, seat, action, ev)
+    if role is not None:
+        PHASES[role].enter(s, ev)
+
+
+# The functions by phase name, looked up once per action (a dispatch run
+# for every move of every simulated game).
+_ACTS = {name: phase.act for name, phase in PHASES.items()} | {"role": _choose_role}
+_OPTIONS = {name: phase.options for name, phase in PHASES.items()}
+
+
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     """Apply one action of the phase in play; a role just chosen begins here."""
-    if s.phase == "role":
-        role = roles.act(s, seat, action, ev)
-        if role is not None:
-            PHASES[role].enter(s, ev)
-    else:
-        PHASES[s.phase].act(s, seat, action, ev)
+    _ACTS[s.phase](s, seat, action, ev)
+
+
+def options(s: State, seat: int) -> list[dict]:
+    """Every action ``seat`` may take in the phase in play."""
+    return _OPTIONS[s.phase](s, seat)

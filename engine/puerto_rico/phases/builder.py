@@ -27,6 +27,7 @@ from engine.puerto_rico.phases.common import (
     with_optional_colonist,
 )
 from engine.puerto_rico.state import Player, State, in_table_order
+from engine.turns import NO_EVENTS
 from engine.words import listing, msg, term
 
 # The action for each building, made once: options() runs for every seat in
@@ -89,7 +90,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     elif kind == "build":
         if _build(s, seat, action, ev):
             return
-    else:
+    elif ev is not NO_EVENTS:
         say(ev, seat, msg("%(who)s builds nothing.", who=seat_ref(seat)))
     s.step += 1
     run_order(s, ev, options, _finish)
@@ -116,19 +117,29 @@ def _build(s: State, seat: int, action: dict, ev: list[Event], paid: int = 0,
     s.buildings_left[name] -= 1
     church = _church_points(s, seat, CARDS[name], ev)
     p.buildings = in_table_order({**p.buildings, name: 0})
-    notes = [msg(", with %(items)s on the black market", items=items)] if items else []
-    if action.get("colonist", True) and p.active("builder_colonist") and take_colonist(s):
+    university = (action.get("colonist", True) and p.active("builder_colonist")
+                  and take_colonist(s))
+    if university:
         p.buildings[name] = 1
+    if ev is not NO_EVENTS:
+        _say_built(ev, seat, name, price, items, university, church)
+    if p.city_spaces() >= CITY_SPACES:
+        who = seat_ref(seat)
+        trigger_end(s, "city", ev,
+                    msg("%(who)s has filled the 12th city space: this is the last round.", who=who))
+    return guests.follow_up(s, seat)
+
+
+def _say_built(ev: list[Event], seat: int, name: str, price: int, items: str,
+               university: bool, church: int) -> None:
+    notes = [msg(", with %(items)s on the black market", items=items)] if items else []
+    if university:
         notes.append(msg(" and puts a colonist on it from the university"))
     who = seat_ref(seat)
     say(ev, seat, msg("%(who)s builds the %(building)s for %(price)s%(notes)s.", who=who,
                       building=term(CARDS[name].title), price=price, notes=listing(notes, "")))
     if church:
         say(ev, seat, msg("%(who)s takes %(vp)s VP with the Church.", who=who, vp=church))
-    if p.city_spaces() >= CITY_SPACES:
-        trigger_end(s, "city", ev,
-                    msg("%(who)s has filled the 12th city space: this is the last round.", who=who))
-    return guests.follow_up(s, seat)
 
 
 def _black_market(s: State, seat: int, action: dict, ev: list[Event]) -> bool:

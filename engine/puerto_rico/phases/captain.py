@@ -21,6 +21,7 @@ from engine.puerto_rico.data import GOODS
 from engine.puerto_rico.phases import storage
 from engine.puerto_rico.phases.common import PASS, order_from, privilege, seat_ref
 from engine.puerto_rico.state import State
+from engine.turns import NO_EVENTS
 from engine.words import listing, msg, term
 
 EMPTY = -1
@@ -81,28 +82,38 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         _ship_small_wharf(s, seat, action, ev)
     elif action["type"] == "pass":
         s.idle += 1
-        ev.append(Event(msg("%(who)s does not use the wharf.", who=seat_ref(seat)), seat))
+        if ev is not NO_EVENTS:
+            ev.append(Event(msg("%(who)s does not use the wharf.", who=seat_ref(seat)), seat))
     else:
         kind = GOODS.index(action["kind"])
         if action["type"] == "load":
             ship = s.ships[action["ship"]]
             amount = min(p.goods[kind], ship[0] - ship[2])
             ship[1], ship[2] = kind, ship[2] + amount
-            where = msg("the %(n)s-ship", n=ship[0])
+            where = ship[0]
         else:
             amount = p.goods[kind]
             s.goods_supply[kind] += amount
             s.wharf_used[seat] = True
-            where = msg("the wharf")
+            where = None
         p.goods[kind] -= amount
         vp = _score(s, seat, amount)
-        said = dict(who=seat_ref(seat), n=amount, good=term(GOODS[kind]), where=where)
-        ev.append(Event(msg("%(who)s ships %(n)s %(good)s on %(where)s for %(vp)s VP.", vp=vp,
-                            **said), seat, private_to=seat,
-                        public_text=msg("%(who)s ships %(n)s %(good)s on %(where)s.", **said)))
+        if ev is not NO_EVENTS:
+            _say_shipped(ev, seat, kind, amount, where, vp)
         s.idle = 0
     s.step += 1
     _advance(s, ev)
+
+
+def _say_shipped(ev: list[Event], seat: int, kind: int, amount: int, ship: int | None,
+                 vp: int) -> None:
+    """The shipment for the log (``ship``: its size, None for the wharf); the
+    points only for the shipper, who may keep them hidden."""
+    where = msg("the wharf") if ship is None else msg("the %(n)s-ship", n=ship)
+    said = dict(who=seat_ref(seat), n=amount, good=term(GOODS[kind]), where=where)
+    ev.append(Event(msg("%(who)s ships %(n)s %(good)s on %(where)s for %(vp)s VP.", vp=vp,
+                        **said), seat, private_to=seat,
+                    public_text=msg("%(who)s ships %(n)s %(good)s on %(where)s.", **said)))
 
 
 def _score(s: State, seat: int, amount: int) -> int:

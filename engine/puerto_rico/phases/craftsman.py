@@ -21,6 +21,7 @@ from engine.puerto_rico.data import (
 from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import order_from, privilege, say, seat_ref
 from engine.puerto_rico.state import Player, State
+from engine.turns import NO_EVENTS
 from engine.words import listing, msg, term
 
 
@@ -94,7 +95,7 @@ def _produce(s: State, seat: int, ev: list[Event]) -> None:
     if seat == s.role_player:
         # Remember what the craftsman made: his bonus must be one of those kinds.
         s.memo = {"kinds": [k for k, _ in made]}
-    if made:
+    if made and ev is not NO_EVENTS:
         made_text = listing([msg("%(n)s %(good)s", n=n, good=term(GOODS[k])) for k, n in made])
         say(ev, seat, msg("%(who)s produces %(goods)s.", who=seat_ref(seat), goods=made_text))
 
@@ -102,7 +103,8 @@ def _produce(s: State, seat: int, ev: list[Event]) -> None:
 def _bonus(s: State, seat: int, kind: int, ev: list[Event]) -> None:
     s.goods_supply[kind] -= 1
     s.edit(seat).goods[kind] += 1
-    say(ev, seat, msg("%(who)s takes one more %(good)s as craftsman.", who=seat_ref(seat),
+    if ev is not NO_EVENTS:
+        say(ev, seat, msg("%(who)s takes one more %(good)s as craftsman.", who=seat_ref(seat),
                       good=term(GOODS[kind])))
 
 

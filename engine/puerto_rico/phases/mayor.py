@@ -10,8 +10,10 @@ the order of ``AUTO_ORDER``.
 """
 from __future__ import annotations
 
+from operator import sub
+
 from engine.interface import Event
-from engine.puerto_rico.data import CARDS, QUARRY, TILES
+from engine.puerto_rico.data import CARDS, KIND_INDEX, QUARRY, TILES
 from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import (
     order_from,
@@ -22,6 +24,7 @@ from engine.puerto_rico.phases.common import (
     trigger_end,
 )
 from engine.puerto_rico.state import Player, State
+from engine.turns import NO_EVENTS
 from engine.words import msg, nmsg
 
 AUTO = {"type": "auto_place"}
@@ -36,45 +39,56 @@ def enter(s: State, ev: list[Event]) -> None:
             mayor.san_juan += 1
     for i in range(s.colonist_ship):
         s.edit((s.role_player + i) % s.n).san_juan += 1
-    say(ev, s.role_player, nmsg("%(n)s colonist leave the ship.", "%(n)s colonists leave the ship.",
-                                s.colonist_ship))
+    if ev is not NO_EVENTS:
+        say(ev, s.role_player, nmsg("%(n)s colonist leave the ship.",
+                                    "%(n)s colonists leave the ship.", s.colonist_ship))
     s.colonist_ship = 0
     s.order, s.step = order_from(s, s.role_player), 0
     run_order(s, ev, options, _finish, begin=_begin_seat)
+
+
+# Every place action there can be, by target then count: made once and
+# shared, never changed.  ``TILE_PLACES`` lists the tiles' in tile order.
+MOST_PER_TARGET = 12            # an island holds 12 tiles of one kind at most
+PLACE = {target: [None] + [{"type": "place", "target": target, "count": k}
+                           for k in range(1, MOST_PER_TARGET + 1)]
+         for target in (*TILES, *CARDS)}
+TILE_PLACES = tuple(PLACE[tile] for tile in TILES)
+CIRCLES = {name: card.circles for name, card in CARDS.items()}
 
 
 def options(s: State, seat: int) -> list[dict]:
     """Auto, then per target with room: one colonist, and "fill it" when more fit.
 
     The mayor is asked again after every placement, so this runs more than
-    any other option list: the actions are made once (``PLACE``) and shared."""
+    any other option list (a third of all decisions): hence the loops over
+    prebuilt actions, and the single colonist's case on its own."""
     p = s.players[seat]
     pool = s.mayor_pool
     opts = [AUTO]
-    tiles, worked = p.tiles, p.worked
-    for t in range(6):
-        free = tiles[t] - worked[t]
+    add = opts.append
+    free_tiles = map(sub, p.tiles, p.worked)
+    if pool == 1:                   # one colonist: only "put one there"
+        for places, free in zip(TILE_PLACES, free_tiles):
+            if free:
+                add(places[1])
+        for name, c in p.buildings.items():
+            if CIRCLES[name] > c:
+                add(PLACE[name][1])
+        return opts
+    for places, free in zip(TILE_PLACES, free_tiles):
         if free:
-            places = PLACE[TILES[t]]
-            opts.append(places[1])
-            if free > 1 and pool > 1:
-                opts.append(places[min(free, pool)])
+            add(places[1])
+            if free > 1:
+                add(places[free if free < pool else pool])
     for name, c in p.buildings.items():
         free = CIRCLES[name] - c
         if free:
             places = PLACE[name]
-            opts.append(places[1])
-            if free > 1 and pool > 1:
-                opts.append(places[min(free, pool)])
+            add(places[1])
+            if free > 1:
+                add(places[free if free < pool else pool])
     return opts
-
-
-# Every place action there can be, by target then count: shared, never changed.
-MOST_PER_TARGET = 12            # an island holds 12 tiles of one kind at most
-PLACE = {target: [None] + [{"type": "place", "target": target, "count": k}
-                           for k in range(1, MOST_PER_TARGET + 1)]
-         for target in (*TILES, *CARDS)}
-CIRCLES = {name: card.circles for name, card in CARDS.items()}
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
@@ -84,30 +98,36 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         s.mayor_pool = 0
     else:
         target, count = action["target"], action["count"]
-        if target in CARDS:
+        if target in CIRCLES:
             p.buildings[target] += count
         else:
-            p.worked[TILES.index(target)] += count
+            p.worked[KIND_INDEX[target]] += count
         s.mayor_pool -= count
-    if s.mayor_pool == 0:
+        if s.mayor_pool:
+            return
+    if ev is not NO_EVENTS:
         say(ev, seat, msg("%(who)s has placed all colonists.", who=seat_ref(seat)))
-        s.step += 1
-        run_order(s, ev, options, _finish, begin=_begin_seat)
+    s.step += 1
+    run_order(s, ev, options, _finish, begin=_begin_seat)
 
 
 def _begin_seat(s: State, seat: int, ev: list[Event]) -> bool:
     """Lift all colonists; place them directly when there is nothing to choose."""
     p = s.edit(seat)
-    pool = p.colonists()
-    s.memo = {"worked": p.worked[:], "buildings": dict(p.buildings)}
-    p.worked = [0] * 6
-    p.buildings = dict.fromkeys(p.buildings, 0)
-    p.san_juan = 0
-    if pool >= p.circles():
+    worked, buildings = p.worked, p.buildings
+    pool = sum(worked) + sum(buildings.values()) + p.san_juan
+    circles = sum(p.tiles) + sum(map(CIRCLES.__getitem__, buildings))
+    # The lifted arrangement is kept as it was (the player gets new
+    # containers, so nothing changes it): "auto" starts from it.
+    s.memo = {"worked": worked, "buildings": buildings}
+    if pool >= circles:
         p.worked = p.tiles[:]
-        p.buildings = {n: CARDS[n].circles for n in p.buildings}
-        p.san_juan = pool - p.circles()
+        p.buildings = {n: CIRCLES[n] for n in buildings}
+        p.san_juan = pool - circles
         return False
+    p.worked = [0] * 6
+    p.buildings = dict.fromkeys(buildings, 0)
+    p.san_juan = 0
     s.mayor_pool = pool
     return pool > 0
 

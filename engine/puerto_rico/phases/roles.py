@@ -6,6 +6,7 @@ from engine.puerto_rico import guests
 from engine.puerto_rico.data import SETUPS
 from engine.puerto_rico.phases.common import privilege, say, seat_ref
 from engine.puerto_rico.state import State
+from engine.turns import NO_EVENTS
 from engine.words import N_, msg, nmsg, term
 
 ROLE_TITLES = {"settler": N_("Settler"), "mayor": N_("Mayor"), "builder": N_("Builder"),
@@ -13,10 +14,17 @@ ROLE_TITLES = {"settler": N_("Settler"), "mayor": N_("Mayor"), "builder": N_("Bu
                "prospector": N_("Prospector"), "prospector2": N_("Prospector")}
 
 
+# The action for each role, made once and shared: never changed by callers.
+ROLE_ACTIONS = {r: {"type": "role", "role": r} for r in ROLE_TITLES}
+
+
 def options(s: State, seat: int) -> list[dict]:
+    opts = [ROLE_ACTIONS[r] for r in s.roles]
+    if s.x is None:
+        return opts
     # Guests may move before a role is chosen (a Guest house owner's chance to
     # man a building before its phase).
-    return guests.with_moves(s, seat, [{"type": "role", "role": r} for r in s.roles])
+    return guests.with_moves(s, seat, opts)
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> str | None:
@@ -32,13 +40,8 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> str | None:
     p = s.edit(seat)
     p.doubloons += coins
     s.role_player = seat
-    role_title, who = term(ROLE_TITLES[role]), seat_ref(seat)
-    if coins:
-        say(ev, seat, nmsg("%(who)s chooses the %(role)s and the %(n)s doubloon on it.",
-                           "%(who)s chooses the %(role)s and the %(n)s doubloons on it.",
-                           coins, who=who, role=role_title))
-    else:
-        say(ev, seat, msg("%(who)s chooses the %(role)s.", who=who, role=role_title))
+    if ev is not NO_EVENTS:
+        _say_chosen(ev, seat, role, coins)
     if role.startswith("prospector"):
         # Prospector: no action for anybody, one doubloon from the bank
         # (two with a Library).
@@ -48,6 +51,16 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> str | None:
         end_role(s, ev)
         return None
     return role
+
+
+def _say_chosen(ev: list[Event], seat: int, role: str, coins: int) -> None:
+    role_title, who = term(ROLE_TITLES[role]), seat_ref(seat)
+    if coins:
+        say(ev, seat, nmsg("%(who)s chooses the %(role)s and the %(n)s doubloon on it.",
+                           "%(who)s chooses the %(role)s and the %(n)s doubloons on it.",
+                           coins, who=who, role=role_title))
+    else:
+        say(ev, seat, msg("%(who)s chooses the %(role)s.", who=who, role=role_title))
 
 
 def end_role(s: State, ev: list[Event]) -> None:
@@ -76,5 +89,6 @@ def end_round(s: State, ev: list[Event]) -> None:
     s.governor = (s.governor + 1) % s.n
     s.round += 1
     s.phase, s.turn = "role", s.governor
-    say(ev, s.governor, msg("Round %(round)s: %(who)s is governor.", round=s.round,
-                            who=seat_ref(s.governor)))
+    if ev is not NO_EVENTS:
+        say(ev, s.governor, msg("Round %(round)s: %(who)s is governor.", round=s.round,
+                                who=seat_ref(s.governor)))

@@ -27,6 +27,7 @@ from engine.puerto_rico.phases.common import (
     with_optional_colonist,
 )
 from engine.puerto_rico.state import State
+from engine.turns import NO_EVENTS
 from engine.words import msg
 
 FOREST = {"type": "forest"}
@@ -83,7 +84,8 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             s._legal = opts     # same seat now takes (or declines) a face-up tile
             return
     elif kind == "pass":
-        say(ev, seat, msg("%(who)s takes no plantation.", who=seat_ref(seat)))
+        if ev is not NO_EVENTS:
+            say(ev, seat, msg("%(who)s takes no plantation.", who=seat_ref(seat)))
     else:
         _take(s, seat, action, ev)
         if _second_tile(s, seat) or guests.follow_up(s, seat):
@@ -124,9 +126,14 @@ def _take(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         tile = TILES.index(action["kind"])
         s.face_up.remove(tile)
     p.tiles[tile] += 1
-    said = dict(who=seat_ref(seat), tile=tile_name(tile))
-    if action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s):
+    hospice = (action.get("colonist", True) and p.active("settler_colonist")
+               and take_colonist(s))
+    if hospice:
         p.worked[tile] += 1
+    if ev is NO_EVENTS:
+        return
+    said = dict(who=seat_ref(seat), tile=tile_name(tile))
+    if hospice:
         say(ev, seat, msg("%(who)s takes %(tile)s tile with a colonist from the hospice.", **said))
     else:
         say(ev, seat, msg("%(who)s takes %(tile)s tile.", **said))
@@ -157,8 +164,9 @@ def _draw_for_hacienda(s: State, seat: int, ev: list[Event]) -> None:
     tile = _draw(s, ev)
     p = s.edit(seat)
     p.tiles[tile] += 1
-    say(ev, seat, msg("%(who)s draws %(tile)s tile with the hacienda.", who=seat_ref(seat),
-                      tile=tile_name(tile)))
+    if ev is not NO_EVENTS:
+        say(ev, seat, msg("%(who)s draws %(tile)s tile with the hacienda.", who=seat_ref(seat),
+                          tile=tile_name(tile)))
     if s.x is not None and p.active("forest"):
         # Published expansion sheet: the owner looks at the drawn tile, then
         # places it face up or face down as a forest.

@@ -25,6 +25,7 @@ from engine.puerto_rico.phases.common import (
     trigger_end,
 )
 from engine.puerto_rico.state import Player, State
+from engine.turns import NO_EVENTS
 from engine.words import listing, msg, term
 
 EMPTY = -1
@@ -83,11 +84,13 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     for k in range(5):
         keep = p.goods[k] if k in stored else loose.count(k)
         if p.goods[k] > keep:
-            lost.append(msg("%(n)s %(good)s", n=p.goods[k] - keep, good=term(GOODS[k])))
+            lost.append((k, p.goods[k] - keep))
             s.goods_supply[k] += p.goods[k] - keep
             p.goods[k] = keep
-    say(ev, seat, msg("%(who)s keeps goods and returns %(goods)s.", who=seat_ref(seat),
-                      goods=listing(lost)))
+    if ev is not NO_EVENTS:
+        returned = listing([msg("%(n)s %(good)s", n=n, good=term(GOODS[k])) for k, n in lost])
+        say(ev, seat, msg("%(who)s keeps goods and returns %(goods)s.", who=seat_ref(seat),
+                          goods=returned))
     s.step += 1
     run_order(s, ev, options, _finish)
 

@@ -22,6 +22,7 @@ from engine.puerto_rico.phases.common import (
     seat_ref,
 )
 from engine.puerto_rico.state import State
+from engine.turns import NO_EVENTS
 from engine.words import msg, term
 
 
@@ -73,13 +74,16 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         s.bank -= gain
         if to == "trading_post":
             s.goods_supply[kind] += 1       # the post's barrels go straight back
-            say(ev, seat, msg("%(who)s sells one %(good)s to the trading post for %(gain)s.",
-                              who=seat_ref(seat), good=term(GOODS[kind]), gain=gain))
+            if ev is not NO_EVENTS:
+                say(ev, seat, msg("%(who)s sells one %(good)s to the trading post for "
+                                  "%(gain)s.", who=seat_ref(seat), good=term(GOODS[kind]),
+                                  gain=gain))
         else:
             s.house.append(kind)
-            say(ev, seat, msg("%(who)s sells one %(good)s for %(gain)s.", who=seat_ref(seat),
-                              good=term(GOODS[kind]), gain=gain))
-    else:
+            if ev is not NO_EVENTS:
+                say(ev, seat, msg("%(who)s sells one %(good)s for %(gain)s.",
+                                  who=seat_ref(seat), good=term(GOODS[kind]), gain=gain))
+    elif ev is not NO_EVENTS:
         say(ev, seat, msg("%(who)s sells nothing.", who=seat_ref(seat)))
     s.step += 1
     run_order(s, ev, options, _finish)
