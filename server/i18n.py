@@ -40,7 +40,8 @@ def translate(code: str | None, template: str, values: dict | None = None) -> st
     """``template`` (a msgid with ``%(name)s`` placeholders, such as an
     engine's ``Game.prompt_message``) in language ``code``, filled in."""
     text = translations(code or DEFAULT).gettext(template)
-    return text % values if values else text
+    # A value may be a name the catalogs know (a frame tile, a role): said too.
+    return text % {k: say(code, v) for k, v in values.items()} if values else text
 
 
 @lru_cache(maxsize=None)

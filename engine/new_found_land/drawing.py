@@ -10,6 +10,7 @@ are the players'; every shape also has words, so it reads without them.
 """
 from __future__ import annotations
 
+from html import escape
 from typing import Any, Callable, Mapping, Sequence
 
 from engine.interface import name_seats
@@ -41,6 +42,25 @@ def marker(x: float, y: float, seat: int | None, label: str = "", kind: str = "s
             f'stroke="#222"/>' + (text(x, y + 3.5, label, 8, "middle", "#fff") if label else ""))
 
 
+def frame_shape(kind: str, cx: float, cy: float, r: float = 5) -> str:
+    """A frame tile's symbol (square, pentagon, circle, triangle, star) as a
+    shape, so the track needs no word for it."""
+    import math
+    style = 'fill="none" stroke="#8a6d00" stroke-width="1.3"'
+    if kind == "circle":
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" {style}/>'
+    if kind == "square":
+        return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" '
+                f'height="{2 * r:.1f}" {style}/>')
+    corners = {"triangle": 3, "pentagon": 5, "star": 10}.get(kind, 4)
+    points = []
+    for i in range(corners):
+        reach = r * (0.45 if kind == "star" and i % 2 else 1)
+        angle = -math.pi / 2 + 2 * math.pi * i / corners
+        points.append(f"{cx + reach * math.cos(angle):.1f},{cy + reach * math.sin(angle):.1f}")
+    return f'<polygon points="{" ".join(points)}" {style}/>'
+
+
 def score_track(y: float, v: Mapping[str, Any], names: list[str],
                 say: Say = str) -> tuple[str, float]:
     """Two rows of 25 spaces; a player's piece sits on their score modulo 50."""
@@ -53,7 +73,8 @@ def score_track(y: float, v: Mapping[str, Any], names: list[str],
                           "#bbb"))
         parts.append(text(x + 2, row_y + 9, str(space), 7, fill="#777"))
         if space in frames:
-            parts.append(text(x + 2, row_y + 28, frames[space][:4], 7, fill="#8a6d00"))
+            parts.append(f'<g class="frame"><title>{escape(say(term(frames[space])))}</title>'
+                         + frame_shape(frames[space], x + cell - 9, row_y + 23) + "</g>")
     for seat, p in enumerate(v["players"]):
         space = p["score"] % TRACK
         x, row_y = PAD + (space % 25) * cell, y + 18 + (space // 25) * 34
@@ -63,7 +84,7 @@ def score_track(y: float, v: Mapping[str, Any], names: list[str],
     y += 18 + 2 * 34
     lines = listing([nmsg("%(who)s: %(n)s point", "%(who)s: %(n)s points", p["score"],
                           who=names[seat]) for seat, p in enumerate(v["players"])], "; ")
-    reached = [msg("%(frame)s tile (%(where)s) reached by %(who)s", frame=name,
+    reached = [msg("%(frame)s tile (%(where)s) reached by %(who)s", frame=term(name),
                    where=msg("off the track") if f["space"] is None else f["space"],
                    who=", ".join(names[s] for s in f["reached"]) or msg("nobody"))
                for name, f in v["frames"].items()]

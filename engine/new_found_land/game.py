@@ -10,14 +10,19 @@ from engine.new_found_land.phases import PHASES, cards, land
 from engine.new_found_land.phases.settle import NEW_ENGLAND_ACTION
 from engine.new_found_land.state import VERSION, State
 from engine.turns import OneSeatAtATime
-from engine.words import Words, msg, term
+from engine.words import N_, Words, msg, term
 
 
 class NewFoundLand(OneSeatAtATime):
     name = "new_found_land"
     title = "Race to the New Found Land"
     min_players, max_players = 2, 4
-    options = (OptionSpec("frame_tiles", "Frame tiles", ("standard", "advanced"), "standard"),)
+    # The advanced frame tiles (components.FRAMES' advanced_space) lie further up.
+    options = (OptionSpec(
+        "frame_tiles", N_("Frame tiles"), ("standard", "advanced"), "standard",
+        help=(N_("The frame tiles lie on spaces 7, 15, 20, 25 and 35 of the score track."),
+              N_("The frame tiles lie on spaces 7, 15, 20, 30 and 40: the last two rewards "
+                 "come later."))),)
     state_version = VERSION
     state_class = State
 

@@ -32,7 +32,11 @@ NAMES = (N_("wood"), N_("cloth"), N_("iron"), N_("gold"), N_("shipyard"),
          N_("colonial oversight"), N_("colonial harbour"), N_("toll house"), N_("naval base"),
          N_("Portugal"), N_("Spain"), N_("England"), N_("France"), N_("Netherlands"),
          N_("bar"), N_("corner"), N_("square"), N_("tee"), N_("crate"), N_("person"), N_("sail"),
-         N_("spyglass"), N_("large"), N_("small"), N_("charter"))
+         N_("spyglass"), N_("large"), N_("small"), N_("charter"),
+         # The frame tiles (components.FRAMES), by their symbols.
+         N_("pentagon"), N_("circle"), N_("triangle"), N_("star"),
+         # The values of the frame_tiles option (game.py).
+         N_("standard"), N_("advanced"))
 SHIP_VALUES = {"crate": N_("crate %(n)s"), "person": N_("person %(n)s"),
                "spyglass": N_("spyglass %(n)s")}
 
@@ -109,7 +113,7 @@ def prompt_message(s: State) -> tuple[str, dict]:
         return PLAN_PROMPTS[s.action], {}
     if s.phase == "frame":
         return (N_("take your reward for reaching the %(frame)s frame tile"),
-                {"frame": s.claims[0][1]})
+                {"frame": term(s.claims[0][1])})
     if s.phase == "goals":
         return N_("play goal cards"), {}
     if s.phase == "act":

@@ -14,7 +14,7 @@ from engine.new_found_land.common import say, seat_ref
 from engine.new_found_land.components import FIFTY_CARDS, FRAME_STEP_BACK
 from engine.new_found_land.data import FRAMES
 from engine.new_found_land.state import State
-from engine.words import Words, msg
+from engine.words import Words, msg, term
 
 FRAME_ORDER = tuple(FRAMES)
 
@@ -55,7 +55,7 @@ def step_back(s: State, fid: str, ev: list[Event]) -> None:
     if len(reached) >= s.n:
         s.frames[fid][0] = None
         say(ev, None, msg("Every player has reached the %(frame)s frame tile: it leaves the "
-                          "track.", frame=fid))
+                          "track.", frame=term(fid)))
         return
     blocked = {f[0] for k, f in s.frames.items() if k != fid and f[0] is not None}
     blocked |= {p["score"] for p in s.players}
@@ -67,4 +67,4 @@ def step_back(s: State, fid: str, ev: list[Event]) -> None:
     s.frames[fid][0] = pos
     if pos != start:
         say(ev, None, msg("The %(frame)s frame tile moves back from %(start)s to %(end)s.",
-                          frame=fid, start=start, end=pos))
+                          frame=term(fid), start=start, end=pos))

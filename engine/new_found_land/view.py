@@ -89,7 +89,7 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
     contracts = listing([msg("%(city)s: %(contract)s", city=c["city"],
                              contract=labels.contract_text(c["id"])) if c else dash
                          for c in v["contracts"]], "; ")
-    frames = listing([msg("%(frame)s on %(space)s", frame=k, space=f["space"])
+    frames = listing([msg("%(frame)s on %(space)s", frame=term(k), space=f["space"])
                       for k, f in v["frames"].items() if f["space"]])
     piles = listing([msg("%(pile)s %(n)s", pile=term(PILES.get(k, k)), n=n)
                      for k, n in v["piles"].items() if k != "goals"])

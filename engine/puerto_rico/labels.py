@@ -24,6 +24,12 @@ PROMPTS = {
     "select": N_("choose a violet building for the building set"),
     "over": N_("nothing: the game is over"),
 }
+# Each plantation by its own name: "plantation d'indigo" is no "plantation de %s".
+PLANTATION_NAMES = {"corn": N_("corn plantation"), "indigo": N_("indigo plantation"),
+                    "sugar": N_("sugar plantation"), "tobacco": N_("tobacco plantation"),
+                    "coffee": N_("coffee plantation")}
+# The values of the building-set option (options.py), as the lobby names them.
+OPTION_VALUES = (N_("base"), N_("extended"), N_("random"))
 PENDING_PROMPTS = {"black_market": N_("pay the rest of the price on the black market"),
                    "hacienda_tile": N_("place the hacienda's tile face up or as a forest"),
                    "second_tile": N_("take a second tile (library)"),
@@ -60,7 +66,7 @@ def prompt_message(s: State) -> tuple[str, dict]:
 def target_title(target: str) -> Words:
     if target in CARDS:
         return term(CARDS[target].title)
-    return msg("quarry") if target == "quarry" else msg("%(kind)s plantation", kind=term(target))
+    return msg("quarry") if target == "quarry" else term(PLANTATION_NAMES[target])
 
 
 def label(s: State, a: dict) -> Words:

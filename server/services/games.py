@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 
 from engine import IllegalMove, bots, get_game
-from engine.words import N_, count
+from engine.words import N_, count, msg, term
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Invitation, Seat, User, utcnow
@@ -38,7 +38,8 @@ def create_game(host: User, kind_name: str, name: str, seat_count: int, options:
     ``night`` = (from hour, until hour) for the policies that stop at night."""
     kind = get_game(kind_name)
     if not kind.min_players <= seat_count <= kind.max_players:
-        raise LobbyError(f"{kind.title} takes {kind.min_players} to {kind.max_players} players.")
+        raise LobbyError(msg("%(game)s takes %(least)s to %(most)s players.", game=kind.title,
+                             least=kind.min_players, most=kind.max_players))
     options = _checked_options(kind, options)
     try:
         clock_calendar.policy(clock, *night)
@@ -61,7 +62,7 @@ def seat_bot(game_id: int, user: User, index: int, bot: str) -> Seat:
     """The host seats ``bot`` in the empty seat ``index`` (0-based) of an open
     game; in a practice game every seat but the host's is a bot's."""
     if bot not in bots.BOTS:
-        raise LobbyError(f"There is no bot {bot!r}.")
+        raise LobbyError(msg("There is no bot '%(bot)s'.", bot=bot))
     with db.atomic():
         game = get_open_game(game_id)
         _require_host(game, user)
@@ -90,11 +91,16 @@ def _checked_options(kind, options: dict) -> dict:
     for name, value in options.items():
         spec = next((s for s in kind.options if s.name == name), None)
         if spec is None:
-            known = ", ".join(s.name for s in kind.options) or "none"
-            raise LobbyError(f"{kind.title} has no option {name!r} (its options: {known}).")
+            if not kind.options:
+                raise LobbyError(msg("%(game)s has no option '%(name)s' (it has no options).",
+                                     game=kind.title, name=name))
+            raise LobbyError(msg("%(game)s has no option '%(name)s' (its options: %(known)s).",
+                                 game=kind.title, name=name,
+                                 known=", ".join(s.name for s in kind.options)))
         if spec.canonical(value) is None:
-            raise LobbyError(f"{spec.label}: {value!r} is not a choice; "
-                             f"choose one of {spec.allowed()}.")
+            raise LobbyError(msg("%(option)s: '%(value)s' is not a choice; choose one of "
+                                 "%(allowed)s.", option=term(spec.label), value=value,
+                                 allowed=spec.allowed()))
         chosen[name] = spec.canonical(value)
     return chosen
 

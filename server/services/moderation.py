@@ -286,7 +286,7 @@ def pause(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         _note(game, seq, {"note": "pause", "reason": reason}, text, user, now,
               paused=True, paused_at=now)
         _tell(mailer, game, text, reason)
-    return "The game is paused."
+    return N_("The game is paused.")
 
 
 def resume(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
@@ -305,7 +305,7 @@ def resume(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         lines = [f"Deadline of seat {s.index + 1}: {seat_views.deadline_text(s.deadline)}"
                  for s in pending]
         _tell(mailer, game, text, reason, lines=lines)
-    return "The game goes on."
+    return N_("The game goes on.")
 
 
 def replace(game_id: int, user: User, seq: int, index: int, email: str, name: str,
@@ -409,7 +409,7 @@ def resign(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         host = User.get_by_id(game.host_id)
         if not Seat.get_or_none((Seat.game == game.id) & (Seat.user == host.id)):
             _mail(mailer, game, host, text, reason, _game_url(mailer, game))
-    return "You left the game; your seat passes automatically from now on."
+    return N_("You left the game; your seat passes automatically from now on.")
 
 
 def _withdraw(game: Game, seq: int, seat: Seat, note: dict, text: str, user: User,
@@ -494,4 +494,4 @@ def abandon(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         lines = [f"{s.title}: " + "; ".join(f"{k} {v}" for k, v in s.rows) for s in board]
         _tell(mailer, game, text, reason, lines=[f"The board as it stands ({kind.title}):"]
               + lines)
-    return "The game is abandoned."
+    return N_("The game is abandoned.")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from engine.words import N_, msg
+from engine.words import N_, msg, nmsg
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
@@ -45,7 +45,7 @@ def propose(game_id: int, user: User, seq: int, action: str, params: dict, reaso
                         proposer=user.id, seq=new, created_at=now)
         mine = {s.index for s in moderation._seats(game) if s.user_id == user.id}
         moderation._tell(mailer, game, text, reason, skip=mine)
-    return "Your proposal is on the record: it happens when every other player agrees."
+    return N_("Your proposal is on the record: it happens when every other player agrees.")
 
 
 def _try(game_id: int, user: User, seq: int, action: str, params: dict, reason: str,
@@ -93,7 +93,7 @@ def answer(game_id: int, user: User, proposal_id: int, agree: bool, *, mailer: M
         agreed = sorted(set(proposal.agreed) | {user.id})
         Proposal.update(agreed=agreed).where(Proposal.id == proposal.id).execute()
         if {s.user_id for s in voters(game, proposal)} - set(agreed):
-            return "Your yes is noted; it waits for the other players."
+            return N_("Your yes is noted; it waits for the other players.")
         return _carry_out(game, proposal, agreed, mailer, now)
 
 
@@ -101,11 +101,11 @@ def _refuse(game: Game, proposal: Proposal, user: User, mailer: Mailer,
             now: dt.datetime) -> str:
     Proposal.update(status="refused").where(Proposal.id == proposal.id).execute()
     what = describe(game, proposal.action, proposal.params)
-    text = f"{user.name} refused the proposal to {what}."
+    text = msg("%(who)s refused the proposal to %(what)s.", who=user.name, what=what)
     moderation._note(game, game.seq, {"note": "refused", "proposal": proposal.id}, text, user,
                      now, actor="player")
     moderation._tell(mailer, game, text, proposal.reason)
-    return "You refused: nothing happens."
+    return N_("You refused: nothing happens.")
 
 
 def _carry_out(game: Game, proposal: Proposal, agreed: list[int], mailer: Mailer,
@@ -116,16 +116,20 @@ def _carry_out(game: Game, proposal: Proposal, agreed: list[int], mailer: Mailer
     proposer = User.get_by_id(proposal.proposer_id)
     SERVICES[proposal.action](game.id, proposer, game.seq, reason=reason, mailer=mailer,
                               now=now, agreed_by=tuple(names), **proposal.params)
-    return "Everybody agreed: it is done."
+    return N_("Everybody agreed: it is done.")
 
 
 def describe(game: Game, action: str, params: dict) -> str:
     names = seat_views.seat_names(game)
     seat = params.get("index")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-    return {"default": f"play the default action for {names[game.to_move]}"
-            if game.to_move is not None else "play the default action",
-            "replace": f"give the seat of {who} to {params.get('email')}",
-            "remove": f"remove {who} from the game",
-            "undo": f"undo the last {moderation._moves(params.get('count', 1))}",
-            "abandon": "abandon the game as it stands"}[action]
+    if action == "default":
+        return (msg("play the default action for %(who)s", who=names[game.to_move])
+                if game.to_move is not None else msg("play the default action"))
+    if action == "replace":
+        return msg("give the seat of %(who)s to %(email)s", who=who, email=params.get("email"))
+    if action == "remove":
+        return msg("remove %(who)s from the game", who=who)
+    if action == "undo":
+        return nmsg("undo the last move", "undo the last %(n)s moves", params.get("count", 1))
+    return {"abandon": msg("abandon the game as it stands")}[action]

@@ -238,6 +238,6 @@ def confirm_address(token: str):
             return render_template("accounts/confirm.html", form=None, email=new_email,
                                    what="address", problem=str(exc)), 409
         logout_user()
-        flash(f"Your account now uses {new_email}. Sign in with it.")
+        flash(_("Your account now uses %(email)s. Sign in with it.", email=new_email))
         return redirect(url_for("accounts.login"))
     return render_template("accounts/confirm.html", form=form, email=new_email, what="address")

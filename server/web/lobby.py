@@ -198,7 +198,8 @@ def seat_bot(game_id: int):
     if not form.validate_on_submit():
         abort(400, N_("Choose a seat and one of the bots offered."))
     seat = games.seat_bot(game_id, current_user, form.seat.data - 1, form.bot.data)
-    flash(f"A {seat_views.bot_title(seat.bot)} sits in seat {seat.index + 1}.")
+    flash(_("The %(bot)s sits in seat %(number)s.", bot=say_here(seat_views.bot_title(seat.bot)),
+            number=seat.index + 1))
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
 
@@ -218,8 +219,10 @@ def option(game_id: int):
     form = OptionForm()
     if not form.validate_on_submit():
         abort(400, N_("Choose an option and a value."))
-    games.set_option(game_id, current_user, form.name.data, form.value.data)
-    flash(f"Option {form.name.data} is now {form.value.data}.")
+    game = games.set_option(game_id, current_user, form.name.data, form.value.data)
+    spec = next(s for s in get_game(game.kind).options if s.name == form.name.data)
+    flash(_("%(option)s is now %(value)s.", option=say_here(spec.label),
+            value=say_here(game.options[spec.name])))
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
 

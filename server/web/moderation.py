@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 from flask.cli import AppGroup
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
@@ -300,7 +301,7 @@ def moderators():
     form = ModeratorForm()
     if form.validate_on_submit():
         user = moderate.set_moderator(form.email.data, True)
-        flash(f"{user.name} ({user.email}) is a moderator now.")
+        flash(gettext("%(name)s (%(email)s) is a moderator now.", name=user.name, email=user.email))
         return redirect(url_for("moderation.moderators"))
     if form.errors:
         abort(400, N_("Give the email address of an account."))
@@ -317,7 +318,7 @@ def revoke(user_id: int):
     _checked(EmptyForm())
     user = User.get_or_none(User.id == user_id) or abort(404)
     moderate.set_moderator(user.email, False)
-    flash(f"{user.name} is no longer a moderator.")
+    flash(gettext("%(name)s is no longer a moderator.", name=user.name))
     return redirect(url_for("moderation.moderators"))
 
 

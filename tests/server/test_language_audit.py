@@ -1,0 +1,154 @@
+"""Issue 16, item 4, as a new user meets it: what an audit in a real browser
+(nl, de, fr, en) still found in English or in codes, each fixed and held here.
+
+- The address-confirmation page, the password-reset pages and the
+  unsubscribe page were English on every language's site.
+- The game page's mail-link note, a proposal's box, the missed-deadline
+  note, table talk's "(seat n)", the look-back page's headings and the mail
+  statuses in Settings were English.
+- Flash messages with a value (a bot seated, an option set, an address
+  moved, a moderator named) were English f-strings.
+- The refusals of game options with unknown names or values were English
+  (README: "Still English").
+- The option values (base / extended / random, standard / advanced) showed
+  as codes; New Found Land's frame-tile option had no explanation.
+- New Found Land's frame tiles were English words (square, pentagon, …) in
+  the board, the prompt and the log; the drawn score track cut them to
+  "squa", "pent".
+- French "plantation de indigo"; Dutch "1 punten" beside a building; German
+  "Schicke s04 zu Laden"; French "envoyez des navires Charger".
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from clock_helpers import sign_in, started_game
+from web_helpers import csrf, form_for, post_form, queued_link, signup
+
+from engine import get_game
+from engine.puerto_rico.labels import target_title
+from engine.words import Words
+from server.db import db
+from server.i18n import say, translate
+from server.models import Game, User
+from server.services import games, proposals
+from server.services.state_store import load_state
+
+LANGS = ("nl", "de", "fr")
+HEADERS = {lang: {"Accept-Language": lang} for lang in LANGS}
+
+
+def visible(html: str) -> str:
+    """The page's words, without tags, scripts or the drawing's markup."""
+    html = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def set_language(app, email: str, lang: str) -> None:
+    with app.app_context(), db.connection_context():
+        User.update(language=lang).where(User.email == email).execute()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_account_pages_speak_the_browsers_language(app, lang):
+    client = app.test_client()
+    page = client.get("/signup", headers=HEADERS[lang])
+    client.post("/signup", headers=HEADERS[lang],
+                data={"csrf_token": csrf(page.text), "name": "Nel",
+                      "email": f"nel-{lang}@example.org", "password": "correct horse"})
+    confirm = client.get(queued_link(app, f"nel-{lang}@example.org", "/confirm/"),
+                         headers=HEADERS[lang])
+    words = visible(confirm.text)
+    for english in ("Confirm your address", "your address?", "Yes, confirm and sign in"):
+        assert english not in words, (lang, english)
+    assert {"nl": "Ja, bevestigen en aanmelden", "de": "Ja, bestätigen und anmelden",
+            "fr": "Oui, confirmer et me connecter"}[lang] in words
+    reset = visible(client.get("/reset", headers=HEADERS[lang]).text)
+    for english in ("Forgot your password?", "Mail me a link", "Give your address"):
+        assert english not in reset, (lang, english)
+    unsubscribe = client.get(queued_link(app, f"nel-{lang}@example.org", "/mail/unsubscribe/"),
+                             headers=HEADERS[lang])
+    assert unsubscribe.status_code == 200
+    for english in ("Optional mail for", "Stop reminders", "Unsubscribe"):
+        assert english not in visible(unsubscribe.text), (lang, english)
+
+
+def test_a_proposal_and_the_look_back_page_in_the_players_language(app):
+    game = started_game(app, players=3, tag="p")
+    set_language(app, "p1@example.org", "de")
+    with app.app_context(), db.connection_context():
+        game = Game.get_by_id(game.id)
+        what = proposals.describe(game, "undo", {"count": 2})
+        assert isinstance(what, Words)
+        assert say("de", what) == "die letzten 2 Züge zurücknehmen"
+        assert say("nl", proposals.describe(game, "abandon", {})) == \
+            "het spel af te breken zoals het nu staat"
+    client = sign_in(app, "p1@example.org")
+    look_back = visible(client.get(f"/games/{game.id}/at/0").text)
+    assert "The log up to" not in look_back and "Das Protokoll bis #0" in look_back
+    assert " Board " not in look_back
+
+
+def test_option_refusals_and_values_in_the_readers_language(app):
+    with app.app_context(), db.connection_context():
+        kind = get_game("puerto_rico")
+        with pytest.raises(games.LobbyError) as unknown:
+            games._checked_options(kind, {"colour": "red"})
+        assert say("nl", unknown.value.args[0]) == \
+            "Puerto Rico heeft geen optie 'colour' (de opties: buildings)."
+        with pytest.raises(games.LobbyError) as bad:
+            games._checked_options(kind, {"buildings": "huge"})
+        assert say("fr", bad.value.args[0]).startswith("Bâtiments en jeu : « huge » n’est pas un choix")
+        with pytest.raises(games.LobbyError) as players:
+            games.create_game(None, "puerto_rico", "x", 9, {}, 24, [], None)
+        assert say("de", players.value.args[0]) == "Puerto Rico ist für 2 bis 5 Spieler."
+
+    host = app.test_client()
+    signup(host, "Nel", "nel@example.org")
+    set_language(app, "nel@example.org", "nl")
+    new = visible(host.get("/games/new?kind=new_found_land").text)
+    assert "Kadertegels" in new and "standaard" in new and "gevorderd" in new
+    assert "velden 7, 15, 20, 25 en 35" in new
+    made = post_form(host, form_for(host.get("/games/new").text, "/games/new"), name="Suiker",
+                     seats="3", move_hours="24", reminder_hours="")
+    lobby = visible(made.text)
+    assert "Gebouwenset: basis" in lobby and ": base" not in lobby
+    game_id = int(re.search(r"/games/(\d+)/lobby", made.request.path).group(1))
+    refused = host.post(f"/games/{game_id}/option",
+                        data={"csrf_token": csrf(made.text), "name": "buildings",
+                              "value": "huge"})
+    assert refused.status_code == 400
+    assert "is geen keuze" in visible(refused.text) and "is not a choice" not in refused.text
+    done = host.post(f"/games/{game_id}/option", follow_redirects=True,
+                     data={"csrf_token": csrf(made.text), "name": "buildings",
+                           "value": "random"})
+    assert "Gebouwenset is nu willekeurig." in visible(done.text)
+
+
+def test_frame_tiles_are_named_in_the_readers_language():
+    kind = get_game("new_found_land")
+    state = kind.new_game(3, {}, seed=3)
+    view = kind.view(state, 0)
+    svg = kind.board_svg(view, ["A", "B", "C"], lambda text: say("nl", text))
+    words = " ".join(re.findall(r">([^<]+)<", svg))       # the drawing's texts and titles
+    for english in ("squa", "pent", "circ", "tria", "star"):
+        assert english not in words, english
+    assert "kadertegel vijfhoek (15)" in words and "<title>vijfhoek</title>" in svg
+    rows = " ".join(say("nl", value) for section in kind.board(view, ["A", "B", "C"])
+                    for _, value in section.rows)
+    assert "vierkant op 7" in rows and "vijfhoek op 15" in rows, rows
+    assert translate("de", "take your reward for reaching the %(frame)s frame tile",
+                     {"frame": Words("star")}).count("Stern") == 1
+
+
+def test_plantations_and_building_points_read_right():
+    assert say("fr", target_title("indigo")) == "plantation d’indigo"
+    assert say("nl", target_title("tobacco")) == "tabaksplantage"
+    assert say("de", target_title("corn")) == "Maisplantage"
+    text = Words("cost %(cost)s, %(vp)s VP, column %(column)s: %(effect)s",
+                 {"cost": 1, "vp": 1, "column": 1, "effect": "x"})
+    assert "1 punten" not in say("nl", text)
+    send = Words("Send %(ship)s to %(action)s", {"ship": "s04", "action": Words("Load")})
+    assert say("de", send) == "Schicke s04 zum Laden"
+    assert say("fr", Words("send ships to Load")) == "envoyez des navires pour Charger"
