@@ -10,8 +10,6 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 
-from peewee import JOIN
-
 from engine import IllegalMove
 from engine.words import N_
 from server.db import db
@@ -21,30 +19,28 @@ from server.services import clocks, reply_menu, while_away
 from server.services.seat_views import (
     board,
     log_lines,
+    names_of,
     outcome_reason,
     outcome_rows,
     seat_names,
+    seats_with_users,
     unseen_talk,
 )
-from server.services.state_store import load_state, rules, save_snapshot
+from server.services.state_store import game_with_snapshot, load_state, rules, save_snapshot
 
 ACTORS = ("player", "timeout", "moderator", "bot")
 SUMMARY_LINES = 40
-
 
 class MoveRejected(Exception):
     """The action was not applied; the message is for the player."""
 
     status = 409
 
-
 class StaleMove(MoveRejected):
     """The form was made against an older position (second tab, old mail)."""
 
-
 class NotFound(MoveRejected):
     status = 404
-
 
 @dataclass(frozen=True)
 class Played:
@@ -53,10 +49,8 @@ class Played:
     over: bool
     state: object = None        # the engine state after the move
 
-
 def canonical(action) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
-
 
 def find_legal(kind, state, seat: int, action) -> dict:
     """The engine's own legal action equal to ``action``; IllegalMove if none."""
@@ -65,7 +59,6 @@ def find_legal(kind, state, seat: int, action) -> dict:
         if canonical(legal) == wanted:
             return legal
     raise IllegalMove(N_("That move is not one of the moves you may make now."))
-
 
 def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "player",
          now: dt.datetime | None = None, *, mailer: Mailer, user_id: int | None = None,
@@ -78,7 +71,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         raise ValueError(f"unknown actor {actor!r}")
     now = now or utcnow()
     with db.atomic():
-        game = Game.get_or_none(Game.id == game_id)
+        game = game_with_snapshot(game_id)
         _check_turn(game, seat, expected_seq, actor)
         kind = rules(game)
         state = state if state is not None else load_state(game)
@@ -101,11 +94,11 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         Event.create(game=game_id, seq=seq, seat=seat, action=legal, actor=actor,
                      user=user_id, events=[e.to_json() for e in events], created_at=now)
         save_snapshot(game, kind, new_state, seq)
+        vars(game).pop("snap", None)        # read with the game: now out of date
         for name, value in changes.items():
             setattr(game, name, value)
         _after_move(game, seat, actor, now, mailer, notify, new_state)
     return Played(seq, next_seat, over, new_state)
-
 
 def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> None:
     if game is None:
@@ -120,7 +113,6 @@ def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> 
         raise StaleMove(N_("The game has moved on since this page was made."))
     if game.to_move != seat:
         raise MoveRejected(N_("It is not your turn."))
-
 
 def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mailer,
                 notify: bool = True, state=None) -> None:
@@ -151,17 +143,17 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
             # turn, however many decisions the rules ask of the seat in a row.
             clocks.start_turn(game, row, now)
 
-
 def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
                 names: list[str] | None = None, state=None) -> None:
     """Start the clock of the seat to move and mail it (unless it reads a
     digest).  ``names`` and ``state``: when the caller has them."""
-    seat = (Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
-            .where((Seat.game == game.id) & (Seat.index == game.to_move)).get())
+    # Every seat with its user in one statement: the one to move, and the names.
+    seats = seats_with_users(game)
+    seat = seats[game.to_move]
     clocks.start_turn(game, seat, now)
     if seat.bot or seat.absent or seat.withdrawn or seat.user.mail_mode == "digest":
         return
-    names, language = names or seat_names(game), seat.user.language
+    names, language = names or names_of(seats), seat.user.language
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq,
                                                language=language)]
     state = state if state is not None else load_state(game, save=False)
@@ -177,7 +169,6 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
                 menu.context() if menu else None, unseen_talk(game, seat),
                 away=[vars(p) for p in while_away.played_for(game, seat, names, language)],
                 board=sections)
-
 
 def notify_final(game: Game, mailer: Mailer) -> None:
     names = seat_names(game)

@@ -77,14 +77,30 @@ def choices(game: Game, state, seat: int, names: list[str],
 
 def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
               upto: int | None = None, language: str | None = None) -> list[LogLine]:
-    query = (Event.select(Event.seq, Event.events, Event.undone, Event.actor, Event.seat)
-             .where((Event.game == game.id) & (Event.seq > after))
-             .order_by(Event.seq))
+    query = _log_rows(game).where(Event.seq > after).order_by(Event.seq)
     if upto is not None:
         query = query.where(Event.seq <= upto)
+    return _lines(query, viewer, names, language)
+
+
+def recent_log_lines(game: Game, viewer: int | None, names: list[str], count: int,
+                     language: str | None = None) -> list[LogLine]:
+    """The last ``count`` lines of the log, reading only the last ``count``
+    rows (a row has one line or more), so a page costs the same at move 300
+    as at move 3."""
+    rows = list(_log_rows(game).order_by(Event.seq.desc()).limit(count))
+    return _lines(reversed(rows), viewer, names, language)[-count:]
+
+
+def _log_rows(game: Game):
+    return (Event.select(Event.seq, Event.events, Event.undone, Event.actor, Event.seat)
+            .where(Event.game == game.id))
+
+
+def _lines(rows, viewer: int | None, names: list[str], language: str | None) -> list[LogLine]:
     lines = []
     in_language = partial(say, language)
-    for row in query:
+    for row in rows:
         for data in row.events:
             text = EngineEvent.from_json(data).text_for(viewer, names, in_language)
             if text and row.actor == "bot" and row.seat is not None:

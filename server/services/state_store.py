@@ -2,9 +2,13 @@
 the event log from the seed (the log is the truth, the snapshot a cache)."""
 from __future__ import annotations
 
+from peewee import JOIN
+
 from engine import Game as GameRules
 from engine import get_game
 from server.models import Event, Game, Snapshot, utcnow
+
+UNREAD = object()       # load_state: the snapshot was not read with the game
 
 
 def rules(game: Game) -> GameRules:
@@ -18,13 +22,28 @@ def load_state(game: Game, save: bool = True):
     committed data).  ``save=False`` for pages: a GET never writes, not even
     the cache."""
     kind = rules(game)
-    snap = Snapshot.get_or_none(Snapshot.game == game.id)
+    snap = getattr(game, "snap", UNREAD)
+    if snap is UNREAD:
+        snap = Snapshot.get_or_none(Snapshot.game == game.id)
     if snap is not None and snap.seq == game.seq and snap.state_version == kind.state_version:
         return kind.from_json(snap.state)
     state = replay(game, upto=game.seq)
     if save:
         save_snapshot(game, kind, state, game.seq)
     return state
+
+
+def game_with_snapshot(game_id: int) -> Game | None:
+    """The game row with its snapshot (``game.snap``, None if there is none)
+    in one statement, so both come from the same moment: load_state then
+    uses it without reading again."""
+    game = (Game.select(Game, Snapshot)
+            .join(Snapshot, JOIN.LEFT_OUTER, on=(Snapshot.game == Game.id), attr="snap")
+            .where(Game.id == game_id)
+            .first())
+    if game is not None and getattr(game, "snap", None) is None:
+        game.snap = None
+    return game
 
 
 def replay(game: Game, upto: int | None = None):

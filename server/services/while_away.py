@@ -36,6 +36,10 @@ def who(row: Event, moderator_name: str | None) -> str:
 def played_for(game: Game, seat: Seat, names: list[str],
                language: str | None = None) -> list[PlayedForYou]:
     """The moves played for ``seat`` by others since its player last acted."""
+    if seat.last_move_seq <= seat.away_seen_seq:
+        # Every move for a seat sets last_move_seq and the player's own sets
+        # away_seen_seq too: nobody else moved for it since (no query).
+        return []
     rows = (Event.select(Event, User.name.alias("by_name"))
             .join(User, JOIN.LEFT_OUTER, on=(Event.user == User.id))
             .where((Event.game == game.id) & (Event.seat == seat.index)

@@ -44,10 +44,11 @@ from server.services.seat_views import (
     names_of,
     outcome_reason,
     outcome_rows,
+    recent_log_lines,
     seats_with_users,
     table_talk,
 )
-from server.services.state_store import load_state, rules
+from server.services.state_store import game_with_snapshot, load_state, rules
 from server.web import drawings, rate_limits, seat_access
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, MoveForm, TalkForm
@@ -69,7 +70,7 @@ def seat_link(token: str):
 
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
-    game = Game.get_or_none(Game.id == game_id) or abort(404)
+    game = game_with_snapshot(game_id) or abort(404)
     seat = seat_access.viewer_seat(game)
     if seat is None and not current_user.is_authenticated:
         return current_app.login_manager.unauthorized()
@@ -93,26 +94,30 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
     viewer = seat.index if seat else None
     # The seats with their users, read once for names, the seat to move and notes.
     seats = seats_with_users(game)
+    seat = seats[viewer] if seat else None      # the same row, with its user
+    timezone = current_user.timezone if current_user.is_authenticated else (
+        seat.user.timezone if seat else "UTC")
     state, names, kind = load_state(game, save=False), names_of(seats), rules(game)
     language = page_language()
-    log = log_lines(game, viewer, names, language=language)
     to_move = seats[game.to_move] if game.to_move is not None else None
     my_turn = (viewer is not None and viewer == game.to_move and not game.paused
                and not seat.withdrawn)
     return dict(
-        game=game, kind=kind, seat=seat, names=names, log=log, recent=log[-RECENT_LINES:],
+        game=game, kind=kind, seat=seat, names=names,
+        recent=recent_log_lines(game, viewer, names, RECENT_LINES, language),
         sections=board(game, state, viewer, names, language),
         prompt=prompt_text(kind, state, names),
         drawing=drawings.drawing(kind, state, viewer, names, seat),
-        result=[line for line in log if since is not None and line.seq > since],
+        result=[] if since is None else log_lines(game, viewer, names, after=since,
+                                                  language=language),
         choices=choices(game, state, viewer, names, language) if my_turn else [],
         to_move=to_move,
-        deadline=deadline_text(to_move and to_move.deadline, seat_access.viewer_timezone(seat)),
+        deadline=deadline_text(to_move and to_move.deadline, timezone),
         time_left=to_move and say(language, turn_clock.status_text(
             game, to_move.user, to_move.deadline, utcnow())),
         rows=outcome_rows(game, names, language), reason=outcome_reason(game, language),
         form=MoveForm(seq=game.seq), json=json,
-        link_form=EmptyForm(), away=away_notes(seats, seat_access.viewer_timezone(seat)),
+        link_form=EmptyForm(), away=away_notes(seats, timezone),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
         played_for_you=while_away.played_for(game, seat, names, language) if seat else [],
         talk=table_talk(game, names=names), talk_form=TalkForm())
@@ -175,8 +180,11 @@ def away_seen(game_id: int):
 
 @bp.post("/games/<int:game_id>/move")
 def move(game_id: int):
-    game = Game.get_or_none(Game.id == game_id) or abort(404)
-    seat = seat_access.viewer_seat(game) or abort(403, N_("You have no seat in this game."))
+    # The game itself is read once, inside the move's transaction (play).
+    seat = seat_access.viewer_seat_in(game_id)
+    if seat is None:
+        abort(403 if Game.get_or_none(Game.id == game_id) else 404,
+              N_("You have no seat in this game."))
     if seat.withdrawn:
         abort(403, N_("You left this game: your seat passes automatically."))
     form = MoveForm()

@@ -1,4 +1,4 @@
-"""A game's past: any earlier position (the board as it stood after log row
+"""A game's past: its whole log, any earlier position (the board as it stood after log row
 N) and the record to download, as JSON or text.  Each is built from the
 viewer's view only, like the game page, and is a GET that changes nothing."""
 from __future__ import annotations
@@ -41,6 +41,15 @@ def position(game_id: int, seq: int):
                            drawing=drawings.drawing(kind, state, viewer, names, seat),
                            log=log_lines(game, viewer, names, upto=seq,
                                          language=page_language())[-20:])
+
+
+@bp.get("/games/<int:game_id>/log")
+def log(game_id: int):
+    """The whole log, each line opening the board as it stood after it."""
+    game, seat = viewable(game_id)
+    names = seat_names(game)
+    lines = log_lines(game, seat.index if seat else None, names, language=page_language())
+    return render_template("play/log.html", game=game, kind=rules(game), log=lines)
 
 
 def record(game: Game, seat: Seat | None) -> dict:

@@ -36,18 +36,23 @@ def open_link(token: str) -> Seat:
 
 def viewer_seat(game: Game) -> Seat | None:
     """The seat this browser plays in ``game``, or None (a spectator)."""
+    return viewer_seat_in(game.id)
+
+
+def viewer_seat_in(game_id: int) -> Seat | None:
+    """The same, by the game's id alone (the move reads the game later)."""
     if current_user.is_authenticated:
-        own = Seat.get_or_none((Seat.game == game.id) & (Seat.user == current_user.id))
+        own = Seat.get_or_none((Seat.game == game_id) & (Seat.user == current_user.id))
         if own is not None:
             return own
-    token = session.get(SESSION_KEY, {}).get(str(game.id))
+    token = session.get(SESSION_KEY, {}).get(str(game_id))
     if not isinstance(token, str):
         return None
     try:
         seat = links().read_seat(token)
     except LinkError:
         return None
-    return seat if seat.game_id == game.id else None
+    return seat if seat.game_id == game_id else None
 
 
 def acting_user(seat: Seat) -> User:
