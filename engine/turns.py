@@ -68,7 +68,9 @@ class OneSeatAtATime(Game):
         moves after it: the one path both ``apply`` and ``Simulation`` take."""
         s._legal = None
         self.turn_act(s, s.turn, action, ev)
-        self.play_forced(s, ev)
+        opts = s._legal
+        if opts is None or len(opts) == 1:     # else a real decision is waiting
+            self.play_forced(s, ev)
 
     def simulate(self, state: Any) -> "Simulation":
         return Simulation(self, state)

@@ -22,6 +22,18 @@ def in_table_order(buildings: dict[str, int]) -> dict[str, int]:
     return {name: buildings[name] for name in BUILDING_ORDER if name in buildings}
 
 
+_RANK = {name: i for i, name in enumerate(BUILDING_ORDER)}
+
+
+def with_building(buildings: dict[str, int], name: str) -> dict[str, int]:
+    """A copy of ``buildings`` (in table order) with ``name`` added, empty,
+    in its place: mostly at the end, as buildings are bought dearer and dearer."""
+    out = {**buildings, name: 0}
+    if buildings and _RANK[name] < _RANK[next(reversed(buildings))]:
+        out = {n: out[n] for n in sorted(out, key=_RANK.__getitem__)}
+    return out
+
+
 class Player:
     __slots__ = ("doubloons", "vp", "goods", "tiles", "worked", "buildings",
                  "san_juan", "forests")
@@ -63,13 +75,13 @@ class Player:
         return sum(self.tiles) + len(self.forests)
 
     def city_spaces(self) -> int:
-        return sum(_SIZE[n] for n in self.buildings)
+        return sum(map(_SIZE.__getitem__, self.buildings))
 
     def colonists(self) -> int:
         return sum(self.worked) + sum(self.buildings.values()) + self.san_juan
 
     def circles(self) -> int:
-        return sum(self.tiles) + sum(_CIRCLES[n] for n in self.buildings)
+        return sum(self.tiles) + sum(map(_CIRCLES.__getitem__, self.buildings))
 
     def empty_building_circles(self) -> int:
         return sum(_CIRCLES[n] - c for n, c in self.buildings.items())
@@ -140,7 +152,7 @@ class State:
         s.face_up = self.face_up.copy()
         s.discard = self.discard.copy()
         s.house = self.house.copy()
-        s.order = self.order.copy()
+        s.order = self.order    # never changed in place, only replaced
         s.wharf_used = self.wharf_used.copy()
         s.roles = self.roles.copy()
         s.taken = self.taken.copy()

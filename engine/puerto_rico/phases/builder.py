@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from engine.interface import Event
 from engine.puerto_rico import black_market, guests
-from engine.puerto_rico.data import CARDS, CITY_SPACES, QUARRY
+from engine.puerto_rico.data import CARDS, CITY_SPACES, ISLAND_SPACES, QUARRY
 from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import (
     PASS,
@@ -26,7 +26,7 @@ from engine.puerto_rico.phases.common import (
     trigger_end,
     with_optional_colonist,
 )
-from engine.puerto_rico.state import Player, State, in_table_order
+from engine.puerto_rico.state import Player, State, with_building
 from engine.turns import NO_EVENTS
 from engine.words import listing, msg, term
 
@@ -54,6 +54,14 @@ def cost(s: State, seat: int, name: str) -> int:
     return max(0, b.cost - discount)
 
 
+# Per building: its action, the city spaces it takes, and its cost less the
+# quarries' discount for 0, 1, 2 … occupied quarries (``cost()`` without the
+# privilege and forests), looked up instead of worked out in options().
+OFFERS = {name: (BUILD_ACTIONS[name], b.size,
+                 tuple(b.cost - min(q, b.column) for q in range(ISLAND_SPACES + 1)))
+          for name, b in CARDS.items()}
+
+
 def options(s: State, seat: int) -> list[dict]:
     if _pending(s):
         return black_market.options(s.players[seat], s.x["pending"]["used"])
@@ -65,10 +73,10 @@ def options(s: State, seat: int) -> list[dict]:
         reach += forest_discount(p) + black_market.capacity(p)
     opts = []
     for name, left in s.buildings_left.items():
-        if left > 0 and name not in owned:
-            b = CARDS[name]
-            if b.cost - min(quarries, b.column) <= reach and b.size <= free:
-                opts.append(BUILD_ACTIONS[name])
+        if left and name not in owned:
+            action, size, costs = OFFERS[name]
+            if costs[quarries] <= reach and size <= free:
+                opts.append(action)
     if opts:
         opts.append(PASS)
     opts = with_optional_colonist(s, opts, p.active("builder_colonist"))
@@ -116,7 +124,7 @@ def _build(s: State, seat: int, action: dict, ev: list[Event], paid: int = 0,
     s.bank += price
     s.buildings_left[name] -= 1
     church = _church_points(s, seat, CARDS[name], ev)
-    p.buildings = in_table_order({**p.buildings, name: 0})
+    p.buildings = with_building(p.buildings, name)
     university = (action.get("colonist", True) and p.active("builder_colonist")
                   and take_colonist(s))
     if university:

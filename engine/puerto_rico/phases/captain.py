@@ -17,7 +17,7 @@ from itertools import combinations
 
 from engine.interface import Event
 from engine.puerto_rico import guests
-from engine.puerto_rico.data import GOODS
+from engine.puerto_rico.data import GOODS, SETUPS
 from engine.puerto_rico.phases import storage
 from engine.puerto_rico.phases.common import PASS, order_from, privilege, seat_ref
 from engine.puerto_rico.state import State
@@ -38,24 +38,34 @@ def enter(s: State, ev: list[Event]) -> None:
     _advance(s, ev)
 
 
+# Every load action there can be, by kind then ship: made once and shared,
+# never changed (``load_options`` runs for every seat on every turn).
+MOST_SHIPS = max(len(setup.ships) for setup in SETUPS.values())
+LOADS = tuple(tuple({"type": "load", "kind": good, "ship": i} for i in range(MOST_SHIPS))
+              for good in GOODS)
+
+
 def load_options(s: State, seat: int) -> list[dict]:
     goods = s.players[seat].goods
+    if not any(goods):
+        return []
+    ships = s.ships
+    kinds_afloat = [k for _, k, _ in ships]
     opts = []
     for kind in range(5):
         have = goods[kind]
         if not have:
             continue
-        afloat = [i for i, (_, k, _) in enumerate(s.ships) if k == kind]
-        if afloat:
-            cap, _, count = s.ships[afloat[0]]
+        if kind in kinds_afloat:
+            i = kinds_afloat.index(kind)
+            cap, _, count = ships[i]
             if count < cap:
-                opts.append({"type": "load", "kind": GOODS[kind], "ship": afloat[0]})
+                opts.append(LOADS[kind][i])
             continue
-        empty = [i for i, (_, k, _) in enumerate(s.ships) if k == EMPTY]
+        empty = [i for i, k in enumerate(kinds_afloat) if k == EMPTY]
         if empty:
-            best = max(min(have, s.ships[i][0]) for i in empty)
-            opts.extend({"type": "load", "kind": GOODS[kind], "ship": i}
-                        for i in empty if min(have, s.ships[i][0]) == best)
+            best = max(min(have, ships[i][0]) for i in empty)
+            opts.extend(LOADS[kind][i] for i in empty if min(have, ships[i][0]) == best)
     return opts
 
 

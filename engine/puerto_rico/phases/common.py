@@ -19,8 +19,15 @@ def say(ev: list[Event], seat: int | None, text: str) -> None:
     ev.append(Event(text, seat))
 
 
+# Every seat order there can be, by player count and first seat: shared,
+# so a phase's order is never changed in place, only replaced.
+_ORDERS = {n: [[(first + i) % n for i in range(n)] for first in range(n)]
+           for n in range(2, 6)}
+
+
 def order_from(s: State, first: int) -> list[int]:
-    return [(first + i) % s.n for i in range(s.n)]
+    """The seats clockwise from ``first`` (a shared list: read it only)."""
+    return _ORDERS[s.n][first]
 
 
 def run_order(s: State, ev: list[Event], options: Callable[[State, int], list[dict]],

@@ -27,12 +27,13 @@ from engine.words import listing, msg, term
 
 def capacity(p: Player, kind: int) -> int:
     """Barrels of ``kind`` this player's occupied tiles and buildings make."""
-    if kind == CORN:
-        return p.worked[CORN]
+    plantations = p.worked[kind]
+    if kind == CORN or not plantations:
+        return plantations
     circles = 0
     for name in PRODUCTION_BUILDINGS[kind]:
         circles += p.buildings.get(name, 0)
-    return min(p.worked[kind], circles)
+    return min(plantations, circles)
 
 
 def enter(s: State, ev: list[Event]) -> None:
@@ -80,6 +81,8 @@ def _produce(s: State, seat: int, ev: list[Event]) -> None:
     p = s.edit(seat)
     made = []
     for kind in range(5):
+        if not p.worked[kind]:
+            continue                    # nothing to make it from
         n = min(capacity(p, kind), s.goods_supply[kind])
         if n:
             s.goods_supply[kind] -= n

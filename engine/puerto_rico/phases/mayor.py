@@ -104,6 +104,8 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             p.worked[KIND_INDEX[target]] += count
         s.mayor_pool -= count
         if s.mayor_pool:
+            # Kept (see common.run_order): the same seat places again.
+            s._legal = options(s, seat)
             return
     if ev is not NO_EVENTS:
         say(ev, seat, msg("%(who)s has placed all colonists.", who=seat_ref(seat)))
@@ -141,34 +143,33 @@ GUEST_HOUSE = "guest_house"
 
 
 def _auto_place(p: Player, prev: dict, pool: int) -> None:
-    for t in range(6):
-        pool -= _fill_tile(p, t, min(prev["worked"][t], p.tiles[t]) - p.worked[t], pool)
-    for name, c in prev["buildings"].items():
-        pool -= _fill_building(p, name, c - p.buildings[name], pool)
+    for places, key, full in _auto_targets(p, prev):
+        if not pool:
+            break
+        n = min(full - places[key], pool)
+        if n > 0:
+            places[key] += n
+            pool -= n
+    p.san_juan += pool
+
+
+def _auto_targets(p: Player, prev: dict):
+    """Where "auto" places, in order: (``p.worked`` or ``p.buildings``, the
+    key in it, how many colonists it holds when filled that far)."""
+    for t, before in enumerate(prev["worked"]):
+        yield p.worked, t, min(before, p.tiles[t])
+    for name, before in prev["buildings"].items():
+        yield p.buildings, name, before
     for step in AUTO_ORDER:
         if step == "buildings":
             for name in p.buildings:
                 if name != GUEST_HOUSE:
-                    pool -= _fill_building(p, name, CARDS[name].circles - p.buildings[name],
-                                           pool)
+                    yield p.buildings, name, CIRCLES[name]
         elif step == GUEST_HOUSE:
             if GUEST_HOUSE in p.buildings:
-                pool -= _fill_building(p, GUEST_HOUSE, 2 - p.buildings[GUEST_HOUSE], pool)
+                yield p.buildings, GUEST_HOUSE, CIRCLES[GUEST_HOUSE]
         else:
-            pool -= _fill_tile(p, step, p.tiles[step] - p.worked[step], pool)
-    p.san_juan += pool
-
-
-def _fill_tile(p: Player, t: int, want: int, pool: int) -> int:
-    n = max(0, min(want, pool))
-    p.worked[t] += n
-    return n
-
-
-def _fill_building(p: Player, name: str, want: int, pool: int) -> int:
-    n = max(0, min(want, pool))
-    p.buildings[name] += n
-    return n
+            yield p.worked, step, p.tiles[step]
 
 
 def _finish(s: State, ev: list[Event]) -> None:
