@@ -61,7 +61,8 @@ def local_text(when: dt.datetime | None, tzname: str = "UTC") -> str:
     if when is None:
         return "no deadline"
     local = when.replace(tzinfo=dt.timezone.utc).astimezone(zone(tzname))
-    return f"{local:%a %d %b %Y %H:%M} {tzname}"
+    # Numbers only: a weekday or month name would be English on every page.
+    return f"{local:%Y-%m-%d %H:%M} {tzname}"
 
 
 # -- vacations --------------------------------------------------------------

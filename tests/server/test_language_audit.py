@@ -152,3 +152,18 @@ def test_plantations_and_building_points_read_right():
     send = Words("Send %(ship)s to %(action)s", {"ship": "s04", "action": Words("Load")})
     assert say("de", send) == "Schicke s04 zum Laden"
     assert say("fr", Words("send ships to Load")) == "envoyez des navires pour Charger"
+
+
+def test_deadlines_carry_no_english_day_or_month_names(app):
+    """"Termijn: Fri 27 Nov 2026 22:30 UTC" on a Dutch page: a time is said
+    in numbers, which read the same in every language."""
+    import datetime as dt
+
+    from server.services.clocks import local_text
+    when = dt.datetime(2026, 11, 27, 21, 30)
+    assert local_text(when, "Europe/Amsterdam") == "2026-11-27 22:30 Europe/Amsterdam"
+    game = started_game(app, players=2, tag="d")
+    set_language(app, "d0@example.org", "nl")
+    page = visible(sign_in(app, "d0@example.org").get(f"/games/{game.id}").text)
+    assert "Termijn: 20" in page
+    assert not re.search(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d", page)
