@@ -159,7 +159,9 @@ class State:
         s.buildings_left = self.buildings_left.copy()
         s.memo = self.memo      # never changed in place, only replaced
         s.players = self.players[:]
-        s._owned = 0
+        # Both now share every Player: neither may change one in place (a
+        # simulation goes on after its snapshot()).
+        s._owned = self._owned = 0
         s.ships = [sh[:] for sh in self.ships]
         s.x = None if self.x is None else self.x.copy()
         s._legal = None

@@ -90,15 +90,22 @@ def final_by_apply(game_name: str, players: int, option: str, seed: int) -> dict
     return game.to_json(state)
 
 
-def english(event) -> dict:
-    """The event as recorded: its English texts (the templates that let the
-    server translate them came later and say the same)."""
-    return {k: v for k, v in event.to_json().items() if k not in ("words", "public_words")}
-
-
 @pytest.mark.parametrize("case", CASES[::3], ids=case_id)
 def test_a_simulation_plays_the_same_game_as_apply_and_leaves_its_start_alone(case):
     assert final_by_simulation(*case) == final_by_apply(*case)
+
+
+@pytest.mark.parametrize("game_name", ["puerto_rico", "new_found_land"])
+def test_a_snapshot_stays_as_it_was_while_the_simulation_goes_on(game_name):
+    game, r = GAMES[game_name], random.Random(3)
+    sim = game.simulate(game.new_game(3, {}, seed=3))
+    for _ in range(60):
+        sim.play(r.choice(sim.legal()))
+    snap = sim.snapshot()
+    taken = game.to_json(snap)
+    while sim.to_move() is not None:
+        sim.play(r.choice(sim.legal()))
+    assert game.to_json(snap) == taken
 
 
 if __name__ == "__main__" and "--write" in sys.argv:

@@ -31,6 +31,10 @@ from engine.turns import NO_EVENTS
 from engine.words import msg
 
 FOREST = {"type": "forest"}
+# The other actions, made once and shared (never changed by callers).
+HACIENDA = {"type": "hacienda"}
+QUARRY_TILE = {"type": "quarry"}
+PLANTATIONS = tuple({"type": "plantation", "kind": kind} for kind in TILES[:QUARRY])
 
 
 def enter(s: State, ev: list[Event]) -> None:
@@ -50,11 +54,10 @@ def options(s: State, seat: int) -> list[dict]:
     opts = []
     if (not s.hacienda_used and p.active("extra_plantation")
             and (s.stack or s.discard)):
-        opts.append({"type": "hacienda"})
-    for kind in sorted(set(s.face_up)):
-        opts.append({"type": "plantation", "kind": TILES[kind]})
+        opts.append(HACIENDA)
+    opts += [PLANTATIONS[kind] for kind in sorted(set(s.face_up))]
     if s.quarries > 0 and (seat == s.role_player or p.active("quarry_choice")):
-        opts.append({"type": "quarry"})
+        opts.append(QUARRY_TILE)
     if s.x is not None and p.active("forest") and (s.stack or s.discard):
         opts.append(FOREST)
     if opts:
