@@ -24,6 +24,7 @@ import json
 import os
 import queue
 import re
+import resource
 import socket
 import subprocess
 import sys
@@ -218,6 +219,45 @@ def bare_rate(workers: int, clients: int, requests: int, logdir: Path) -> float:
         proc.wait(10)
 
 
+# -- where the CPU goes -----------------------------------------------------------
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _processes() -> dict[int, tuple[int, str, float]]:
+    """pid -> (parent pid, command name, CPU seconds so far) for every process."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        found[int(entry.name)] = (int(fields[1]), name,
+                                  (int(fields[11]) + int(fields[12])) / TICK)
+    return found
+
+
+def cpu_by_role(roles: dict[int, str]) -> Counter:
+    """CPU seconds so far per role: each started process with its children
+    (gunicorn's workers), PostgreSQL's processes, and this process (the
+    clients and the SMTP catcher)."""
+    procs = _processes()
+    used: Counter = Counter()
+    for pid, (parent, name, seconds) in procs.items():
+        if pid in roles:
+            used[roles[pid]] += seconds
+        elif parent in roles:
+            used[roles[parent]] += seconds
+        elif name == "postgres":
+            used["PostgreSQL"] += seconds
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    used["clients and catcher"] = me.ru_utime + me.ru_stime
+    return used
+
+
 # -- checks ----------------------------------------------------------------------
 def check(game_ids: list[int], catcher: Catcher) -> list[str]:
     problems = []
@@ -272,11 +312,14 @@ def main() -> None:
                             str(ROOT / "config/gunicorn.conf.py"), "--workers", str(args.workers),
                             "--bind", f"127.0.0.1:{port}", "server.wsgi:app"], env,
                            logdir / "web.log"))
+        roles = {procs[0].pid: "web workers"}
         for n in range(2):
             procs.append(start([sys.executable, "-m", "server.processes.scheduler"], env,
                                logdir / f"scheduler{n}.log"))
+            roles[procs[-1].pid] = "schedulers"
             procs.append(start([sys.executable, "-m", "server.processes.sender"], env,
                                logdir / f"sender{n}.log"))
+            roles[procs[-1].pid] = "senders"
         wait_for(f"{base}/login")
         with database.connection_context():
             game_ids = make_games(args.games, Mailer(settings))
@@ -286,9 +329,10 @@ def main() -> None:
                 return not Game.select().where(Game.id.in_(game_ids)
                                                & (Game.status != "finished")).exists()
 
-        started = time.perf_counter()
+        cpu_before, started = cpu_by_role(roles), time.perf_counter()
         stats = play_all(base, turns, over, args.clients)
         elapsed = time.perf_counter() - started
+        stats["cpu"] = cpu_by_role(roles) - cpu_before
     finally:
         for proc in procs:
             proc.terminate()
@@ -329,6 +373,9 @@ def report(args, stats: dict, elapsed: float, bare: float, problems: list[str]) 
         f"{percentile(t, 50) * 1000:.1f} ms" for t in thirds if t))
     print(f"  bare Flask app, same gunicorn and client: {bare:.0f} requests/s; "
           f"moves/s is {rate / bare * 100:.1f} % of it (goal: 30 %)")
+    cpu = stats["cpu"]
+    print(f"  CPU per move post: {sum(cpu.values()) / len(lat) * 1000:.1f} ms in all: " + ", ".join(
+        f"{role} {seconds / len(lat) * 1000:.1f}" for role, seconds in cpu.most_common()))
     print(f"  answers: {dict(sorted(stats['statuses'].items()))}; 5xx: {errors}")
     print("  checks: " + ("every log replays to its snapshot, every turn mail arrived once"
                          if not problems else "; ".join(problems)))
