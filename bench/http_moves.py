@@ -235,8 +235,10 @@ def _processes() -> dict[int, tuple[int, str, float]]:
             continue
         name = stat[stat.index("(") + 1:stat.rindex(")")]
         fields = stat[stat.rindex(")") + 2:].split()
+        # Its own time and that of its children that ended (gunicorn restarts
+        # its workers every few thousand requests).
         found[int(entry.name)] = (int(fields[1]), name,
-                                  (int(fields[11]) + int(fields[12])) / TICK)
+                                  sum(int(f) for f in fields[11:15]) / TICK)
     return found
 
 
