@@ -58,10 +58,16 @@ class OneSeatAtATime(Game):
         if action not in state._legal:
             raise IllegalMove(msg("That move is not allowed now; you were asked to %(prompt)s.",
                                   prompt=Words(*self.prompt_message(state))))
-        s = state.clone()
+        s = self.successor(state)
         ev: list[Event] = []
         self.step_in_place(s, action, ev)
         return s, ev
+
+    def successor(self, state: Any) -> Any:
+        """The copy of ``state`` that ``apply`` changes in place:
+        ``state.clone()``, unless a game's states can share more with the
+        state they came from (Puerto Rico's do)."""
+        return state.clone()
 
     def step_in_place(self, s: Any, action: dict, ev: list[Event]) -> None:
         """Play one of ``s``'s legal actions on ``s`` itself, then the forced

@@ -42,6 +42,9 @@ class PuertoRico(OneSeatAtATime):
     turn_options = staticmethod(phases.options)
     turn_act = staticmethod(phases.act)
 
+    def successor(self, state: State) -> State:
+        return state.successor()
+
     def default_action(self, state: State) -> dict:
         opts = self.legal_actions(state, state.turn)
         if not opts:

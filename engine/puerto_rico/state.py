@@ -104,7 +104,11 @@ class Player:
 
 
 # Fields copied as they are (ints, strings, tuples) and fields that are lists
-# or dicts of immutables (copied one level deep).
+# or dicts of immutables.  The next state ``apply`` makes (``successor``)
+# copies ``goods_supply``, ``roles`` and ``taken`` (changed by many actions)
+# and the list of players (see ``edit``); the other containers change a few
+# times a game, so it shares them, and the rules replace them instead of
+# changing them in place (``s.house = s.house + [kind]``).
 _SCALARS = ("n", "rng", "round", "governor", "phase", "turn", "role_player",
             "picks", "colonist_supply", "colonist_ship", "vp_supply", "bank",
             "quarries", "end_triggered", "over", "step", "idle",
@@ -139,31 +143,35 @@ class State:
         return self.players[seat]
 
     def clone(self) -> State:
-        # Written out field by field: this runs once per action and is the
-        # engine's hottest path (see bench/engine_random_games.py).
+        """A copy whose lists and dicts are its own (a bot may shuffle its
+        stack); its players are shared until edited (see ``edit``)."""
+        s = self.successor()
+        s.stack, s.face_up, s.discard, s.house = (self.stack[:], self.face_up[:],
+                                                  self.discard[:], self.house[:])
+        s.wharf_used, s.buildings_left = self.wharf_used[:], self.buildings_left.copy()
+        s.ships = [sh[:] for sh in self.ships]
+        s.x = None if self.x is None else self.x.copy()
+        return s
+
+    def successor(self) -> State:
+        """The copy ``apply`` changes: it shares more with this state than a
+        clone does, as the rules replace those lists and dicts instead of
+        changing them (see _FLAT).  Written out field by field: this runs
+        once per action on the pure path (see bench/engine_random_games.py)."""
         s = State.__new__(State)
         s.n, s.rng, s.round, s.governor = self.n, self.rng, self.round, self.governor
         s.phase, s.turn, s.role_player, s.picks = self.phase, self.turn, self.role_player, self.picks
         s.colonist_supply, s.colonist_ship, s.vp_supply, s.bank = self.colonist_supply, self.colonist_ship, self.vp_supply, self.bank
         s.quarries, s.end_triggered, s.over, s.step = self.quarries, self.end_triggered, self.over, self.step
         s.idle, s.captain_bonus_paid, s.mayor_pool, s.hacienda_used = self.idle, self.captain_bonus_paid, self.mayor_pool, self.hacienda_used
-        s.goods_supply = self.goods_supply.copy()
-        s.stack = self.stack.copy()
-        s.face_up = self.face_up.copy()
-        s.discard = self.discard.copy()
-        s.house = self.house.copy()
-        s.order = self.order    # never changed in place, only replaced
-        s.wharf_used = self.wharf_used.copy()
-        s.roles = self.roles.copy()
-        s.taken = self.taken.copy()
-        s.buildings_left = self.buildings_left.copy()
-        s.memo = self.memo      # never changed in place, only replaced
+        s.goods_supply, s.roles, s.taken = self.goods_supply.copy(), self.roles.copy(), self.taken.copy()
+        s.stack, s.face_up, s.discard, s.house = self.stack, self.face_up, self.discard, self.house
+        s.order, s.wharf_used = self.order, self.wharf_used
+        s.buildings_left, s.memo, s.ships, s.x = self.buildings_left, self.memo, self.ships, self.x
         s.players = self.players[:]
         # Both now share every Player: neither may change one in place (a
         # simulation goes on after its snapshot()).
         s._owned = self._owned = 0
-        s.ships = [sh[:] for sh in self.ships]
-        s.x = None if self.x is None else self.x.copy()
         s._legal = None
         return s
 

@@ -96,15 +96,17 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             ev.append(Event(msg("%(who)s does not use the wharf.", who=seat_ref(seat)), seat))
     else:
         kind = GOODS.index(action["kind"])
+        # Ships and wharves are replaced, not changed in place: see State.clone.
         if action["type"] == "load":
-            ship = s.ships[action["ship"]]
-            amount = min(p.goods[kind], ship[0] - ship[2])
-            ship[1], ship[2] = kind, ship[2] + amount
-            where = ship[0]
+            i = action["ship"]
+            cap, _, count = s.ships[i]
+            amount = min(p.goods[kind], cap - count)
+            s.ships = s.ships[:i] + [[cap, kind, count + amount]] + s.ships[i + 1:]
+            where = cap
         else:
             amount = p.goods[kind]
             s.goods_supply[kind] += amount
-            s.wharf_used[seat] = True
+            s.wharf_used = [used or i == seat for i, used in enumerate(s.wharf_used)]
             where = None
         p.goods[kind] -= amount
         vp = _score(s, seat, amount)

@@ -76,10 +76,9 @@ def end_role(s: State, ev: list[Event]) -> None:
 
 
 def end_round(s: State, ev: list[Event]) -> None:
-    for role in s.roles:                      # one doubloon on each role nobody took
-        s.roles[role] += 1
-        s.bank -= 1
-    s.roles = {r: s.roles.get(r, 0) for r in SETUPS[s.n].roles}
+    left = s.roles                              # one doubloon on each role nobody took
+    s.bank -= len(left)
+    s.roles = {r: left[r] + 1 if r in left else 0 for r in SETUPS[s.n].roles}
     s.taken = {}
     s.picks = 0
     if s.end_triggered:

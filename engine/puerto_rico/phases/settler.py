@@ -127,7 +127,9 @@ def _take(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         s.quarries -= 1
     else:
         tile = TILES.index(action["kind"])
-        s.face_up.remove(tile)
+        face_up = s.face_up[:]          # shared with the state this was copied from
+        face_up.remove(tile)
+        s.face_up = face_up
     p.tiles[tile] += 1
     hospice = (action.get("colonist", True) and p.active("settler_colonist")
                and take_colonist(s))
@@ -159,7 +161,8 @@ def _second_tile(s: State, seat: int) -> bool:
 def _draw(s: State, ev: list[Event]) -> int:
     if not s.stack:
         _reshuffle(s, ev)
-    return s.stack.pop()
+    tile, s.stack = s.stack[-1], s.stack[:-1]     # a new list: see State.clone
+    return tile
 
 
 def _draw_for_hacienda(s: State, seat: int, ev: list[Event]) -> None:
@@ -187,19 +190,21 @@ def _place_hacienda_tile(s: State, seat: int, how: str, ev: list[Event]) -> None
 
 
 def _reshuffle(s: State, ev: list[Event]) -> None:
-    s.stack, s.discard = s.discard, []
+    s.stack, s.discard = s.discard[:], []
     s.rng = rng.shuffle(s.rng, s.stack)
     say(ev, None, msg("The discarded plantations are shuffled into a new stack."))
 
 
 def _finish(s: State, ev: list[Event]) -> None:
-    s.discard.extend(s.face_up)
-    s.face_up = []
+    # New lists throughout: the old ones are shared (see State.clone).
+    s.discard = s.discard + s.face_up
+    s.stack = s.stack[:]
+    face_up = []
     for _ in range(s.n + 1):
         if not s.stack and s.discard:
             _reshuffle(s, ev)
         if not s.stack:
             break
-        s.face_up.append(s.stack.pop())
-    s.face_up.sort()
+        face_up.append(s.stack.pop())
+    s.face_up = sorted(face_up)
     roles.end_role(s, ev)

@@ -123,10 +123,13 @@ def _multisets(rest: list[tuple[int, int]], size: int) -> list[list[int]]:
 
 
 def _finish(s: State, ev: list[Event]) -> None:
-    for ship in s.ships:
-        if ship[2] == ship[0]:
-            s.goods_supply[ship[1]] += ship[2]
-            ship[1], ship[2] = EMPTY, 0
+    ships = []                  # new lists (see State.clone): full ships come back empty
+    for cap, kind, count in s.ships:
+        if count == cap:
+            s.goods_supply[kind] += count
+            kind, count = EMPTY, 0
+        ships.append([cap, kind, count])
+    s.ships = ships
     s.wharf_used = []
     if s.vp_supply <= 0:
         trigger_end(s, "vp chips", ev,

@@ -79,7 +79,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
                                   "%(gain)s.", who=seat_ref(seat), good=term(GOODS[kind]),
                                   gain=gain))
         else:
-            s.house.append(kind)
+            s.house = s.house + [kind]      # replaced, not changed: see State.clone
             if ev is not NO_EVENTS:
                 say(ev, seat, msg("%(who)s sells one %(good)s for %(gain)s.",
                                   who=seat_ref(seat), good=term(GOODS[kind]), gain=gain))
