@@ -73,7 +73,7 @@ def options(s: State, seat: int) -> list[dict]:
     loads = load_options(s, seat)
     p = s.players[seat]
     wharf = []
-    if not s.wharf_used[seat] and p.active("wharf"):
+    if not s.wharf_used[seat] and any(p.goods) and p.active("wharf"):
         wharf = [{"type": "wharf", "kind": GOODS[k]} for k in range(5) if p.goods[k]]
     if s.x is not None:
         wharf += _small_wharf_options(s, seat)

@@ -1,6 +1,8 @@
 """Choosing roles, and the end of a role and of a round."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.interface import Event
 from engine.puerto_rico import guests
 from engine.puerto_rico.data import SETUPS
@@ -18,8 +20,15 @@ ROLE_TITLES = {"settler": N_("Settler"), "mayor": N_("Mayor"), "builder": N_("Bu
 ROLE_ACTIONS = {r: {"type": "role", "role": r} for r in ROLE_TITLES}
 
 
+@lru_cache(maxsize=None)
+def _role_actions(roles: tuple[str, ...]) -> list[dict]:
+    """The actions for the roles on offer (a shared list: read it only).
+    Only some hundred sets of roles can be on offer."""
+    return [ROLE_ACTIONS[r] for r in roles]
+
+
 def options(s: State, seat: int) -> list[dict]:
-    opts = [ROLE_ACTIONS[r] for r in s.roles]
+    opts = _role_actions(tuple(s.roles))
     if s.x is None:
         return opts
     # Guests may move before a role is chosen (a Guest house owner's chance to

@@ -10,6 +10,8 @@ onto the new tile (``guests``).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine import rng
 from engine.interface import Event
 from engine.puerto_rico import guests
@@ -37,6 +39,12 @@ QUARRY_TILE = {"type": "quarry"}
 PLANTATIONS = tuple({"type": "plantation", "kind": kind} for kind in TILES[:QUARRY])
 
 
+@lru_cache(maxsize=None)
+def _plantation_actions(face_up: tuple[int, ...]) -> list[dict]:
+    """One action per kind in the face-up row (a shared list: read it only)."""
+    return [PLANTATIONS[kind] for kind in sorted(set(face_up))]
+
+
 def enter(s: State, ev: list[Event]) -> None:
     s.phase = "settler"
     s.order, s.step = order_from(s, s.role_player), 0
@@ -52,10 +60,10 @@ def options(s: State, seat: int) -> list[dict]:
     if p.island_tiles() >= ISLAND_SPACES:
         return []
     opts = []
-    if (not s.hacienda_used and p.active("extra_plantation")
-            and (s.stack or s.discard)):
+    if (not s.hacienda_used and (s.stack or s.discard)
+            and p.active("extra_plantation")):
         opts.append(HACIENDA)
-    opts += [PLANTATIONS[kind] for kind in sorted(set(s.face_up))]
+    opts += _plantation_actions(tuple(s.face_up))
     if s.quarries > 0 and (seat == s.role_player or p.active("quarry_choice")):
         opts.append(QUARRY_TILE)
     if s.x is not None and p.active("forest") and (s.stack or s.discard):

@@ -49,6 +49,8 @@ def loose_barrels(s: State, p: Player) -> int:
 def options(s: State, seat: int) -> list[dict]:
     p = s.players[seat]
     kinds = [k for k in range(5) if p.goods[k]]
+    if not kinds:
+        return []                       # asked of every seat: most hold nothing
     w = warehouse_kinds(p)
     if loose_barrels(s, p) > 1:
         return _storehouse_options(p, kinds, w, loose_barrels(s, p))
