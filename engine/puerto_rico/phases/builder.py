@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from engine.interface import Event
 from engine.puerto_rico import black_market, guests
-from engine.puerto_rico.data import CARDS, CITY_SPACES, ISLAND_SPACES, QUARRY
+from engine.puerto_rico.data import BUILDING_ORDER, CARDS, CITY_SPACES, ISLAND_SPACES, QUARRY
 from engine.puerto_rico.phases import roles
 from engine.puerto_rico.phases.common import (
     PASS,
@@ -60,6 +60,12 @@ def cost(s: State, seat: int, name: str) -> int:
 OFFERS = {name: (BUILD_ACTIONS[name], b.size,
                  tuple(b.cost - min(q, b.column) for q in range(ISLAND_SPACES + 1)))
           for name, b in CARDS.items()}
+# Per building and quarry count: the least of those costs from this building
+# on, in table order (the order of ``buildings_left``): once it is out of
+# reach, so is every building after it.
+CHEAPEST_FROM = {name: tuple(min(OFFERS[later][2][q] for later in BUILDING_ORDER[i:])
+                             for q in range(ISLAND_SPACES + 1))
+                 for i, name in enumerate(BUILDING_ORDER)}
 
 
 def options(s: State, seat: int) -> list[dict]:
@@ -73,6 +79,8 @@ def options(s: State, seat: int) -> list[dict]:
         reach += forest_discount(p) + black_market.capacity(p)
     opts = []
     for name, left in s.buildings_left.items():
+        if CHEAPEST_FROM[name][quarries] > reach:
+            break
         if left and name not in owned:
             action, size, costs = OFFERS[name]
             if costs[quarries] <= reach and size <= free:
