@@ -225,7 +225,9 @@ class Mailer:
         """A table-talk message, to one of the other players; answering it
         (with replies on) posts the answer to the table."""
         return self.queue("talk", seat.user.email,
-                          self.subject_saying(f"{author} says", text.splitlines()[0][:60], game),
+                          self.subject_saying(self.words(seat.user, "%(author)s says",
+                                                         author=author),
+                                              text.splitlines()[0][:60], game),
                           {"name": seat.user.name, "title": title, "author": author,
                            "text": text, "replies": bool(reply_to),
                            "seat_url": self.links.seat_url(seat)},
