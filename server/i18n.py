@@ -22,12 +22,15 @@ from pathlib import Path
 
 from babel.support import NullTranslations, Translations
 
-from engine.words import render
+from engine.words import N_, render
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DEFAULT = "en"
 # In the order the settings page offers them, each in its own words.
 LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Français"}
+# Templates the engines no longer write but stored event logs still hold:
+# kept in the catalogs so old games read in every language.
+STORED_TEMPLATES = (N_("%(kind)s plantation"),)
 
 
 def known(code: str | None) -> str | None:

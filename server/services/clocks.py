@@ -10,6 +10,8 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo, available_timezones
 
+from engine.words import N_
+from server.i18n import translate
 from server.models import Game, Seat, User, Vacation
 from server.services import clock_calendar, mail_schedule, turn_clock
 
@@ -56,10 +58,11 @@ def zone_names() -> list[str]:
     return sorted(z for z in available_timezones() if "/" in z or z == "UTC")
 
 
-def local_text(when: dt.datetime | None, tzname: str = "UTC") -> str:
+def local_text(when: dt.datetime | None, tzname: str = "UTC",
+               language: str | None = None) -> str:
     """A UTC time as the reader reads it: "2026-11-25 15:00 Europe/Amsterdam"."""
     if when is None:
-        return "no deadline"
+        return translate(language, N_("no deadline"))
     local = when.replace(tzinfo=dt.timezone.utc).astimezone(zone(tzname))
     # Numbers only: a weekday or month name would be English on every page.
     return f"{local:%Y-%m-%d %H:%M} {tzname}"

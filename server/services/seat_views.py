@@ -133,8 +133,9 @@ def outcome_reason(game: Game, language: str | None = None) -> str:
     return outcome.get("reason", "")
 
 
-def deadline_text(deadline: dt.datetime | None, tzname: str = "UTC") -> str:
-    return local_text(deadline, tzname)
+def deadline_text(deadline: dt.datetime | None, tzname: str = "UTC",
+                  language: str | None = None) -> str:
+    return local_text(deadline, tzname, language)
 
 
 # -- table talk ---------------------------------------------------------------

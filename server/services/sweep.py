@@ -316,11 +316,18 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
 
 
 def _queue_reminder(mailer: Mailer, game: Game, seat: Seat, last_call: bool = False):
-    prompt = name_seats(game.prompt, seat_names(game))
     menu = reply_menu.menu(mailer.settings, game, seat)
-    return mailer.reminder(game, rules(game).title, seat, prompt,
-                           clocks.local_text(seat.deadline, seat.user.timezone),
+    return mailer.reminder(game, rules(game).title, seat, prompt_for(mailer, game, seat.user),
+                           clocks.local_text(seat.deadline, seat.user.timezone,
+                                             seat.user.language),
                            menu.context() if menu else None, last_call=last_call)
+
+
+def prompt_for(mailer: Mailer, game: Game, user: User) -> str:
+    """What the seat to move is asked, in ``user``'s language (the game row
+    keeps it in English only)."""
+    template, values = rules(game).prompt_message(load_state(game, save=False))
+    return name_seats(mailer.words(user, template, **values), seat_names(game))
 
 
 # -- digests ------------------------------------------------------------------
@@ -356,7 +363,7 @@ def waiting_games(mailer: Mailer, user: User) -> list[dict]:
                     & (Game.to_move == Seat.index) & (Seat.withdrawn == False))  # noqa: E712
              .order_by(Seat.deadline))
     return [{"game": seat.game.name, "title": rules(seat.game).title,
-             "prompt": name_seats(seat.game.prompt, seat_names(seat.game)),
-             "deadline": clocks.local_text(seat.deadline, user.timezone),
+             "prompt": prompt_for(mailer, seat.game, user),
+             "deadline": clocks.local_text(seat.deadline, user.timezone, user.language),
              "url": mailer.links.seat_url(seat),
              "talk": unseen_talk(seat.game, seat)} for seat in seats]

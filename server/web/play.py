@@ -112,7 +112,7 @@ def page(game: Game, seat: Seat | None, since: int | None) -> dict:
                                                   language=language),
         choices=choices(game, state, viewer, names, language) if my_turn else [],
         to_move=to_move,
-        deadline=deadline_text(to_move and to_move.deadline, timezone),
+        deadline=deadline_text(to_move and to_move.deadline, timezone, language),
         time_left=to_move and say(language, turn_clock.status_text(
             game, to_move.user, to_move.deadline, utcnow())),
         rows=outcome_rows(game, names, language), reason=outcome_reason(game, language),

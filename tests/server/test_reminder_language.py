@@ -1,0 +1,35 @@
+"""Issue 16: "mails go out in the recipient's language".  A reminder and a
+digest say what the seat is asked in the player's language, not in the
+English the game row keeps (they once carried ``Game.prompt`` as it was)."""
+from __future__ import annotations
+
+from clock_helpers import HOUR, outbox, run_sweep, started_game, to_move
+
+from server.db import db
+from server.models import User
+
+
+def speaks(app, email: str, language: str, **fields) -> None:
+    with app.app_context(), db.connection_context():
+        User.update(language=language, **fields).where(User.email == email).execute()
+
+
+def test_a_reminder_asks_in_the_players_language(app):
+    """Puerto Rico 000 (Dutch): the governor "kiest een rol" (chooses a role)."""
+    game = started_game(app, move_hours=48, reminders=(24, 6))
+    seat = to_move(app, game.id)
+    speaks(app, seat.user.email, "nl")
+    assert run_sweep(app, seat.deadline - 23 * HOUR).reminders == 1
+    mail = outbox(app, "reminder", seat.user.email)[-1]
+    assert "Herinnering" in mail.subject and "kies een rol" in mail.subject.lower(), mail.subject
+    assert "choose a role" not in mail.body_text.lower()
+
+
+def test_a_digest_lists_the_waiting_prompt_in_the_players_language(app):
+    game = started_game(app, move_hours=48, reminders=(24, 6), tag="d")
+    seat = to_move(app, game.id)
+    speaks(app, seat.user.email, "de", mail_mode="digest", next_digest_at=seat.turn_started_at)
+    run_sweep(app, seat.turn_started_at + HOUR)
+    mail = outbox(app, "digest", seat.user.email)[-1]
+    assert "choose a role" not in mail.body_text.lower()
+    assert "rolle" in mail.body_text.lower(), mail.body_text
