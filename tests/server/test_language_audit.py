@@ -114,6 +114,8 @@ def test_option_refusals_and_values_in_the_readers_language(app):
                      seats="3", move_hours="24", reminder_hours="")
     lobby = visible(made.text)
     assert "Gebouwenset: basis" in lobby and ": base" not in lobby
+    # The word the /option mail command takes stays beside its translation.
+    assert "(extended)" in lobby and "(random)" in lobby
     game_id = int(re.search(r"/games/(\d+)/lobby", made.request.path).group(1))
     refused = host.post(f"/games/{game_id}/option",
                         data={"csrf_token": csrf(made.text), "name": "buildings",
