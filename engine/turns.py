@@ -118,7 +118,7 @@ class _Discard(list):
 # The event list a ``Simulation`` hands to the rules.  Appending to it does
 # nothing, so any game works with it; a game whose texts cost time to write
 # may test ``ev is NO_EVENTS`` and not write them (Puerto Rico does: its
-# events were a fifth of a simulation's time).
+# texts were a quarter of a simulation's time).
 NO_EVENTS = _Discard()
 
 

@@ -186,7 +186,7 @@ def _small_wharf_options(s: State, seat: int) -> list[dict]:
     types."  Once per phase (published expansion), all barrels of each kind
     chosen: every non-empty set of the kinds held is one action."""
     p = s.players[seat]
-    if seat in s.x["small_wharf_used"] or not p.active("small_wharf"):
+    if not any(p.goods) or seat in s.x["small_wharf_used"] or not p.active("small_wharf"):
         return []
     kinds = [GOODS[k] for k in range(5) if p.goods[k]]
     return [{"type": "small_wharf", "kinds": list(c)}
