@@ -63,9 +63,15 @@ class Links:
     def seat_url(self, seat: Seat) -> str:
         return f"{self.base_url}/s/{self.seat_token(seat)}"
 
-    def read_seat(self, token: str) -> Seat:
+    def read_seat(self, token: str, seats: list[Seat] | None = None) -> Seat:
+        """The seat a link opens; ``seats``: the game's seats when the caller
+        has read them already (the seat is then looked up there)."""
         data = self._load("seat", token, self.seat_max_age)
-        seat = Seat.get_or_none((Seat.game == data.get("g")) & (Seat.index == data.get("s")))
+        if seats is None:
+            seat = Seat.get_or_none((Seat.game == data.get("g")) & (Seat.index == data.get("s")))
+        else:
+            seat = next((s for s in seats if (s.game_id, s.index) == (data.get("g"), data.get("s"))),
+                        None)
         if seat is None:
             raise LinkError("invalid")
         if seat.link_version != data.get("v") or seat.user_id != data.get("u"):

@@ -134,14 +134,14 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
         Seat.update(**changes, **clocks.TURN_OVER).where(mine).execute()
         if notify:
             notify_turn(game, now, mailer, state=state)
-    else:
+    elif not Seat.update(**changes).where(mine & Seat.deadline.is_null(False)).execute():
+        # Same seat again, but its clock was not running (e.g. a moderator
+        # acted for it): start one.  Otherwise one clock covers the whole
+        # turn, however many decisions the rules ask of the seat in a row,
+        # and the UPDATE above was the only statement.
         Seat.update(**changes).where(mine).execute()
-        row = Seat.get(mine)
-        if row.deadline is None:
-            # Same seat again, but its clock was not running (e.g. a moderator
-            # acted for it): start one.  Otherwise one clock covers the whole
-            # turn, however many decisions the rules ask of the seat in a row.
-            clocks.start_turn(game, row, now)
+        clocks.start_turn(game, Seat.get(mine), now)
+
 
 def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
                 names: list[str] | None = None, state=None) -> None:

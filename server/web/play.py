@@ -71,7 +71,10 @@ def seat_link(token: str):
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
     game = game_with_snapshot(game_id) or abort(404)
-    seat = seat_access.viewer_seat(game)
+    # The seats with their users, read once for the viewer, names, the seat
+    # to move and the notes.
+    seats = seats_with_users(game)
+    seat = seat_access.viewer_seat_in(game.id, seats)
     if seat is None and not current_user.is_authenticated:
         return current_app.login_manager.unauthorized()
     if game.status == "open":
@@ -85,16 +88,14 @@ def game(game_id: int):
                     "work."), 410
     if seat is not None and seat.mail_hold_since is not None:
         deliveries.seen(seat)       # they know it is their turn: the clock runs again
-    return render_template("play/game.html", **page(game, seat,
+    return render_template("play/game.html", **page(game, seats, seat,
                                                     request.args.get("since", type=int)))
 
 
-def page(game: Game, seat: Seat | None, since: int | None) -> dict:
-    """Everything the game page shows, from ``seat``'s view only."""
+def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) -> dict:
+    """Everything the game page shows, from ``seat``'s view only (one of
+    ``seats``, which carry their users)."""
     viewer = seat.index if seat else None
-    # The seats with their users, read once for names, the seat to move and notes.
-    seats = seats_with_users(game)
-    seat = seats[viewer] if seat else None      # the same row, with its user
     timezone = current_user.timezone if current_user.is_authenticated else (
         seat.user.timezone if seat else "UTC")
     state, names, kind = load_state(game, save=False), names_of(seats), rules(game)

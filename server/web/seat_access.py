@@ -39,17 +39,21 @@ def viewer_seat(game: Game) -> Seat | None:
     return viewer_seat_in(game.id)
 
 
-def viewer_seat_in(game_id: int) -> Seat | None:
-    """The same, by the game's id alone (the move reads the game later)."""
+def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None:
+    """The same, by the game's id alone (the move reads the game later);
+    ``seats``: the game's seats, when the caller has read them already."""
     if current_user.is_authenticated:
-        own = Seat.get_or_none((Seat.game == game_id) & (Seat.user == current_user.id))
+        if seats is None:
+            own = Seat.get_or_none((Seat.game == game_id) & (Seat.user == current_user.id))
+        else:
+            own = next((s for s in seats if s.user_id == current_user.id), None)
         if own is not None:
             return own
     token = session.get(SESSION_KEY, {}).get(str(game_id))
     if not isinstance(token, str):
         return None
     try:
-        seat = links().read_seat(token)
+        seat = links().read_seat(token, seats)
     except LinkError:
         return None
     return seat if seat.game_id == game_id else None
