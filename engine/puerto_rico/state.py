@@ -164,7 +164,8 @@ class State:
         s.colonist_supply, s.colonist_ship, s.vp_supply, s.bank = self.colonist_supply, self.colonist_ship, self.vp_supply, self.bank
         s.quarries, s.end_triggered, s.over, s.step = self.quarries, self.end_triggered, self.over, self.step
         s.idle, s.captain_bonus_paid, s.mayor_pool, s.hacienda_used = self.idle, self.captain_bonus_paid, self.mayor_pool, self.hacienda_used
-        s.goods_supply, s.roles, s.taken = self.goods_supply.copy(), self.roles.copy(), self.taken.copy()
+        s.goods_supply = self.goods_supply.copy()
+        s.roles, s.taken = self.roles.copy(), self.taken.copy()
         s.stack, s.face_up, s.discard, s.house = self.stack, self.face_up, self.discard, self.house
         s.order, s.wharf_used = self.order, self.wharf_used
         s.buildings_left, s.memo, s.ships, s.x = self.buildings_left, self.memo, self.ships, self.x
