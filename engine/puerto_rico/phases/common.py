@@ -11,8 +11,11 @@ from engine.words import N_, Words, term
 PASS = {"type": "pass"}
 
 
+_SEAT_REFS = tuple("{s%d}" % seat for seat in range(6))     # made once: every event names one
+
+
 def seat_ref(seat: int) -> str:
-    return "{s%d}" % seat
+    return _SEAT_REFS[seat]
 
 
 def say(ev: list[Event], seat: int | None, text: str) -> None:
