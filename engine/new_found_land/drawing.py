@@ -10,6 +10,7 @@ are the players'; every shape also has words, so it reads without them.
 """
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any, Callable, Mapping, Sequence
 
@@ -45,7 +46,6 @@ def marker(x: float, y: float, seat: int | None, label: str = "", kind: str = "s
 def frame_shape(kind: str, cx: float, cy: float, r: float = 5) -> str:
     """A frame tile's symbol (square, pentagon, circle, triangle, star) as a
     shape, so the track needs no word for it."""
-    import math
     style = 'fill="none" stroke="#8a6d00" stroke-width="1.3"'
     if kind == "circle":
         return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" {style}/>'
