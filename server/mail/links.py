@@ -14,7 +14,17 @@ from urllib.parse import unquote, urlsplit
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from server.db import Prepared
 from server.models import Game, Seat, User
+
+SEAT = Prepared(lambda game_id, index: (
+    Seat.select().where((Seat.game == game_id) & (Seat.index == index)).limit(1)))
+
+
+def _ints(data: dict, *keys: str) -> bool:
+    """The signed values are ours, but a link made by an older version
+    might hold something else: such a link is simply invalid."""
+    return all(type(data.get(key)) is int for key in keys)
 
 
 class LinkError(Exception):
@@ -68,7 +78,7 @@ class Links:
         has read them already (the seat is then looked up there)."""
         data = self._load("seat", token, self.seat_max_age)
         if seats is None:
-            seat = Seat.get_or_none((Seat.game == data.get("g")) & (Seat.index == data.get("s")))
+            seat = SEAT.first(data.get("g"), data.get("s")) if _ints(data, "g", "s") else None
         else:
             seat = next((s for s in seats if (s.game_id, s.index) == (data.get("g"), data.get("s"))),
                         None)

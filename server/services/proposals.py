@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 
 from engine.words import N_, msg, nmsg
-from server.db import db
+from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
 from server.services import moderation, moves, seat_views
@@ -61,11 +61,14 @@ def _try(game_id: int, user: User, seq: int, action: str, params: dict, reason: 
 
 def open_proposal(game: Game) -> Proposal | None:
     """The proposal waiting for answers, if the game is still where it was made."""
-    return (Proposal.select()
-            .where((Proposal.game == game.id) & (Proposal.status == "open")
-                   & (Proposal.seq == game.seq))
-            .order_by(Proposal.id.desc())
-            .first())
+    return OPEN_PROPOSAL.first(game.id, game.seq)
+
+
+OPEN_PROPOSAL = Prepared(lambda game_id, seq: (
+    Proposal.select()
+    .where((Proposal.game == game_id) & (Proposal.status == "open") & (Proposal.seq == seq))
+    .order_by(Proposal.id.desc())
+    .limit(1)))
 
 
 def voters(game: Game, proposal: Proposal) -> list[Seat]:

@@ -15,6 +15,7 @@ from engine import Event as EngineEvent
 from engine.bots import BOTS
 from engine.interface import Choice, Section, name_seats
 from engine.words import Words, msg, term
+from server.db import Prepared
 from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
 from server.services.clocks import local_text
@@ -33,12 +34,16 @@ def seat_names(game: Game) -> list[str]:
     return names_of(seats_with_users(game))
 
 
+SEATS_WITH_USERS = Prepared(lambda game_id: (
+    Seat.select(Seat, User)
+    .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+    .where(Seat.game == game_id)
+    .order_by(Seat.index)))
+
+
 def seats_with_users(game: Game) -> list[Seat]:
     """The game's seats in order, each with its user (None for a bot's)."""
-    return list(Seat.select(Seat, User)
-                .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
-                .where(Seat.game == game.id)
-                .order_by(Seat.index))
+    return SEATS_WITH_USERS.rows(game.id)
 
 
 def names_of(seats: list[Seat]) -> list[str]:
@@ -88,13 +93,17 @@ def recent_log_lines(game: Game, viewer: int | None, names: list[str], count: in
     """The last ``count`` lines of the log, reading only the last ``count``
     rows (a row has one line or more), so a page costs the same at move 300
     as at move 3."""
-    rows = list(_log_rows(game).order_by(Event.seq.desc()).limit(count))
+    rows = LAST_LOG_ROWS.rows(game.id, count)
     return _lines(reversed(rows), viewer, names, language)[-count:]
 
 
-def _log_rows(game: Game):
+def _log_rows(game: Game | int):
     return (Event.select(Event.seq, Event.events, Event.undone, Event.actor, Event.seat)
-            .where(Event.game == game.id))
+            .where(Event.game == getattr(game, "id", game)))
+
+
+LAST_LOG_ROWS = Prepared(lambda game_id, count: (
+    _log_rows(game_id).order_by(Event.seq.desc()).limit(count)))
 
 
 def _lines(rows, viewer: int | None, names: list[str], language: str | None) -> list[LogLine]:
@@ -142,9 +151,13 @@ def deadline_text(deadline: dt.datetime | None, tzname: str = "UTC",
 def table_talk(game: Game, limit: int = 30, names: list[str] | None = None) -> list[dict]:
     """The table's latest messages, oldest first, as every viewer may see them."""
     names = names or seat_names(game)
-    rows = (TableMessage.select().where(TableMessage.game == game.id)
-            .order_by(TableMessage.id.desc()).limit(limit))
-    return [_shown(row, names) for row in reversed(list(rows))]
+    rows = LAST_TALK.rows(game.id, limit)
+    return [_shown(row, names) for row in reversed(rows)]
+
+
+LAST_TALK = Prepared(lambda game_id, limit: (
+    TableMessage.select().where(TableMessage.game == game_id)
+    .order_by(TableMessage.id.desc()).limit(limit)))
 
 
 def _shown(row: TableMessage, names: list[str]) -> dict:

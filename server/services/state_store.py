@@ -6,6 +6,7 @@ from peewee import JOIN
 
 from engine import Game as GameRules
 from engine import get_game
+from server.db import Prepared
 from server.models import Event, Game, Snapshot, utcnow
 
 UNREAD = object()       # load_state: the snapshot was not read with the game
@@ -33,14 +34,18 @@ def load_state(game: Game, save: bool = True):
     return state
 
 
+GAME_WITH_SNAPSHOT = Prepared(lambda game_id: (
+    Game.select(Game, Snapshot)
+    .join(Snapshot, JOIN.LEFT_OUTER, on=(Snapshot.game == Game.id), attr="snap")
+    .where(Game.id == game_id)
+    .limit(1)))
+
+
 def game_with_snapshot(game_id: int) -> Game | None:
     """The game row with its snapshot (``game.snap``, None if there is none)
     in one statement, so both come from the same moment: load_state then
     uses it without reading again."""
-    game = (Game.select(Game, Snapshot)
-            .join(Snapshot, JOIN.LEFT_OUTER, on=(Snapshot.game == Game.id), attr="snap")
-            .where(Game.id == game_id)
-            .first())
+    game = GAME_WITH_SNAPSHOT.first(game_id)
     if game is not None and getattr(game, "snap", None) is None:
         game.snap = None
     return game

@@ -13,9 +13,12 @@ from __future__ import annotations
 from flask import current_app, session
 from flask_login import current_user
 
+from server.db import Prepared
 from server.mail.links import LinkError
 from server.models import Game, Seat, User
 
+OWN_SEAT = Prepared(lambda game_id, user_id: (
+    Seat.select().where((Seat.game == game_id) & (Seat.user == user_id)).limit(1)))
 SESSION_KEY = "seat_links"
 KEEP = 20           # seat links remembered per browser, newest first
 
@@ -44,7 +47,7 @@ def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None
     ``seats``: the game's seats, when the caller has read them already."""
     if current_user.is_authenticated:
         if seats is None:
-            own = Seat.get_or_none((Seat.game == game_id) & (Seat.user == current_user.id))
+            own = OWN_SEAT.first(game_id, current_user.id)
         else:
             own = next((s for s in seats if s.user_id == current_user.id), None)
         if own is not None:
