@@ -17,7 +17,7 @@ from __future__ import annotations
 from engine.bots.base import Bot, Draws
 from engine.bots.determinize import imagine
 from engine.bots.evaluation import value
-from engine.bots.heuristic import HeuristicBot
+from engine.bots.heuristic import HeuristicBot, play
 from engine.interface import Action, Game
 from engine.words import N_
 
@@ -42,7 +42,7 @@ class SearchBot(Bot):
         totals = dict.fromkeys(shortlist, 0.0)
         for n in range(self.playouts):
             i = shortlist[n % len(shortlist)]
-            after, _ = game.apply(imagine(game.name, state, r), seat, actions[i])
+            after = play(game, imagine(game.name, state, r), seat, actions[i])
             totals[i] += value(game, self.rollout(game, after), seat)
         # Equal playouts per candidate: compare sums; ties keep the steady order.
         return actions[max(shortlist, key=lambda i: (totals[i], -shortlist.index(i)))]

@@ -98,6 +98,26 @@ def test_the_steady_bot_beats_random_players(game_name):
     assert wins("random") <= 8
 
 
+def test_the_steady_bot_plans_a_free_ship_rather_than_leave_it_idle():
+    """New Found Land: a ship not planned for any action sits the round out,
+    so at the last action of the planning phase (Explore) the steady bot puts
+    a free ship to work instead of finishing (engine/bots/evaluation.py
+    counts a planned ship at what its action will bring)."""
+    game = GAMES["new_found_land"]
+    seen = 0
+    for seed in range(3):
+        for state in positions("new_found_land", 4, seed=seed):
+            seat = game.to_move(state)
+            if state.phase != "plan" or state.action != "explore" or state.plan["explore"][seat]:
+                continue
+            actions = game.legal_actions(state, seat)
+            if not any(a.get("ship") in state.players[seat]["ships"] for a in actions):
+                continue
+            assert choose("heuristic", game, state, seat, seed=3)["type"] != "done"
+            seen += 1
+    assert seen >= 4
+
+
 def test_an_unknown_bot_is_refused_with_the_known_ones():
     with pytest.raises(ValueError, match="random"):
         get_bot("grandmaster")
