@@ -5,6 +5,7 @@ and a readable text record)."  Hidden information stays hidden in both."""
 from __future__ import annotations
 
 import json
+import re
 
 from game_driver import Table
 from web_helpers import text_of
@@ -93,3 +94,27 @@ def test_the_game_page_draws_the_board_from_the_viewers_seat(app, smtp, send_mai
     assert page.index('class="board-drawing"') < page.index('class="board-section"')
     position = table.clients[1].get(f"/games/{table.game_id}/at/0").text
     assert '<div class="board-drawing"><svg' in position
+
+
+def test_the_whole_log_has_its_own_page_and_the_game_page_the_last_lines(app, smtp, send_mail):
+    """The game page shows the last lines, each opening its position; the
+    whole log page shows every line the viewer may read, with the same
+    links, and changes nothing."""
+    table = Table(app, smtp, send_mail, 3, seed=4, kind="new_found_land")
+    table.set_up("Whole log")
+    secret = play_until_a_secret(table)
+    owner, other = secret["private_to"], (secret["private_to"] + 1) % 3
+    game = in_db(app, lambda: Game.get_by_id(table.game_id))
+    names = in_db(app, lambda: seat_names(game))
+    private = secret["text"].replace("{s%d}" % owner, names[owner])
+    before = in_db(app, lambda: (Event.select().count(), Game.get_by_id(game.id).seq))
+    mine = table.clients[owner].get(f"/games/{game.id}/log").text
+    theirs = table.clients[other].get(f"/games/{game.id}/log").text
+    assert private in mine and private not in theirs
+    positions = re.findall(rf'href="/games/{game.id}/at/(\d+)"', mine)
+    assert len(positions) >= game.seq // 2 and max(map(int, positions)) == game.seq
+    page = table.clients[other].get(f"/games/{game.id}").text
+    shown = re.findall(rf'<li value="\d+"><a href="/games/{game.id}/at/(\d+)"', page)
+    assert 0 < len(shown) <= 15 and f'href="/games/{game.id}/log"' in page
+    assert in_db(app, lambda: (Event.select().count(), Game.get_by_id(game.id).seq)) == before
+    assert app.test_client().get(f"/games/{game.id}/log").status_code in (302, 401)
