@@ -190,8 +190,9 @@ def wait_for(url: str, seconds: float = 60) -> None:
     raise SystemExit(f"{url} did not answer")
 
 
-def bare_rate(workers: int, clients: int, requests: int, logdir: Path) -> float:
-    """Requests per second of a bare Flask app under the same gunicorn settings."""
+def bare_rate(workers: int, clients: int, requests: int, logdir: Path) -> tuple[float, Counter]:
+    """Requests per second of a bare Flask app under the same gunicorn
+    settings, and its CPU seconds per request by role."""
     (logdir / "bare_app.py").write_text(BARE_APP)
     port = free_port()
     proc = start([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "config/gunicorn.conf.py"),
@@ -208,12 +209,16 @@ def bare_rate(workers: int, clients: int, requests: int, logdir: Path) -> float:
                 player.get(f"http://127.0.0.1:{port}/")
 
         threads = [threading.Thread(target=hit) for _ in range(clients)]
-        started = time.perf_counter()
+        roles = {proc.pid: "web workers"}
+        cpu_before, started = cpu_by_role(roles), time.perf_counter()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        return per_client * clients / (time.perf_counter() - started)
+        elapsed, done = time.perf_counter() - started, per_client * clients
+        cpu = cpu_by_role(roles) - cpu_before
+        cpu.pop("PostgreSQL", None)        # other work on the machine, not this app
+        return done / elapsed, Counter({role: s / done for role, s in cpu.items()})
     finally:
         proc.terminate()
         proc.wait(10)
@@ -362,7 +367,9 @@ def make_games(count: int, mailer: Mailer) -> list[int]:
     return ids
 
 
-def report(args, stats: dict, elapsed: float, bare: float, problems: list[str]) -> None:
+def report(args, stats: dict, elapsed: float, bare_run: tuple[float, Counter],
+           problems: list[str]) -> None:
+    bare, bare_cpu = bare_run
     lat = stats["latencies"]
     rate = len(lat) / elapsed
     errors = sum(n for code, n in stats["statuses"].items() if code >= 500)
@@ -378,6 +385,8 @@ def report(args, stats: dict, elapsed: float, bare: float, problems: list[str]) 
     cpu = stats["cpu"]
     print(f"  CPU per move post: {sum(cpu.values()) / len(lat) * 1000:.1f} ms in all: " + ", ".join(
         f"{role} {seconds / len(lat) * 1000:.1f}" for role, seconds in cpu.most_common()))
+    print(f"  CPU per bare request: {sum(bare_cpu.values()) * 1000:.2f} ms in all: " + ", ".join(
+        f"{role} {seconds * 1000:.2f}" for role, seconds in bare_cpu.most_common()))
     print(f"  answers: {dict(sorted(stats['statuses'].items()))}; 5xx: {errors}")
     print("  checks: " + ("every log replays to its snapshot, every turn mail arrived once"
                          if not problems else "; ".join(problems)))
