@@ -14,7 +14,7 @@ fill?), and checks: every game's event log replays to its stored snapshot,
 every turn mail reached the catcher exactly once by Message-ID, no 5xx.
 
     .venv/bin/python bench/http_moves.py                  # 20 games
-    .venv/bin/python bench/http_moves.py --games 1000 --clients 32
+    .venv/bin/python bench/http_moves.py --games 1000 --clients 32 --kind new_found_land
 """
 from __future__ import annotations
 
@@ -288,6 +288,7 @@ def check(game_ids: list[int], catcher: Catcher) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--kind", default="puerto_rico", help="puerto_rico or new_found_land")
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--database", default=os.environ.get("PBEM_BENCH_PG", PG))
@@ -329,7 +330,7 @@ def main() -> None:
             roles[procs[-1].pid] = "senders"
         wait_for(f"{base}/login")
         with database.connection_context():
-            game_ids = make_games(args.games, Mailer(settings))
+            game_ids = make_games(args.games, Mailer(settings), args.kind)
 
         def over() -> bool:
             with database.connection_context():
@@ -352,7 +353,7 @@ def main() -> None:
     admin.execute_sql(f"DROP SCHEMA {schema} CASCADE")
 
 
-def make_games(count: int, mailer: Mailer) -> list[int]:
+def make_games(count: int, mailer: Mailer, kind: str) -> list[int]:
     now = utcnow()
     ids = []
     for n in range(count):
@@ -360,7 +361,7 @@ def make_games(count: int, mailer: Mailer) -> list[int]:
                         email_verified_at=now)
         b = User.create(email=f"b{n}@bench.example", name=f"B{n}", password_hash="-",
                         email_verified_at=now)
-        game = lobby.create_game(a, "puerto_rico", f"HTTP {n}", 2, {}, 48, [24, 6], mailer)
+        game = lobby.create_game(a, kind, f"HTTP {n}", 2, {}, 48, [24, 6], mailer)
         lobby.join(game.id, b, 1)
         lobby.start(game.id, a, mailer)
         ids.append(game.id)
@@ -373,7 +374,8 @@ def report(args, stats: dict, elapsed: float, bare_run: tuple[float, Counter],
     lat = stats["latencies"]
     rate = len(lat) / elapsed
     errors = sum(n for code, n in stats["statuses"].items() if code >= 500)
-    print(f"{args.games} two-player games to the end over HTTP, gunicorn {args.workers} "
+    print(f"{args.games} two-player games of {args.kind} to the end over HTTP, "
+          f"gunicorn {args.workers} "
           f"workers on PostgreSQL, 2 schedulers, 2 senders, {args.clients} client threads")
     print(f"  {len(lat)} move posts in {elapsed:.1f} s: {rate:.1f} moves/s, "
           f"median {percentile(lat, 50) * 1000:.1f} ms, p99 {percentile(lat, 99) * 1000:.1f} ms")
