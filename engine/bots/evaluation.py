@@ -234,6 +234,22 @@ TOTALS: dict[str, Callable[[object], list[float]]] = {
 }
 
 
+def _nfl_settled(s) -> bool:
+    # A seat in the middle of its turn at an action: its planned ships for
+    # it are counted neither as a plan nor yet as results (_plan_worth).
+    return not (s.phase == "act" and s.work is not None)
+
+
+SETTLED = {"new_found_land": _nfl_settled}
+
+
+def settled(game: Game, state) -> bool:
+    """Whether ``value`` can judge this position fairly: no seat is halfway
+    through something whose worth it counts only once it is done."""
+    check = SETTLED.get(game.name)
+    return check is None or check(state)
+
+
 def value(game: Game, state, seat: int) -> float:
     """``seat``'s position in points: its own, its economy's, less a share of
     the best rival's.  A finished game counts only who won."""

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from engine.bots.base import Bot, Draws
 from engine.bots.determinize import imagine
-from engine.bots.evaluation import value
+from engine.bots.evaluation import settled, value
 from engine.bots.heuristic import HeuristicBot, play
 from engine.interface import Action, Game
 from engine.words import N_
+
+
+SETTLE_MORE = 30
 
 
 class SearchBot(Bot):
@@ -48,9 +51,12 @@ class SearchBot(Bot):
         return actions[max(shortlist, key=lambda i: (totals[i], -shortlist.index(i)))]
 
     def rollout(self, game: Game, state):
-        for _ in range(self.depth):
+        """``depth`` decisions, then on until the position is settled (a
+        seat halfway through an action would be misjudged), at most
+        SETTLE_MORE decisions more."""
+        for step in range(self.depth + SETTLE_MORE):
             seat = game.to_move(state)
-            if seat is None:
+            if seat is None or (step >= self.depth and settled(game, state)):
                 break
             state = self.steady.greedy_step(game, state, seat)
         return state
