@@ -42,13 +42,33 @@ class SearchBot(Bot):
                         key=lambda i: self.steady.judge(game, state, seat, actions[i]))
         shortlist = ranked[:self.candidates]
         r = Draws(seed)
-        totals = dict.fromkeys(shortlist, 0.0)
+        results = {i: [] for i in shortlist}
         for n in range(self.playouts):
             i = shortlist[n % len(shortlist)]
             after = play(game, imagine(game.name, state, r), seat, actions[i])
-            totals[i] += value(game, self.rollout(game, after), seat)
-        # Equal playouts per candidate: compare sums; ties keep the steady order.
-        return actions[max(shortlist, key=lambda i: (totals[i], -shortlist.index(i)))]
+            results[i].append(value(game, self.rollout(game, after), seat))
+        return actions[self.pick(shortlist, results)]
+
+    @staticmethod
+    def pick(shortlist: list[int], results: dict[int, list[float]]) -> int:
+        """The candidate whose futures fared best, but the steady bot's own
+        choice unless another beat it by more than the noise of so few
+        futures (one standard error of the difference): a handful of
+        rollouts in a game of random draws must not talk it out of a good
+        move."""
+        def mean(i: int) -> float:
+            return sum(results[i]) / len(results[i])
+
+        def variance(i: int) -> float:
+            m, n = mean(i), len(results[i])
+            return sum((x - m) ** 2 for x in results[i]) / max(n - 1, 1) / n
+
+        shortlist = [i for i in shortlist if results[i]]    # fewer playouts than candidates
+        steady = shortlist[0]
+        best = max(shortlist, key=lambda i: (mean(i), -shortlist.index(i)))
+        if best != steady and mean(best) - mean(steady) <= (variance(best) + variance(steady)) ** 0.5:
+            return steady
+        return best
 
     def rollout(self, game: Game, state):
         """``depth`` decisions, then on until the position is settled (a

@@ -122,3 +122,15 @@ def test_an_unknown_bot_is_refused_with_the_known_ones():
     with pytest.raises(ValueError, match="random"):
         get_bot("grandmaster")
     assert {"random", "heuristic", "search"} <= set(BOTS)
+
+
+def test_the_thinking_bot_leaves_the_steady_choice_only_for_a_clear_gain():
+    """A handful of rollouts in a game of random draws is noisy: another
+    candidate must beat the steady bot's own choice by more than one
+    standard error of the difference before the thinking bot takes it."""
+    from engine.bots.search import SearchBot
+    noisy = {0: [10.0, 2.0, 6.0], 1: [9.0, 5.0, 6.0], 2: [1.0, 1.0, 1.0]}
+    assert SearchBot.pick([0, 1, 2], noisy) == 0           # 6.7 against 6.0: noise
+    clear = {0: [3.0, 3.5, 2.5], 1: [9.0, 8.5, 9.5], 2: [1.0, 1.0, 1.0]}
+    assert SearchBot.pick([0, 1, 2], clear) == 1
+    assert SearchBot.pick([2, 0], {2: [1.0, 1.2], 0: []}) == 2   # no futures: not judged
