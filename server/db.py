@@ -101,7 +101,7 @@ class Prepared:
         self.arity = build.__code__.co_argcount
         self._compiled: dict[tuple, tuple] = {}
 
-    def _compile(self, database) -> tuple:
+    def _compile(self) -> tuple:
         query = self.build(*(self.STAND_IN - i for i in range(self.arity)))
         sql, params = query.sql()
         slots = {at: self.STAND_IN - value for at, value in enumerate(params)
@@ -114,7 +114,7 @@ class Prepared:
         database = db.obj
         key = (type(database), database.param)
         if key not in self._compiled:
-            self._compiled[key] = self._compile(database)
+            self._compiled[key] = self._compile()
         query, sql, params, slots = self._compiled[key]
         params = list(params)
         for at, index in slots.items():

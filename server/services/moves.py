@@ -26,7 +26,13 @@ from server.services.seat_views import (
     seats_with_users,
     unseen_talk,
 )
-from server.services.state_store import game_with_snapshot, load_state, rules, save_snapshot
+from server.services.state_store import (
+    forget_snapshot,
+    game_with_snapshot,
+    load_state,
+    rules,
+    save_snapshot,
+)
 
 ACTORS = ("player", "timeout", "moderator", "bot")
 SUMMARY_LINES = 40
@@ -94,7 +100,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         Event.create(game=game_id, seq=seq, seat=seat, action=legal, actor=actor,
                      user=user_id, events=[e.to_json() for e in events], created_at=now)
         save_snapshot(game, kind, new_state, seq)
-        vars(game).pop("snap", None)        # read with the game: now out of date
+        forget_snapshot(game)
         for name, value in changes.items():
             setattr(game, name, value)
         _after_move(game, seat, actor, now, mailer, notify, new_state)

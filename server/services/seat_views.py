@@ -82,7 +82,7 @@ def choices(game: Game, state, seat: int, names: list[str],
 
 def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
               upto: int | None = None, language: str | None = None) -> list[LogLine]:
-    query = _log_rows(game).where(Event.seq > after).order_by(Event.seq)
+    query = _log_rows(game.id).where(Event.seq > after).order_by(Event.seq)
     if upto is not None:
         query = query.where(Event.seq <= upto)
     return _lines(query, viewer, names, language)
@@ -97,9 +97,9 @@ def recent_log_lines(game: Game, viewer: int | None, names: list[str], count: in
     return _lines(reversed(rows), viewer, names, language)[-count:]
 
 
-def _log_rows(game: Game | int):
+def _log_rows(game_id: int):
     return (Event.select(Event.seq, Event.events, Event.undone, Event.actor, Event.seat)
-            .where(Event.game == getattr(game, "id", game)))
+            .where(Event.game == game_id))
 
 
 LAST_LOG_ROWS = Prepared(lambda game_id, count: (

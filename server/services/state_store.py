@@ -46,9 +46,15 @@ def game_with_snapshot(game_id: int) -> Game | None:
     in one statement, so both come from the same moment: load_state then
     uses it without reading again."""
     game = GAME_WITH_SNAPSHOT.first(game_id)
-    if game is not None and getattr(game, "snap", None) is None:
-        game.snap = None
+    if game is not None:
+        game.snap = getattr(game, "snap", None)
     return game
+
+
+def forget_snapshot(game: Game) -> None:
+    """The snapshot read with ``game`` is out of date (a move was saved):
+    load_state reads again."""
+    vars(game).pop("snap", None)
 
 
 def replay(game: Game, upto: int | None = None):

@@ -65,9 +65,3 @@ def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None
 def acting_user(seat: Seat) -> User:
     """Who a move through this seat is recorded for."""
     return User.get_by_id(seat.user_id)
-
-
-def viewer_timezone(seat: Seat | None) -> str:
-    if current_user.is_authenticated:
-        return current_user.timezone
-    return acting_user(seat).timezone if seat is not None else "UTC"

@@ -74,11 +74,14 @@ def test_bad_positions_and_strangers_get_clear_answers(app, smtp, send_mail):
     game = in_db(app, lambda: Game.get_by_id(table.game_id))
     for path in (f"/games/{game.id}/at/{game.seq + 1}", f"/games/{game.id}/at/-1",
                  f"/games/{game.id}/at/x", f"/games/{game.id}/at/{10**30}",
-                 f"/games/{game.id + 50}/record.json"):
+                 f"/games/{game.id + 50}/record.json", f"/games/{game.id + 50}/log",
+                 f"/games/{10**30}/log", f"/games/-1/log", f"/games/x/log"):
         assert client.get(path).status_code == 404, path
+    assert client.post(f"/games/{game.id}/log").status_code == 405
     stranger = app.test_client()
-    answer = stranger.get(f"/games/{game.id}/record.json")
-    assert answer.status_code == 302 and "/login" in answer.headers["Location"]
+    for path in (f"/games/{game.id}/record.json", f"/games/{game.id}/log"):
+        answer = stranger.get(path)
+        assert answer.status_code == 302 and "/login" in answer.headers["Location"], path
     assert client.get(f"/games/{game.id}/at/0").status_code == 200
 
 
