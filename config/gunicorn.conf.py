@@ -17,6 +17,11 @@ max_requests_jitter = 500
 # Proxies whose X-Forwarded-* gunicorn itself trusts; the app's own trust is
 # PROXY_FIX_X_FOR and friends (config/settings.py).
 forwarded_allow_ips = os.environ.get("PBEM_FORWARDED_ALLOW_IPS", "127.0.0.1")
+# gunicorn 25.1 and later open a control socket in $XDG_RUNTIME_DIR or
+# ~/.gunicorn/ (a file outside the instance folder, in a home that the
+# hardened units make read-only); pbem is run by systemd, not gunicornc.
+# Earlier versions ignore the name.
+control_socket_disable = True
 accesslog = os.environ.get("PBEM_ACCESS_LOG", "-")
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()

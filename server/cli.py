@@ -1,60 +1,135 @@
-"""The ``pbem`` command of the installed package.
+"""The ``pbem`` command of the installed package: the processes and the
+administration, one subcommand each, working from any folder:
 
-Every ``flask --app server`` command (``pbem migrate``, ``pbem routes``, the
-administration group ``pbem pbem …``) plus the processes, one subcommand
-each, so a deployment needs no path into the source tree:
-
+    pbem migrate       create or update the tables
     pbem serve         everything on the embedded defaults (scripts/serve.sh)
     pbem web           gunicorn with the shipped config/gunicorn.conf.py
     pbem scheduler     the clocks        pbem sender       the outbox
     pbem receiver      replies by SMTP   pbem imap-poller  replies by IMAP
     pbem catcher       the development mail catcher
     pbem make-moderator EMAIL
+    pbem deploy-files DIR   the systemd units, nginx site and settings file
+    pbem routes, pbem shell
+
+``pbem --env-file FILE …`` reads the settings from the file the services
+read (server/envfile.py).  Listing the commands (``--help``) and
+``--version`` build no app: they read no settings and write no file.  A
+command that needs the database first checks it is there and migrated
+(server/database_check.py) and otherwise says so in one line.
 """
 from __future__ import annotations
 
+import copy
+import functools
+import importlib
 import os
 import sys
+from importlib import metadata
 
 import click
-from flask.cli import FlaskGroup
+from flask import current_app
+from flask.cli import FlaskGroup, ScriptInfo, routes_command, shell_command
 
-from server import create_app
-from server.settings import GUNICORN_CONFIG
+from server import create_app, envfile
+from server.settings import GUNICORN_CONFIG, exit_on_settings_error
 
 
 def _app():
-    return create_app()
+    with exit_on_settings_error():
+        return create_app()
 
 
-@click.group(cls=FlaskGroup, create_app=_app, add_version_option=False,
-             load_dotenv=False, set_debug_flag=False)
+def _read_env_file(ctx, param, value):
+    if value is not None:
+        try:
+            envfile.load(value)
+        except envfile.EnvFileError as exc:
+            raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    return value
+
+
+class PbemGroup(FlaskGroup):
+    """Flask's command group (an app context for the commands that need
+    one) without Flask's --app, --debug and dotenv options and its
+    development server, whose commands are listed without loading the app."""
+
+    def __init__(self, **extra):
+        super().__init__(create_app=_app, add_default_commands=False,
+                         add_version_option=False, load_dotenv=False, set_debug_flag=False,
+                         **extra)
+        self.params = [p for p in self.params if p.name not in ("env_file", "app", "debug")]
+        self.params[:0] = [
+            click.Option(["-e", "--env-file"], metavar="FILE", expose_value=False,
+                         is_eager=True, callback=_read_env_file,
+                         type=click.Path(dir_okay=False),
+                         help="Read the settings from FILE (NAME=value lines, the format of "
+                              "systemd's EnvironmentFile, e.g. /etc/pbem/env); variables "
+                              "already set in the environment win."),
+            click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True,
+                         callback=_print_version, help="Print the version and exit."),
+        ]
+        self.context_settings.pop("auto_envvar_prefix", None)
+
+    def list_commands(self, ctx):
+        return sorted(self.commands)
+
+    def get_command(self, ctx, name):
+        # Only our own commands: Flask's lookup in the app's commands would
+        # load the app for a typo too.
+        return self.commands.get(name)
+
+
+def _print_version(ctx, param, value):
+    if value and not ctx.resilient_parsing:
+        click.echo(f"pbem {metadata.version('pbem')}")
+        ctx.exit()
+
+
+@click.group(cls=PbemGroup)
 def pbem():
-    """pbem, a play-by-email turn server: processes and administration."""
+    """pbem, a play-by-email turn server: its processes and administration."""
 
 
-def _process(name: str, module: str, help_text: str):
+def needs_database(command: click.Command) -> click.Command:
+    """``command`` run inside the app, once the database is there and
+    migrated; otherwise one line says what is missing (exit status 1)."""
+    from server.database_check import why_not_ready
+    wrapped = copy.copy(command)
+
+    @functools.wraps(command.callback)
+    def callback(*args, **kwargs):
+        app = click.get_current_context().ensure_object(ScriptInfo).load_app()
+        with app.app_context():
+            problem = why_not_ready(current_app.config)
+            if problem:
+                raise click.ClickException(problem)
+            return command.callback(*args, **kwargs)
+    wrapped.callback = callback
+    return wrapped
+
+
+def _process(name: str, module: str, help_text: str, check_database: bool = True):
     """A subcommand that runs ``python -m server.processes.<module>`` in this
     process, handing it the remaining arguments."""
-    @pbem.command(name, help=help_text, add_help_option=False,
-                  context_settings={"ignore_unknown_options": True,
-                                    "allow_extra_args": True})
+    @click.command(name, help=help_text, add_help_option=False,
+                   context_settings={"ignore_unknown_options": True,
+                                     "allow_extra_args": True})
     @click.pass_context
     def run(ctx):
-        import importlib
         sys.argv = [f"pbem {name}", *ctx.args]
         entry = importlib.import_module(f"server.processes.{module}")
-        result = entry.main()
-        raise SystemExit(result or 0)
-    return run
+        raise SystemExit(entry.main() or 0)
+    pbem.add_command(needs_database(run) if check_database else run)
 
 
-_process("serve", "serve", "Run everything on the embedded defaults and print the address.")
+_process("serve", "serve", "Run everything on the embedded defaults and print the address.",
+         check_database=False)      # it migrates first
 _process("scheduler", "scheduler", "Sweep the clocks: reminders, timeouts, digests.")
 _process("sender", "sender", "Send the outbox over SMTP, with retries.")
 _process("receiver", "receiver", "Take replies from the mail server (SMTP or LMTP).")
 _process("imap-poller", "imap_poller", "Read replies from an IMAP mailbox.")
-_process("catcher", "catcher", "The development mail catcher: --dir FOLDER --port PORT.")
+_process("catcher", "catcher", "The development mail catcher: --dir FOLDER --port PORT.",
+         check_database=False)
 
 
 @pbem.command("web", add_help_option=False,
@@ -67,7 +142,42 @@ def web(ctx):
                               *ctx.args, "server.wsgi:app"])
 
 
-def main() -> None:
+pbem.add_command(needs_database(web))
+
+
+@pbem.command("migrate")
+@click.pass_context
+def migrate(ctx):
+    """Create or update the tables."""
+    from server import db
+    ctx.ensure_object(ScriptInfo).load_app()
+    for name in db.migrate():
+        click.echo(f"applied {name}")
+    click.echo("database is up to date")
+
+
+@pbem.command("deploy-files")
+@click.argument("folder", type=click.Path(file_okay=False))
+def deploy_files(folder):
+    """Write the systemd units, the nginx site and the settings file of the
+    README's Deploy steps into FOLDER (never over an existing file)."""
+    from server.deploy_files import write_all
+    try:
+        for path in write_all(folder):
+            click.echo(f"wrote {path}")
+    except FileExistsError as exc:
+        raise click.ClickException(f"{exc.filename} exists already: nothing written") from None
+
+
+def _administration() -> None:
     from server.web.moderation import make_moderator
-    pbem.add_command(make_moderator)
+    pbem.add_command(needs_database(make_moderator))
+    pbem.add_command(needs_database(routes_command), "routes")
+    pbem.add_command(shell_command, "shell")
+
+
+_administration()
+
+
+def main() -> None:
     pbem(prog_name="pbem")

@@ -12,7 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "server"
-BOTTOM = {"server.settings", "server.db", "server.models", "server.i18n"}
+BOTTOM = {"server.settings", "server.db", "server.models", "server.i18n", "server.envfile",
+          "server.database_check", "server.deploy_files"}
 # The app factory and the entry points that need the whole app: gunicorn's
 # module and the ``pbem`` command.
 FACTORY = {"server", "server.wsgi", "server.cli"}

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = [*(ROOT / "server/web/templates").rglob("*.html"),
              *(ROOT / "server/mail/templates").rglob("*.html")]
 INLINE = re.compile(r"<script|<style|\sstyle\s*=|\son[a-z]+\s*=|javascript:", re.IGNORECASE)
-EXPECTED = {"Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer",
+EXPECTED = {"Content-Security-Policy": CSP, "Referrer-Policy": "same-origin",
             "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY"}
 
 
