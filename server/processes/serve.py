@@ -10,6 +10,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 
 from server import settings as settings_module
 from server.db import make_database, migrate
@@ -78,14 +80,17 @@ def main() -> int:
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
-    time.sleep(1.0)
     url = env["PUBLIC_BASE_URL"]
-    print(f"\npbem is running ({', '.join(children)}).\n  Open:        {url}/")
-    if "catcher" in children:
-        print(f"  Caught mail: {url}/dev/mail/")
-    print("Press Ctrl-C to stop.\n", flush=True)
-    code = 0
-    while not stopping:
+    answered = wait_until_answering(f"http://127.0.0.1:{env['PBEM_PORT']}/login", children,
+                                    stopping)
+    code = 0 if answered or stopping else 1
+    if answered:
+        # The address comes last, once the page answers: it is what to act on.
+        print(f"\npbem is running ({', '.join(children)}).  Press Ctrl-C to stop.")
+        if "catcher" in children:
+            print(f"  Caught mail: {url}/dev/mail/")
+        print(f"  Open:        {url}/\n", flush=True)
+    while not stopping and code == 0:
         dead = [n for n, p in children.items() if p.poll() is not None]
         if dead:
             print(f"{', '.join(dead)} stopped; stopping the rest.", file=sys.stderr)
@@ -94,6 +99,27 @@ def main() -> int:
         time.sleep(0.5)
     stop(children)
     return code
+
+
+def wait_until_answering(url: str, children: dict, stopping: list,
+                         seconds: float = 120) -> bool:
+    """Whether ``url`` answered before a child died, Ctrl-C or ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not stopping and time.monotonic() < deadline:
+        dead = [n for n, p in children.items() if p.poll() is not None]
+        if dead:
+            print(f"{', '.join(dead)} stopped; stopping the rest.", file=sys.stderr)
+            return False
+        try:
+            with urllib.request.urlopen(url, timeout=5):
+                return True
+        except urllib.error.HTTPError:
+            return True             # an answer, if not a page
+        except OSError:
+            time.sleep(0.2)
+    if not stopping:
+        print(f"the web server did not answer at {url}; stopping.", file=sys.stderr)
+    return False
 
 
 def stop(children: dict) -> None:

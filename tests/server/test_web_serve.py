@@ -41,12 +41,15 @@ def test_serve_runs_everything_and_ctrl_c_stops_it(tmp_path):
     base = f"http://127.0.0.1:{port}"
     try:
         lines = []
-        while not any("Press Ctrl-C" in line for line in lines):
+        while not any("Open:" in line for line in lines):
             line = proc.stdout.readline()
             assert line, "".join(lines)
             lines.append(line)
         out = "".join(lines)
-        assert f"Open:        {base}/" in out and f"{base}/dev/mail/" in out
+        # The address is the last line, printed once the page answers.
+        assert lines[-1] == f"  Open:        {base}/\n" and f"{base}/dev/mail/" in out
+        assert "Press Ctrl-C" in out
+        assert urllib.request.urlopen(f"{base}/login", timeout=5).status == 200
         assert (tmp_path / "pbem.sqlite3").exists()
 
         jar = http.cookiejar.CookieJar()
