@@ -39,6 +39,8 @@ def embedded_environment() -> dict:
         port = free_port()
     env["PBEM_PORT"] = str(port)
     env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{port}")
+    # The shipped gunicorn.conf.py logs every request; a try-out needs none.
+    env.setdefault("PBEM_ACCESS_LOG", "/dev/null")
     if "SMTP_HOST" not in env:
         env["SMTP_HOST"], env["SMTP_PORT"] = "127.0.0.1", str(free_port())
         env.setdefault("MAIL_CATCHER_DIR", "caught_mail")
@@ -58,8 +60,8 @@ def commands(env: dict, settings: dict) -> dict[str, list[str]]:
     procs["sender"] = [PY, "-m", "server.processes.sender"]
     if env.get("REPLY_DOMAIN"):
         procs["receiver"] = [PY, "-m", "server.processes.receiver"]
-    procs["web"] = [PY, "-m", "gunicorn", "--bind", f"127.0.0.1:{env['PBEM_PORT']}",
-                    "--workers", env.get("PBEM_WORKERS", "2"), "--log-level", "warning",
+    procs["web"] = [PY, "-m", "gunicorn", "-c", str(settings_module.GUNICORN_CONFIG),
+                    "--bind", f"127.0.0.1:{env['PBEM_PORT']}", "--workers", env.get("PBEM_WORKERS", "2"), "--log-level", "warning",
                     "server.wsgi:app"]
     procs["scheduler"] = [PY, "-m", "server.processes.scheduler"]
     return procs
