@@ -194,3 +194,18 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def release(tmp_path_factory):
+    """The release files as a newcomer gets them: the sdist built from this
+    checkout, and the wheel built from that sdist (``python -m build``), as
+    pip builds it on a server.  (sdist path, wheel path)."""
+    import subprocess
+    import sys
+    out = tmp_path_factory.mktemp("release")
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-m", "build", "-o", str(out), str(root)], check=True,
+                   capture_output=True, timeout=900)
+    (sdist,), (wheel,) = out.glob("pbem-*.tar.gz"), out.glob("pbem-*.whl")
+    return sdist, wheel

@@ -11,6 +11,8 @@ import socket
 import subprocess
 import sys
 import sysconfig
+import tarfile
+import tomllib
 import time
 import urllib.request
 import venv
@@ -18,20 +20,28 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """A fresh venv with only the wheel installed; the dependencies come
-    from this test run's environment through a path entry (no download)."""
-    tmp = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp),
-                    str(ROOT)], check=True, capture_output=True, timeout=600)
-    (wheel,) = tmp.glob("pbem-*.whl")
-    env_dir = tmp / "venv"
+def installed(tmp_path_factory, release):
+    """A fresh venv with only the release's wheel installed; the dependencies
+    come from this test run's environment through a path entry (no download)."""
+    _, wheel = release
+    env_dir = install_without_dependencies(tmp_path_factory.mktemp("wheel") / "venv", wheel)
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    return env_dir, names
+
+
+def install_without_dependencies(env_dir: Path, package: Path) -> Path:
+    """A venv at ``env_dir`` with ``package`` installed, seeing this run's
+    dependencies through a .pth file."""
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
@@ -39,11 +49,9 @@ def installed(tmp_path_factory):
                           ).stdout.strip()
     # This run's pip installs into that venv (--python): no pip inside it.
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
-                    "--no-deps", str(wheel)], check=True, capture_output=True, timeout=300)
-    with zipfile.ZipFile(wheel) as archive:
-        names = archive.namelist()
+                    "--no-deps", str(package)], check=True, capture_output=True, timeout=300)
     Path(site, "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    return env_dir, names
+    return env_dir
 
 
 def run_pbem(env_dir: Path, cwd: Path, *args, **kw):
@@ -59,7 +67,8 @@ def test_the_wheel_carries_templates_mail_templates_migrations_and_settings(inst
     for wanted in ("server/web/templates/base.html", "server/web/static/pbem.css",
                    "server/_mail_templates/turn.txt", "server/_mail_templates/turn.html",
                    "server/_migrations/0001_initial.py", "server/_config/settings.py",
-                   "server/_config/gunicorn.conf.py",
+                   "server/_config/gunicorn.conf.py", "server/_deploy/pbem-web.service",
+                   "server/_deploy/pbem-nginx.conf", "server/_deploy/env.example",
                    *(f"server/translations/{lang}/LC_MESSAGES/messages.mo"
                      for lang in ("nl", "de", "fr"))):
         assert wanted in names, wanted
@@ -128,8 +137,12 @@ def test_pbem_web_serves_pages_with_the_shipped_gunicorn_config(installed, tmp_p
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    home = tmp_path / "home"
+    home.mkdir()
     env = dict(os.environ, PBEM_INSTANCE=str(tmp_path / "instance"), PBEM_WORKERS="1",
-               PBEM_BIND=f"127.0.0.1:{port}", DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}")
+               PBEM_BIND=f"127.0.0.1:{port}", DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}",
+               HOME=str(home))
+    env.pop("XDG_RUNTIME_DIR", None)
     env.pop("PYTHONPATH", None)
     proc = subprocess.Popen([str(env_dir / "bin" / "pbem"), "web"], cwd=tmp_path, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -146,3 +159,56 @@ def test_pbem_web_serves_pages_with_the_shipped_gunicorn_config(installed, tmp_p
         proc.terminate()
         _, errors = proc.communicate(timeout=30)
     assert "Booting worker" in errors          # gunicorn's own log, on stderr
+    # gunicorn 25.1+ would open a control socket in ~/.gunicorn/ (issue 25).
+    assert list(home.iterdir()) == []
+
+
+def test_help_and_version_of_the_installed_command_write_nothing(installed, tmp_path):
+    """Installed, the instance folder defaults to ./instance; --help used to
+    write ./instance/secret_key into whatever folder it ran in."""
+    env_dir, _ = installed
+    env = dict(os.environ, HOME=str(tmp_path))
+    for name in ("PYTHONPATH", "PBEM_INSTANCE", "DATABASE_URL", "SECRET_KEY"):
+        env.pop(name, None)
+    for args in (["--help"], ["--version"], ["make-moderator", "--help"]):
+        done = subprocess.run([str(env_dir / "bin" / "pbem"), *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_sdist_carries_the_deploy_files_and_the_constraints(release):
+    sdist, _ = release
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    shipped = {f"deploy/{path.name}" for path in DEPLOY.iterdir()}
+    assert shipped <= names and "constraints.txt" in names and "pyproject.toml" in names
+    assert "setup.py" not in names
+
+
+def test_every_package_folder_is_in_pyproject():
+    """pyproject.toml lists the packages (setuptools cannot find the mapped
+    folders itself): a new package folder must be added there."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())
+                 ["tool"]["setuptools"]["packages"])
+    found = {".".join(path.parent.relative_to(ROOT).parts)
+             for top in ("engine", "server") for path in (ROOT / top).rglob("__init__.py")}
+    assert found | {"server._config", "server._deploy", "server._mail_templates",
+                    "server._migrations"} == listed
+
+
+def test_constraints_pin_every_dependency_within_its_range():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            pins[canonicalize_name(name)] = Version(version)
+    wanted = project["dependencies"] + project["optional-dependencies"]["test"]
+    for text in wanted:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"constraints.txt pins no version of {name}"
+        assert requirement.specifier.contains(pins[name]), (text, str(pins[name]))
+        if name != "tzdata":        # its versions are years (pyproject.toml says why)
+            assert any(spec.operator == "<" for spec in requirement.specifier), text
