@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # A source checkout keeps config/, mail_templates/ and migrations/ at the top;
-# an installed wheel carries them inside the package (setup.py), and keeps its
+# an installed wheel carries them inside the package (pyproject.toml), and keeps its
 # instance folder (SQLite file, secret key) where it is started.
 CHECKOUT = (ROOT / "pyproject.toml").is_file() and (ROOT / "config").is_dir()
 SHIPPED = ROOT if CHECKOUT else Path(__file__).resolve().parent
