@@ -39,8 +39,10 @@ def embedded_environment() -> dict:
         port = free_port()
     env["PBEM_PORT"] = str(port)
     env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{port}")
-    # The shipped gunicorn.conf.py logs every request; a try-out needs none.
+    # The shipped gunicorn.conf.py logs every request; a try-out needs none,
+    # and of the processes' own logs the warnings (LOG_LEVEL=INFO: all).
     env.setdefault("PBEM_ACCESS_LOG", "/dev/null")
+    env.setdefault("LOG_LEVEL", "WARNING")
     if "SMTP_HOST" not in env:
         env["SMTP_HOST"], env["SMTP_PORT"] = "127.0.0.1", str(free_port())
         env.setdefault("MAIL_CATCHER_DIR", "caught_mail")
@@ -72,8 +74,9 @@ def main() -> int:
     with settings_module.exit_on_settings_error():
         env = embedded_environment()
         settings = settings_module.load(env)
-    for name in migrate(make_database(settings["DATABASE_URL"], settings)):
-        print(f"migration applied: {name}")
+    applied = migrate(make_database(settings["DATABASE_URL"], settings))
+    if applied:
+        print(f"migrations applied: {len(applied)} ({applied[0]} ... {applied[-1]})")
     # The children share this instance folder (SQLite file, secret key).
     env["PBEM_INSTANCE"] = settings["INSTANCE_PATH"]
     cwd = settings_module.ROOT if settings_module.CHECKOUT else None

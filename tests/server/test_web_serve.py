@@ -49,6 +49,8 @@ def test_serve_runs_everything_and_ctrl_c_stops_it(tmp_path):
         # The address is the last line, printed once the page answers.
         assert lines[-1] == f"  Open:        {base}/\n" and f"{base}/dev/mail/" in out
         assert "Press Ctrl-C" in out
+        # Quiet: one line for the migrations, then the address block.
+        assert len([line for line in lines if line.strip()]) <= 4, out
         assert urllib.request.urlopen(f"{base}/login", timeout=5).status == 200
         assert (tmp_path / "pbem.sqlite3").exists()
 
