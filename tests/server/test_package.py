@@ -212,3 +212,27 @@ def test_constraints_pin_every_dependency_within_its_range():
         assert requirement.specifier.contains(pins[name]), (text, str(pins[name]))
         if name != "tzdata":        # its versions are years (pyproject.toml says why)
             assert any(spec.operator == "<" for spec in requirement.specifier), text
+
+
+def test_every_imported_package_is_a_declared_dependency():
+    """What server/, engine/ and config/ import is declared in pyproject.toml,
+    not merely there because another package pulled it in (babel, click,
+    werkzeug were); zoneinfo needs tzdata where the system has no zones."""
+    import ast
+    from importlib.metadata import packages_distributions
+    declared = {canonicalize_name(Requirement(text).name) for text in tomllib.loads(
+        (ROOT / "pyproject.toml").read_text())["project"]["dependencies"]}
+    providers = packages_distributions()
+    imported = set()
+    for top in ("server", "engine", "config"):
+        for path in (ROOT / top).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    imported.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    imported.add(node.module.split(".")[0])
+    third_party = imported - set(sys.stdlib_module_names) - {"server", "engine"}
+    missing = {module: providers.get(module) for module in third_party
+               if not {canonicalize_name(d) for d in providers.get(module, [])} & declared}
+    assert missing == {}
+    assert "zoneinfo" not in imported or "tzdata" in declared
