@@ -172,7 +172,7 @@ def deploy_files(folder):
 def _administration() -> None:
     from server.web.moderation import make_moderator
     pbem.add_command(needs_database(make_moderator))
-    pbem.add_command(needs_database(routes_command), "routes")
+    pbem.add_command(routes_command, "routes")
     pbem.add_command(shell_command, "shell")
 
 
