@@ -224,9 +224,18 @@ def migrate(database=None) -> list[str]:
         return Runner(database, str(MIGRATIONS)).up()
 
 
+def pending_migrations(database=None) -> list[str]:
+    """The migrations not applied to the database yet (a connection must be open)."""
+    database = database or db.obj
+    return [m.name for m in Runner(database, str(MIGRATIONS)).status()
+            if m.path is not None and not m.applied]
+
+
 def open_db() -> None:
+    """A request starts with nothing saved yet.  The connection is opened by
+    the first query (peewee's autoconnect), so a page that needs none, such
+    as /healthz, answers while the database is down."""
     forget_writes()
-    db.connect(reuse_if_open=True)
 
 
 def close_db(exc=None) -> None:
