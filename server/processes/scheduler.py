@@ -11,7 +11,7 @@ sweep claims each due row atomically, in the name of this process
 dead one on the same host instead of waiting out their lease.
 
 While the database is down, each failed run is one log line and the next
-try waits, doubling from the interval up to SCHEDULER_ERROR_BACKOFF_MAX.
+try waits, doubling from the interval up to DATABASE_ERROR_BACKOFF_MAX.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class Scheduler:
         self.holder = holder_id()
         self.released = False
         self.backoff = Backoff("scheduler", log, settings["BOT_INTERVAL_SECONDS"],
-                               settings["SCHEDULER_ERROR_BACKOFF_MAX"])
+                               settings["DATABASE_ERROR_BACKOFF_MAX"])
 
     def guarded(self, job) -> None:
         """Run ``job`` unless the backoff says wait; a failure is one line."""
