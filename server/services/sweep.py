@@ -134,7 +134,8 @@ def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
     for (holder,) in holders.tuples():
         if not holder_running(holder):
             freed += (Seat.update(claimed_until=None, claimed_by="")
-                      .where(Seat.claimed_by == holder).execute())
+                      .where((Seat.claimed_by == holder) & (Seat.claimed_until >= now))
+                      .execute())
     return freed
 
 
