@@ -10,6 +10,7 @@ each, so a deployment needs no path into the source tree:
     pbem receiver      replies by SMTP   pbem imap-poller  replies by IMAP
     pbem catcher       the development mail catcher
     pbem make-moderator EMAIL
+    pbem backup FILE   pbem restore FILE   pbem verify [GAME…]
 """
 from __future__ import annotations
 
@@ -68,6 +69,10 @@ def web(ctx):
 
 
 def main() -> None:
+    from server.services.backup import backup_command, restore_command
+    from server.services.verify import verify_command
     from server.web.moderation import make_moderator
     pbem.add_command(make_moderator)
+    for command in (backup_command, restore_command, verify_command):   # README "Operations"
+        pbem.add_command(command)
     pbem(prog_name="pbem")
