@@ -118,10 +118,16 @@ def _quoted(value) -> str:
 
 def _pg_dump(url: str, database: PostgresqlDatabase, target: Path) -> str:
     schema = db_url.parse(url).get("schema")
-    args = ["--format=custom", "--no-owner", "--file", str(target)]
+    partial = target.with_name(target.name + ".partial")
+    args = ["--format=custom", "--no-owner", "--file", str(partial)]
     if schema:
         args += ["--schema", str(schema)]
-    _pg_command("pg_dump", database, *args)
+    try:
+        _pg_command("pg_dump", database, *args)
+    except BackupError:
+        partial.unlink(missing_ok=True)
+        raise
+    partial.rename(target)
     return f"PostgreSQL backup written to {target} ({target.stat().st_size:,} bytes)"
 
 
