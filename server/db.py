@@ -40,39 +40,62 @@ class CommitUnknown(Exception):
     "nothing was changed"; the page says so and links what to look at."""
 
 
-class HonestCommits:
-    """PostgreSQL is over a network: a COMMIT whose answer is lost may have
-    gone through.  Such a failure is raised as ``CommitUnknown``; and each
-    thread remembers whether it saved anything since ``forget_writes``, so
-    an error page says "nothing was changed" only when that is true."""
+READS = ("SELECT", "SHOW", "PRAGMA")     # statements that save nothing of ours
+
+
+def is_read(sql: str) -> bool:
+    return sql.lstrip()[:6].upper().startswith(READS)
+
+
+class RemembersWrites:
+    """Each thread remembers whether it saved anything since
+    ``forget_writes`` (the start of a request), so an error page says
+    "nothing was changed" only when that is true."""
 
     _writes = threading.local()
 
     def commit(self):
-        try:
-            result = super().commit()
-        except Exception as exc:
-            raise CommitUnknown(str(exc)) from exc
-        self._writes.saved = True
+        result = super().commit()
+        RemembersWrites._writes.saved = True
         return result
 
     def execute_sql(self, sql, params=None):
-        if self.in_transaction() or sql.lstrip()[:6].upper() == "SELECT":
-            return super().execute_sql(sql, params)
-        try:        # autocommitted: this statement is its own COMMIT
-            cursor = super().execute_sql(sql, params)
-        except (OperationalError, InterfaceError) as exc:
-            raise CommitUnknown(str(exc)) from exc
-        self._writes.saved = True
+        cursor = super().execute_sql(sql, params)
+        if not self.in_transaction() and not is_read(sql):     # autocommitted
+            RemembersWrites._writes.saved = True
         return cursor
 
 
+class HonestCommits(RemembersWrites):
+    """PostgreSQL is over a network: a COMMIT whose answer is lost may have
+    gone through.  Such a failure is raised as ``CommitUnknown``, and so is
+    a lost connection during a statement that commits by itself."""
+
+    def commit(self):
+        try:
+            return super().commit()
+        except Exception as exc:
+            raise CommitUnknown(str(exc)) from exc
+
+    def execute_sql(self, sql, params=None):
+        try:
+            return super().execute_sql(sql, params)
+        except (OperationalError, InterfaceError) as exc:
+            if self.in_transaction() or is_read(sql):
+                raise
+            raise CommitUnknown(str(exc)) from exc
+
+
 def saved_since_forget() -> bool:
-    return getattr(HonestCommits._writes, "saved", False)
+    return getattr(RemembersWrites._writes, "saved", False)
 
 
 def forget_writes() -> None:
-    HonestCommits._writes.saved = False
+    RemembersWrites._writes.saved = False
+
+
+class TrackedSqliteDatabase(RemembersWrites, SqliteDatabase):
+    """SQLite is a local file: a failed COMMIT was rolled back, its fate is known."""
 
 
 class HonestPostgresqlDatabase(HonestCommits, PostgresqlDatabase):
@@ -140,7 +163,8 @@ def _sqlite(params: dict, settings: dict | None):
         path, connect["uri"] = f"file:{quote(path)}?{query}", True
     # IMMEDIATE: a read-then-write transaction takes the write lock at
     # BEGIN, so two moves on the same game are serialised, not lost.
-    return SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE", **connect)
+    return TrackedSqliteDatabase(path, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE",
+                                 **connect)
 
 
 def _url_text(value) -> str:
