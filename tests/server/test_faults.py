@@ -6,12 +6,16 @@ where sending the form again is refused as stale."""
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import smtplib
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -241,3 +245,50 @@ GAMES = 80
 
 def timed_out() -> int:
     return Seat.select().where(Seat.timeouts_in_row > 0).count()
+
+
+def no_file_may_grow() -> None:
+    """In the child: every write that would grow a file fails (EFBIG), the
+    way a full disk refuses it, while reading and the pipes still work."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+
+def test_a_full_disk_gives_a_503_that_says_so(sqlite_url, smtp, tmp_path):
+    """A real server process that cannot grow any file (RLIMIT_FSIZE 0):
+    the move is refused with a 503 that says the disk is full (before: a
+    bare 500), in French for a French reader, and nothing was changed."""
+    app = make_app(sqlite_url, smtp, tmp_path)
+    game = started_game(app, tag="full")
+    client, form, action = signed_in_move(app, game.id)
+    port = free_port()
+    env = process_env(tmp_path, sqlite_url, DATABASE_POOL_MAX=0)
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from werkzeug.serving import run_simple; "
+         f"from server.wsgi import app; run_simple('127.0.0.1', {port}, app)"],
+        cwd=ROOT, env=env, preexec_fn=no_file_may_grow,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        data = urllib.parse.urlencode(dict(form["fields"], action=action)).encode()
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}{form['action']}", data=data,
+            headers={"Cookie": f"session={client.get_cookie('session').value}",
+                     "Accept-Language": "fr"})
+        status, text = None, ""
+        for _ in range(150):                    # the server may still be starting
+            try:
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    status, text = answer.status, answer.read().decode()
+                break
+            except urllib.error.HTTPError as exc:
+                with exc:
+                    status, text = exc.code, exc.read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert status == 503, text
+    assert "La base de données n’a plus de place (son disque est plein)" in text, text
+    assert moves_played(app, game.id) == 0
