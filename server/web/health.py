@@ -15,6 +15,7 @@ from server.services import health, metrics
 
 bp = Blueprint("health", __name__)
 PROXY_HEADERS = ("X-Forwarded-For", "X-Real-IP", "Forwarded")
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")   # others: "other"
 
 
 @bp.get("/healthz")
@@ -62,9 +63,6 @@ def _observe(response):
                                     f"{response.status_code // 100}xx").observe(
             time.perf_counter() - started)
     return response
-
-
-METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
 def init_app(app) -> None:
