@@ -292,3 +292,23 @@ def test_a_full_disk_gives_a_503_that_says_so(sqlite_url, smtp, tmp_path):
     assert status == 503, text
     assert "La base de données n’a plus de place (son disque est plein)" in text, text
     assert moves_played(app, game.id) == 0
+
+
+def test_the_imap_poller_backs_off_with_one_line_per_failure(tmp_path):
+    """A reply waits in the mailbox and the database is unreachable: the
+    poller leaves the mail unseen, logs one line per try naming the error and
+    waits longer each time (before: a traceback for the mail at every poll)."""
+    from dovecot_helpers import dovecot
+    from imap_tools import MailBoxUnencrypted
+    with dovecot() as (host, port, user, password):
+        with MailBoxUnencrypted(host, port).login(user, password, "INBOX") as box:
+            box.append(b"From: a@example.org\r\nTo: play+x@reply.test\r\nSubject: 1\r\n"
+                       b"Message-ID: <backoff@example.org>\r\n\r\n1\r\n", "INBOX", flag_set=[])
+        url = f"postgresql://postgres@127.0.0.1:{free_port()}/test?connect_timeout=1"
+        env = process_env(tmp_path, url, REPLY_DOMAIN="reply.test", IMAP_HOST=host,
+                          IMAP_PORT=port, IMAP_TLS="none", IMAP_USER=user,
+                          IMAP_PASSWORD=password, IMAP_INTERVAL=0.5)
+        err = run_for("imap_poller", env, 6)
+    failures = [line for line in err.splitlines() if "database error: OperationalError" in line]
+    assert "Traceback" not in err, err
+    assert 2 <= len(failures) <= 4, err
