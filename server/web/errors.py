@@ -83,6 +83,8 @@ def init_app(app) -> None:
     @app.errorhandler(InternalError)
     @app.errorhandler(CommitUnknown)
     def database_trouble(exc):
+        if isinstance(exc, InternalError) and trouble(exc) == "unreachable":
+            return unexpected(exc)      # e.g. an aborted transaction: a bug, not an outage
         return unavailable(app, exc)
 
     @app.errorhandler(Exception)
@@ -122,18 +124,26 @@ def unavailable(app, exc: Exception):
                                     "was being saved, so we cannot tell whether it was."),
                             "errors/unknown.html", game_id=game_id)
     else:
-        text = str(exc).lower()
-        if any(word in text for word in READ_ONLY):
-            what = N_("The database is read-only at the moment: nothing can be saved "
-                      "until it is writable again.")
-        elif any(word in text for word in FULL):
-            what = N_("The database has no room left (its disk is full): nothing can be "
-                      "saved until space is freed.")
-        else:
-            what = N_("The database cannot be reached at the moment.")
-        body, status = page(503, what, "errors/unavailable.html", game_id=game_id,
-                            unchanged=not saved_since_forget())
+        body, status = page(503, SAYS[trouble(exc)], "errors/unavailable.html",
+                            game_id=game_id, unchanged=not saved_since_forget())
     return body, status, {"Retry-After": RETRY_AFTER}
+
+
+SAYS = {"read-only": N_("The database is read-only at the moment: nothing can be saved "
+                        "until it is writable again."),
+        "full": N_("The database has no room left (its disk is full): nothing can be "
+                   "saved until space is freed."),
+        "unreachable": N_("The database cannot be reached at the moment.")}
+
+
+def trouble(exc: Exception) -> str:
+    """What a database error says happened: read-only, full or unreachable."""
+    text = str(exc).lower()
+    if any(word in text for word in READ_ONLY):
+        return "read-only"
+    if any(word in text for word in FULL):
+        return "full"
+    return "unreachable"
 
 
 def _anonymous_if_unread(app) -> None:
