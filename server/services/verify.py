@@ -73,7 +73,7 @@ def first_difference(replayed, stored, path: str = "state") -> str | None:
                 return found
         return None
     if isinstance(replayed, list) and isinstance(stored, list):
-        for index, (a, b) in enumerate(zip(replayed, stored)):
+        for index, (a, b) in enumerate(zip(replayed, stored, strict=False)):
             found = first_difference(a, b, f"{path}[{index}]")
             if found:
                 return found

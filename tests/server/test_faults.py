@@ -22,7 +22,7 @@ import pytest
 from clock_helpers import sign_in, started_game, to_move
 from conftest import PG_URL, free_port, make_app
 from fault_helpers import CommitCutter
-from web_helpers import move_form, post_form
+from web_helpers import move_form
 
 from bench.crowd import fill
 from server import create_app

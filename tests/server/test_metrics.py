@@ -97,7 +97,7 @@ def test_workers_and_scheduler_add_up_in_one_scrape(sqlite_url, smtp, tmp_path):
     finally:
         for proc in (web, scheduler):
             proc.terminate()
-        logs = web.communicate(timeout=20)[1].decode() + scheduler.communicate(timeout=20)[1].decode()
+        logs = "".join(proc.communicate(timeout=20)[1].decode() for proc in (web, scheduler))
     lines = [line for line in logs.splitlines() if line.strip()]
     assert any("Booting worker" in line for line in lines)
     assert any('"GET /healthz' in line for line in lines)       # the access log
