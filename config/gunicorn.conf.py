@@ -3,6 +3,9 @@ config/gunicorn.conf.py server.wsgi:app``).  Each can be changed
 with an environment variable, as noted, or a gunicorn option after ``pbem web``."""
 import multiprocessing
 import os
+import tempfile
+
+from server.processes.logs import config_dict
 
 # Where to listen: behind a reverse proxy on the same machine, loopback.
 bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")
@@ -25,3 +28,23 @@ control_socket_disable = True
 accesslog = os.environ.get("PBEM_ACCESS_LOG", "-")
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+
+# The same log form as the other processes (LOG_FORMAT: text or json).
+logconfig_dict = config_dict(os.environ.get("LOG_FORMAT", "text"), loglevel)
+
+# Prometheus metrics from every worker (server/services/metrics.py): each
+# writes its values into this folder and /metrics adds them up.  It must be
+# set before prometheus_client is imported (the workers import the app after
+# this file ran; there is no --preload).  Give the scheduler, sender and
+# receiver of this machine the same folder, and an empty one at each start
+# (systemd's RuntimeDirectory= does both; deploy/ and README "Operations").
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pbem-metrics-")
+os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+
+
+def child_exit(server, worker):
+    """A worker that ended (restart after max_requests, crash): its live
+    gauges are dropped; its counters stay counted."""
+    from prometheus_client import multiprocess
+    multiprocess.mark_process_dead(worker.pid)

@@ -181,3 +181,22 @@ IMAP_INTERVAL: float = 30.0
 SCHEDULER_BATCH: int = 20
 SCHEDULER_LEASE_SECONDS: int = 20
 SCHEDULER_REMINDER_BATCH: int = 500
+
+# Operations (README "Operations").  A scheduler, receiver or IMAP poller
+# that meets a database error logs one line and waits before trying again,
+# doubling from its interval up to this many seconds.
+DATABASE_ERROR_BACKOFF_MAX: float = 60.0
+# /readyz answers 503 when the scheduler's or the sender's last round
+# (their heartbeats) is older than this many seconds (a few of their
+# intervals: SCHEDULER_INTERVAL, SENDER_INTERVAL), or when the oldest mail
+# still waiting in the outbox was written longer ago than READY_OUTBOX_MAX_AGE.
+READY_SCHEDULER_MAX_AGE: int = 120
+READY_SENDER_MAX_AGE: int = 120
+READY_OUTBOX_MAX_AGE: int = 900
+# /metrics (Prometheus) answers requests from the machine itself (loopback,
+# not forwarded by a proxy) and requests carrying "Authorization: Bearer
+# <METRICS_TOKEN>"; empty: loopback only.
+METRICS_TOKEN: str = ""
+# The log's form: "text" (one line per event, for people) or "json" (one
+# JSON object per line: time, level, logger, message, and the traceback).
+LOG_FORMAT: str = "text"

@@ -4,10 +4,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # chromium for the browser tests, dovecot for the IMAP poller's tests, nginx
 # and openssl for the https deployment test, systemd for systemd-analyze
-# (the units' check).
-packages="chromium dovecot-imapd nginx-light openssl systemd"
+# (the units' check), pg_dump/pg_restore for pbem backup's tests.
+packages="chromium dovecot-imapd nginx-light openssl systemd postgresql-client"
 if ! command -v chromium >/dev/null 2>&1 || ! [ -x /usr/sbin/dovecot ] \
-        || ! command -v nginx >/dev/null 2>&1 || ! command -v systemd-analyze >/dev/null 2>&1; then
+        || ! command -v nginx >/dev/null 2>&1 || ! command -v systemd-analyze >/dev/null 2>&1 \
+        || ! command -v pg_restore >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
     else

@@ -9,6 +9,7 @@ administration, one subcommand each, working from any folder:
     pbem catcher       the development mail catcher
     pbem make-moderator EMAIL
     pbem deploy-files DIR   the systemd units, nginx site and settings file
+    pbem backup FILE   pbem restore FILE   pbem verify [GAME…]
     pbem routes, pbem shell
 
 ``pbem --env-file FILE …`` reads the settings from the file the services
@@ -170,8 +171,12 @@ def deploy_files(folder):
 
 
 def _administration() -> None:
+    from server.services.backup import backup_command, restore_command
+    from server.services.verify import verify_command
     from server.web.moderation import make_moderator
     pbem.add_command(needs_database(make_moderator))
+    for command in (backup_command, restore_command, verify_command):   # README "Operations"
+        pbem.add_command(command)
     pbem.add_command(routes_command, "routes")
     pbem.add_command(shell_command, "shell")
 

@@ -2,12 +2,20 @@
 close on teardown, and run the migrations (``flask --app server migrate``)."""
 from __future__ import annotations
 
+import threading
 import time
 from typing import Callable
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import quote, urlencode, urlparse
 
 import click
-from peewee import DatabaseProxy, PostgresqlDatabase, SqliteDatabase
+from peewee import (
+    DatabaseProxy,
+    InterfaceError,
+    OperationalError,
+    PostgresqlDatabase,
+    SqliteDatabase,
+)
+from playhouse import db_url
 from playhouse.migrations import Runner
 from playhouse.pool import PooledPostgresqlDatabase
 
@@ -26,7 +34,75 @@ SQLITE_PRAGMAS = {
 }
 
 
-class TrustingPool(PooledPostgresqlDatabase):
+class CommitUnknown(Exception):
+    """The database connection failed during a COMMIT (or an autocommitted
+    write): the change may or may not have been saved.  Nobody can say
+    "nothing was changed"; the page says so and links what to look at."""
+
+
+READS = ("SELECT", "SHOW", "PRAGMA")     # statements that save nothing of ours
+
+
+def is_read(sql: str) -> bool:
+    return sql.lstrip()[:6].upper().startswith(READS)
+
+
+class RemembersWrites:
+    """Each thread remembers whether it saved anything since
+    ``forget_writes`` (the start of a request), so an error page says
+    "nothing was changed" only when that is true."""
+
+    _writes = threading.local()
+
+    def commit(self):
+        result = super().commit()
+        RemembersWrites._writes.saved = True
+        return result
+
+    def execute_sql(self, sql, params=None):
+        cursor = super().execute_sql(sql, params)
+        if not self.in_transaction() and not is_read(sql):     # autocommitted
+            RemembersWrites._writes.saved = True
+        return cursor
+
+
+class HonestCommits(RemembersWrites):
+    """PostgreSQL is over a network: a COMMIT whose answer is lost may have
+    gone through.  Such a failure is raised as ``CommitUnknown``, and so is
+    a lost connection during a statement that commits by itself."""
+
+    def commit(self):
+        try:
+            return super().commit()
+        except Exception as exc:
+            raise CommitUnknown(str(exc)) from exc
+
+    def execute_sql(self, sql, params=None):
+        try:
+            return super().execute_sql(sql, params)
+        except (OperationalError, InterfaceError) as exc:
+            if self.in_transaction() or is_read(sql):
+                raise
+            raise CommitUnknown(str(exc)) from exc
+
+
+def saved_since_forget() -> bool:
+    return getattr(RemembersWrites._writes, "saved", False)
+
+
+def forget_writes() -> None:
+    RemembersWrites._writes.saved = False
+
+
+class TrackedSqliteDatabase(RemembersWrites, SqliteDatabase):
+    """SQLite is a local file: a failed COMMIT was rolled back, its fate is known."""
+
+
+class HonestPostgresqlDatabase(HonestCommits, PostgresqlDatabase):
+    pass
+
+
+class TrustingPool(HonestCommits, PooledPostgresqlDatabase):
     """peewee's pool pings every connection it hands out (``SELECT 1``: one
     more round trip for every request).  A connection that came back to the
     pool moments ago, idle, is handed out as it is; one that sat longer is
@@ -53,36 +129,70 @@ class TrustingPool(PooledPostgresqlDatabase):
         return False
 
 
+# sqlite3.connect's own keywords; every other parameter of a sqlite URL is
+# SQLite's (mode=ro, immutable=1, cache=shared …) and goes into its file: URI.
+SQLITE_CONNECT_KEYWORDS = ("timeout", "detect_types", "check_same_thread",
+                           "cached_statements")
+
+
 def make_database(url: str, settings: dict | None = None):
-    """A peewee database for ``sqlite:///file`` or ``postgresql://...``."""
-    parsed = urlparse(url)
-    if parsed.scheme == "sqlite":
-        path = url[len("sqlite:///"):]
-        if settings is not None and not path.startswith("/"):
-            path = str(instance_file(settings, path))
-        # IMMEDIATE: a read-then-write transaction takes the write lock at
-        # BEGIN, so two moves on the same game are serialised, not lost.
-        return SqliteDatabase(path, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE",
-                              timeout=10)
-    if parsed.scheme in ("postgres", "postgresql"):
-        extra = {}
-        schema = parse_qs(parsed.query).get("schema")
-        if schema:
-            # ?schema=name: tables live in that schema (test runs side by side).
-            extra["options"] = f"-c search_path={schema[0]}"
-        pool = (settings or {}).get("DATABASE_POOL_MAX", 0)
-        if pool > 0:
-            # A new PostgreSQL connection costs ~15 ms: a process keeps up to
-            # ``pool`` open and hands them from request to request.
-            cls, extra = TrustingPool, dict(extra, max_connections=pool,
-                                                        stale_timeout=300, timeout=30)
-        else:
-            cls = PostgresqlDatabase
-        return cls(
-            unquote(parsed.path.lstrip("/")), host=parsed.hostname or "127.0.0.1",
-            port=parsed.port or 5432, user=unquote(parsed.username or "") or None,
-            password=unquote(parsed.password or "") or None, **extra)
-    raise ValueError(f"unsupported DATABASE_URL {url!r}")
+    """A peewee database for ``sqlite:///file?…`` or ``postgresql://…?…``.
+
+    The URL is read by peewee's ``playhouse.db_url``; every query parameter
+    is kept: PostgreSQL's go to psycopg as they are (``sslmode=require``,
+    ``connect_timeout=5``, ``application_name``…), except ``schema``, ours,
+    which sets the search_path (test runs side by side).  SQLite's go into
+    the ``file:`` URI SQLite opens (``?mode=ro``: read-only)."""
+    scheme = urlparse(url).scheme
+    if scheme == "sqlite":
+        return _sqlite(db_url.parse(url), settings)
+    if scheme in ("postgres", "postgresql"):
+        return _postgres(db_url.parse(url, unquote_password=True, unquote_user=True),
+                         settings)
+    raise ValueError(f"unsupported DATABASE_URL scheme {scheme!r}: sqlite or postgresql")
+
+
+def _sqlite(params: dict, settings: dict | None):
+    path = str(params.pop("database"))
+    if settings is not None and path != ":memory:" and not path.startswith("/"):
+        path = str(instance_file(settings, path))
+    connect = {key: params.pop(key) for key in SQLITE_CONNECT_KEYWORDS if key in params}
+    connect.setdefault("timeout", 10)
+    if params:          # SQLite's own URI parameters
+        query = urlencode({k: _url_text(v) for k, v in params.items()})
+        path, connect["uri"] = f"file:{quote(path)}?{query}", True
+    # IMMEDIATE: a read-then-write transaction takes the write lock at
+    # BEGIN, so two moves on the same game are serialised, not lost.
+    return TrackedSqliteDatabase(path, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE",
+                                 **connect)
+
+
+def _url_text(value) -> str:
+    """db_url turns "true" into True and "1" into 1; SQLite wants the text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def _postgres(params: dict, settings: dict | None):
+    schema = params.pop("schema", None)
+    if schema:
+        # ?schema=name: tables live in that schema (test runs side by side).
+        search_path = f"-c search_path={schema}"
+        params["options"] = f"{params['options']} {search_path}" if params.get("options") \
+            else search_path
+    params.setdefault("host", "127.0.0.1")
+    params.setdefault("port", 5432)
+    for key, value in list(params.items()):
+        if isinstance(value, bool):     # db_url made sslcompression=1 … into Python values
+            params[key] = int(value)
+    pool = (settings or {}).get("DATABASE_POOL_MAX", 0)
+    if pool > 0:
+        # A new PostgreSQL connection costs ~15 ms: a process keeps up to
+        # ``pool`` open and hands them from request to request.
+        return TrustingPool(params.pop("database"), max_connections=pool, stale_timeout=300,
+                            timeout=30, **params)
+    return HonestPostgresqlDatabase(params.pop("database"), **params)
 
 
 class Prepared:
@@ -138,13 +248,26 @@ def migrate(database=None) -> list[str]:
         return Runner(database, str(MIGRATIONS)).up()
 
 
+def pending_migrations(database=None) -> list[str]:
+    """The migrations not applied to the database yet (a connection must be open)."""
+    database = database or db.obj
+    return [m.name for m in Runner(database, str(MIGRATIONS)).status()
+            if m.path is not None and not m.applied]
+
+
 def open_db() -> None:
-    db.connect(reuse_if_open=True)
+    """A request starts with nothing saved yet.  The connection is opened by
+    the first query (peewee's autoconnect), so a page that needs none, such
+    as /healthz, answers while the database is down."""
+    forget_writes()
 
 
 def close_db(exc=None) -> None:
-    if not db.is_closed():
-        db.close()
+    try:
+        if not db.is_closed():
+            db.close()
+    except Exception:   # noqa: BLE001 - a broken connection may fail to close; it is dropped
+        pass
 
 
 @click.command("migrate")

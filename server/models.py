@@ -147,6 +147,9 @@ class Seat(BaseModel):
     turn_started_at = DateTimeField(null=True)
     # A scheduler working on this seat's timeout holds it until then.
     claimed_until = DateTimeField(null=True)
+    # Which scheduler (host:pid:nonce): a new one on that host frees the
+    # claims of a dead one at once instead of waiting out the lease.
+    claimed_by = CharField(default="", max_length=120)
     timeouts_in_row = IntegerField(default=0)
     # After too many timeouts in a row the seat auto-passes at once.
     absent = BooleanField(default=False)

@@ -138,18 +138,31 @@ def load(environ=os.environ, overrides: dict | None = None) -> dict:
         if name in environ:
             settings[name] = environ[name]
     settings.update(overrides or {})
-    Path(settings["INSTANCE_PATH"]).mkdir(parents=True, exist_ok=True)
-    settings.setdefault("SECRET_KEY", _instance_secret(Path(settings["INSTANCE_PATH"])))
+    instance = Path(settings["INSTANCE_PATH"])
+    try:
+        instance.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        # Needed only for a key file (which then says so, below) or a
+        # relative SQLite path: with SECRET_KEY and PostgreSQL in the
+        # environment a process runs without it.
+        pass
+    if "SECRET_KEY" not in settings:
+        settings["SECRET_KEY"] = _instance_secret(instance)
     return settings
 
 
 def _instance_secret(instance: Path) -> str:
     """A key made once per instance, so links in old mails survive restarts."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    try:
+        if not path.exists():
+            path.write_text(secrets.token_hex(32))
+            path.chmod(0o600)
+        return path.read_text().strip()
+    except OSError as exc:
+        raise SettingsError(f"no SECRET_KEY in the environment and the key file {path} "
+                            f"cannot be made or read ({exc.strerror}): set SECRET_KEY, or "
+                            f"give the instance folder (PBEM_INSTANCE) to this user") from None
 
 
 def instance_file(settings: dict, relative: str) -> Path:

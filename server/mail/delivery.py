@@ -119,13 +119,15 @@ def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
                       & Outbox.claimed_by.startswith(f"{host}:")))
     freed = 0
     for (holder,) in holders.tuples():
-        if not _running(holder):
+        if not holder_running(holder):
             freed += (Outbox.update(claimed_until=None, claimed_by="")
                       .where(Outbox.claimed_by == holder).execute())
     return freed
 
 
-def _running(holder: str) -> bool:
+def holder_running(holder: str) -> bool:
+    """Whether the process named in ``holder`` (host:pid:nonce) still runs
+    on this host."""
     try:
         pid = int(holder.split(":")[1])
         os.kill(pid, 0)

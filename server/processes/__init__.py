@@ -8,7 +8,8 @@
     catcher    the development mail catcher (SMTP on loopback into a folder)
     receiver   SMTP/LMTP server the mail server hands replies to
     imap_poller  reads replies from a hosted mailbox over IMAP
-    logs       the logging every process sets up (LOG_LEVEL)
+    logs       the logging every process sets up (LOG_LEVEL, LOG_FORMAT)
+    backoff    waiting out a database that is down: one log line per failure
 
 The installed package runs each as ``pbem <name>`` (server/cli.py).
 

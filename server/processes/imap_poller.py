@@ -32,6 +32,7 @@ from server import settings as settings_module
 from server.db import bind, make_database
 from server.mail.compose import Mailer
 from server.processes import logs
+from server.processes.backoff import DATABASE_ERRORS, drop_connection, first_line
 from server.services import replies
 
 log = logging.getLogger("pbem.imap")
@@ -77,6 +78,8 @@ def poll_once(settings, database, mailer: Mailer | None = None) -> dict:
             try:
                 with database.connection_context():
                     replies.receive(raw, mailer, "imap", envelope_from=envelope_from)
+            except DATABASE_ERRORS:
+                raise           # the rest waits too: the poller backs off
             except Exception:   # left unseen: tried again at the next poll
                 log.exception("imap: could not handle mail uid %s", msg.uid)
                 counts["failed"] += 1
@@ -113,11 +116,15 @@ def main() -> None:
             errors += 1
             log.error("mailbox trouble (%d in a row): %s: %s", errors,
                       exc.__class__.__name__, exc)
-        except Exception:       # noqa: BLE001: a database error must not end the poller
+        except DATABASE_ERRORS as exc:     # one line a failure, not a traceback
+            errors += 1
+            log.error("poll failed (%d in a row), database error: %s: %s", errors,
+                      exc.__class__.__name__, first_line(exc))
+            drop_connection(database, log)
+        except Exception:       # noqa: BLE001: a bug must not end the poller either
             errors += 1
             log.exception("poll failed (%d in a row)", errors)
-            if not database.is_closed():
-                database.close()
+            drop_connection(database, log)
         else:
             errors = 0
             if counts["handled"] or counts["failed"]:
@@ -125,7 +132,10 @@ def main() -> None:
         if args.once:
             break
         # Back off while it fails: twice the interval per failure, up to 10 minutes.
-        time.sleep(min(settings["IMAP_INTERVAL"] * 2 ** min(errors, 8), 600))
+        wait = min(settings["IMAP_INTERVAL"] * 2 ** min(errors, 8), 600)
+        deadline = time.monotonic() + wait
+        while not stop and time.monotonic() < deadline:
+            time.sleep(min(0.5, max(deadline - time.monotonic(), 0)))
 
 
 if __name__ == "__main__":

@@ -26,11 +26,13 @@ from server.db import bind, make_database
 from server.mail.bounces import ReturnPaths
 from server.mail.compose import Mailer
 from server.processes import logs
+from server.processes.backoff import DATABASE_ERRORS, Backoff
 from server.services import deliveries, replies
 from server.services.reply_menu import addresses
 
 log = logging.getLogger("pbem.receiver")
 MAX_SIZE = 10 * 1024 * 1024
+TRY_LATER = "451 4.3.0 Could not handle the mail now; try again later"
 
 
 class ReplyHandler:
@@ -39,6 +41,7 @@ class ReplyHandler:
         self.mailer = Mailer(settings)
         self.addresses = addresses(settings)
         self.return_paths = ReturnPaths.from_settings(settings)
+        self.backoff = Backoff("receiver", log, 1.0, settings["DATABASE_ERROR_BACKOFF_MAX"])
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if not (self.addresses.is_ours(address) or self.return_paths.is_ours(address)):
@@ -50,13 +53,19 @@ class ReplyHandler:
         raw = envelope.original_content or envelope.content
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
+        if not self.backoff.ready():    # the database failed moments ago: no new try yet
+            return TRY_LATER
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(None, self.receive, raw, envelope.mail_from,
                                        list(envelope.rcpt_tos))
-        except Exception:   # any failure: the mail server keeps the mail and retries
+        except DATABASE_ERRORS as exc:  # one line; the mail server keeps the mail and retries
+            self.backoff.failed(exc)
+            return TRY_LATER
+        except Exception:   # a bug with this mail: its traceback, and a retry later
             log.exception("receiver: could not handle a mail")
-            return "451 4.3.0 Could not handle the mail now; try again later"
+            return TRY_LATER
+        self.backoff.succeeded()
         return "250 2.0.0 Message accepted"
 
     def receive(self, raw: bytes, mail_from: str | None, rcpt_tos: list[str]):

@@ -6,46 +6,86 @@ web worker would act N times).  No APScheduler job store: deadlines and
 reminder times live in our tables, so a restart simply catches up: overdue
 timeouts are played in deadline order, reminders that are past their
 deadline are skipped.  Several scheduler processes may run at once; the
-sweep claims each due row atomically.
+sweep claims each due row atomically, in the name of this process
+(host:pid:nonce), and a scheduler that starts frees at once the claims of a
+dead one on the same host instead of waiting out their lease.
+
+While the database is down, each failed run is one log line and the next
+try waits, doubling from the interval up to DATABASE_ERROR_BACKOFF_MAX.
 """
 from __future__ import annotations
 
 import datetime as dt
 import logging
 import sys
+import time
 
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from server import settings as settings_module
 from server.db import bind, make_database
 from server.mail.compose import Mailer
+from server.mail.delivery import holder_id
 from server.models import utcnow
 from server.processes import logs
-from server.services.sweep import run_bots, sweep
+from server.processes.backoff import Backoff, drop_connection
+from server.services import metrics
+from server.services.sweep import release_dead_claims, run_bots, sweep
 
 log = logging.getLogger("pbem.scheduler")
 
 
-def run_once(settings, mailer: Mailer, database) -> None:
-    with database.connection_context():
-        report = sweep(settings, mailer, utcnow())
-    if report.outage:
-        log.warning("no sweep ran from %s to %s: clocks moved on", report.outage.began,
-                    report.outage.ended)
-    if (report.timeouts or report.reminders or report.digests or report.vacations
-            or report.last_calls):
-        log.info("%d timeouts (%d actions), %d reminders, %d last calls, %d digests, "
-                 "%d vacations started", report.timeouts, report.actions, report.reminders,
-                 report.last_calls, report.digests, report.vacations)
+class Scheduler:
+    """The two jobs, sharing this process's claim name and one backoff (they
+    share one database)."""
 
+    def __init__(self, settings, database):
+        self.settings, self.database = settings, database
+        self.mailer = Mailer(settings)
+        self.holder = holder_id()
+        self.released = False
+        self.backoff = Backoff("scheduler", log, settings["BOT_INTERVAL_SECONDS"],
+                               settings["DATABASE_ERROR_BACKOFF_MAX"])
 
-def run_bots_once(settings, mailer: Mailer, database) -> None:
-    """The seats bots play (services/sweep.py run_bots); errors are logged
-    by APScheduler and the next run comes a few seconds later."""
-    with database.connection_context():
-        report = run_bots(settings, mailer, utcnow())
-    if report.actions:
-        log.info("bots played %d moves in %d turns", report.actions, report.timeouts)
+    def guarded(self, job) -> None:
+        """Run ``job`` unless the backoff says wait; a failure is one line."""
+        if not self.backoff.ready():
+            return
+        try:
+            with self.database.connection_context():
+                self._release_once()
+                job()
+        except Exception as exc:    # noqa: BLE001 - a scheduler that exits stops every clock
+            self.backoff.failed(exc)
+            drop_connection(self.database, log)
+            return
+        self.backoff.succeeded()
+
+    def _release_once(self) -> None:
+        if not self.released:
+            freed = release_dead_claims(utcnow())
+            self.released = True
+            if freed:
+                log.warning("freed %d seat(s) claimed by a scheduler that is gone", freed)
+
+    def sweep(self) -> None:
+        started = time.monotonic()
+        report = sweep(self.settings, self.mailer, utcnow(), holder=self.holder)
+        metrics.SWEEP_SECONDS.observe(time.monotonic() - started)
+        if report.outage:
+            log.warning("no sweep ran from %s to %s: clocks moved on", report.outage.began,
+                        report.outage.ended)
+        if (report.timeouts or report.reminders or report.digests or report.vacations
+                or report.last_calls):
+            log.info("%d timeouts (%d actions), %d reminders, %d last calls, %d digests, "
+                     "%d vacations started", report.timeouts, report.actions, report.reminders,
+                     report.last_calls, report.digests, report.vacations)
+
+    def bots(self) -> None:
+        """The seats bots play (services/sweep.py run_bots)."""
+        report = run_bots(self.settings, self.mailer, utcnow(), holder=self.holder)
+        if report.actions:
+            log.info("bots played %d moves in %d turns", report.actions, report.timeouts)
 
 
 def main() -> None:
@@ -54,18 +94,17 @@ def main() -> None:
     logs.setup(settings)
     database = make_database(settings["DATABASE_URL"], settings)
     bind(database)
-    mailer = Mailer(settings)
+    work = Scheduler(settings, database)
     scheduler = BlockingScheduler(timezone="UTC")
     # coalesce + one instance: a late or slow run is not stacked up; the
     # grace time keeps a run that starts a little late from being dropped.
-    scheduler.add_job(run_once, "interval", seconds=settings["SCHEDULER_INTERVAL"],
-                      args=(settings, mailer, database), coalesce=True, max_instances=1,
+    scheduler.add_job(work.guarded, "interval", seconds=settings["SCHEDULER_INTERVAL"],
+                      args=(work.sweep,), coalesce=True, max_instances=1,
                       misfire_grace_time=30, next_run_time=utcnow_aware())
-    scheduler.add_job(run_bots_once, "interval", seconds=settings["BOT_INTERVAL_SECONDS"],
-                      args=(settings, mailer, database), coalesce=True, max_instances=1,
-                      misfire_grace_time=30)
-    log.info("sweeping every %s s, bots every %s s", settings["SCHEDULER_INTERVAL"],
-             settings["BOT_INTERVAL_SECONDS"])
+    scheduler.add_job(work.guarded, "interval", seconds=settings["BOT_INTERVAL_SECONDS"],
+                      args=(work.bots,), coalesce=True, max_instances=1, misfire_grace_time=30)
+    log.info("scheduler %s: sweeping every %s s, bots every %s s", work.holder,
+             settings["SCHEDULER_INTERVAL"], settings["BOT_INTERVAL_SECONDS"])
     scheduler.start()
 
 

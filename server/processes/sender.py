@@ -22,6 +22,7 @@ from server.db import bind, make_database
 from server.mail import delivery
 from server.models import utcnow
 from server.processes import logs
+from server.processes.backoff import DATABASE_ERRORS, drop_connection, first_line
 from server.services import deliveries
 
 log = logging.getLogger("pbem.sender")
@@ -58,13 +59,18 @@ class Sender:
         """Run a round, catching anything; returns how long to sleep."""
         try:
             counts = self.round()
-        except Exception:   # noqa: BLE001: a sender that exits takes the site down
+        except Exception as exc:    # noqa: BLE001: a sender that exits takes the site down
             self.errors += 1
             wait = min(self.settings["SENDER_INTERVAL"] * 2 ** min(self.errors, 16),
                        self.settings["SENDER_ERROR_BACKOFF_MAX"])
-            log.exception("sender: round failed (%d in a row); next try in %.1f s",
-                          self.errors, wait)
-            self._drop_connection()
+            if isinstance(exc, DATABASE_ERRORS):   # one line, not a traceback a round
+                log.error("sender: round failed (%d in a row), database error: %s: %s; "
+                          "next try in %.1f s", self.errors, exc.__class__.__name__,
+                          first_line(exc), wait)
+            else:
+                log.exception("sender: round failed (%d in a row); next try in %.1f s",
+                              self.errors, wait)
+            drop_connection(self.database, log)
             return wait
         if self.errors:
             log.warning("sender: working again after %d failed round(s)", self.errors)
@@ -72,13 +78,6 @@ class Sender:
         if counts["sent"] or counts["retry"] or counts["failed"]:
             log.info("sender: %s", counts)
         return self.settings["SENDER_INTERVAL"]
-
-    def _drop_connection(self) -> None:
-        try:
-            if not self.database.is_closed():
-                self.database.close()
-        except Exception:   # noqa: BLE001: a broken connection may fail to close; it is dropped
-            log.debug("sender: closing the broken connection failed", exc_info=True)
 
 
 def run_forever(settings) -> None:

@@ -24,6 +24,10 @@
     replies        moves and lobby commands by mail reply, and the answer to each
     reply_menu     what a mail offers a seat to answer: numbered choices, holdings,
                    the signed reply address
+    health         what /readyz checks: database, migrations, heartbeats, outbox
+    metrics        the Prometheus metrics: counters, histograms, database gauges
+    verify         ``pbem verify``: event logs replayed against snapshots
+    backup         ``pbem backup`` / ``pbem restore``
 
 Every function here works without a request: the web pages, the scheduler
 and the tests all call the same ones.  May import mail/ and the bottom layer

@@ -15,7 +15,7 @@ from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, User, utcnow
-from server.services import clocks, reply_menu, while_away
+from server.services import clocks, metrics, reply_menu, while_away
 from server.services.seat_views import (
     board,
     log_lines,
@@ -99,6 +99,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
             raise StaleMove(N_("The game has moved on since this page was made."))
         Event.create(game=game_id, seq=seq, seat=seat, action=legal, actor=actor,
                      user=user_id, events=[e.to_json() for e in events], created_at=now)
+        metrics.count_move(actor)
         save_snapshot(game, kind, new_state, seq)
         forget_snapshot(game)
         for name, value in changes.items():

@@ -32,7 +32,7 @@ from server.mail.compose import Mailer
 from server.mail.inbound import ParsedMail
 from server.mail.reply_address import LOBBY, TALK, AddressError, ReplyTarget
 from server.models import Game, InboundMail, Seat, User
-from server.services import games, reply_menu, table_talk
+from server.services import games, metrics, reply_menu, table_talk
 from server.services.moves import MoveRejected, play
 from server.services.seat_views import seat_names
 from server.services.state_store import rules
@@ -67,8 +67,10 @@ def receive(raw: bytes, mailer: Mailer, via: str = "smtp", envelope_from: str | 
                 from_addr=mail.sender[:250], to_addr=(to_addr or ",".join(mail.recipients))[:250],
                 subject=mail.subject, via=via)
     except IntegrityError:
+        metrics.count_inbound("duplicate")
         return None
     result = _handle(mail, to_addr, row, mailer)
+    metrics.count_inbound(result.status)
     (InboundMail.update(status=result.status, outcome=_outcome(result), game=row.game_id,
                         user=row.user_id)
      .where(InboundMail.id == row.id).execute())

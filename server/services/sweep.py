@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import socket
 import time
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from engine import IllegalMove
 from engine.interface import name_seats
 from server.db import db
 from server.mail.compose import Mailer
+from server.mail.delivery import holder_running
 from server.models import Game, Seat, User, Vacation
 from server.services import bot_seats, clocks, lobby_cleanup, outages, reply_menu
 from server.services.moves import MoveRejected, notify_final, notify_turn, play
@@ -44,7 +46,8 @@ class SweepReport:
     skipped: list[str] = field(default_factory=list)
 
 
-def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None) -> SweepReport:
+def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None,
+          holder: str = "") -> SweepReport:
     """One pass over everything due at ``now``, oldest first.
 
     Timeouts are claimed a few at a time (SCHEDULER_BATCH) for a short lease
@@ -60,7 +63,7 @@ def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None) 
         # The lease counts from the real time now, not from the sweep's start:
         # a long sweep must not hand out claims that are already over.
         until = now + dt.timedelta(seconds=time.monotonic() - started) + lease
-        done = run_timeouts(settings, mailer, now, batch, report, until)
+        done = run_timeouts(settings, mailer, now, batch, report, until, holder=holder)
         if done < batch:
             break
     report.reminders = send_reminders(mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
@@ -96,9 +99,9 @@ def due_seats_query(now: dt.datetime, bots_only: bool = False):
 
 
 def claim_due_seats(now: dt.datetime, limit: int, until: dt.datetime,
-                    bots_only: bool = False) -> list[Seat]:
+                    bots_only: bool = False, holder: str = "") -> list[Seat]:
     """Seats whose deadline has passed, with their users (a practice game's
-    bot seats have none), claimed for this scheduler until ``until``."""
+    bot seats have none), claimed for this scheduler (``holder``) until ``until``."""
     query = (due_seats_query(now, bots_only).select(Seat, User).switch(Seat)
              .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id), attr="user")
              .limit(limit))
@@ -107,17 +110,33 @@ def claim_due_seats(now: dt.datetime, limit: int, until: dt.datetime,
         if _is_postgres():
             seats = list(query.for_update(of=Seat, skip_locked=True))
             if seats:
-                Seat.update(claimed_until=until).where(
+                Seat.update(claimed_until=until, claimed_by=holder).where(
                     Seat.id.in_([s.id for s in seats])).execute()
             return seats
     claimed = []
     for row in list(query):
         with db.atomic():
-            won = (Seat.update(claimed_until=until)
+            won = (Seat.update(claimed_until=until, claimed_by=holder)
                    .where((Seat.id == row.id) & unclaimed).execute())
         if won == 1:
             claimed.append(row)
     return claimed
+
+
+def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
+    """Free the seats claimed by schedulers of this host that are no longer
+    running (a kill -9 leaves its claims behind until their lease ends);
+    returns how many.  Called by a scheduler as it starts."""
+    host = host or socket.gethostname()
+    holders = (Seat.select(Seat.claimed_by).distinct()
+               .where((Seat.claimed_until >= now) & Seat.claimed_by.startswith(f"{host}:")))
+    freed = 0
+    for (holder,) in holders.tuples():
+        if not holder_running(holder):
+            freed += (Seat.update(claimed_until=None, claimed_by="")
+                      .where((Seat.claimed_by == holder) & (Seat.claimed_until >= now))
+                      .execute())
+    return freed
 
 
 # -- vacations ----------------------------------------------------------------
@@ -139,21 +158,23 @@ def start_vacations(now: dt.datetime) -> int:
 
 
 # -- timeouts -----------------------------------------------------------------
-def run_bots(settings, mailer: Mailer, now: dt.datetime) -> SweepReport:
+def run_bots(settings, mailer: Mailer, now: dt.datetime, holder: str = "") -> SweepReport:
     """Only the seats bots play, every few seconds (BOT_INTERVAL_SECONDS), so
     that a practice game answers at once; a bot's move may make the next bot
     due, so go on while there is work, up to a bound."""
     report, batch = SweepReport(), settings["SCHEDULER_BATCH"]
     lease = dt.timedelta(seconds=settings["SCHEDULER_LEASE_SECONDS"])
     for _ in range(MAX_BOT_ROUNDS):
-        if not run_timeouts(settings, mailer, now, batch, report, now + lease, bots_only=True):
+        if not run_timeouts(settings, mailer, now, batch, report, now + lease, bots_only=True,
+                            holder=holder):
             break
     return report
 
 
 def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
-                 report: SweepReport, until: dt.datetime, bots_only: bool = False) -> int:
-    seats = claim_due_seats(now, batch, until, bots_only)
+                 report: SweepReport, until: dt.datetime, bots_only: bool = False,
+                 holder: str = "") -> int:
+    seats = claim_due_seats(now, batch, until, bots_only, holder)
     sender_down = outages.silent(outages.SENDER, now, settings["OUTAGE_GRACE_SECONDS"])
     for seat in seats:
         if warned_too_late(settings, mailer, seat, now, sender_down, report):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from server.web import (
     accounts,
     errors,
+    health,
     languages,
     lobby,
     moderation,
@@ -23,6 +24,7 @@ AREAS = (accounts, lobby, play, records, preferences, moderation)
 
 
 def init_app(app) -> None:
+    health.init_app(app)         # first: the request timer starts before anything else
     protection.init_app(app)     # CSRF, body checks, security headers
     languages.init_app(app)
     accounts.init_app(app)

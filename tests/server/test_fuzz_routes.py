@@ -284,7 +284,9 @@ def test_no_route_answers_5xx_and_refusals_change_nothing(table):
         resp.close()
         seen["statuses"].add(resp.status_code)
         shown = {k: (v[:300] if isinstance(v, (str, bytes)) else v) for k, v in request.items()}
-        assert resp.status_code < 500, (seed, who, shown, resp.text[:300])
+        # /readyz says 503 by design while the scheduler and sender never ran.
+        not_ready = request["path"] == "/readyz" and resp.status_code == 503
+        assert resp.status_code < 500 or not_ready, (seed, who, shown, resp.text[:300])
         if resp.status_code >= 400:
             assert state() == before, (seed, who, shown, resp.status_code)
         seen["refused" if resp.status_code >= 400 else "accepted"] += 1

@@ -179,7 +179,9 @@ def test_survives_sqlite_database_missing_then_present(tmp_path):
     handler, controller = smtp_server()
     sender = start_sender(tmp_path, url, controller.port)
     try:
-        time.sleep(1.5)
+        wait_for(lambda: "round failed" in (tmp_path / "sender.log").read_text(), 30,
+                 "a failed round", [sender])
+        time.sleep(0.5)
         assert sender.poll() is None
         (tmp_path / "later").mkdir()
         ids = fill(url, 20, tmp_path)
@@ -189,7 +191,9 @@ def test_survives_sqlite_database_missing_then_present(tmp_path):
         controller.stop()
     assert set(handler.counts) == set(ids)
     log = (tmp_path / "sender.log").read_text()
-    assert "round failed" in log and "working again" in log and "Traceback" in log
+    # A database error is one line, not a traceback (issue 25).
+    assert "round failed" in log and "working again" in log and "Traceback" not in log
+    assert "database error: OperationalError: unable to open database file" in log
 
 
 @pytest.mark.postgres
