@@ -75,6 +75,12 @@ REMEMBER_COOKIE_SAMESITE: str = "Lax"
 REMEMBER_COOKIE_DURATION_DAYS: int = 30
 PERMANENT_SESSION_LIFETIME_DAYS: int = 30
 
+# HSTS: on an https site (PUBLIC_BASE_URL), browsers are told to use only
+# https for this many seconds (0: no Strict-Transport-Security header), and
+# for every subdomain too when HSTS_INCLUDE_SUBDOMAINS is on.
+HSTS_MAX_AGE: int = 365 * 24 * 3600
+HSTS_INCLUDE_SUBDOMAINS: bool = False
+
 # The largest request body accepted (bytes); a bigger one gets a 413 page
 # without being read.  Every form here fits in a few KB.
 MAX_CONTENT_LENGTH: int = 64 * 1024
