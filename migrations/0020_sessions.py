@@ -12,7 +12,7 @@ def up(migrator, db):
     class BrowserSession(Model):
         key = CharField(unique=True, max_length=64)
         user = ForeignKeyField(Account, null=True, on_delete="CASCADE")
-        created_at = DateTimeField()
+        created_at = DateTimeField(index=True)
 
         class Meta:
             database = db

@@ -322,7 +322,8 @@ class BrowserSession(BaseModel):
 
     key = CharField(unique=True, max_length=64)
     user = ForeignKeyField(User, null=True, backref="browser_sessions", on_delete="CASCADE")
-    created_at = DateTimeField(default=utcnow)
+    # A session ends PERMANENT_SESSION_LIFETIME_DAYS after it began.
+    created_at = DateTimeField(default=utcnow, index=True)
 
 
 class RateCount(BaseModel):

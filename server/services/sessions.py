@@ -10,15 +10,19 @@ the cookie's user id and every mailed account link carry too).
 """
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 
-from server.models import BrowserSession, User
+from server.models import BrowserSession, User, utcnow
 
 KEY_CHARS = 64          # 32 random bytes as hex
 
 
-def start(user: User | None) -> str:
-    """A new session (for ``user``, or a browser that only opened seat links)."""
+def start(user: User | None, lifetime: dt.timedelta) -> str:
+    """A new session (for ``user``, or a browser that only opened seat links).
+    Sessions older than ``lifetime`` end here: a session lasts that long at
+    most, however busy (mail scanners that open seat links leave rows too)."""
+    BrowserSession.delete().where(BrowserSession.created_at < utcnow() - lifetime).execute()
     key = secrets.token_hex(KEY_CHARS // 2)
     BrowserSession.create(key=key, user=user.id if user is not None else None)
     return key

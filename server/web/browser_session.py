@@ -5,7 +5,7 @@ new row (the old one ends: a key seen before signing in is worth nothing
 after), signing out ends it and empties the cookie."""
 from __future__ import annotations
 
-from flask import g, session
+from flask import current_app, g, session
 from flask_login import login_user, logout_user
 
 from server.models import User
@@ -24,7 +24,7 @@ def begin(user: User | None) -> None:
     if not is_alive():
         session.clear()
     sessions.end(key())
-    session[KEY] = sessions.start(user)
+    session[KEY] = sessions.start(user, current_app.permanent_session_lifetime)
     g.pbem_session_alive = True
 
 
