@@ -14,8 +14,7 @@ Signing in is limited three ways, each counting failed attempts:
 
 The counts live where every web worker sees them: the site's database by
 default (web/rate_store.py), or Redis (RATELIMIT_STORAGE_URI=redis://…).
-``memory://`` counts per process and is refused a quiet start: it logs a
-warning, and gunicorn's configuration warns again when it runs several workers.
+``memory://`` counts in each process apart; the start logs a warning then.
 """
 from __future__ import annotations
 
