@@ -137,3 +137,19 @@ def test_a_reset_link_dies_when_the_owner_signs_out_everywhere(app):
     assert stranger.get(link).status_code == 200
     post_form(owner, form_for(owner.get("/account").text, "/logout-everywhere"))
     assert stranger.get(link).status_code == 410
+
+
+def test_a_session_ends_when_its_lifetime_is_over(app):
+    """However busy, a session lasts PERMANENT_SESSION_LIFETIME_DAYS (30)."""
+    import datetime as dt
+
+    from moderation_helpers import in_db
+
+    from server.models import BrowserSession, utcnow
+    old = app.test_client()
+    signup(old, "Ed", "ed@example.org")
+    assert old.get("/account").status_code == 200
+    in_db(app, lambda: BrowserSession.update(
+        created_at=utcnow() - dt.timedelta(days=31)).execute())
+    signup(app.test_client(), "Flo", "flo@example.org")     # any new session sweeps
+    assert old.get("/account").status_code == 302
