@@ -11,8 +11,6 @@ from browser_helpers import mailbox_of, shows, sign_up
 from game_driver import current_turn
 from web_helpers import csrf, form_for, post_form, queued_link, seat_link, signup
 
-ACCOUNT = "player1@example.org"
-
 
 # -- in the browser --------------------------------------------------------------
 @pytest.mark.browser

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import uuid
 
-import pytest
 from conftest import free_port, make_app
 from test_rate_limits import ROOT, login_once
 from web_helpers import csrf, signup
