@@ -75,6 +75,12 @@ REMEMBER_COOKIE_SAMESITE: str = "Lax"
 REMEMBER_COOKIE_DURATION_DAYS: int = 30
 PERMANENT_SESSION_LIFETIME_DAYS: int = 30
 
+# HSTS: on an https site (PUBLIC_BASE_URL), browsers are told to use only
+# https for this many seconds (0: no Strict-Transport-Security header), and
+# for every subdomain too when HSTS_INCLUDE_SUBDOMAINS is on.
+HSTS_MAX_AGE: int = 365 * 24 * 3600
+HSTS_INCLUDE_SUBDOMAINS: bool = False
+
 # The largest request body accepted (bytes); a bigger one gets a 413 page
 # without being read.  Every form here fits in a few KB.
 MAX_CONTENT_LENGTH: int = 64 * 1024
@@ -142,11 +148,16 @@ RESET_LINK_MAX_AGE: int = 3600
 
 # Rate limits (Flask-Limiter syntax: "5 per minute; 20 per hour"), counted per
 # client address and, where an email address is typed in, per email address.
-# In memory by default: that counts per process.  With several web workers
-# point RATELIMIT_STORAGE_URI at a shared store, e.g. redis://127.0.0.1:6379/0.
-RATELIMIT_STORAGE_URI: str = "memory://"
+# The counts are shared by every web worker and machine: kept in the site's
+# database ("pbem-db://", the default), or in Redis (redis://127.0.0.1:6379/0).
+# "memory://" counts in each process apart (a warning at start says so).
+RATELIMIT_STORAGE_URI: str = "pbem-db://"
+# Sign-in counts failed attempts only: per client, per client and address,
+# and per address from browsers that never signed in to it (so a stranger's
+# guesses never lock the owner out of their own browser; web/rate_limits.py).
 RATELIMIT_SIGNIN_PER_CLIENT: str = "20 per minute; 100 per hour"
-RATELIMIT_SIGNIN_PER_ADDRESS: str = "5 per minute; 20 per hour"
+RATELIMIT_SIGNIN_PER_CLIENT_ADDRESS: str = "5 per minute; 20 per hour"
+RATELIMIT_SIGNIN_PER_ADDRESS: str = "50 per hour; 200 per day"
 RATELIMIT_SIGNUP_PER_CLIENT: str = "10 per hour"
 RATELIMIT_MAIL_PER_ADDRESS: str = "3 per 10 minutes; 10 per day"
 RATELIMIT_INVITE_PER_USER: str = "10 per hour; 50 per day"

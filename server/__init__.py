@@ -37,12 +37,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["REMEMBER_COOKIE_DURATION"] = dt.timedelta(
         days=settings["REMEMBER_COOKIE_DURATION_DAYS"])
     secure_cookies(app)
-    behind_proxy(app)
 
     from server import db, web
-    from server.mail import catcher_pages
     from server.mail.compose import Mailer
+    from server.web import dev_mail, transport
     from server.web.protection import BoundedInt
+
+    transport.init_app(app)     # inside ProxyFix: the forwarded Host is checked too
+    behind_proxy(app)
 
     # Before any blueprint adds a rule: every <int:...> in a URL is then
     # bounded, so an id the database cannot hold is a 404, not an overflow.
@@ -50,8 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     db.init_app(app)
     app.extensions["pbem_mailer"] = Mailer(app.config)
     web.init_app(app)
-    if app.config["MAIL_CATCHER_DIR"]:
-        app.register_blueprint(catcher_pages.bp)
+    dev_mail.init_app(app)
     return app
 
 

@@ -12,6 +12,7 @@ from peewee import (
     BooleanField,
     CharField,
     DateTimeField,
+    FloatField,
     ForeignKeyField,
     IntegerField,
     Model,
@@ -316,5 +317,27 @@ class TableMessage(BaseModel):
         indexes = ((("game", "id"), False),)
 
 
+class BrowserSession(BaseModel):
+    """One browser's session, kept on the server (services/sessions.py): the
+    session cookie names its ``key``, and a cookie whose row is gone (signed
+    out, here or everywhere) signs nobody in and opens no seat.  ``user``:
+    the signed-in account (None: a browser that only opened seat links)."""
+
+    key = CharField(unique=True, max_length=64)
+    user = ForeignKeyField(User, null=True, backref="browser_sessions", on_delete="CASCADE")
+    # A session ends PERMANENT_SESSION_LIFETIME_DAYS after it began.
+    created_at = DateTimeField(default=utcnow, index=True)
+
+
+class RateCount(BaseModel):
+    """A rate-limit counter that every web worker shares (web/rate_store.py):
+    ``count`` hits of ``key`` in the window that ends at ``expires_at``
+    (seconds since the epoch)."""
+
+    key = CharField(unique=True, max_length=255)
+    count = IntegerField(default=0)
+    expires_at = FloatField(index=True)
+
+
 MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation, Proposal,
-          InboundMail, TableMessage, Heartbeat]
+          InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount]

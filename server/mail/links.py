@@ -158,16 +158,18 @@ class Links:
         return user, safe_next(data.get("n"))
 
     def address_url(self, user: User, new_email: str) -> str:
-        """A new address for an account: valid until used or the address
-        changes some other way."""
+        """A new address for an account: valid until used, the address
+        changes some other way, or the account's sessions end (a new
+        password, "sign out everywhere": the session token changes)."""
         token = self._serializer("address").dumps(
-            {"u": user.id, "o": user.email, "e": new_email})
+            {"u": user.id, "o": user.email, "e": new_email, "t": user.session_token})
         return f"{self.base_url}/account/address/{token}"
 
     def read_address(self, token: str) -> tuple[User, str]:
         data = self._load("address", token, self.confirm_max_age)
         user = self._user(data)
-        if user.email != data.get("o") or not isinstance(data.get("e"), str):
+        if (user.email != data.get("o") or user.session_token != data.get("t")
+                or not isinstance(data.get("e"), str)):
             raise LinkError("revoked")
         return user, data["e"]
 

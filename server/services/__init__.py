@@ -20,6 +20,7 @@
                    clock held while its turn mail does not get through, retries
     vacations      declaring and ending vacations
     accounts       creating accounts, checking passwords, session tokens
+    sessions       browser sessions kept on the server: sign-out ends every copy
     preferences    a player's settings: time zone, which mails, mail schedule
     replies        moves and lobby commands by mail reply, and the answer to each
     reply_menu     what a mail offers a seat to answer: numbered choices, holdings,

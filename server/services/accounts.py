@@ -16,7 +16,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
-from server.models import User, utcnow
+from server.models import BrowserSession, User, utcnow
+from server.services import sessions
 
 # What the forms accept as an email address: one @, a dot in the domain, and
 # none of the characters that would split an address list or a header.
@@ -98,7 +99,9 @@ def set_password(user: User, password: str) -> None:
     user.password_hash = generate_password_hash(password)
     user.session_token = secrets.token_hex(16)
     user.email_verified_at = user.email_verified_at or utcnow()
-    user.save(only=[User.password_hash, User.session_token, User.email_verified_at])
+    with db.atomic():
+        user.save(only=[User.password_hash, User.session_token, User.email_verified_at])
+        sessions.end_all(user.id)
 
 
 def change_password(user: User, current: str, new: str) -> None:
@@ -132,24 +135,32 @@ def change_address(user: User, new_email: str) -> None:
         with db.atomic():
             User.update(email=new_email, email_verified_at=utcnow(),
                         session_token=secrets.token_hex(16)).where(User.id == user.id).execute()
+            sessions.end_all(user.id)
     except IntegrityError:
         raise AccountError(N_("Another account uses that address now.")) from None
 
 
-def user_for_session(session_id: str) -> User | None:
-    """The user a login cookie names (``User.get_id``), if its token still holds."""
+def user_for_session(session_id: str, key) -> User | None:
+    """The user a login cookie names (``User.get_id``), if its token still
+    holds and its browser session ``key`` (services/sessions.py) is still
+    theirs: one query."""
     ident, _, token = session_id.partition(":")
-    if not ident.isascii() or not ident.isdigit() or len(ident) > 18:
+    if not ident.isascii() or not ident.isdigit() or len(ident) > 18 or not sessions.is_key(key):
         return None
-    user = User.get_or_none(User.id == int(ident))
+    user = (User.select().join(BrowserSession)
+            .where((User.id == int(ident)) & (BrowserSession.key == key)).first())
     if user is None or not secrets.compare_digest(user.session_token, token):
         return None
     return user
 
 
 def end_all_sessions(user: User) -> None:
-    """A new token: every cookie and link issued on the old one stops working."""
-    User.update(session_token=secrets.token_hex(16)).where(User.id == user.id).execute()
+    """A new token and no sessions left: every cookie, every seat link a
+    browser holds for the account, and every account link mailed on the old
+    token (confirm, reset, address change) stops working."""
+    with db.atomic():
+        User.update(session_token=secrets.token_hex(16)).where(User.id == user.id).execute()
+        sessions.end_all(user.id)
 
 
 def _check_password(password: str) -> None:

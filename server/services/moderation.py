@@ -50,15 +50,20 @@ def may_moderate(user, game: Game) -> bool:
 
 
 # What a host who also plays in the game may not do alone: act against
-# another player's seat.  A site moderator may (the powers are kept apart
-# so that a host cannot bend a game they are trying to win).
+# another player's seat, or hand any seat (their own left one included) to
+# an account of their choosing.  A site moderator may (the powers are kept
+# apart so that a host cannot bend a game they are trying to win).
 NEEDS_NEUTRAL = {"default": "play another player's default move",
                  "remove": "remove a player", "undo": "undo moves",
                  "abandon": "abandon the game",
-                 "replace": "give a seat that is still played to someone else"}
+                 "replace": "give a seat to someone else"}
 
 
 def plays_in(user, game: Game) -> bool:
+    """Whether ``user`` holds a seat of ``game``, played or left: a host who
+    resigned still holds theirs until it is given to someone else (with the
+    other players' yes or by a site moderator); only then are they an
+    ordinary host."""
     return Seat.select().where((Seat.game == game.id) & (Seat.user == user.id)).exists()
 
 
@@ -317,8 +322,9 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
     with db.atomic():
         game = _begin(game_id, user, seq)
         seat = _seat(game, index)
-        if not is_autopass(seat):
-            _require_neutral(user, game, "replace", agreed_by)
+        # Any seat, even a departed one: a host who plays and could hand a
+        # seat to an account of their own would play two seats (issue 24).
+        _require_neutral(user, game, "replace", agreed_by)
         newcomer = _account(email, name)
         if newcomer.id == seat.user_id:
             raise ModerationError(f"{newcomer.name} already plays seat {index + 1}.")

@@ -72,10 +72,14 @@ OPEN_PROPOSAL = Prepared(lambda game_id, seq: (
 
 
 def voters(game: Game, proposal: Proposal) -> list[Seat]:
-    """Every other player: the seated accounts but the proposer, still playing."""
+    """Every other player: the seated accounts but the proposer, still playing
+    (for a replacement, not the absent player being replaced: they are not
+    there to answer)."""
     seats = Seat.select(Seat, User).join(User).where(
         (Seat.game == game.id) & (Seat.withdrawn == False))  # noqa: E712 (SQL)
-    return [s for s in seats if s.user_id != proposal.proposer_id]
+    replaced = proposal.params.get("index") if proposal.action == "replace" else None
+    return [s for s in seats if s.user_id != proposal.proposer_id
+            and not (s.index == replaced and s.absent)]
 
 
 def answer(game_id: int, user: User, proposal_id: int, agree: bool, *, mailer: Mailer,

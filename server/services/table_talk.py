@@ -3,7 +3,8 @@
 A message is posted on the game page or by replying to a table-talk mail;
 the other players get it by mail at once (optional mail, not for digest
 readers), and whatever a seat has not had by mail yet rides along in its
-next turn mail and digest.  A moderator may hide a message: the text stays
+next turn mail and digest.  Only the players, the host and site moderators
+read it (``may_read``).  A moderator may hide a message: the text stays
 in the database, the page says it was hidden and why, and the hiding is a
 note on the game's record.
 """
@@ -38,6 +39,13 @@ def clean(text: str) -> str:
     if len(text) > MAX_CHARS:
         raise TalkError(f"Keep a message under {MAX_CHARS} characters.")
     return text
+
+
+def may_read(user, game: Game, seat: Seat | None) -> bool:
+    """The table's talk is for the game's players (``seat``: the one this
+    reader plays, by account or seat link), its host and site moderators:
+    not for every account that opens the game page."""
+    return seat is not None or moderation.may_moderate(user, game)
 
 
 def post(game_id: int, seat: Seat, text: str, mailer: Mailer,

@@ -13,23 +13,16 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask_babel import gettext as _
-from flask_login import (
-    LoginManager,
-    current_user,
-    login_required,
-    login_user,
-    logout_user,
-)
+from flask_login import LoginManager, current_user, login_required
 
 from engine.words import N_
 from server.mail.links import LinkError, safe_next
 from server.models import User
 from server.services import accounts
-from server.web import languages, rate_limits
+from server.web import browser_session, languages, rate_limits
 from server.web.errors import link_error
 from server.web.forms import (
     AddressForm,
@@ -57,12 +50,12 @@ def init_app(app) -> None:
 
 @login_manager.user_loader
 def load_user(user_id: str):
-    return accounts.user_for_session(user_id)
+    return accounts.user_for_session(user_id, browser_session.key())
 
 
 def sign_in(user: User) -> None:
-    session.permanent = True
-    login_user(user)
+    browser_session.sign_in(user)
+    rate_limits.remember_sign_in(user.email)
 
 
 def mailer():
@@ -86,8 +79,7 @@ def signup():
 
 
 @bp.route("/login", methods=("GET", "POST"))
-@rate_limits.per_client("RATELIMIT_SIGNIN_PER_CLIENT")
-@rate_limits.per_address("RATELIMIT_SIGNIN_PER_ADDRESS", "signin-address")
+@rate_limits.sign_in_limits
 def login():
     form = LoginForm()
     if form.validate_on_submit():
@@ -105,7 +97,7 @@ def login():
 @bp.post("/logout")
 def logout():
     if EmptyForm().validate_on_submit():
-        logout_user()
+        browser_session.sign_out()
     return redirect(url_for("lobby.index"))
 
 
@@ -114,7 +106,7 @@ def logout():
 def logout_everywhere():
     if EmptyForm().validate_on_submit():
         accounts.end_all_sessions(current_user)
-        logout_user()
+        browser_session.sign_out()
         flash(N_("You are signed out on every device, and the links mailed so far no longer "
                  "sign anybody in."))
     return redirect(url_for("lobby.index"))
@@ -193,7 +185,7 @@ def change_name():
 
 @bp.post("/account/password")
 @login_required
-@rate_limits.per_user("RATELIMIT_SIGNIN_PER_ADDRESS")
+@rate_limits.per_user("RATELIMIT_SIGNIN_PER_CLIENT_ADDRESS")
 def change_password():
     form = PasswordChangeForm()
     if form.validate_on_submit():
@@ -237,7 +229,7 @@ def confirm_address(token: str):
         except accounts.AccountError as exc:
             return render_template("accounts/confirm.html", form=None, email=new_email,
                                    what="address", problem=str(exc)), 409
-        logout_user()
+        browser_session.sign_out()
         flash(_("Your account now uses %(email)s. Sign in with it.", email=new_email))
         return redirect(url_for("accounts.login"))
     return render_template("accounts/confirm.html", form=form, email=new_email, what="address")

@@ -121,7 +121,9 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         link_form=EmptyForm(), away=away_notes(seats, timezone),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
         played_for_you=while_away.played_for(game, seat, names, language) if seat else [],
-        talk=table_talk(game, names=names), talk_form=TalkForm())
+        talk=table_talk(game, names=names)
+        if table_talk_service.may_read(current_user, game, seat) else None,
+        talk_form=TalkForm())
 
 
 def prompt_text(kind, state, names: list[str]) -> str:

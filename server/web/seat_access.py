@@ -7,6 +7,12 @@ other games, no settings), so a forwarded mail never hands over an account.
 The link itself is kept in the session and checked again on every request,
 so "Email me a new link" (which bumps the seat's link version) ends every
 browser that opened one of the old links, and an expired link stops working.
+
+The links count only while this browser's session lives on the server
+(web/browser_session.py): signing out ends them, in every copy of the cookie.
+Each is kept with the seat player's session token of the moment it was
+opened, so the player's "sign out everywhere" (or a new password) ends every
+browser's copy too; the link in the mail opens the seat again.
 """
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ from flask_login import current_user
 from server.db import Prepared
 from server.mail.links import LinkError
 from server.models import Game, Seat, User
+from server.web import browser_session
 
 OWN_SEAT = Prepared(lambda game_id, user_id: (
     Seat.select().where((Seat.game == game_id) & (Seat.user == user_id)).limit(1)))
@@ -32,8 +39,10 @@ def open_link(token: str) -> Seat:
     seat = links().read_seat(token)
     if seat.user_id is None:
         raise LinkError("revoked")
+    browser_session.keep_alive()
     kept = {k: v for k, v in session.get(SESSION_KEY, {}).items() if k != str(seat.game_id)}
-    session[SESSION_KEY] = dict([(str(seat.game_id), token), *list(kept.items())[:KEEP - 1]])
+    entry = (str(seat.game_id), [token, seat.user.session_token])
+    session[SESSION_KEY] = dict([entry, *list(kept.items())[:KEEP - 1]])
     return seat
 
 
@@ -52,14 +61,18 @@ def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None
             own = next((s for s in seats if s.user_id == current_user.id), None)
         if own is not None:
             return own
-    token = session.get(SESSION_KEY, {}).get(str(game_id))
-    if not isinstance(token, str):
+    entry = session.get(SESSION_KEY, {}).get(str(game_id))
+    if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(v, str) for v in entry)):
+        return None
+    if not browser_session.is_alive():
         return None
     try:
-        seat = links().read_seat(token, seats)
+        seat = links().read_seat(entry[0], seats)
     except LinkError:
         return None
-    return seat if seat.game_id == game_id else None
+    if seat.game_id != game_id or seat.user_id is None or seat.user.session_token != entry[1]:
+        return None
+    return seat
 
 
 def acting_user(seat: Seat) -> User:

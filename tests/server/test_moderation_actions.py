@@ -20,7 +20,7 @@ from moderation_helpers import (
     site_moderator,
     state_json,
 )
-from web_helpers import csrf, form_for, move_form, post_form, seat_link, text_of
+from web_helpers import csrf, form_for, forms, move_form, post_form, seat_link, text_of
 
 from server.models import Game, User, utcnow
 from server.services import moderation as service
@@ -207,9 +207,16 @@ def test_player_resigns_and_host_replaces_them(table, smtp):
     for i in (0, 2):
         assert mails_about(table, table.emails[i], "Moving house")
     assert not mails_about(table, table.emails[1], "Moving house")
-    moderate(table.clients[0], gid, "replace", seat="2", email="sub@example.org",
-             reason="Found a substitute")
+    # The host plays seat 1: the replacement is a proposal (issue 24), which
+    # the one other player still playing carries by saying yes.
+    page = moderate(table.clients[0], gid, "replace", seat="2", email="sub@example.org",
+                    reason="Found a substitute")
+    assert "proposal is on the record" in page.text and seat_row(app, gid, 1).withdrawn
+    answer = [f for f in forms(table.clients[2].get(f"/games/{gid}").text)
+              if f["action"].endswith("/yes")][0]
+    assert "Everybody agreed" in post_form(table.clients[2], answer).text
     assert not seat_row(app, gid, 1).withdrawn
+    assert seat_row(app, gid, 1).user.email == "sub@example.org"
 
 
 def test_abandon_ends_the_game_as_it_stands(table):

@@ -1,8 +1,8 @@
-"""A host who also plays (issue 12, item 9) may pause, resume, extend the
-deadline and give an absent or departed seat to someone else; undoing moves,
-playing another player's default move, removing a player, giving away a seat
-that is still played and abandoning the game need a site moderator or the
-agreement of every other player, on the record.  SQLite and PostgreSQL."""
+"""A host who also plays (issue 12, item 9) may pause, resume and extend the
+deadline; undoing moves, playing another player's default move, removing a
+player, giving any seat to someone else (issue 24: an absent or departed one
+too) and abandoning the game need a site moderator or the agreement of every
+other player, on the record.  SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import pytest
@@ -118,11 +118,17 @@ def test_a_playing_host_keeps_the_harmless_powers(table, action, values):
     assert table.game().seq == before + 1
 
 
-def test_a_playing_host_may_replace_an_absent_seat(table):
+def test_a_playing_host_proposes_even_an_absent_seats_replacement(table):
+    """Issue 24: a host who plays could otherwise hand an absent seat to an
+    account of their own; a site moderator still replaces alone."""
     app, gid, host = table.app, table.game_id, table.clients[0]
     in_db(app, lambda: Seat.update(absent=True).where(
         (Seat.game == gid) & (Seat.index == 2)).execute())
     page = moderate(host, gid, "replace", seat="3", email="sub@example.org", **REASON)
+    assert page.status_code == 200 and "proposal is on the record" in page.text
+    assert seat_row(app, gid, 2).user.email == table.emails[2]
+    page = moderate(site_moderator(app), gid, "replace", seat="3", email="sub@example.org",
+                    **REASON)
     assert page.status_code == 200 and "now plays seat 3" in page.text
     assert seat_row(app, gid, 2).user.email == "sub@example.org"
 
