@@ -94,7 +94,8 @@ def allows(settings, kind: str, address: str, stranger: bool, more: int = 1) -> 
     limit = for_recipient(settings, kind, stranger)
     if limit is None:
         return True
-    serialize(address)
+    if kind in INVITE:      # the hard limit; the others may overshoot by a racer
+        serialize(address)
     return sent_to(address, limit) + more <= limit.count
 
 
@@ -103,7 +104,8 @@ def serialize(key: str) -> None:
     see room for one more: on PostgreSQL the count and the insert of the
     caller's transaction hold a transaction-scoped advisory lock on the
     address.  (SQLite transactions here begin IMMEDIATE: they already run
-    one at a time.)"""
+    one at a time.)  A caller taking several takes them in sorted order, so
+    that two transactions never wait for each other."""
     if isinstance(db.obj, PostgresqlDatabase) and db.in_transaction():
         db.execute_sql("SELECT pg_advisory_xact_lock(hashtext(%s))",
                        (f"pbem-mail:{key.strip().lower()}",))

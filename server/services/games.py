@@ -145,7 +145,8 @@ def check_invitation_limits(settings, user: User, emails: list[str]) -> None:
             "Nothing was sent: one player may send %(limit)s invitations in 24 hours, and "
             "you have %(left)s left. Share the game's join link instead.",
             limit=per_user.count, left=left))
-    full = [e for e in emails if not limits.allows(settings, "invite", e, stranger=True)]
+    # In sorted order: each check locks its address (limits.serialize).
+    full = [e for e in sorted(emails) if not limits.allows(settings, "invite", e, stranger=True)]
     if full:
         raise TooManyInvitations(msg(
             "Nothing was sent: %(addresses)s had an invitation from this site in the last "
