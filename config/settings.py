@@ -168,9 +168,10 @@ TALK_PER_USER_PER_HOUR: int = 20
 # Table-talk mails one address gets in an hour; the messages over it ride
 # along in that player's next turn mail or digest instead.
 TALK_MAILS_PER_ADDRESS_PER_HOUR: int = 30
-# Answers to mail replies (moves, lobby commands, refusals) one address with
-# a confirmed account gets in an hour; the answers go to the reply's sender,
-# so this is also the limit per user.
+# Answers to mail replies that changed nothing or spoke to a lobby (the kinds
+# a forged From: line can make the site send) one address with a confirmed
+# account gets in an hour; the answers go to the reply's sender, so this is
+# also the limit per user.  Answers to moves played are not counted.
 ANSWERS_PER_ADDRESS_PER_HOUR: int = 30
 # Answers one address that no confirmed account uses gets in 24 hours (a
 # forged From: makes the site answer somebody who asked for nothing).

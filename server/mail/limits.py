@@ -25,7 +25,10 @@ HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
 INVITE = ("invite",)
 TALK = ("talk",)
-ANSWERS = ("reply_applied", "reply_refused", "reply_lobby")
+# Answers that anybody can make the site send by forging a From: line.  An
+# answer that says what was played needs the seat's own signed reply address
+# for the position it shows: those follow the game and are not counted.
+ANSWERS = ("reply_refused", "reply_lobby")
 
 
 @dataclass(frozen=True)
