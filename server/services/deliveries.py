@@ -53,7 +53,7 @@ class ClockKeeper(delivery.Observer):
             return
         if reach.of_this_turn(row, seat):
             if row.kind == "reminder":
-                reach.warned(seat, row, now)
+                reach.warned(seat, row.turn_of, now)
             elif row.kind == "turn" and row.holds_clock:
                 outages.mail_left_late(self.settings, row, seat, now)
         if seat.mail_hold_since is not None and reach.waiting(seat) is None:

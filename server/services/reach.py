@@ -61,10 +61,11 @@ def hold_while_waiting(seat: Seat, now: dt.datetime) -> bool:
     return True
 
 
-def warned(seat: Seat, row: Outbox, now: dt.datetime) -> bool:
-    """A reminder or last call of the pending turn was delivered."""
+def warned(seat: Seat, turn_of: dt.datetime, now: dt.datetime) -> bool:
+    """A reminder or last call of the turn that began at ``turn_of`` reached
+    the player: if that turn is still pending, it is the turn's warning."""
     return (Seat.update(reminded_at=now)
-            .where((Seat.id == seat.id) & (Seat.turn_started_at == row.turn_of)
+            .where((Seat.id == seat.id) & (Seat.turn_started_at == turn_of)
                    & Seat.reminded_at.is_null())
             .execute()) == 1
 
@@ -77,5 +78,5 @@ def reached_otherwise(seat: Seat, now: dt.datetime) -> None:
     if row is None:
         return
     if row.kind == "reminder":
-        warned(seat, Outbox(turn_of=seat.turn_started_at), now)
+        warned(seat, seat.turn_started_at, now)
     Outbox.update(holds_clock=False).where(_holding(seat)).execute()
