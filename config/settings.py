@@ -128,11 +128,10 @@ OUTAGE_GRACE_SECONDS: int = 600
 # a last-call reminder and this many more hours (never a timeout unwarned).
 LAST_CALL_HOURS: float = 2.0
 # A turn mail that left the outbox this many seconds or more after it was
-# written moves that seat's deadline on by its wait (the clock starts when the
-# mail leaves), by at most MAIL_WAIT_CEILING_HOURS: a player can also play
-# from the page, so a sender that stays down does not stop the game forever.
+# written moves that seat's deadline on by its whole wait (the clock starts
+# when the mail leaves).  However long a turn mail or last call waits, the
+# seat is not timed out meanwhile: its clock stands still until it is out.
 MAIL_WAIT_GRACE_SECONDS: int = 300
-MAIL_WAIT_CEILING_HOURS: float = 24.0
 # Lobbies that never start: the host is reminded this many days after making
 # the game, and it is closed (players told) this many days after (0: never).
 LOBBY_REMIND_AFTER_DAYS: int = 14
@@ -164,6 +163,30 @@ RATELIMIT_INVITE_PER_USER: str = "10 per hour; 50 per day"
 RATELIMIT_NEW_LINK_PER_USER: str = "5 per hour"
 # Prefix of the rate-limit keys in that store (several sites may share one).
 RATELIMIT_KEY_PREFIX: str = "pbem"
+
+# Mail sent on somebody's behalf (server/mail/limits.py), counted from the
+# outbox in the database over the last 24 hours or hour, so the counts hold
+# across web workers.  An invitation, table talk or answer over a limit is not
+# sent; a user who asks for more is told so on the page, and nothing changes.
+# Addresses one user may invite in 24 hours (all games together).
+INVITES_PER_USER_PER_DAY: int = 30
+# Invitation mails one address gets in 24 hours, whoever sends them.  The same
+# for every address: a limit that differed for addresses with an account
+# would tell a host whether one exists.
+INVITES_PER_ADDRESS_PER_DAY: int = 1
+# Table-talk messages one player may post in an hour (all games together).
+TALK_PER_USER_PER_HOUR: int = 20
+# Table-talk mails one address gets in an hour; the messages over it ride
+# along in that player's next turn mail or digest instead.
+TALK_MAILS_PER_ADDRESS_PER_HOUR: int = 30
+# Answers to mail replies that changed nothing or spoke to a lobby (the kinds
+# a forged From: line can make the site send) one address with a confirmed
+# account gets in an hour; the answers go to the reply's sender, so this is
+# also the limit per user.  Answers to moves played are not counted.
+ANSWERS_PER_ADDRESS_PER_HOUR: int = 30
+# Answers one address that no confirmed account uses gets in 24 hours (a
+# forged From: makes the site answer somebody who asked for nothing).
+ANSWERS_PER_STRANGER_PER_DAY: int = 1
 
 # Moves by mail reply.  Turn mails carry a signed Reply-To at this domain
 # (play+<token>@REPLY_DOMAIN), and their plain text lists the choices,

@@ -243,9 +243,21 @@ class Outbox(BaseModel):
     sent_at = DateTimeField(null=True)
     # Extra header lines, e.g. List-Unsubscribe; fixed when queued.
     headers = JSONField(default=dict)
+    # The seat's turn this mail tells its player about (the seat's
+    # turn_started_at), for turn mails and reminders: a reminder counts as a
+    # warning once it is sent, and while a mail that ``holds_clock`` (a turn
+    # mail, a last call) waits to go out, the seat's clock stands still
+    # (services/sweep.py, services/deliveries.py).
+    turn_of = DateTimeField(null=True)
+    holds_clock = BooleanField(default=False)
+    # Who the mail goes out on behalf of (the host of an invitation, the
+    # author of table talk): what mail/limits.py counts per user.
+    author = ForeignKeyField(User, null=True, on_delete="SET NULL")
 
     class Meta:
-        indexes = ((("status", "next_attempt_at"), False),)
+        indexes = ((("status", "next_attempt_at"), False),
+                   # mail/limits.py: what one address got lately
+                   (("to_addr", "created_at"), False))
 
 
 class Heartbeat(BaseModel):

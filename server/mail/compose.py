@@ -8,7 +8,9 @@ import uuid
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from engine.words import N_
 from server.i18n import DEFAULT, LANGUAGES, known, translate, translations
+from server.mail import limits
 from server.mail.links import Links
 from server.models import Game, Outbox, Seat, User
 from server.settings import MAIL_TEMPLATES
@@ -30,6 +32,10 @@ OPTIONAL_KINDS = frozenset({"reminder", "timeout", "final", "started", "talk", "
 # mail must not follow until its owner has said yes.
 ACCOUNT_KINDS = frozenset({"confirm", "account_exists", "reset", "reset_unknown",
                            "address_change", "address_notice"})
+# The subject of a mail about a game to an address that no confirmed account
+# uses: nothing in it that a user wrote (a game's name is anybody's text).
+STRANGER_SUBJECTS = {"invite": N_("An invitation to a game of %(title)s")}
+STRANGER_SUBJECT = N_("About a game of %(title)s")
 
 
 class Mailer:
@@ -82,15 +88,29 @@ class Mailer:
 
     def queue(self, template: str, to_addr: str, subject: str, context: dict,
               game: Game | None = None, user: User | None = None,
-              reply_to: str = "", language: str | None = None) -> Outbox | None:
-        """Render and store one mail; None when the user opted out of its kind.
-        ``language``: when the recipient is no user (yet) but we know better."""
+              reply_to: str = "", language: str | None = None, *,
+              author: User | None = None, turn_of=None,
+              holds_clock: bool = False) -> Outbox | None:
+        """Render and store one mail; None when the user opted out of its kind,
+        or the address had as many mails of its kind lately as it may get
+        (mail/limits.py).
+        ``language``: when the recipient is no user (yet) but we know better.
+        ``author``: on whose behalf it goes out (counted per user);
+        ``turn_of``, ``holds_clock``: see Outbox."""
         if user is not None and template in OPTIONAL_KINDS and not user.optional_mail:
             return None
         if user is not None and not user.verified and template not in ACCOUNT_KINDS:
             return None
+        stranger = self.is_stranger(user, to_addr)
+        if not limits.allows(self.settings, template, to_addr, stranger):
+            return None
+        code = known(language) or self.language_of(user, to_addr)
+        if stranger and game is not None:
+            subject = "[pbem] " + translate(code, STRANGER_SUBJECTS.get(template, STRANGER_SUBJECT),
+                                            {"title": context.get("title", "")})
         headers = {}
-        context = dict(context, base_url=self.links.base_url, game=game,
+        # ``stranger``: no link in it but its own (the footer leaves out the site's).
+        context = dict(context, base_url=self.links.base_url, game=game, stranger=stranger,
                        settings_url=f"{self.links.base_url}/settings")
         if user is not None:
             # RFC 8058 one-click unsubscribe; it turns off optional mail only.
@@ -101,8 +121,9 @@ class Mailer:
         if reply_to:
             headers["Reply-To"] = clean_header(reply_to, 254)
         thread = [game.thread_id] if game is not None else []
-        env = self.envs[known(language) or self.language_of(user, to_addr)]
-        return Outbox.create(headers=headers,
+        env = self.envs[code]
+        return Outbox.create(headers=headers, author=author, turn_of=turn_of,
+            holds_clock=holds_clock,
             game=game, kind=template, to_addr=clean_header(to_addr, 254),
             subject=clean_header(subject),
             # Complete on its own: every text part ends with the settings and
@@ -113,6 +134,13 @@ class Mailer:
             message_id=self.new_message_id(),
             in_reply_to=thread[0] if thread else "", references=" ".join(thread))
 
+    @staticmethod
+    def is_stranger(user: User | None, to_addr: str) -> bool:
+        """No confirmed account uses the address: it never asked for mail."""
+        if user is not None and user.verified:
+            return False
+        return not limits.confirmed(to_addr)
+
     # -- the kinds of mail ------------------------------------------------
     def invitation(self, game: Game, title: str, host: User, email: str,
                    reply_to: str = "") -> Outbox:
@@ -120,7 +148,8 @@ class Mailer:
         # ``reply_to``: the game's lobby address ("/join 2" by reply).
         return self.queue("invite", email, self.subject_for(game, title),
                           {"host": host.name, "title": title, "lobby_address": reply_to,
-                           "join_url": self.links.join_url(game)}, game, reply_to=reply_to)
+                           "join_url": self.links.join_url(game)}, game, reply_to=reply_to,
+                          author=host)
 
     def turn(self, game: Game, title: str, seat: Seat, prompt: str, summary: list[str],
              deadline: str, menu: dict | None = None, talk: list[dict] = (),
@@ -136,7 +165,8 @@ class Mailer:
                            "prompt": prompt, "summary": summary, "deadline": deadline,
                            "seat_url": self.links.seat_url(seat), "menu": menu,
                            "talk": list(talk), "away": list(away), "board": list(board)},
-                          game, seat.user, reply_to=menu["reply_to"] if menu else "")
+                          game, seat.user, reply_to=menu["reply_to"] if menu else "",
+                          turn_of=seat.turn_started_at, holds_clock=True)
 
     def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox:
         return self.queue("started", seat.user.email, self.subject_for(game, title),
@@ -160,8 +190,9 @@ class Mailer:
     def reminder(self, game: Game, title: str, seat: Seat, prompt: str,
                  deadline: str, menu: dict | None = None,
                  last_call: bool = False) -> Outbox | None:
-        """``last_call``: the deadline passed before any reminder went out
-        (the scheduler was down, or the turn is short): it was moved on."""
+        """``last_call``: the deadline passed before any reminder reached the
+        player (the scheduler or the mail was down, or the turn is short): it
+        was moved on, and the seat's clock waits until this mail is out."""
         what = (self.words(seat.user, "Last call, your turn") if last_call
                 else self.words(seat.user, "Reminder, your turn"))
         return self.queue("reminder", seat.user.email, self.subject_saying(what, prompt, game),
@@ -169,7 +200,8 @@ class Mailer:
                            "prompt": prompt, "deadline": deadline, "menu": menu,
                            "last_call": last_call,
                            "seat_url": self.links.seat_url(seat)}, game, seat.user,
-                          reply_to=menu["reply_to"] if menu else "")
+                          reply_to=menu["reply_to"] if menu else "",
+                          turn_of=seat.turn_started_at, holds_clock=last_call)
 
     def lobby_reminder(self, game: Game, title: str, host: User, closes) -> Outbox | None:
         return self.queue("lobby_reminder", host.email, self.subject_for(game, title),
@@ -221,7 +253,7 @@ class Mailer:
                           game, moderator)
 
     def talk(self, game: Game, title: str, seat: Seat, author: str, text: str,
-             reply_to: str) -> Outbox | None:
+             reply_to: str, author_user: User | None = None) -> Outbox | None:
         """A table-talk message, to one of the other players; answering it
         (with replies on) posts the answer to the table."""
         return self.queue("talk", seat.user.email,
@@ -231,7 +263,7 @@ class Mailer:
                           {"name": seat.user.name, "title": title, "author": author,
                            "text": text, "replies": bool(reply_to),
                            "seat_url": self.links.seat_url(seat)},
-                          game, seat.user, reply_to=reply_to)
+                          game, seat.user, reply_to=reply_to, author=author_user)
 
     def digest(self, user: User, items: list[dict]) -> Outbox | None:
         waiting = self.words(user, "Games waiting for your move")

@@ -129,9 +129,12 @@ TURN_OVER = {"deadline": None, "next_reminder_at": None, "turn_started_at": None
 
 
 # -- a turn mail that did not get through (services/deliveries.py) ------------
-def hold(seat_id: int, now: dt.datetime) -> bool:
-    """Stop the seat's clock from ``now``; False when it already stands still."""
-    return (Seat.update(mail_hold_since=now)
+def hold(seat_id: int, now: dt.datetime, since: dt.datetime | None = None) -> bool:
+    """Stop the seat's clock from ``since`` (when its player was last known
+    to be reachable; ``now`` when not given, never later); False when it
+    already stands still."""
+    since = now if since is None else min(since, now)
+    return (Seat.update(mail_hold_since=since, claimed_until=None)
             .where((Seat.id == seat_id) & Seat.mail_hold_since.is_null()
                    & Seat.deadline.is_null(False))
             .execute()) == 1

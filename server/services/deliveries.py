@@ -1,10 +1,12 @@
 """What became of the mails: delivery runs, bounces, and what a mail that
 does not get through does to a seat's clock.
 
-A turn whose turn mail bounced or failed does not run that seat's clock
-(``Seat.mail_hold_since``) until a mail to the player gets through, the
+A turn whose turn mail or last call has not gone out, failed or bounced
+does not run that seat's clock (``Seat.mail_hold_since``, services/reach.py)
+until the mail gets through (after a bounce: any mail to the player), the
 player opens the game, or a moderator extends the time or decides the turn;
-then the deadline moves on by the time the clock stood still.  Failed and
+then the deadline moves on by the time the clock stood still.  A reminder
+warns the player once it is delivered.  Failed and
 bounced mails are listed for the player (Settings) and per seat for the
 moderators ("mail failing since …"); a moderator can send one again.
 
@@ -23,7 +25,7 @@ from server.db import db
 from server.mail import delivery
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
-from server.services import clocks, moderation, outages, seat_views
+from server.services import clocks, moderation, outages, reach, seat_views
 
 log = logging.getLogger("pbem.deliveries")
 FAILING = ("failed", "bounced")
@@ -32,23 +34,30 @@ RECENT = 20
 
 # -- delivery runs ------------------------------------------------------------
 class ClockKeeper(delivery.Observer):
-    """Holds a seat's clock when its turn mail fails; releases it when a
-    mail to the player gets through; starts it late when its turn mail
-    left late (services/outages.py)."""
+    """Holds a seat's clock when its turn mail fails; counts a delivered
+    reminder as the turn's warning; runs the clock again when the player's
+    mail gets through and none of the turn's waits any more; starts it late
+    when its turn mail left late (services/outages.py)."""
 
     def __init__(self, settings):
         self.settings = settings
 
     def failed(self, row: Outbox, now: dt.datetime) -> None:
-        hold_for(row, now)
+        hold_for(row, now, since=row.turn_of)
 
     def sent(self, row: Outbox, now: dt.datetime) -> None:
         if row.game_id is None:
             return
-        if row.kind == "turn":
-            outages.mail_left_late(self.settings, row, _pending_seat(row.game_id, row.to_addr),
-                                   now)
-        release_for_address(row.game_id, row.to_addr, now)
+        seat = _pending_seat(row.game_id, row.to_addr)
+        if seat is None:
+            return
+        if reach.of_this_turn(row, seat):
+            if row.kind == "reminder":
+                reach.warned(seat, row.turn_of, now)
+            elif row.kind == "turn" and row.holds_clock:
+                outages.mail_left_late(self.settings, row, seat, now)
+        if seat.mail_hold_since is not None and reach.waiting(seat) is None:
+            clocks.release(seat.id, now)
 
 
 def deliver(settings, now: dt.datetime | None = None, holder: str | None = None) -> dict:
@@ -95,10 +104,12 @@ def _bounced_row(bounce) -> Outbox | None:
 
 
 # -- the clock of a seat whose mail does not get through ----------------------------
-def hold_for(row: Outbox, now: dt.datetime) -> bool:
-    """Stop the clock of the seat this turn mail was for, if it is still that
-    seat's pending turn and no newer turn mail went to the player since."""
-    if row.kind != "turn" or row.game_id is None:
+def hold_for(row: Outbox, now: dt.datetime, since: dt.datetime | None = None) -> bool:
+    """Stop the clock of the seat this turn mail (or last call) was for, if it
+    is still that seat's pending turn and no newer turn mail went to the
+    player since; from ``since`` (a mail that never went out: the turn's
+    start) or from ``now`` (a bounce: the clock ran from its sending)."""
+    if (row.kind != "turn" and not row.holds_clock) or row.game_id is None:
         return False
     seat = _pending_seat(row.game_id, row.to_addr)
     if seat is None or seat.deadline is None:
@@ -106,17 +117,18 @@ def hold_for(row: Outbox, now: dt.datetime) -> bool:
     newer = (Outbox.select().where((Outbox.game == row.game_id) & (Outbox.kind == "turn")
                                    & (Outbox.to_addr == row.to_addr) & (Outbox.id > row.id))
              .exists())
-    return not newer and clocks.hold(seat.id, now)
-
-
-def release_for_address(game_id: int, address: str, now: dt.datetime) -> bool:
-    seat = _pending_seat(game_id, address)
-    return seat is not None and clocks.release(seat.id, now)
+    if since is not None and not reach.of_this_turn(row, seat):
+        since = None
+    return not newer and clocks.hold(seat.id, now, since)
 
 
 def seen(seat: Seat, now: dt.datetime | None = None) -> bool:
     """The player opened the game: they know it is their turn."""
-    return seat.mail_hold_since is not None and clocks.release(seat.id, now or utcnow())
+    if seat.mail_hold_since is None:
+        return False
+    now = now or utcnow()
+    reach.reached_otherwise(seat, now)
+    return clocks.release(seat.id, now)
 
 
 def _pending_seat(game_id: int, address: str) -> Seat | None:

@@ -10,6 +10,7 @@ import secrets
 from engine import IllegalMove, bots, get_game
 from engine.words import N_, count, msg, term
 from server.db import db
+from server.mail import limits
 from server.mail.compose import Mailer
 from server.models import Game, Invitation, Seat, User, utcnow
 from server.services import clock_calendar, reply_menu
@@ -20,6 +21,11 @@ from server.services.state_store import save_snapshot
 
 class LobbyError(MoveRejected):
     status = 400
+
+
+class TooManyInvitations(LobbyError):
+    """Over a limit on invitation mails (mail/limits.py): nothing was sent."""
+    status = 429
 
 
 def get_open_game(game_id: int) -> Game:
@@ -115,14 +121,38 @@ def set_option(game_id: int, user: User, name: str, value: str) -> Game:
 
 
 def invite(game_id: int, user: User, emails: list[str], mailer: Mailer) -> int:
+    """Invite ``emails`` (lower case) to the game by mail: all of them, or
+    none when a limit would hold back one of the mails."""
+    emails = list(dict.fromkeys(emails))
     with db.atomic():
         game = get_open_game(game_id)
         _require_host(game, user)
+        check_invitation_limits(mailer.settings, user, emails)
         for email in emails:
             Invitation.create(game=game, email=email)
             mailer.invitation(game, get_game(game.kind).title, user, email,
                               reply_menu.lobby_address(mailer.settings, game))
     return len(emails)
+
+
+def check_invitation_limits(settings, user: User, emails: list[str]) -> None:
+    """TooManyInvitations unless every one of these mails may go out now."""
+    limits.serialize(f"user:{user.id}")
+    per_user = limits.Limit(settings["INVITES_PER_USER_PER_DAY"], limits.DAY, limits.INVITE)
+    left = max(per_user.count - limits.sent_by(user.id, per_user), 0)
+    if len(emails) > left:
+        raise TooManyInvitations(msg(
+            "Nothing was sent: one player may send %(limit)s invitations in 24 hours, and "
+            "you have %(left)s left. Share the game's join link instead.",
+            limit=per_user.count, left=left))
+    # In sorted order: each check locks its address (limits.serialize).
+    full = [e for e in sorted(emails) if not limits.allows(settings, "invite", e, stranger=True)]
+    if full:
+        raise TooManyInvitations(msg(
+            "Nothing was sent: %(addresses)s had an invitation from this site in the last "
+            "24 hours, and an address gets at most %(limit)s a day. Leave it out, or share "
+            "the game's join link with them.", addresses=", ".join(full[:5]),
+            limit=settings["INVITES_PER_ADDRESS_PER_DAY"]))
 
 
 def join(game_id: int, user: User, index: int) -> Seat:

@@ -8,9 +8,10 @@ the moderators get one summary.  The beat moves by compare-and-set in the
 same transaction as the shift, so of several schedulers that come back at
 once exactly one shifts the clocks, and a shift that fails is tried again.
 
-The sender beats its own heartbeat; while it is silent, turns whose turn
-mail has not left yet are not timed out (services/sweep.py), and a turn mail
-that leaves late starts its clock late (``mail_left_late``).
+The sender beats its own heartbeat (the moderators see it); a turn whose
+turn mail has not left yet is not timed out, whether the sender is silent or
+the SMTP server is down (services/reach.py), and a turn mail that leaves
+late starts its clock late (``mail_left_late``).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import datetime as dt
 import logging
 from dataclasses import dataclass
 
-from peewee import IntegrityError, fn
+from peewee import IntegrityError
 
 from server.db import db
 from server.mail.compose import Mailer
@@ -29,7 +30,6 @@ from server.services.state_store import rules
 log = logging.getLogger("pbem.outages")
 SCHEDULER, SENDER = "scheduler", "sender"
 SUMMARY_GAMES = 50      # games listed by name in the moderators' summary
-WAITING = ("queued", "deferred")    # mail/delivery.py: not out yet, not given up
 
 
 @dataclass(frozen=True)
@@ -160,28 +160,16 @@ def tell(mailer: Mailer, outage: Outage, moved: list[Seat]) -> None:
 
 
 # -- the sender's outage ------------------------------------------------------------
-def turn_mail_waiting(seat: Seat) -> bool:
-    """The turn mail of the seat's pending turn has not left the outbox yet."""
-    if seat.turn_started_at is None or seat.user_id is None:
-        return False
-    return (Outbox.select()
-            .where((Outbox.game == seat.game_id) & (Outbox.kind == "turn")
-                   & (fn.LOWER(Outbox.to_addr) == seat.user.email.lower())
-                   & Outbox.status.in_(WAITING))
-            .exists())
-
-
 def mail_left_late(settings, row: Outbox, seat: Seat | None, now: dt.datetime) -> bool:
-    """A turn mail left ``now``: when it waited in the outbox longer than
-    MAIL_WAIT_GRACE_SECONDS, the player learnt of the turn only now, so the
-    seat's clock moves on by the wait (at most MAIL_WAIT_CEILING_HOURS)."""
+    """The turn mail of the seat's pending turn left ``now``: when it waited
+    in the outbox MAIL_WAIT_GRACE_SECONDS or longer, the player learnt of the
+    turn only now, so the seat's clock moves on by the whole wait.  (A clock
+    that stood still meanwhile is released by the time it stood instead.)"""
     waited = now - row.created_at
     if (seat is None or seat.deadline is None or seat.mail_hold_since is not None
             or waited < dt.timedelta(seconds=settings["MAIL_WAIT_GRACE_SECONDS"])):
         return False
-    if seat.turn_started_at is not None and row.created_at < seat.turn_started_at:
-        return False        # a mail of an earlier turn
-    shift = min(waited, dt.timedelta(hours=max(settings["MAIL_WAIT_CEILING_HOURS"], 0)))
+    shift = waited
     changes = {"deadline": seat.deadline + shift}
     if seat.next_reminder_at is not None:
         changes["next_reminder_at"] = seat.next_reminder_at + shift

@@ -22,7 +22,7 @@ from server.db import db
 from server.mail.compose import Mailer
 from server.mail.delivery import holder_running
 from server.models import Game, Seat, User, Vacation
-from server.services import bot_seats, clocks, lobby_cleanup, outages, reply_menu
+from server.services import bot_seats, clocks, lobby_cleanup, outages, reach, reply_menu
 from server.services.moves import MoveRejected, notify_final, notify_turn, play
 from server.services.seat_views import seat_names, unseen_talk
 from server.services.state_store import load_state, rules
@@ -175,9 +175,8 @@ def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
                  report: SweepReport, until: dt.datetime, bots_only: bool = False,
                  holder: str = "") -> int:
     seats = claim_due_seats(now, batch, until, bots_only, holder)
-    sender_down = outages.silent(outages.SENDER, now, settings["OUTAGE_GRACE_SECONDS"])
     for seat in seats:
-        if warned_too_late(settings, mailer, seat, now, sender_down, report):
+        if not_reached(settings, mailer, seat, now, report):
             continue
         try:
             played = time_out(settings, mailer, seat, now)
@@ -191,21 +190,21 @@ def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
     return len(seats)
 
 
-def warned_too_late(settings, mailer: Mailer, seat: Seat, now: dt.datetime,
-                    sender_down: bool, report: SweepReport) -> bool:
-    """Nobody times out unwarned: True when the seat gets more time instead.
+def not_reached(settings, mailer: Mailer, seat: Seat, now: dt.datetime,
+                report: SweepReport) -> bool:
+    """Nobody times out unreached or unwarned: True when the seat waits instead.
 
-    A turn whose deadline came before any reminder went out gets a last
-    call and LAST_CALL_HOURS more (unless its player turned reminders off).
-    While the sender is down, a turn whose turn mail has not left yet waits
-    (claimed until the lease ends), up to MAIL_WAIT_CEILING_HOURS past its
-    deadline: the player may not know it is their turn."""
+    While the turn mail (or a last call) of the turn has not gone out, the
+    seat's clock stands still until it has (services/reach.py), however long
+    the mail waits.  A turn whose deadline came before any reminder was
+    delivered gets a last call and LAST_CALL_HOURS more from its delivery
+    (unless its player turned reminders off)."""
     if seat.bot or seat.absent or seat.withdrawn:
         return False
-    ceiling = dt.timedelta(hours=max(settings["MAIL_WAIT_CEILING_HOURS"], 0))
-    if sender_down and seat.deadline + ceiling > now and outages.turn_mail_waiting(seat):
-        report.skipped.append(f"seat {seat.id}: its turn mail has not left yet")
-        return True
+    with db.atomic():
+        if reach.hold_while_waiting(seat, now):
+            report.skipped.append(f"seat {seat.id}: its turn mail or last call has not gone out")
+            return True
     if seat.reminded_at is not None or not seat.user.optional_mail:
         return False
     report.last_calls += _last_call(settings, mailer, seat, now)
@@ -213,17 +212,25 @@ def warned_too_late(settings, mailer: Mailer, seat: Seat, now: dt.datetime,
 
 
 def _last_call(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
+    """Move the deadline LAST_CALL_HOURS on and queue the last call; the
+    clock stands still until the sender delivered it, which is then the
+    warning (services/deliveries.py)."""
     with db.atomic():
         game = Game.get_by_id(seat.game_id)
         deadline = now + dt.timedelta(hours=max(settings["LAST_CALL_HOURS"], 0))
-        won = (Seat.update(deadline=deadline, next_reminder_at=None, reminded_at=now,
-                           claimed_until=None)
+        won = (Seat.update(deadline=deadline, next_reminder_at=None, claimed_until=None)
                .where((Seat.id == seat.id) & Seat.reminded_at.is_null()
+                      & Seat.mail_hold_since.is_null()
                       & (Seat.deadline == seat.deadline)).execute())
         if won != 1 or game.to_move != seat.index or game.status != "active":
             return 0
         seat.deadline = deadline
-        _queue_reminder(mailer, game, seat, last_call=True)
+        if _queue_reminder(mailer, game, seat, last_call=True) is None:
+            # No mail can go (the player cannot be mailed): the last call
+            # is as good as it gets, the timeout comes at the new deadline.
+            Seat.update(reminded_at=now).where(Seat.id == seat.id).execute()
+        else:
+            clocks.hold(seat.id, now)
         return 1
 
 
@@ -322,13 +329,21 @@ def send_reminders(mailer: Mailer, now: dt.datetime, limit: int) -> int:
 def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime) -> int:
     """One reminder, claimed by moving next_reminder_at on (compare and set).
 
-    After a long stop only one reminder goes out for all that fell due."""
+    After a long stop only one reminder goes out for all that fell due.  A
+    seat whose turn mail has not gone out gets none: its clock stands still
+    until the turn mail is out, and the reminders move on with it.  The
+    reminder counts as a warning once delivered (services/deliveries.py)."""
     with db.atomic():
         seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
+        if seat.next_reminder_at != was_due:
+            return 0
+        if not seat.absent and reach.hold_while_waiting(seat, now):
+            return 0
         game = Game.get_by_id(seat.game_id)
         following = clocks.next_reminder_after(game, seat, now)
-        won = (Seat.update(next_reminder_at=following, reminded_at=now)
-               .where((Seat.id == seat_id) & (Seat.next_reminder_at == was_due)).execute())
+        won = (Seat.update(next_reminder_at=following)
+               .where((Seat.id == seat_id) & (Seat.next_reminder_at == was_due)
+                      & Seat.mail_hold_since.is_null()).execute())
         # Digest readers get reminders too: a digest comes once a day, a
         # deadline may come sooner, and nobody may time out unwarned.
         if won != 1 or seat.absent:

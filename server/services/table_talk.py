@@ -15,6 +15,7 @@ import re
 
 from engine.words import N_, msg
 from server.db import db
+from server.mail import limits
 from server.mail.compose import Mailer
 from server.models import Game, Seat, TableMessage, User, utcnow
 from server.services import moderation, moves, reply_menu
@@ -27,6 +28,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 class TalkError(moves.MoveRejected):
     status = 400
+
+
+class TooMuchTalk(TalkError):
+    """Over TALK_PER_USER_PER_HOUR: the message is not posted."""
+    status = 429
 
 
 def clean(text: str) -> str:
@@ -57,21 +63,34 @@ def post(game_id: int, seat: Seat, text: str, mailer: Mailer,
             raise moves.NotFound(N_("There is no such game."))
         if seat.withdrawn or seat.user_id is None:
             raise moderation.Forbidden(N_("Only the players of this game talk at its table."))
+        _check_limit(mailer.settings, seat.user_id)
         message = TableMessage.create(game=game.id, user=seat.user_id, seat=seat.index,
                                       text=text, created_at=now or utcnow())
         _mail_the_others(game, message, mailer)
     return message
 
 
+def _check_limit(settings, user_id: int) -> None:
+    limits.serialize(f"talk:{user_id}")
+    most = settings["TALK_PER_USER_PER_HOUR"]
+    if limits.talk_posted_by(user_id, limits.HOUR) >= most:
+        raise TooMuchTalk(msg("Not posted: a player may post %(limit)s messages an hour at "
+                              "all tables together. Try again later.", limit=most))
+
+
 def _mail_the_others(game: Game, message: TableMessage, mailer: Mailer) -> None:
     names = seat_names(game)
     others = (Seat.select(Seat, User).join(User)
               .where((Seat.game == game.id) & (Seat.index != message.seat)))
+    author = User.get_by_id(message.user_id)
     for seat in others:
         if seat.user.mail_mode == "digest":
             continue                # it comes with the digest
+        # Over the address's limit none is queued: the message then rides
+        # along in the seat's next turn mail (talk_seen_id stays).
         queued = mailer.talk(game, rules(game).title, seat, names[message.seat], message.text,
-                             reply_menu.talk_address(mailer.settings, game, seat))
+                             reply_menu.talk_address(mailer.settings, game, seat),
+                             author_user=author)
         if queued is not None:
             Seat.update(talk_seen_id=message.id).where(
                 (Seat.id == seat.id) & (Seat.talk_seen_id < message.id)).execute()

@@ -12,7 +12,7 @@ from werkzeug.security import generate_password_hash
 from engine import get_game
 from server.db import db
 from server.models import Event, Game, Outbox, Seat, User, utcnow
-from server.services import games
+from server.services import deliveries, games
 from server.services.moves import play
 from server.services.state_store import load_state
 from server.services.sweep import sweep
@@ -50,8 +50,14 @@ def started_game(app, players: int = 3, kind: str = "puerto_rico", move_hours: i
         return games.start(game.id, people[0], mailer)
 
 
-def run_sweep(app, now: dt.datetime):
+def run_sweep(app, now: dt.datetime, deliver: bool = True):
+    """One sweep at ``now``.  ``deliver``: first the sender drains the outbox
+    (at the real time), as it does beside a running scheduler: a seat whose
+    turn mail never went out is not timed out, and a reminder warns only
+    once delivered (issue 24)."""
     with app.app_context(), db.connection_context():
+        if deliver:
+            deliveries.deliver(app.config)
         return sweep(app.config, app.extensions["pbem_mailer"], now)
 
 

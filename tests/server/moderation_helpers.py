@@ -9,6 +9,7 @@ from web_helpers import form_for, post_form, signup
 
 from server.db import db
 from server.models import Event, Game, Outbox, Seat, Snapshot, User, utcnow
+from server.services import deliveries
 from server.services.state_store import load_state, rules
 from server.services.sweep import sweep
 
@@ -83,7 +84,11 @@ def outbox(app, kind: str, to: str | None = None) -> list[Outbox]:
     return in_db(app, read)
 
 
-def run_sweep(app, now: dt.datetime):
+def run_sweep(app, now: dt.datetime, deliver: bool = True):
+    """A sweep at ``now``, after the sender drained the outbox (at the real
+    time), as beside a running sender: see clock_helpers.run_sweep."""
+    if deliver:
+        in_db(app, lambda: deliveries.deliver(app.config))
     return in_db(app, lambda: sweep(app.config, app.extensions["pbem_mailer"], now))
 
 

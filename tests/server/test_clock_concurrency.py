@@ -22,7 +22,7 @@ from clock_helpers import (
 
 from engine import get_game
 from server.db import db
-from server.models import Game, Seat, utcnow
+from server.models import Game, Outbox, Seat, utcnow
 from server.services.moves import MoveRejected, play
 from server.services.state_store import load_state
 
@@ -122,6 +122,8 @@ def test_the_scheduler_process_plays_overdue_turns(sqlite_app, tmp_path):
     with app.app_context(), db.connection_context():
         Seat.update(deadline=utcnow() - HOUR, reminded_at=utcnow() - 2 * HOUR).where(
             Seat.id == seat.id).execute()
+        # The turn mail went out (issue 24: until it has, the clock waits).
+        Outbox.update(status="sent").where(Outbox.kind == "turn").execute()
     env = dict(os.environ, DATABASE_URL=app.config["DATABASE_URL"],
                PBEM_INSTANCE=app.config["INSTANCE_PATH"], SECRET_KEY="test-secret",
                SCHEDULER_INTERVAL="1", SMTP_PORT="1")

@@ -35,7 +35,7 @@ def test_sign_up_create_invite_start_and_play(live, browser, smtp, send_mail):
     shows(a, "Sent 1 invitation")
 
     sign_up(b, base, "Bob", "bob@example.org", mailbox,
-            start=mail_link(smtp, send_mail, app, "bob@example.org", "invites you"))
+            start=mail_link(smtp, send_mail, app, "bob@example.org", "You are invited"))
     b.get_by_role("button", name="Join seat 2").click()
     shows(b, "You sit in seat 2")
 

@@ -1,0 +1,114 @@
+"""How much mail the site sends on someone's behalf (issue 24).
+
+Invitations, table talk and the answers to mail replies carry what somebody
+else wrote or asked for, to an address that may never have asked for
+anything.  Each is limited per user and per recipient address, over a
+sliding window, counted from the outbox (and the table-talk table) in the
+database, so the counts hold across web workers, schedulers and machines.
+
+``Mailer.queue`` (compose.py) applies the per-recipient limits to every
+mail of these kinds, whoever queues it; the services that act for a user
+(games.invite, table_talk.post) check theirs first and refuse with a
+message, so that nothing is half done.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from peewee import PostgresqlDatabase, fn
+
+from server.db import db
+from server.models import Outbox, TableMessage, User, utcnow
+
+HOUR = dt.timedelta(hours=1)
+DAY = dt.timedelta(days=1)
+INVITE = ("invite",)
+TALK = ("talk",)
+# Answers that anybody can make the site send by forging a From: line.  An
+# answer that says what was played needs the seat's own signed reply address
+# for the position it shows: those follow the game and are not counted.
+ANSWERS = ("reply_refused", "reply_lobby")
+
+
+@dataclass(frozen=True)
+class Limit:
+    count: int
+    window: dt.timedelta
+    kinds: tuple[str, ...]
+
+
+def for_recipient(settings, kind: str, stranger: bool) -> Limit | None:
+    """The limit on mails of ``kind`` to one address; None: not limited.
+
+    Invitations have one limit for every address: a limit that differed for
+    addresses with an account would tell a host whether one exists."""
+    if kind in INVITE:
+        return Limit(settings["INVITES_PER_ADDRESS_PER_DAY"], DAY, INVITE)
+    if kind in TALK:
+        return Limit(settings["TALK_MAILS_PER_ADDRESS_PER_HOUR"], HOUR, TALK)
+    if kind in ANSWERS:
+        if stranger:
+            return Limit(settings["ANSWERS_PER_STRANGER_PER_DAY"], DAY, ANSWERS)
+        return Limit(settings["ANSWERS_PER_ADDRESS_PER_HOUR"], HOUR, ANSWERS)
+    return None
+
+
+def confirmed(address: str) -> bool:
+    """An account whose owner confirmed it uses this address."""
+    return (User.select(User.id)
+            .where((User.email == address.strip().lower())
+                   & User.email_verified_at.is_null(False))
+            .exists())
+
+
+def _addresses(address: str) -> list[str]:
+    return sorted({address, address.strip().lower()})
+
+
+def sent_to(address: str, limit: Limit, now: dt.datetime | None = None) -> int:
+    """Mails of the limit's kinds written to ``address`` within its window."""
+    since = (now or utcnow()) - limit.window
+    return (Outbox.select(fn.COUNT(Outbox.id))
+            .where(Outbox.to_addr.in_(_addresses(address)) & (Outbox.created_at > since)
+                   & Outbox.kind.in_(limit.kinds))
+            .scalar())
+
+
+def sent_by(user_id: int, limit: Limit, now: dt.datetime | None = None) -> int:
+    """Mails of the limit's kinds written on behalf of the user within its window."""
+    since = (now or utcnow()) - limit.window
+    return (Outbox.select(fn.COUNT(Outbox.id))
+            .where((Outbox.author == user_id) & (Outbox.created_at > since)
+                   & Outbox.kind.in_(limit.kinds))
+            .scalar())
+
+
+def talk_posted_by(user_id: int, window: dt.timedelta, now: dt.datetime | None = None) -> int:
+    """Table-talk messages the user posted within ``window`` (every game)."""
+    since = (now or utcnow()) - window
+    return (TableMessage.select(fn.COUNT(TableMessage.id))
+            .where((TableMessage.user == user_id) & (TableMessage.created_at > since))
+            .scalar())
+
+
+def allows(settings, kind: str, address: str, stranger: bool, more: int = 1) -> bool:
+    """Whether ``more`` mails of ``kind`` may still go to ``address`` now."""
+    limit = for_recipient(settings, kind, stranger)
+    if limit is None:
+        return True
+    if kind in INVITE:      # the hard limit; the others may overshoot by a racer
+        serialize(address)
+    return sent_to(address, limit) + more <= limit.count
+
+
+def serialize(key: str) -> None:
+    """Two web workers counting for the same address at once must not both
+    see room for one more: on PostgreSQL the count and the insert of the
+    caller's transaction hold a transaction-scoped advisory lock on the
+    address.  (SQLite transactions here begin IMMEDIATE: they already run
+    one at a time.)  A caller taking several takes them in sorted order, so
+    that two transactions never wait for each other."""
+    if isinstance(db.obj, PostgresqlDatabase) and db.in_transaction():
+        db.execute_sql("SELECT pg_advisory_xact_lock(hashtext(%s))",
+                       (f"pbem-mail:{key.strip().lower()}",))
