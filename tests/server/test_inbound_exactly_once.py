@@ -25,13 +25,12 @@ import pytest
 from conftest import free_port
 from dovecot_helpers import dovecot
 from imap_tools import AND, MailBoxUnencrypted
-from reply_helpers import DOMAIN, game_row, inbound, outbox_kinds, reply_app, send, write_reply
+from inbound_helpers import turn_reply, two_player_game
+from reply_helpers import DOMAIN, game_row, inbound, outbox_kinds, reply_app, send
 
 from server.db import db
-from server.mail.delivery import build_message
-from server.models import Event, Game, InboundMail, Outbox, User, utcnow
+from server.models import Event, InboundMail
 from server.processes.faults import STEPS
-from server.services import games
 from server.settings import ROOT
 
 REPLY = "Settler\npass"             # two decisions of one seat: a move can be cut in half
@@ -48,32 +47,13 @@ class Case:
     seq: int                # the game's seq before the reply
 
 
-def two_player_game(app, tag: str) -> Game:
-    """A started game of two confirmed players ``{tag}1@``, ``{tag}2@``
-    (made through the services: no password hashing, no pages)."""
-    mailer = app.extensions["pbem_mailer"]
-    with app.app_context(), db.connection_context():
-        people = [User.create(email=f"{tag}{i}@example.org", name=f"{tag} {i}",
-                              password_hash="-", email_verified_at=utcnow()) for i in (1, 2)]
-        game = games.create_game(people[0], "puerto_rico", f"Game {tag}", 2, {}, 48, [24],
-                                 mailer)
-        games.join(game.id, people[1], 1)
-        return games.start(game.id, people[0], mailer)
-
-
 def cases(app, steps=STEPS) -> list[Case]:
     """A started two-player game per step, with a reply to its turn mail."""
     found = []
     for number, step in enumerate(steps):
         game = two_player_game(app, f"s{number}x")
-        with app.app_context(), db.connection_context():
-            turn = Outbox.get((Outbox.game == game.id) & (Outbox.kind == "turn"))
-            mail = build_message(turn, app.config["MAIL_FROM"])
-        email = turn.to_addr
-        other = next(e for e in (f"s{number}x1@example.org", f"s{number}x2@example.org")
-                     if e != email)
-        found.append(Case(step, game.id, email, other, write_reply(mail, email, REPLY),
-                          game.seq))
+        email, other, reply = turn_reply(app, game.id, REPLY)
+        found.append(Case(step, game.id, email, other, reply, game.seq))
     return found
 
 
