@@ -144,13 +144,25 @@ def _keep_failed(mail: ParsedMail, raw: bytes, to_addr: str, via: str,
                 via=via, status="ignored",
                 outcome="Could not be handled (see the log); nothing was changed.")
             if to_addr and mail.sender and not mail.automatic:
-                sender = User.get_or_none(User.email == mail.sender)
-                reason = say(sender.language if sender else None, term(FAILED))
-                row.status = _refuse_stranger(mail, mailer, None, reason).status
-                row.save()
+                _tell_failed(mail, mailer, row)
             return row
     except IntegrityError:
         return None
+
+
+def _tell_failed(mail: ParsedMail, mailer: Mailer, row: InboundMail) -> None:
+    """The one answer to a mail that could not be handled; if even that
+    breaks, the mail stays kept without one rather than coming back."""
+    try:
+        with db.atomic():
+            sender = User.get_or_none(User.email == mail.sender)
+            reason = say(sender.language if sender else None, term(FAILED))
+            row.status = _refuse_stranger(mail, mailer, None, reason).status
+            row.save()
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception:   # noqa: BLE001: see receive
+        log.exception("could not answer mail %s", mail.message_id)
 
 
 def _raw_text(raw: bytes) -> str:

@@ -234,3 +234,27 @@ def test_the_poller_keeps_a_mail_too_large_or_malformed_once_and_reads_it_no_mor
     assert "Larger than 8192 bytes" in rows[0].outcome
     assert "too many nested MIME parts" in rows[1].outcome
     assert outbox_kinds(app, "t1@example.org") == []
+
+
+def test_a_mail_that_breaks_the_handling_is_kept_answered_once_and_never_451(rapp, receiver,
+                                                                            monkeypatch):
+    """A bug stands in for whatever mail this server cannot handle (not the
+    database): everything the handling did is undone, the mail is kept, its
+    sender told once, and the mail server hears 250, not 451 for days."""
+    from server.services import replies
+
+    def broken(*args):
+        replies.Seat.update(absent=True).execute()      # undone with the rest
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(replies, "_handle", broken)
+    game = two_player_game(rapp, "t")
+    email, _, reply = turn_reply(rapp, game.id, "1")
+    send(receiver.port, reply)
+    send(receiver.port, reply)
+    (row,) = inbound(rapp)
+    assert row.status == "refused" and "Could not be handled" in row.outcome
+    assert [k for k in outbox_kinds(rapp, email) if k.startswith("reply_")] == ["reply_refused"]
+    with rapp.app_context(), db.connection_context():
+        assert not replies.Seat.select().where(replies.Seat.absent == True).exists()  # noqa: E712
+    assert game_row(rapp, game.id).seq == game.seq
