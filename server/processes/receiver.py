@@ -58,9 +58,9 @@ class ReplyHandler:
 
     def signed(self, address: str) -> bool:
         """One of our reply addresses or return paths, its signature good."""
-        for addresses in (self.addresses, self.return_paths):
+        for known in (self.addresses, self.return_paths):
             try:
-                addresses.read(address)
+                known.read(address)
                 return True
             except (AddressError, ValueError):
                 continue

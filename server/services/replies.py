@@ -93,7 +93,7 @@ def receive(raw: bytes, mailer: Mailer, via: str = "smtp", envelope_from: str | 
         return row
     except (OperationalError, InterfaceError):
         raise           # the database: the mail is tried again
-    except Exception:   # noqa: BLE001: a bug or a mail we cannot handle must not come back for ever
+    except Exception:   # noqa: BLE001: a bug or an unhandleable mail must not come back for ever
         log.exception("could not handle mail %s", mail.message_id)
         return _keep_failed(mail, raw, to_addr, via, mailer)
 

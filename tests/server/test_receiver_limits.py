@@ -179,21 +179,31 @@ def test_malformed_mail_is_refused_for_good(rapp, receiver, case):
 
 def undecodable(reply: EmailMessage, case: str) -> bytes:
     head = b"".join(f"{name}: {reply[name]}\r\n".encode() for name in
-                    ("From", "To", "Subject", "Message-ID"))
+                    ("From", "To", "Message-ID"))
+    subject = f"Subject: {reply['Subject']}\r\n".encode()
+    if case == "an encoded NUL in the Subject and From":
+        head = head.replace(f"From: {reply['From']}".encode(),
+                            f"From: =?utf-8?q?Jan=00?= <{reply['From']}>".encode())
     return head + {
-        "an unknown charset": b"Content-Type: text/plain; charset=x-no-such-charset\r\n\r\n1\r\n",
-        "bytes that are not UTF-8": b"Content-Type: text/plain; charset=utf-8\r\n\r\n1\xff\xfe\r\n",
-        "broken base64": b"Content-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-                         b"M=Q!!=\r\n",
-        "an unknown transfer encoding": b"Content-Type: text/plain\r\n"
-                                        b"Content-Transfer-Encoding: x-rot13\r\n\r\n1\r\n",
-        "a broken encoded Subject": b"X-Note: =?x-unknown?q?=00?=\r\n\r\n1\r\n",
+        "an unknown charset": subject + b"Content-Type: text/plain; charset=x-no-such-charset"
+                                        b"\r\n\r\n1\r\n",
+        "bytes that are not UTF-8": subject + b"Content-Type: text/plain; charset=utf-8"
+                                              b"\r\n\r\n1\xff\xfe\r\n",
+        "broken base64": subject + b"Content-Type: text/plain\r\n"
+                                   b"Content-Transfer-Encoding: base64\r\n\r\nM=Q!!=\r\n",
+        "an unknown transfer encoding": subject + b"Content-Type: text/plain\r\n"
+                                                  b"Content-Transfer-Encoding: x-rot13\r\n"
+                                                  b"\r\n1\r\n",
+        "an encoded NUL in the Subject and From": b"Subject: =?utf-8?q?Re=3A=00turn?="
+                                                  b"\r\n\r\n1\r\n",
+        "an unknown charset in an encoded word": b"Subject: =?x-unknown?q?=00?=\r\n\r\n1\r\n",
     }[case]
 
 
 @pytest.mark.parametrize("case", ["an unknown charset", "bytes that are not UTF-8",
                                   "broken base64", "an unknown transfer encoding",
-                                  "a broken encoded Subject"])
+                                  "an encoded NUL in the Subject and From",
+                                  "an unknown charset in an encoded word"])
 def test_an_undecodable_part_is_read_as_well_as_it_goes_and_answered_once(rapp, receiver, case):
     game = two_player_game(rapp, "t")
     email, _, reply = turn_reply(rapp, game.id, "1")
