@@ -209,6 +209,14 @@ IMAP_PASSWORD: str = ""
 IMAP_FOLDER: str = "INBOX"
 IMAP_DONE_FOLDER: str = ""
 IMAP_INTERVAL: float = 30.0
+# Incoming mail larger than this is refused (the receiver answers 552 to the
+# declared SIZE and to the data; the IMAP poller keeps it unread, as ignored).
+# A reply is a few KB; the limit also bounds the time one mail can take.
+INBOUND_MAX_BYTES: int = 256 * 1024
+# Tests only, never on a site: "kill@after-record", "cut@mid-move", ... makes
+# the receiver or the IMAP poller fail once at that step of handling a mail
+# (server/processes/faults.py).  Empty: off.
+FAULT_INJECTION: str = ""
 # A scheduler claims this many overdue seats at a time, for this many seconds:
 # several schedulers share the work, and the claims of one that died run out
 # within seconds for the others.  Reminders and digests go this many a batch.

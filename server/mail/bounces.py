@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from email import message_from_bytes, policy
-from email.message import EmailMessage
-from email.utils import getaddresses
+from email.message import Message
 
+from server.mail import inbound
 from server.mail.signed_addresses import AddressError, SignedAddresses
 
 PREFIX = "bounce+"
@@ -29,7 +29,7 @@ STATUS_IN_TEXT = re.compile(r"\b[245]\.\d{1,3}\.\d{1,3}\b")
 
 @dataclass(frozen=True)
 class Bounce:
-    outbox_id: int | None      # from the return path; None when it names no mail of ours
+    outbox_id: int             # from the signed return path it came to
     message_id: str            # of the bounced mail, when the report quotes its headers
     action: str                # failed, delayed, delivered, relayed, expanded
     status: str                # "5.1.1"
@@ -72,34 +72,40 @@ class ReturnPaths:
 
 
 def read_bounce(raw: bytes, paths: ReturnPaths, envelope_to=()) -> Bounce | None:
-    """The bounce in ``raw``; None when it is not a bounce of one of our mails
-    (no signed return path among the envelope recipients, To, Delivered-To or
-    X-Original-To, and no quoted Message-ID)."""
-    msg = message_from_bytes(raw, policy=policy.default)
-    outbox_id = _outbox_id(msg, paths, envelope_to)
+    """The bounce in ``raw``; None when it is not a bounce of one of our
+    mails: no return path of ours with a good signature among the envelope
+    recipients (else Delivered-To, X-Original-To, To).  A report that only
+    quotes a Message-ID names nothing: anybody can write one.  Read as the
+    receiver reads replies (mail/inbound.py): malformed mail is no bounce,
+    headers cut before they are parsed, parts walked without recursion."""
+    outbox_id = _signed_id(envelope_to, paths)
+    if inbound.malformed(raw):
+        return None
+    msg = message_from_bytes(raw, policy=policy.compat32)
+    if outbox_id is None:
+        outbox_id = _signed_id([a for name in ("Delivered-To", "X-Original-To", "To")
+                                for a in inbound.header_addresses(msg, name)], paths)
+    if outbox_id is None:
+        return None
     fields = _delivery_status(msg)
     quoted = _quoted_headers(msg)
-    message_id = str(quoted.get("Message-ID", "")).strip() if quoted is not None else ""
-    if outbox_id is None and not message_id:
-        return None
+    message_id = inbound.header_text(quoted, "Message-ID") if quoted is not None else ""
+    text = inbound.plain_text(msg)
     if fields is None:
         # Not a standard report: a bounce to the return path is a failure.
-        text = _text(msg)
-        status = STATUS_IN_TEXT.search(text)
+        status = STATUS_IN_TEXT.search(text[:20_000])
         return Bounce(outbox_id, message_id, "failed", status.group(0) if status else "5.0.0",
-                      _squeeze(text)[:500] or "undeliverable")
+                      _squeeze(text[:2000])[:500] or "undeliverable")
     action = fields.get("action", "failed").lower()
     status_match = STATUS.match(fields.get("status", ""))
     status = fields.get("status", "").split()[0] if status_match else ""
-    diagnostic = fields.get("diagnostic-code", "") or _squeeze(_text(msg))[:500]
-    return Bounce(outbox_id, message_id, action, status, _squeeze(diagnostic)[:1000])
+    diagnostic = fields.get("diagnostic-code", "") or _squeeze(text[:2000])[:500]
+    return Bounce(outbox_id, message_id, action[:20], status[:20],
+                  inbound.clean(_squeeze(diagnostic))[:1000])
 
 
-def _outbox_id(msg: EmailMessage, paths: ReturnPaths, envelope_to) -> int | None:
-    candidates = list(envelope_to)
-    for name in ("Delivered-To", "X-Original-To", "To", "Return-Path"):
-        candidates += [a for _, a in getaddresses([str(v) for v in msg.get_all(name, [])])]
-    for address in candidates:
+def _signed_id(addresses, paths: ReturnPaths) -> int | None:
+    for address in addresses:
         try:
             return paths.read(address)
         except AddressError:
@@ -107,10 +113,10 @@ def _outbox_id(msg: EmailMessage, paths: ReturnPaths, envelope_to) -> int | None
     return None
 
 
-def _delivery_status(msg: EmailMessage) -> dict | None:
+def _delivery_status(msg: Message) -> dict | None:
     """The per-recipient fields of the first failed (else first) recipient of
     a message/delivery-status part, lower-case names; None without one."""
-    for part in msg.walk():
+    for part in inbound.walk(msg):
         if part.get_content_type() != "message/delivery-status":
             continue
         groups = _field_groups(part)
@@ -127,7 +133,8 @@ def _field_groups(part) -> list[dict]:
     then one per recipient.  The email package parses them as sub-messages."""
     payload = part.get_payload()
     if isinstance(payload, list):
-        return [{k.lower(): _squeeze(str(v)) for k, v in block.items()} for block in payload]
+        return [{k.lower(): _squeeze(str(v)[:inbound.MAX_HEADER]) for k, v in block.items()}
+                for block in payload]
     groups = []
     for block in re.split(r"\r?\n\s*\r?\n", str(payload)):
         fields, name = {}, None
@@ -143,26 +150,16 @@ def _field_groups(part) -> list[dict]:
     return groups
 
 
-def _quoted_headers(msg: EmailMessage):
-    for part in msg.walk():
+def _quoted_headers(msg: Message) -> Message | None:
+    for part in inbound.walk(msg):
         kind = part.get_content_type()
         if kind in ("message/rfc822", "message/global"):
             inner = part.get_payload()
             return inner[0] if isinstance(inner, list) and inner else None
         if kind in ("text/rfc822-headers", "message/global-headers"):
             text = part.get_payload(decode=True) or b""
-            return message_from_bytes(text, policy=policy.default)
+            return message_from_bytes(text[:64 * 1024], policy=policy.compat32)
     return None
-
-
-def _text(msg: EmailMessage) -> str:
-    part = msg.get_body(("plain",)) if msg.is_multipart() else msg
-    if part is None:
-        return ""
-    try:
-        return str(part.get_content())
-    except (LookupError, ValueError, KeyError):
-        return ""
 
 
 def _squeeze(text: str) -> str:

@@ -4,9 +4,13 @@ For a hosted mailbox that receives the replies (a catch-all or plus-address
 mailbox for REPLY_DOMAIN) when no mail server can hand them to the receiver.
 Every IMAP_INTERVAL seconds it reads the unseen mails of IMAP_FOLDER, hands
 each to services/replies.py, then marks it seen and, when IMAP_DONE_FOLDER
-is set, moves it there.  A mail is marked only after it was handled: a crash
-in between reads it again next time, and its Message-ID keeps it from being
-played twice.  Use ``--once`` to poll a single time (cron, tests).
+is set, moves it there.  A mail is handled in one transaction (its record,
+its moves, its answers) and marked only after that committed: a poller that
+dies or loses the database before the commit left nothing behind and reads
+the mail again at the next poll; one that dies after it reads it again and
+finds its Message-ID, so it is played and answered once.  A mail that is
+too large or malformed is kept as ignored and marked, never read again and
+again.  Use ``--once`` to poll a single time (cron, tests).
 """
 from __future__ import annotations
 
@@ -31,7 +35,7 @@ from imap_tools.errors import ImapToolsError
 from server import settings as settings_module
 from server.db import bind, make_database
 from server.mail.compose import Mailer
-from server.processes import logs
+from server.processes import faults, logs
 from server.processes.backoff import DATABASE_ERRORS, drop_connection, first_line
 from server.services import replies
 
@@ -100,9 +104,10 @@ def main() -> None:
         for name in ("REPLY_DOMAIN", "IMAP_HOST", "IMAP_USER"):
             if not settings[name]:
                 raise settings_module.SettingsError(f"{name} is empty: the poller needs it")
-    logs.setup(settings)
-    database = make_database(settings["DATABASE_URL"], settings)
-    bind(database)
+        logs.setup(settings)
+        database = make_database(settings["DATABASE_URL"], settings)
+        bind(database)
+        faults.install(database, settings)
     mailer = Mailer(settings)
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))

@@ -5,10 +5,19 @@ RECEIVER_PORT that the mail server hands the replies for REPLY_DOMAIN to
 (Postfix: a transport ``lmtp:inet:127.0.0.1:8026`` for that domain).  Each
 message goes to services/replies.py; a bounce addressed to one of our signed
 return paths (bounce+…@BOUNCE_DOMAIN) goes to services/deliveries.py.
-Recipients that are neither are refused at RCPT time, so the mail server bounces them
-and nothing else piles up.  A failure while handling a message is a
-temporary error (451): the mail server tries again later, and the Message-ID
-keeps a mail that did get through from being played twice.
+
+It checks before it reads:
+- RCPT: a recipient that is not one of our addresses with a valid
+  signature is refused (550), so the mail server bounces it and nothing
+  else piles up (a revoked but genuine address is taken and answered);
+- MAIL's declared SIZE and the data itself larger than INBOUND_MAX_BYTES:
+  552 (aiosmtpd's own check of ``data_size_limit``);
+- a malformed mail (NUL bytes, more nested MIME parts than a reply has):
+  554, for good, so the sending server returns it to its sender.
+A mail is handled in one transaction (services/replies.receive): a failure
+of the database answers 451 and nothing of the mail stays, so the mail
+server's retry handles it afresh; a mail that did get through is known by
+its Message-ID and not played twice.
 """
 from __future__ import annotations
 
@@ -23,15 +32,16 @@ from aiosmtpd.smtp import SMTP
 
 from server import settings as settings_module
 from server.db import bind, make_database
+from server.mail import inbound
 from server.mail.bounces import ReturnPaths
 from server.mail.compose import Mailer
-from server.processes import logs
+from server.mail.signed_addresses import AddressError
+from server.processes import faults, logs
 from server.processes.backoff import DATABASE_ERRORS, Backoff
 from server.services import deliveries, replies
 from server.services.reply_menu import addresses
 
 log = logging.getLogger("pbem.receiver")
-MAX_SIZE = 10 * 1024 * 1024
 TRY_LATER = "451 4.3.0 Could not handle the mail now; try again later"
 
 
@@ -44,10 +54,20 @@ class ReplyHandler:
         self.backoff = Backoff("receiver", log, 1.0, settings["DATABASE_ERROR_BACKOFF_MAX"])
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if not (self.addresses.is_ours(address) or self.return_paths.is_ours(address)):
+        if not self.signed(address):
             return "550 5.1.1 Not a reply address of this server"
         envelope.rcpt_tos.append(address)
         return "250 OK"
+
+    def signed(self, address: str) -> bool:
+        """One of our reply addresses or return paths, its signature good."""
+        for known in (self.addresses, self.return_paths):
+            try:
+                known.read(address)
+                return True
+            except (AddressError, ValueError):
+                continue
+        return False
 
     async def handle_DATA(self, server, session, envelope):
         raw = envelope.original_content or envelope.content
@@ -55,6 +75,11 @@ class ReplyHandler:
             raw = raw.encode("utf-8", "surrogateescape")
         if not self.backoff.ready():    # the database failed moments ago: no new try yet
             return TRY_LATER
+        if len(raw) > self.settings["INBOUND_MAX_BYTES"]:
+            return "552 5.3.4 Message too big for this server"
+        reason = inbound.malformed(raw)
+        if reason:
+            return f"554 5.6.0 Malformed mail: {reason}"
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(None, self.receive, raw, envelope.mail_from,
@@ -79,7 +104,9 @@ class ReplyHandler:
 class ReceiverController(Controller):
     def __init__(self, handler, protocol: str, **kwargs):
         self.protocol = protocol
-        super().__init__(handler, data_size_limit=MAX_SIZE, **kwargs)
+        # aiosmtpd answers 552 to a larger declared SIZE and to more data.
+        super().__init__(handler, data_size_limit=handler.settings["INBOUND_MAX_BYTES"],
+                         **kwargs)
 
     def factory(self):
         server_class = LMTP if self.protocol == "lmtp" else SMTP
@@ -109,6 +136,7 @@ def main() -> None:
                                                 "reply addresses use")
         database = make_database(settings["DATABASE_URL"], settings)
         bind(database)
+        faults.install(database, settings)
         controller = start(settings, database)
     log.info("%s on %s:%s for *@%s", settings["RECEIVER_PROTOCOL"], settings["RECEIVER_HOST"],
              settings["RECEIVER_PORT"], settings["REPLY_DOMAIN"])

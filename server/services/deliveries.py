@@ -73,13 +73,19 @@ def deliver(settings, now: dt.datetime | None = None, holder: str | None = None)
 def handle_bounce(raw: bytes, settings, envelope_to=(), now: dt.datetime | None = None) -> bool:
     """Read a bounce (a delivery status notification to one of our return
     paths) and mark its mail bounced; True when it named a mail of ours that
-    failed.  A "delayed" report changes nothing but the mail's last error."""
+    failed.  Only the signed return path names the mail: a report to any
+    other address, or quoting a Message-ID, changes nothing.  A "delayed"
+    report changes nothing but the mail's last error."""
     now = now or utcnow()
-    bounce = read_bounce(raw, ReturnPaths.from_settings(settings), envelope_to)
+    try:
+        bounce = read_bounce(raw, ReturnPaths.from_settings(settings), envelope_to)
+    except Exception:   # noqa: BLE001: an unreadable report is no bounce, not a retry for ever
+        log.exception("an unreadable bounce")
+        return False
     if bounce is None:
         return False
     with db.atomic():
-        row = _bounced_row(bounce)
+        row = Outbox.get_or_none(Outbox.id == bounce.outbox_id)
         if row is None:
             return False
         text = " ".join(filter(None, (bounce.status, bounce.diagnostic)))[:1000]
@@ -92,15 +98,6 @@ def handle_bounce(raw: bytes, settings, envelope_to=(), now: dt.datetime | None 
         hold_for(row, now)
     log.info("mail %s to %s bounced: %s", row.id, row.to_addr, text)
     return True
-
-
-def _bounced_row(bounce) -> Outbox | None:
-    if bounce.outbox_id is not None:
-        return Outbox.get_or_none(Outbox.id == bounce.outbox_id)
-    # Without a return path only a quoted Message-ID tells; trust it only for
-    # a mail that was sent (a report can quote anything).
-    return Outbox.get_or_none((Outbox.message_id == bounce.message_id)
-                              & (Outbox.status == "sent"))
 
 
 # -- the clock of a seat whose mail does not get through ----------------------------

@@ -18,10 +18,12 @@ next, or in one sentence why nothing changed, with the current choices.
 """
 from __future__ import annotations
 
+import hashlib
+import logging
 import re
 from dataclasses import dataclass, field
 
-from peewee import JOIN, IntegrityError
+from peewee import JOIN, IntegrityError, InterfaceError, OperationalError
 
 from engine import Choice, IllegalMove, get_game
 from engine.words import N_, Words, msg, term
@@ -37,7 +39,10 @@ from server.services.moves import MoveRejected, play
 from server.services.seat_views import seat_names
 from server.services.state_store import rules
 
+log = logging.getLogger("pbem.replies")
 RAW_LIMIT = 256 * 1024
+FAILED = N_("The server could not handle it. Answer the newest mail of the game, or use "
+            "the game page.")
 PASS_WORDS = {"pass", "passen", "passer", "passe"}
 NUMBER = re.compile(r"#?([0-9]{1,4})[.)]?")
 
@@ -56,25 +61,115 @@ class Result:
 # -- entry ----------------------------------------------------------------------
 def receive(raw: bytes, mailer: Mailer, via: str = "smtp", envelope_from: str | None = None,
             envelope_to: list[str] | None = None) -> InboundMail | None:
-    """Handle one incoming mail; None when it was handled before (same Message-ID)."""
-    mail = inbound.parse(raw, envelope_to, envelope_from)
+    """Handle one incoming mail; None when it was handled before (same Message-ID).
+
+    The mail's row, what it did (moves, lobby changes, table talk) and its
+    answers (outbox rows) commit in one transaction.  A process that dies or
+    loses the database before that commit leaves nothing behind, and the
+    redelivery (the mail server's retry, the IMAP poller's next poll of the
+    still unseen mail) handles the mail afresh; after the commit a
+    redelivery finds its Message-ID and does nothing.  So each reply is
+    played once and answered once.  A database failure propagates (the
+    receiver answers 451, the poller leaves the mail unseen: both try again);
+    any other failure is a mail this server cannot handle, kept as ignored and
+    not tried again, so no mail is retried for ever."""
+    if len(raw) > mailer.settings["INBOUND_MAX_BYTES"]:
+        return _keep_unread(raw, via, f"Larger than {mailer.settings['INBOUND_MAX_BYTES']} "
+                                      "bytes; not read.")
+    try:
+        mail = inbound.parse(raw, envelope_to, envelope_from)
+    except inbound.Malformed as exc:
+        return _keep_unread(raw, via, f"Malformed mail ({exc}); not read.")
     replies = reply_menu.addresses(mailer.settings)
     to_addr = next((a for a in mail.recipients if replies.is_ours(a)), "")
     try:
         with db.atomic():
-            row = InboundMail.create(
-                message_id=mail.message_id, raw=raw[:RAW_LIMIT].decode("utf-8", "replace"),
-                from_addr=mail.sender[:250], to_addr=(to_addr or ",".join(mail.recipients))[:250],
-                subject=mail.subject, via=via)
+            row = _record(mail, raw, to_addr, via)
+            if row is None:
+                metrics.count_inbound("duplicate")
+                return None
+            result = _handle(mail, to_addr, row, mailer)
+            row.status, row.outcome = result.status, _outcome(result)
+            row.save()
+        metrics.count_inbound(result.status)
+        return row
+    except (OperationalError, InterfaceError):
+        raise           # the database: the mail is tried again
+    except Exception:   # noqa: BLE001: a bug or an unhandleable mail must not come back for ever
+        log.exception("could not handle mail %s", mail.message_id)
+        return _keep_failed(mail, raw, to_addr, via, mailer)
+
+
+def _record(mail: ParsedMail, raw: bytes, to_addr: str, via: str) -> InboundMail | None:
+    """The mail's row, in the transaction that handles it; None when it was
+    handled before.  A row still "received" (left by a version that
+    committed the row before handling the mail) is taken over and handled."""
+    try:
+        with db.atomic():       # a savepoint: a duplicate leaves the transaction usable
+            return InboundMail.create(
+                message_id=mail.message_id, raw=_raw_text(raw), from_addr=mail.sender[:250],
+                to_addr=(to_addr or ",".join(mail.recipients))[:250], subject=mail.subject,
+                via=via)
     except IntegrityError:
-        metrics.count_inbound("duplicate")
+        pass
+    # The UPDATE holds the row until this transaction ends: a second
+    # delivery of the same mail waits here, then finds it handled.
+    taken = (InboundMail.update(via=via)
+             .where((InboundMail.message_id == mail.message_id)
+                    & (InboundMail.status == "received"))
+             .execute())
+    return InboundMail.get(InboundMail.message_id == mail.message_id) if taken else None
+
+
+def _keep_unread(raw: bytes, via: str, why: str) -> InboundMail | None:
+    """Keep a mail that is not read at all (too large, malformed) for the
+    moderators, answered by nobody; None when it was kept before."""
+    message_id = f"<sha256-{hashlib.sha256(raw).hexdigest()}@inbound>"
+    try:
+        with db.atomic():
+            return InboundMail.create(message_id=message_id, raw=_raw_text(raw), via=via,
+                                      status="ignored", outcome=why)
+    except IntegrityError:
         return None
-    result = _handle(mail, to_addr, row, mailer)
-    metrics.count_inbound(result.status)
-    (InboundMail.update(status=result.status, outcome=_outcome(result), game=row.game_id,
-                        user=row.user_id)
-     .where(InboundMail.id == row.id).execute())
-    return InboundMail.get_by_id(row.id)
+
+
+def _keep_failed(mail: ParsedMail, raw: bytes, to_addr: str, via: str,
+                 mailer: Mailer) -> InboundMail | None:
+    """A mail whose handling failed for another reason than the database:
+    nothing it did stays; it is kept, and a person who wrote to a reply
+    address is told once that it changed nothing."""
+    try:
+        with db.atomic():
+            row = InboundMail.create(
+                message_id=mail.message_id, raw=_raw_text(raw), from_addr=mail.sender[:250],
+                to_addr=(to_addr or ",".join(mail.recipients))[:250], subject=mail.subject,
+                via=via, status="ignored",
+                outcome="Could not be handled (see the log); nothing was changed.")
+            if to_addr and mail.sender and not mail.automatic:
+                _tell_failed(mail, mailer, row)
+            return row
+    except IntegrityError:
+        return None
+
+
+def _tell_failed(mail: ParsedMail, mailer: Mailer, row: InboundMail) -> None:
+    """The one answer to a mail that could not be handled; if even that
+    breaks, the mail stays kept without one rather than coming back."""
+    try:
+        with db.atomic():
+            sender = User.get_or_none(User.email == mail.sender)
+            reason = say(sender.language if sender else None, term(FAILED))
+            row.status = _refuse_stranger(mail, mailer, None, reason).status
+            row.save()
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception:   # noqa: BLE001: see receive
+        log.exception("could not answer mail %s", mail.message_id)
+
+
+def _raw_text(raw: bytes) -> str:
+    """The mail as it is kept: at most RAW_LIMIT, as text a database stores."""
+    return inbound.clean_text(raw[:RAW_LIMIT].decode("utf-8", "replace"))
 
 
 def _outcome(result: Result) -> str:
@@ -150,6 +245,11 @@ def seat_reply(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | N
         return _refuse_stranger(mail, mailer, game,
                                 "Replies for this seat are taken only from its player's "
                                 "own confirmed address.")
+    if seat.withdrawn or seat.absent or seat.bot:
+        # Resigned, removed, away or handed to a bot: its old addresses are dead.
+        return _refuse_stranger(mail, mailer, game, say(user.language, msg(
+            "This seat no longer takes moves by mail, so your reply was not played; the "
+            "game page says why.")))
     if seat.link_version != target.version:
         return _answer(game, seat, mailer, "refused", "This reply address was replaced by "
                        "a newer one; answer the newest mail of this game.")
