@@ -92,14 +92,19 @@ def check(raw: bytes, sender: str, settings) -> Verdict:
         return Verdict(False, f"unreadable headers ({type(exc).__name__})")
     if not from_domain:
         return Verdict(False, "not exactly one From: address, or it differs from the sender")
+    reasons = []
     servers = trusted_servers(settings)
     if servers:
         verdict = _from_results(msg, from_domain, servers)
         if verdict.authenticated:
             return verdict
+        reasons.append(verdict.how)
     if settings.get("MAIL_AUTH_DKIM", True):
-        return _from_dkim(raw, from_domain, _dns_function(settings))
-    return Verdict(False, "no trusted Authentication-Results; DKIM checks are off")
+        verdict = _from_dkim(raw, from_domain, _dns_function(settings))
+        if verdict.authenticated:
+            return verdict
+        reasons.append(verdict.how)
+    return Verdict(False, "; ".join(reasons) or "nothing to check it by")
 
 
 def _single_from_domain(msg, sender: str) -> str:
@@ -116,10 +121,14 @@ def _single_from_domain(msg, sender: str) -> str:
 # -- Authentication-Results from the operator's own server ---------------------
 def _from_results(msg, from_domain: str, servers: set[str]) -> Verdict:
     for value in msg.get_all("Authentication-Results") or []:
+        text = " ".join(str(value).split())
+        first = (text.split(";", 1)[0].split() or [""])[0].lower()
         try:
-            header = authres.AuthenticationResultsHeader.parse(
-                "Authentication-Results: " + " ".join(str(value).split()))
+            header = authres.AuthenticationResultsHeader.parse("Authentication-Results: " + text)
         except Exception:      # authres raises its own and plain errors on junk
+            if first in servers:
+                # Ours but unreadable: what lies below it proves nothing.
+                return Verdict(False, f"{first}: unreadable Authentication-Results")
             continue
         authserv = str(header.authserv_id or "").lower()
         if authserv not in servers:
@@ -148,12 +157,18 @@ def _results_verdict(header, authserv: str, from_domain: str) -> Verdict:
 def _dns_function(settings):
     """A TXT lookup for dkimpy and the DMARC record: through MAIL_AUTH_DNS
     ("host" or "host:port") when set, else the system's resolver."""
-    resolver = dns.resolver.Resolver(configure=not settings.get("MAIL_AUTH_DNS"))
+    try:
+        resolver = dns.resolver.Resolver(configure=not settings.get("MAIL_AUTH_DNS"))
+    except dns.exception.DNSException:
+        # No resolv.conf: every lookup finds nothing, so nothing is proven by DKIM.
+        resolver = dns.resolver.Resolver(configure=False)
     if settings.get("MAIL_AUTH_DNS"):
-        host, _, port = str(settings["MAIL_AUTH_DNS"]).strip().rpartition(":")
-        if not host or not port.isdigit():
-            host, port = str(settings["MAIL_AUTH_DNS"]).strip(), "53"
-        resolver.nameservers, resolver.port = [host], int(port)
+        host, port = _host_port(str(settings["MAIL_AUTH_DNS"]))
+        try:
+            resolver.nameservers, resolver.port = [host], int(port)
+        except ValueError:      # not an IP address: nothing is looked up
+            log.error("MAIL_AUTH_DNS=%r is not an IP address (and port)", host)
+            resolver.nameservers = []
     lifetime = float(settings.get("MAIL_AUTH_DNS_TIMEOUT", 5.0))
 
     def txt(name, timeout=5):
@@ -168,6 +183,18 @@ def _dns_function(settings):
                 return b"".join(next(iter(rrset)).strings)
         return None
     return txt
+
+
+def _host_port(text: str) -> tuple[str, str]:
+    """``1.2.3.4``, ``1.2.3.4:5353``, ``::1``, ``[::1]:5353``."""
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        return host, rest.lstrip(":") or "53"
+    host, _, port = text.rpartition(":")
+    if text.count(":") != 1 or not port.isdigit():
+        return text, "53"
+    return host, port
 
 
 def _from_dkim(raw: bytes, from_domain: str, txt) -> Verdict:

@@ -288,6 +288,25 @@ def test_authentication_results_count_only_from_the_trusted_server(duo, rapp, re
     assert inbound(rapp)[0].status == ("applied" if plays else "held")
 
 
+@pytest.mark.parametrize("headers, trusted", [
+    ([f"{AUTHSERV}; dmarc=pass header.from=example.org"], True),
+    ([f"{AUTHSERV.upper()} 1; dkim=pass header.i=@mail.example.org"], True),
+    ([f"{AUTHSERV}; dkim=pass header.d=example.org.evil.example"], False),
+    ([f"{AUTHSERV}; dmarc=pass header.from=example.org (((",
+      f"{AUTHSERV}; dmarc=pass header.from=example.org"], False),
+    ([f"{AUTHSERV}; none", f"{AUTHSERV}; dmarc=pass header.from=example.org"], False),
+    ([f"mx.evil.example; dmarc=pass header.from=example.org",
+      f"{AUTHSERV}; dmarc=pass header.from=example.org"], True),
+    ([f"{AUTHSERV}", "x" * 5000], False)])
+def test_only_the_topmost_trusted_authentication_results_count(headers, trusted):
+    raw = "".join(f"Authentication-Results: {h}\r\n" for h in headers) + \
+        "From: Player <player1@example.org>\r\nTo: play+x@reply.test\r\n\r\n1\r\n"
+    settings = {"MAIL_AUTH_SERVERS": f" {AUTHSERV} , mx.other.test", "MAIL_AUTH_DKIM": False,
+                "SECRET_KEY": "x"}
+    verdict = authentication.check(raw.encode(), "player1@example.org", settings)
+    assert verdict.authenticated is trusted, verdict.how
+
+
 def test_the_catchers_authserv_id_is_trusted_only_while_the_catcher_is_on(rapp):
     settings = dict(rapp.config)
     catcher_id = authentication.catcher_authserv_id(settings)
