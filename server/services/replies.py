@@ -9,8 +9,9 @@ mail delivered twice is acted on once), and:
   those makes mail loops or mails strangers;
 - acts at once only on mail authenticated for its From: address
   (mail/authentication.py: aligned DKIM, or the operator's own
-  Authentication-Results).  Anything else is held and the claimed
-  account's own confirmed address is asked to confirm it
+  Authentication-Results).  Anything else is held and the seat's player
+  (for the lobby: the From:'s account) is asked at their own confirmed
+  address to confirm it
   (reply_confirmations.py); a reply to that single-use address plays it;
 - to a seat's address (``play+<token>``, mail/reply_address.py): checks that
   the sender is the seat's verified address, that the game is still where
@@ -133,10 +134,11 @@ def _hold(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
     is asked to confirm it, when it could act at all."""
     owner = reply_confirmations.owner(target, game, user)
     if owner is None or not mail.commands:
-        return Result("ignored", f"Not authenticated ({why}), and nothing its From: account "
-                      "could confirm; not answered.")
+        return Result("ignored", f"Not authenticated ({why}), and nothing an account could "
+                      "confirm; not answered.")
     row.user_id = owner.id
-    if reply_confirmations.hold(target, game, owner, mail.commands, row, mailer) is None:
+    if reply_confirmations.hold(target, game, owner, mail.commands, row, mailer,
+                                mail.sender) is None:
         return Result("ignored", f"Not authenticated ({why}); the account was asked to "
                       "confirm too often this hour, so it was not asked again.")
     return Result("held", f"Not authenticated ({why}); held until the account's own "

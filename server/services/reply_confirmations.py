@@ -11,15 +11,16 @@ when the reply itself is not authenticated.  It works once, within
 REPLY_CONFIRM_MAX_AGE_HOURS, and a seat's move only while the game is still
 at the position the held mail answered (replies.seat_reply checks that).
 
-Nothing goes to the From: of a held mail, and the subject is ours alone: a
-forger can make an account's owner get at most REPLY_CONFIRM_PER_HOUR
-requests an hour, and nothing else.
+Nothing goes to the From: of a held mail (only to the account's own
+address, which the request names as the sender it came with), and the
+subject is ours alone: a forger can make an account's owner get at most
+REPLY_CONFIRM_PER_HOUR requests an hour, and nothing else.
 """
 from __future__ import annotations
 
 import datetime as dt
 
-from server.mail.compose import Mailer
+from server.mail.compose import Mailer, clean_header
 from server.mail.inbound import ParsedMail
 from server.mail.reply_address import LOBBY, SEAT, TALK, ReplyTarget
 from server.models import Game, InboundMail, ReplyConfirmation, Seat, User, utcnow
@@ -33,17 +34,17 @@ WHAT = {SEAT: "move", LOBBY: "lobby", TALK: "talk"}
 
 
 def owner(target: ReplyTarget, game: Game, user: User | None) -> User | None:
-    """The account a held mail may be confirmed by: the From:'s confirmed
-    account when that account could act through this address now; None when
-    the mail could do nothing even if it were authentic (then nobody is
-    asked)."""
-    if user is None or not user.verified:
-        return None
+    """The account a held mail may be confirmed by: for a seat's or table
+    talk's address the seat's player (whatever the From: says: a forger can
+    write the player's address there anyway, and a player who answered from
+    another address of theirs can still confirm); for the lobby the From:'s
+    confirmed account.  None when the mail could do nothing even if it were
+    authentic (then nobody is asked)."""
     if target.kind == LOBBY:
         ok = game.join_version == target.version and game.status == "open"
-        return user if ok else None
+        return user if ok and user is not None and user.verified else None
     seat = Seat.get_or_none((Seat.game == game.id) & (Seat.index == target.seat))
-    if seat is None or seat.user_id != user.id or seat.withdrawn \
+    if seat is None or seat.user_id is None or seat.withdrawn \
             or seat.link_version != target.version:
         return None
     if target.kind == SEAT and (game.status != "active" or game.seq != target.seq
@@ -51,11 +52,13 @@ def owner(target: ReplyTarget, game: Game, user: User | None) -> User | None:
         return None
     if target.kind == TALK and game.status == "open":
         return None
-    return user
+    player = User.get_by_id(seat.user_id)
+    return player if player.verified else None
 
 
 def hold(target: ReplyTarget, game: Game, user: User, lines: list[str], row: InboundMail,
-         mailer: Mailer, now: dt.datetime | None = None) -> ReplyConfirmation | None:
+         mailer: Mailer, sender: str, now: dt.datetime | None = None
+         ) -> ReplyConfirmation | None:
     """Keep the mail's lines and ask ``user`` to confirm them; None when the
     account was asked too often this hour already (nothing is sent)."""
     now = now or utcnow()
@@ -74,6 +77,7 @@ def hold(target: ReplyTarget, game: Game, user: User, lines: list[str], row: Inb
                  "[pbem] " + mailer.words(user, "Please confirm your mail"),
                  {"name": user.name, "title": rules(game).title, "what": WHAT[target.kind],
                   "lines": shown.split("\n"), "seat": target.seat + 1,
+                  "sender": clean_header(sender, 120),
                   "hours": int(mailer.settings.get("REPLY_CONFIRM_MAX_AGE_HOURS", 72))},
                  game, user, reply_to=address)
     return held

@@ -155,6 +155,19 @@ def test_a_forged_from_plays_nothing_and_the_owners_confirmation_plays_it(duo, r
     assert [r.status for r in inbound(rapp)] == ["held", "applied"]
 
 
+def test_a_reply_from_another_address_asks_the_seats_player_not_the_sender(duo, rapp,
+                                                                             receiver):
+    """Whatever the From: says, the request goes to the seat's player, and
+    says which sender address the held mail came with."""
+    email, mail = turn_mail(duo)
+    deliver(receiver.port, forged(mail, "me.at.work@elsewhere.example", "Mayor"))
+    assert duo.game().seq == 0 and outbox_to(rapp, "elsewhere.example") == 0
+    (ask,) = confirmations(duo, email)
+    assert "me.at.work@elsewhere.example" in body_of(ask)
+    deliver(receiver.port, forged(ask, email, "yes"), mail_from=email)
+    assert duo.game().seq == 1
+
+
 def test_a_confirmation_after_the_game_moved_on_plays_nothing(duo, rapp, receiver):
     email, mail = turn_mail(duo)
     deliver(receiver.port, forged(mail, email, "1"))
@@ -374,8 +387,9 @@ def test_forged_table_talk_posts_nothing_until_confirmed_and_then_once(duo, rapp
 # -- mail that must not be answered ---------------------------------------------
 def test_forged_mail_never_makes_the_site_mail_anyone_else(duo, rapp, receiver):
     """20 forged mails in the owner's name: at most REPLY_CONFIRM_PER_HOUR
-    requests to the owner's own address, nothing to anybody else; strangers'
-    From:, auto-replies and unsigned addresses get nothing at all."""
+    requests to the owner's own address, nothing to anybody else; strangers
+    named in From: (whose mails only count against the same limit),
+    auto-replies and unsigned addresses get nothing at all."""
     email, mail = turn_mail(duo)
     with rapp.app_context(), db.connection_context():
         outbox = Outbox.select().count()
