@@ -197,6 +197,10 @@ MAIL_AUTH_DNS_TIMEOUT: float = 5.0
 # (more forged mails in its name are kept but neither played nor answered).
 REPLY_CONFIRM_MAX_AGE_HOURS: int = 72
 REPLY_CONFIRM_PER_HOUR: int = 5
+# An account whose mails were refused this many times in the past hour gets
+# no more refusals that hour (an auto-responder that does not say it is one
+# would otherwise trade mails with the server forever).
+REPLY_REFUSALS_PER_HOUR: int = 5
 # A scheduler claims this many overdue seats at a time, for this many seconds:
 # several schedulers share the work, and the claims of one that died run out
 # within seconds for the others.  Reminders and digests go this many a batch.

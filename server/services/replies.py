@@ -27,6 +27,7 @@ choices.  A sender without an account gets no mail at all.
 """
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 
@@ -40,7 +41,7 @@ from server.mail import authentication, inbound
 from server.mail.compose import Mailer
 from server.mail.inbound import ParsedMail
 from server.mail.reply_address import CONFIRM, LOBBY, TALK, AddressError, ReplyTarget
-from server.models import Game, InboundMail, Seat, User
+from server.models import Game, InboundMail, Seat, User, utcnow
 from server.services import games, reply_confirmations, reply_menu, table_talk
 from server.services.moves import MoveRejected, play
 from server.services.seat_views import seat_names
@@ -166,12 +167,30 @@ def _refuse_account(user: User | None, mailer: Mailer, game: Game, reason: str) 
     an account gets nothing."""
     if user is None:
         return Result("ignored", f"{reason} Not answered: the sender has no confirmed account.")
+    if _refused_often(user, mailer.settings):
+        return Result("ignored", _unanswered(reason))
     mailer.queue("reply_refused", user.email,
                  "[pbem] " + mailer.words(user, "Your mail could not be used"),
                  {"name": user.name, "reason": say(user.language, reason), "menu": None,
                   "seat_url": "", "next_name": "", "yours": False,
                   "title": rules(game).title}, game, user)
     return Result("refused", reason)
+
+
+def _refused_often(user: User, settings) -> bool:
+    """Whether this account's mails were refused REPLY_REFUSALS_PER_HOUR
+    times this past hour: then no more refusals go out, which ends the loop
+    with an auto-responder that signs its mail but says it is not one."""
+    since = utcnow() - dt.timedelta(hours=1)
+    refused = (InboundMail.select()
+               .where((InboundMail.user == user.id) & (InboundMail.status == "refused")
+                      & (InboundMail.received_at > since))
+               .count())
+    return refused >= int(settings.get("REPLY_REFUSALS_PER_HOUR", 5))
+
+
+def _unanswered(reason) -> str:
+    return f"{reason} Not answered: this account's mails were refused too often this hour."
 
 
 # -- table talk -----------------------------------------------------------------
@@ -299,6 +318,8 @@ def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
                "next_name": next_name, "yours": game.to_move == seat.index,
                "menu": menu.context() if menu else None,
                "seat_url": mailer.links.seat_url(seat)}
+    if status != "applied" and _refused_often(user, mailer.settings):
+        return Result("ignored", _unanswered(reason))
     template = "reply_applied" if status == "applied" else "reply_refused"
     mailer.queue(template, user.email, mailer.subject_for(game, kind.title), context, game,
                  user, reply_to=menu.reply_to if menu and menu.choices else "")
@@ -373,6 +394,8 @@ def _lobby_answer(to_addr: str, user: User, game: Game, mailer: Mailer, status: 
                "reason": say(language, reason), "done": [say(language, d) for d in done],
                "status": game.status, "seats": names,
                "options": [f"{k}: {v}" for k, v in game.options.items()]}
+    if status != "applied" and _refused_often(user, mailer.settings):
+        return Result("ignored", _unanswered(reason))
     reply_to = reply_menu.lobby_address(mailer.settings, game) if game.status == "open" else ""
     mailer.queue("reply_lobby", to_addr, mailer.subject_for(game, kind.title), context, game,
                  user, reply_to=reply_to)

@@ -409,3 +409,21 @@ def test_forged_mail_never_makes_the_site_mail_anyone_else(duo, rapp, receiver):
     statuses = [r.status for r in inbound(rapp)]
     assert statuses.count("held") == 5 and statuses.count("ignored") == 26
     assert duo.game().seq == 0
+
+
+def test_a_naive_auto_responder_that_signs_its_mail_gets_five_answers_not_forever(
+        duo, rapp, receiver):
+    """A player's out-of-office that carries no Auto-Submitted but is
+    authenticated answers each refusal; after REPLY_REFUSALS_PER_HOUR
+    refusals that hour the server stops answering, and the loop ends."""
+    email, mail = turn_mail(duo)
+    answers = 0
+    for _ in range(8):
+        deliver(receiver.port, write_reply(mail, email, "I am away until Monday."),
+                mail_from=email)
+        new = duo.new_mail(email)
+        answers += len(new)
+        mail = new[-1] if new else mail
+    assert answers == rapp.config["REPLY_REFUSALS_PER_HOUR"] == 5
+    assert [r.status for r in inbound(rapp)] == ["refused"] * 5 + ["ignored"] * 3
+    assert "refused too often" in inbound(rapp)[-1].outcome and duo.game().seq == 0
