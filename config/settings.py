@@ -217,6 +217,32 @@ INBOUND_MAX_BYTES: int = 256 * 1024
 # the receiver or the IMAP poller fail once at that step of handling a mail
 # (server/processes/faults.py).  Empty: off.
 FAULT_INJECTION: str = ""
+# Who sent a reply.  The From: header proves nothing, so a reply, lobby
+# command or table-talk reply acts at once only when the mail is
+# authenticated for its From: address (server/mail/authentication.py);
+# anything else is held and the account's own address is asked to confirm it.
+# MAIL_AUTH_SERVERS: authserv-ids (comma separated) of the operator's own mail
+# servers whose Authentication-Results header is trusted (the topmost one
+# under that id; dmarc=pass or aligned dkim=pass), e.g. "mx.example.org" for
+# OpenDMARC/rspamd on your Postfix, "mx.google.com" for a Gmail mailbox read
+# by the IMAP poller.  Name only servers that remove such headers coming in.
+MAIL_AUTH_SERVERS: str = ""
+# Verify DKIM signatures here too (dkimpy), aligned with From: as the From:
+# domain's DMARC record asks; DNS through MAIL_AUTH_DNS ("host" or
+# "host:port"; empty: the system's resolver), each lookup at most
+# MAIL_AUTH_DNS_TIMEOUT seconds.
+MAIL_AUTH_DKIM: bool = True
+MAIL_AUTH_DNS: str = ""
+MAIL_AUTH_DNS_TIMEOUT: float = 5.0
+# A held mail's confirmation address works once, for this many hours; an
+# account is sent at most REPLY_CONFIRM_PER_HOUR confirmation requests an hour
+# (more forged mails in its name are kept but neither played nor answered).
+REPLY_CONFIRM_MAX_AGE_HOURS: int = 72
+REPLY_CONFIRM_PER_HOUR: int = 5
+# An account whose mails were refused this many times in the past hour gets
+# no more refusals that hour (an auto-responder that does not say it is one
+# would otherwise trade mails with the server forever).
+REPLY_REFUSALS_PER_HOUR: int = 5
 # A scheduler claims this many overdue seats at a time, for this many seconds:
 # several schedulers share the work, and the claims of one that died run out
 # within seconds for the others.  Reminders and digests go this many a batch.

@@ -351,5 +351,29 @@ class RateCount(BaseModel):
     expires_at = FloatField(index=True)
 
 
+class ReplyConfirmation(BaseModel):
+    """A reply, lobby command or table-talk reply that came in without proof
+    of its sender (services/reply_confirmations.py): held until its
+    account's own address answers the single-use address it was sent.
+    ``kind`` is the reply address kind (0 seat, 1 lobby, 2 talk); ``version``
+    and ``seq`` are what the held mail's address named; ``used_at`` is set
+    once, by whichever confirmation came first."""
+
+    game = ForeignKeyField(Game, on_delete="CASCADE")
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    kind = IntegerField()
+    seat = IntegerField(default=-1)
+    version = IntegerField()
+    seq = IntegerField(default=-1)
+    lines = JSONField(default=list)
+    inbound = ForeignKeyField(InboundMail, null=True, on_delete="SET NULL")
+    created_at = DateTimeField(default=utcnow)
+    used_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("user", "created_at"), False),)
+
+
 MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation, Proposal,
-          InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount]
+          InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount,
+          ReplyConfirmation]

@@ -7,7 +7,7 @@ import re
 import smtplib
 from email import policy
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import make_msgid, parseaddr
 from pathlib import Path
 
 from flask import (
@@ -21,6 +21,7 @@ from flask import (
     url_for,
 )
 
+from server.mail.authentication import catcher_authserv_id
 from server.mail.compose import clean_header
 from server.settings import instance_file
 
@@ -68,14 +69,17 @@ def message(name: str):
 def reply(name: str):
     """Answer a caught mail as its recipient would from a mail client: a real
     SMTP mail to the reply receiver (RECEIVER_HOST:RECEIVER_PORT), the typed
-    text on top of the quoted original."""
+    text on top of the quoted original.  The catcher stands for the
+    operator's mail server, so it vouches for the sender the way such a
+    server does: an Authentication-Results header under its own authserv-id,
+    which the receiver trusts only while MAIL_CATCHER_DIR is set."""
     if not NAME.match(name) or not (folder() / name).exists():
         abort(404)
     mail = read(folder() / name)
     if not mail["reply_to"]:
         abort(400, "This mail has no reply address.")
-    msg = reply_message(mail, request.form.get("text", "")[:5000])
     config = current_app.config
+    msg = reply_message(mail, request.form.get("text", "")[:5000], catcher_authserv_id(config))
     try:
         with smtplib.SMTP(config["RECEIVER_HOST"], config["RECEIVER_PORT"], timeout=10) as smtp:
             smtp.send_message(msg)
@@ -84,9 +88,13 @@ def reply(name: str):
     return redirect(url_for("devmail.inbox", sent=1))
 
 
-def reply_message(mail: dict, text: str) -> EmailMessage:
+def reply_message(mail: dict, text: str, authserv_id: str = "") -> EmailMessage:
     msg = EmailMessage()
-    msg["From"] = clean_header(str(mail["to"]), 254)
+    sender = clean_header(str(mail["to"]), 254)
+    domain = parseaddr(sender)[1].rpartition("@")[2]
+    if authserv_id and domain:
+        msg["Authentication-Results"] = f"{authserv_id}; dmarc=pass header.from={domain}"
+    msg["From"] = sender
     msg["To"] = clean_header(str(mail["reply_to"]), 254)
     msg["Subject"] = clean_header(f"Re: {mail['subject']}")
     msg["Message-ID"] = make_msgid(domain="catcher.localhost")

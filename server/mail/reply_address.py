@@ -7,7 +7,9 @@ may fold the case of a local part) of the game id, the seat, the seat's
 signed_addresses.py says: about 30 characters, far below the 64 a local
 part may have.  A lobby address names a game and its
 ``join_version`` instead (``/join 2`` by mail).  Bumping either version
-revokes every address handed out before, like the signed links.
+revokes every address handed out before, like the signed links.  A
+confirmation address names one held mail (services/reply_confirmations.py):
+it is sent only to the account's own confirmed address, and works once.
 """
 from __future__ import annotations
 
@@ -16,18 +18,19 @@ from dataclasses import dataclass
 from server.mail.signed_addresses import AddressError, SignedAddresses
 
 PREFIX = "play+"
-SEAT, LOBBY, TALK = 0, 1, 2
+SEAT, LOBBY, TALK, CONFIRM = 0, 1, 2, 3
 LIMIT = 2 ** 63
-__all__ = ["LOBBY", "SEAT", "TALK", "AddressError", "ReplyAddresses", "ReplyTarget"]
+__all__ = ["CONFIRM", "LOBBY", "SEAT", "TALK", "AddressError", "ReplyAddresses", "ReplyTarget"]
 
 
 @dataclass(frozen=True)
 class ReplyTarget:
-    kind: int            # SEAT, LOBBY or TALK
+    kind: int            # SEAT, LOBBY, TALK or CONFIRM
     game_id: int
     version: int         # the seat's link_version or the game's join_version
     seat: int = -1
     seq: int = -1
+    confirmation: int = -1   # CONFIRM: the ReplyConfirmation's id
 
 
 def _varints(numbers: list[int]) -> bytes:
@@ -81,6 +84,10 @@ class ReplyAddresses:
         """A reply to a table-talk mail: posted to the table as that seat."""
         return self._signed.make(_varints([TALK, game_id, seat, link_version]))
 
+    def for_confirmation(self, game_id: int, confirmation_id: int) -> str:
+        """The single-use address a held mail is confirmed through."""
+        return self._signed.make(_varints([CONFIRM, game_id, confirmation_id]))
+
     def is_ours(self, address: str) -> bool:
         return self._signed.is_ours(address)
 
@@ -94,4 +101,6 @@ class ReplyAddresses:
             return ReplyTarget(LOBBY, numbers[1], numbers[2])
         if numbers[:1] == [TALK] and len(numbers) == 4:
             return ReplyTarget(TALK, numbers[1], numbers[3], seat=numbers[2])
+        if numbers[:1] == [CONFIRM] and len(numbers) == 3:
+            return ReplyTarget(CONFIRM, numbers[1], 0, confirmation=numbers[2])
         raise AddressError("unknown shape")

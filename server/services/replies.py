@@ -4,20 +4,30 @@
 catcher's Reply form), keeps it (InboundMail, unique on its Message-ID: a
 mail delivered twice is acted on once), and:
 
-- ignores mail a machine sent (auto-replies, lists, bounces): answering
-  those makes mail loops;
-- to a seat's address (``play+<token>``, mail/reply_address.py): checks the
-  signature, that the sender is the seat's verified address, that the game
-  is still where the answered mail left it, then plays the reply's lines one
-  decision each through ``moves.play`` (one transaction a decision), stopping
-  at the first that fails;
-- to a game's lobby address: ``/join N``, ``/start``, ``/option [name] value``.
+- ignores mail a machine sent (auto-replies, lists, bounces), mail to an
+  address we did not sign, and mail about a game that is gone: answering
+  those makes mail loops or mails strangers;
+- acts at once only on mail authenticated for its From: address
+  (mail/authentication.py: aligned DKIM, or the operator's own
+  Authentication-Results).  Anything else is held and the seat's player
+  (for the lobby: the From:'s account) is asked at their own confirmed
+  address to confirm it
+  (reply_confirmations.py); a reply to that single-use address plays it;
+- to a seat's address (``play+<token>``, mail/reply_address.py): checks that
+  the sender is the seat's verified address, that the game is still where
+  the answered mail left it, then plays the reply's lines one decision each
+  through ``moves.play`` (one transaction a decision), stopping at the first
+  that fails;
+- to a game's lobby address: ``/join N``, ``/start``, ``/option [name] value``;
+- to a table-talk address: posts the text to the table.
 
-Every mail a person sent gets an answer: what was played and what comes
-next, or in one sentence why nothing changed, with the current choices.
+Answers go only to confirmed account addresses: what was played and what
+comes next, or in one sentence why nothing changed, with the current
+choices.  A sender without an account gets no mail at all.
 """
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import logging
 import re
@@ -29,12 +39,12 @@ from engine import Choice, IllegalMove, get_game
 from engine.words import N_, Words, msg, term
 from server.db import db
 from server.i18n import say
-from server.mail import inbound
+from server.mail import authentication, inbound
 from server.mail.compose import Mailer
 from server.mail.inbound import ParsedMail
-from server.mail.reply_address import LOBBY, TALK, AddressError, ReplyTarget
-from server.models import Game, InboundMail, Seat, User
-from server.services import games, metrics, reply_menu, table_talk
+from server.mail.reply_address import CONFIRM, LOBBY, TALK, AddressError, ReplyTarget
+from server.models import Game, InboundMail, Seat, User, utcnow
+from server.services import games, metrics, reply_confirmations, reply_menu, table_talk
 from server.services.moves import MoveRejected, play
 from server.services.seat_views import seat_names
 from server.services.state_store import rules
@@ -53,7 +63,7 @@ class Unreadable(Exception):
 
 @dataclass
 class Result:
-    status: str                      # applied, refused, ignored
+    status: str                      # applied, refused, ignored, held
     reason: str = ""                 # one sentence
     played: list[str] = field(default_factory=list)
 
@@ -88,7 +98,7 @@ def receive(raw: bytes, mailer: Mailer, via: str = "smtp", envelope_from: str | 
             if row is None:
                 metrics.count_inbound("duplicate")
                 return None
-            result = _handle(mail, to_addr, row, mailer)
+            result = _handle(mail, to_addr, row, mailer, raw)
             row.status, row.outcome = result.status, _outcome(result)
             row.save()
         metrics.count_inbound(result.status)
@@ -153,13 +163,20 @@ def _keep_failed(mail: ParsedMail, raw: bytes, to_addr: str, via: str,
 
 
 def _tell_failed(mail: ParsedMail, mailer: Mailer, row: InboundMail) -> None:
-    """The one answer to a mail that could not be handled; if even that
-    breaks, the mail stays kept without one rather than coming back."""
+    """The one answer to a mail that could not be handled, to the confirmed
+    account of its From: address only (never to a stranger's address); if
+    even that breaks, the mail stays kept without one rather than coming back."""
     try:
         with db.atomic():
             sender = User.get_or_none(User.email == mail.sender)
-            reason = say(sender.language if sender else None, term(FAILED))
-            row.status = _refuse_stranger(mail, mailer, None, reason).status
+            if sender is None or not sender.verified:
+                return
+            mailer.queue("reply_refused", sender.email,
+                         "[pbem] " + mailer.words(sender, "Your mail could not be used"),
+                         {"name": sender.name, "reason": say(sender.language, term(FAILED)),
+                          "menu": None, "seat_url": "", "next_name": "", "yours": False,
+                          "title": ""}, None, sender)
+            row.status = "refused"
             row.save()
     except (OperationalError, InterfaceError):
         raise
@@ -177,7 +194,8 @@ def _outcome(result: Result) -> str:
     return " ".join(p for p in (f"Played: {played}." if played else "", result.reason) if p)
 
 
-def _handle(mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer) -> Result:
+def _handle(mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer,
+            raw: bytes = b"") -> Result:
     if mail.automatic:
         return Result("ignored", f"Sent by a machine ({mail.automatic}); not answered.")
     if not mail.sender:
@@ -187,17 +205,27 @@ def _handle(mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer) ->
     try:
         target = reply_menu.addresses(mailer.settings).read(to_addr)
     except AddressError:
-        return _refuse_stranger(mail, mailer, None,
-                                "This reply address is not one the server gave out.")
+        return Result("ignored", "This reply address is not one the server gave out; "
+                      "not answered.")
     game = Game.get_or_none(Game.id == target.game_id)
     if game is None:
-        return _refuse_stranger(mail, mailer, None, "That game no longer exists.")
+        return Result("ignored", "That game no longer exists; not answered.")
     row.game_id = game.id
+    if target.kind == CONFIRM:
+        return _confirmed(target, game, row, mailer)
     user = User.get_or_none(User.email == mail.sender)
-    if user is not None and user.verified:
+    user = user if user is not None and user.verified else None
+    verdict = authentication.check(raw, mail.sender, mailer.settings)
+    if not verdict.authenticated:
+        return _hold(mail, target, game, user, row, mailer, verdict.how)
+    if user is not None:
         row.user_id = user.id
-    else:
-        user = None
+    return _act(mail, target, game, user, mailer)
+
+
+def _act(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
+         mailer: Mailer) -> Result:
+    """A mail whose sender is proven (or confirmed): do what it says."""
     if target.kind == LOBBY:
         return lobby(mail, target, game, user, mailer)
     if target.kind == TALK:
@@ -205,15 +233,68 @@ def _handle(mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer) ->
     return seat_reply(mail, target, game, user, mailer)
 
 
-def _refuse_stranger(mail: ParsedMail, mailer: Mailer, game: Game | None, reason: str) -> Result:
-    """An answer to whoever sent it, with nothing about any seat."""
-    subject = (mailer.subject_for(game, rules(game).title) if game is not None
-               else "[pbem] Your mail could not be used")
-    mailer.queue("reply_refused", mail.sender, subject,
-                 {"name": "", "reason": reason, "menu": None, "seat_url": "",
-                  "next_name": "", "yours": False,
-                  "title": rules(game).title if game else ""}, game, None)
+def _hold(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
+          row: InboundMail, mailer: Mailer, why: str) -> Result:
+    """A mail not proven to be from its From: is not acted on; its account
+    is asked to confirm it, when it could act at all."""
+    owner = reply_confirmations.owner(target, game, user)
+    if owner is None or not mail.commands:
+        return Result("ignored", f"Not authenticated ({why}), and nothing an account could "
+                      "confirm; not answered.")
+    row.user_id = owner.id
+    if reply_confirmations.hold(target, game, owner, mail.commands, row, mailer,
+                                mail.sender) is None:
+        return Result("ignored", f"Not authenticated ({why}); the account was asked to "
+                      "confirm too often this hour, so it was not asked again.")
+    return Result("held", f"Not authenticated ({why}); held until the account's own "
+                  "address confirms it.")
+
+
+def _confirmed(target: ReplyTarget, game: Game, row: InboundMail, mailer: Mailer) -> Result:
+    """A reply to a single-use confirmation address: the held mail acts now,
+    once, as its account (the address went to no one else)."""
+    held = reply_confirmations.claim(target, game, mailer.settings)
+    if held is None:
+        return Result("ignored", "This confirmation address was used before or has "
+                      "expired; not answered.")
+    user = User.get_by_id(held.user_id)
+    if not user.verified:
+        return Result("ignored", "The account is no longer confirmed; not answered.")
+    row.user_id = user.id
+    mail, original = reply_confirmations.held_mail(held, user)
+    return _act(mail, original, game, user, mailer)
+
+
+def _refuse_account(user: User | None, mailer: Mailer, game: Game, reason: str) -> Result:
+    """The answer to a proven sender who may not act here: to their own
+    confirmed account only, with nothing about any seat; a sender without
+    an account gets nothing."""
+    if user is None:
+        return Result("ignored", f"{reason} Not answered: the sender has no confirmed account.")
+    if _refused_often(user, mailer.settings):
+        return Result("ignored", _unanswered(reason))
+    mailer.queue("reply_refused", user.email,
+                 "[pbem] " + mailer.words(user, "Your mail could not be used"),
+                 {"name": user.name, "reason": say(user.language, reason), "menu": None,
+                  "seat_url": "", "next_name": "", "yours": False,
+                  "title": rules(game).title}, game, user)
     return Result("refused", reason)
+
+
+def _refused_often(user: User, settings) -> bool:
+    """Whether this account's mails were refused REPLY_REFUSALS_PER_HOUR
+    times this past hour: then no more refusals go out, which ends the loop
+    with an auto-responder that signs its mail but says it is not one."""
+    since = utcnow() - dt.timedelta(hours=1)
+    refused = (InboundMail.select()
+               .where((InboundMail.user == user.id) & (InboundMail.status == "refused")
+                      & (InboundMail.received_at > since))
+               .count())
+    return refused >= int(settings.get("REPLY_REFUSALS_PER_HOUR", 5))
+
+
+def _unanswered(reason) -> str:
+    return f"{reason} Not answered: this account's mails were refused too often this hour."
 
 
 # -- table talk -----------------------------------------------------------------
@@ -225,9 +306,9 @@ def talk_reply(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | N
             .where((Seat.game == game.id) & (Seat.index == target.seat)).get_or_none())
     if seat is None or user is None or seat.user_id != user.id \
             or seat.link_version != target.version:
-        return _refuse_stranger(mail, mailer, game,
-                                "Table talk is taken only from the player's own confirmed "
-                                "address, through the newest table-talk mail.")
+        return _refuse_account(user, mailer, game,
+                               N_("Table talk is taken only from the player's own confirmed "
+                                  "address, through the newest table-talk mail."))
     try:
         table_talk.post(game.id, seat, "\n".join(mail.commands), mailer)
     except MoveRejected as exc:
@@ -242,14 +323,14 @@ def seat_reply(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | N
     seat = (Seat.select(Seat, User).join(User)
             .where((Seat.game == game.id) & (Seat.index == target.seat)).get_or_none())
     if seat is None or user is None or seat.user_id != user.id:
-        return _refuse_stranger(mail, mailer, game,
-                                "Replies for this seat are taken only from its player's "
-                                "own confirmed address.")
+        return _refuse_account(user, mailer, game,
+                               N_("Replies for this seat are taken only from its player's "
+                                  "own confirmed address."))
     if seat.withdrawn or seat.absent or seat.bot:
         # Resigned, removed, away or handed to a bot: its old addresses are dead.
-        return _refuse_stranger(mail, mailer, game, say(user.language, msg(
+        return _refuse_account(user, mailer, game, N_(
             "This seat no longer takes moves by mail, so your reply was not played; the "
-            "game page says why.")))
+            "game page says why."))
     if seat.link_version != target.version:
         return _answer(game, seat, mailer, "refused", "This reply address was replaced by "
                        "a newer one; answer the newest mail of this game.")
@@ -346,6 +427,8 @@ def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
                "next_name": next_name, "yours": game.to_move == seat.index,
                "menu": menu.context() if menu else None,
                "seat_url": mailer.links.seat_url(seat)}
+    if status != "applied" and _refused_often(user, mailer.settings):
+        return Result("ignored", _unanswered(reason))
     template = "reply_applied" if status == "applied" else "reply_refused"
     mailer.queue(template, user.email, mailer.subject_for(game, kind.title), context, game,
                  user, reply_to=menu.reply_to if menu and menu.choices else "")
@@ -357,11 +440,10 @@ def lobby(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
           mailer: Mailer) -> Result:
     kind = get_game(game.kind)
     if user is None:
-        reason = msg("Lobby commands are taken only from the address of a confirmed account; "
-                     "sign up first at %(url)s.", url=f"{mailer.links.base_url}/signup")
-        return _lobby_answer(mail.sender, None, game, mailer, "refused", reason, [])
+        return Result("ignored", "Lobby commands are taken only from the address of a "
+                      "confirmed account; the sender has none, so it is not answered.")
     if game.join_version != target.version:
-        return _lobby_answer(mail.sender, user, game, mailer, "refused",
+        return _lobby_answer(user.email, user, game, mailer, "refused",
                              N_("This lobby address was revoked by the host."), [])
     done, reason = [], ""
     for line in mail.commands:
@@ -372,7 +454,7 @@ def lobby(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
             break
     if not mail.commands:
         reason = N_("No command was found at the top of your mail.")
-    result = _lobby_answer(mail.sender, user, game, mailer, "applied" if done else "refused",
+    result = _lobby_answer(user.email, user, game, mailer, "applied" if done else "refused",
                            reason, done)
     host = User.get_by_id(game.host_id)
     joined = [line for line in done if line.startswith("You sit")]
@@ -409,7 +491,7 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
     raise Unreadable(N_("the lobby knows /join N, /start and /option VALUE."))
 
 
-def _lobby_answer(to_addr: str, user: User | None, game: Game, mailer: Mailer, status: str,
+def _lobby_answer(to_addr: str, user: User, game: Game, mailer: Mailer, status: str,
                   reason: str, done: list[str]) -> Result:
     game = Game.get_by_id(game.id)
     kind = get_game(game.kind)
@@ -421,6 +503,8 @@ def _lobby_answer(to_addr: str, user: User | None, game: Game, mailer: Mailer, s
                "reason": say(language, reason), "done": [say(language, d) for d in done],
                "status": game.status, "seats": names,
                "options": [f"{k}: {v}" for k, v in game.options.items()]}
+    if status != "applied" and _refused_often(user, mailer.settings):
+        return Result("ignored", _unanswered(reason))
     reply_to = reply_menu.lobby_address(mailer.settings, game) if game.status == "open" else ""
     mailer.queue("reply_lobby", to_addr, mailer.subject_for(game, kind.title), context, game,
                  user, reply_to=reply_to)

@@ -325,7 +325,7 @@ def revoke(user_id: int):
 # -- inbound mail ---------------------------------------------------------------
 # Site moderators only: a reply quotes the mail it answers, with that seat's
 # hidden holdings, which a host who plays must not read.
-INBOUND_STATUSES = ("received", "applied", "refused", "ignored")
+INBOUND_STATUSES = ("received", "applied", "refused", "held", "ignored")
 
 
 @bp.get("/moderation/inbound")

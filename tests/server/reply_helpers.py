@@ -1,5 +1,10 @@
 """Helpers for the reply tests: an app with replies on, the receiver running
-in this process, and replies written the way mail clients write them."""
+in this process, and replies written the way mail clients write them.
+
+The app trusts the Authentication-Results of the authserv-id ``AUTHSERV``
+(standing for the operator's own mail server), and ``write_reply`` adds such
+a header by default (``authenticated=False``: none), so a reply counts as
+sent by its From: address, as a reply through a DKIM-checking server does."""
 from __future__ import annotations
 
 import re
@@ -14,6 +19,7 @@ from server.db import db
 from server.models import Game, InboundMail, Outbox
 
 DOMAIN = "reply.test"
+AUTHSERV = "mx.reply.test"
 
 # The line a mail client puts above the quoted mail, per language; Outlook
 # writes a block of header lines instead.
@@ -28,7 +34,14 @@ QUOTE_HEADERS = {
 
 
 def reply_app(db_url, smtp, tmp_path, **extra):
+    extra.setdefault("MAIL_AUTH_SERVERS", AUTHSERV)
     return make_app(db_url, smtp, tmp_path, REPLY_DOMAIN=DOMAIN, **extra)
+
+
+def authenticated_by(authserv: str, from_addr: str, result: str = "dmarc=pass") -> str:
+    """An Authentication-Results value as a DMARC-checking server writes it."""
+    domain = from_addr.rpartition("@")[2].rstrip(">")
+    return f"{authserv}; {result} header.from={domain}"
 
 
 def start_receiver(app, protocol: str = "smtp"):
@@ -49,10 +62,14 @@ def choices_in(msg) -> list[str]:
     return re.findall(r"^  \d+\. (.+)$", body_of(msg), re.M)
 
 
-def write_reply(msg, from_addr: str, text: str, lang: str = "en", **headers) -> EmailMessage:
+def write_reply(msg, from_addr: str, text: str, lang: str = "en", authenticated: bool = True,
+                **headers) -> EmailMessage:
     """A reply to ``msg`` as a mail client makes it: the text on top, then the
-    quote header of ``lang`` and the quoted original."""
+    quote header of ``lang`` and the quoted original; ``authenticated``: as
+    the trusted server AUTHSERV passed it on (dmarc=pass for From:)."""
     reply = EmailMessage()
+    if authenticated:
+        reply["Authentication-Results"] = authenticated_by(AUTHSERV, from_addr)
     reply["From"] = from_addr
     reply["To"] = reply_to(msg) or str(msg["From"])
     reply["Subject"] = f"Re: {msg['Subject']}"

@@ -10,7 +10,7 @@ import pytest
 from dovecot_helpers import dovecot
 from game_driver import Table
 from imap_tools import AND, MailBoxUnencrypted
-from reply_helpers import body_of, inbound, reply_app, write_reply
+from reply_helpers import AUTHSERV, body_of, inbound, reply_app, write_reply
 from test_mail_replies import turn_mail
 
 from server.db import db
@@ -77,14 +77,14 @@ def test_the_poller_command_polls_once(sqlite_url, smtp, tmp_path, imap):
         box.append(msg.as_bytes(), folder, flag_set=[])
     env = dict(os.environ, DATABASE_URL=app.config["DATABASE_URL"], SECRET_KEY="test-secret",
                PBEM_INSTANCE=app.config["INSTANCE_PATH"], REPLY_DOMAIN="reply.test",
-               **{k: str(v) for k, v in imap_settings(imap, folder).items()})
+               MAIL_AUTH_SERVERS=AUTHSERV, **{k: str(v) for k, v in imap_settings(imap, folder).items()})
     done = subprocess.run([sys.executable, "-m", "server.processes.imap_poller", "--once"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "'handled': 1" in done.stderr        # the log line (processes/logs.py)
-    # A forged address: refused with an answer, nothing else.
+    # A forged address: kept, neither acted on nor answered (issue 24).
     (row,) = inbound(app)
-    assert row.status == "refused" and "not one the server gave out" in row.outcome
+    assert row.status == "ignored" and "not one the server gave out" in row.outcome
 
 
 def test_a_poller_killed_mid_poll_loses_nothing_and_plays_once(sqlite_url, smtp, send_mail,
@@ -105,7 +105,7 @@ def test_a_poller_killed_mid_poll_loses_nothing_and_plays_once(sqlite_url, smtp,
             box.append(message.as_bytes(), folder, flag_set=[])
     env = dict(os.environ, DATABASE_URL=app.config["DATABASE_URL"], SECRET_KEY="test-secret",
                PBEM_INSTANCE=app.config["INSTANCE_PATH"], REPLY_DOMAIN="reply.test",
-               IMAP_INTERVAL="1", **{k: str(v) for k, v in imap_settings(imap, folder).items()})
+               MAIL_AUTH_SERVERS=AUTHSERV, IMAP_INTERVAL="1", **{k: str(v) for k, v in imap_settings(imap, folder).items()})
     victim = subprocess.Popen([sys.executable, "-m", "server.processes.imap_poller"], cwd=ROOT,
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60

@@ -8,6 +8,7 @@ import time
 import pytest
 from game_driver import Table, db_state
 from reply_helpers import (
+    AUTHSERV,
     DOMAIN,
     body_of,
     choices_in,
@@ -191,6 +192,8 @@ def without_outbox(state: tuple) -> tuple:
 @pytest.mark.parametrize("case", ["wrong sender", "stranger", "stale", "illegal",
                                   "unreadable", "empty", "finished", "revoked"])
 def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, case):
+    """Every authenticated reply from an account is answered; one from an
+    address with no account is kept and changes nothing, unanswered."""
     email, mail = turn_mail(duo)
     other = next(e for e in duo.emails if e != email)
     sender, text = email, "1"
@@ -213,6 +216,13 @@ def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, ca
     send(receiver.port, write_reply(mail, sender, text))
     assert without_outbox(db_state(rapp, duo.game_id)) == without_outbox(before)
     row = inbound(rapp)[-1]
+    if case == "stranger":
+        # A sender without an account gets no mail at all (issue 24), even
+        # an authenticated one: nobody may make the site mail an address.
+        assert row.status == "ignored" and "no confirmed account" in row.outcome
+        duo.send_mail(rapp)
+        assert not [m for rcpt, m in duo.smtp.messages if sender in rcpt]
+        return
     assert row.status == "refused"
     duo.send_mail(rapp)
     (answer,) = [m for rcpt, m in duo.smtp.messages if sender in rcpt][-1:]
@@ -257,7 +267,8 @@ def test_machine_mail_is_kept_but_neither_played_nor_answered(duo, rapp, receive
     send(receiver.port, write_reply(mail, email, "1", **headers))
     assert db_state(rapp, duo.game_id) == before
     (row,) = inbound(rapp)
-    assert row.status == "ignored" and row.raw.startswith(("From:", "Return-Path", "Received"))
+    assert row.status == "ignored" and row.raw.startswith(
+        ("Authentication-Results:", "From:", "Return-Path", "Received"))
 
 
 def test_a_bounce_is_ignored(duo, rapp, receiver):
@@ -310,7 +321,7 @@ def test_a_receiver_killed_mid_mail_loses_nothing_and_plays_once(sqlite_url, smt
     port = free_port()
     env = dict(os.environ, DATABASE_URL=app.config["DATABASE_URL"], SECRET_KEY="test-secret",
                PBEM_INSTANCE=app.config["INSTANCE_PATH"], REPLY_DOMAIN=DOMAIN,
-               RECEIVER_HOST="127.0.0.1", RECEIVER_PORT=str(port), SMTP_PORT=str(smtp.port))
+               MAIL_AUTH_SERVERS=AUTHSERV, RECEIVER_HOST="127.0.0.1", RECEIVER_PORT=str(port), SMTP_PORT=str(smtp.port))
     root = Path(__file__).resolve().parents[2]
 
     def start():
