@@ -56,13 +56,14 @@ def post(game_id: int, seat: Seat, text: str, mailer: Mailer,
 
 
 def _mail_the_others(game: Game, message: TableMessage, mailer: Mailer) -> None:
-    names = seat_names(game)
+    author = User.get_by_id(message.user_id)
     others = (Seat.select(Seat, User).join(User)
               .where((Seat.game == game.id) & (Seat.index != message.seat)))
     for seat in others:
         if seat.user.mail_mode == "digest":
             continue                # it comes with the digest
-        queued = mailer.talk(game, rules(game).title, seat, names[message.seat], message.text,
+        # The author's own name: the seat may have changed hands since.
+        queued = mailer.talk(game, rules(game).title, seat, author.name, message.text,
                              reply_menu.talk_address(mailer.settings, game, seat))
         if queued is not None:
             Seat.update(talk_seen_id=message.id).where(
