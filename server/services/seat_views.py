@@ -145,13 +145,18 @@ def outcome_rows(game: Game, names: list[str], language: str | None = None) -> l
     names are catalog entries)."""
     if not game.outcome:
         return []
-    names = tenures.roster(game, names).final_names(language)    # every holder of a seat
     winners = set(game.outcome["winners"])
     rows = [{"name": names[s["seat"]], "seat": s["seat"] + 1, "total": s["total"],
              "tiebreak": s["tiebreak"],
              "breakdown": [[say(language, term(label)), value] for label, value in s["breakdown"]],
              "winner": s["seat"] in winners} for s in game.outcome["scores"]]
     return sorted(rows, key=lambda r: (-r["total"], -r["tiebreak"]))
+
+
+def result_names(game: Game, names: list[str], language: str | None = None) -> list[str]:
+    """The names a result shows: each seat's last holder with everybody who
+    held it before ("N, who took over from P")."""
+    return tenures.roster(game, names).final_names(language)
 
 
 def outcome_reason(game: Game, language: str | None = None) -> str:

@@ -45,6 +45,7 @@ from server.services.seat_views import (
     outcome_reason,
     outcome_rows,
     recent_log_lines,
+    result_names,
     seats_with_users,
     table_talk,
 )
@@ -118,7 +119,8 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         deadline=deadline_text(to_move and to_move.deadline, timezone, language),
         time_left=to_move and say(language, turn_clock.status_text(
             game, to_move.user, to_move.deadline, utcnow())),
-        rows=outcome_rows(game, names, language), reason=outcome_reason(game, language),
+        rows=outcome_rows(game, result_names(game, names, language), language),
+        reason=outcome_reason(game, language),
         form=MoveForm(seq=game.seq), json=json,
         link_form=EmptyForm(), away=away_notes(seats, timezone),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),

@@ -67,7 +67,7 @@ def record(game: Game, seat: Seat | None) -> dict:
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "log": [{"seq": line.seq, "text": line.text}
                     for line in log_lines(game, viewer, names, language=page_language())],
-            "result": outcome_rows(game, names, page_language())}
+            "result": outcome_rows(game, held.final_names(page_language()), page_language())}
 
 
 @bp.get("/games/<int:game_id>/record.json")
