@@ -122,6 +122,10 @@ def ask(game_id: int, user: User, seq: int, back_to: int, *, mailer: Mailer,
             raise TakebackError(N_("The game is paused; ask when it goes on."))
         if open_takeback(game, now) is not None:
             raise TakebackError(N_("A takeback is being asked already; wait for its answers."))
+        for stale in Takeback.select().where((Takeback.game == game.id)
+                                             & (Takeback.status == "open")):
+            # Run out but not swept yet: it ends first and gives its clock back.
+            _end(game, stale, "lapsed", None, None, mailer, now, note=False)
         rows = _rows_back_to(game, seat, back_to)
         asked = _asked(game, user, rows)
         seqs = sorted(r.seq for r in rows)

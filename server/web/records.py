@@ -34,7 +34,8 @@ def position(game_id: int, seq: int):
     if seq > game.seq:
         abort(404, f"The log of this game has {game.seq} rows.")
     viewer = seat.index if seat else None
-    names = seat_names(game)
+    # The seats as they were held then (services/tenures.py).
+    names = tenures.roster(game, seat_names(game)).names_at(seq, page_language())
     state = replay(game, upto=seq)
     kind = rules(game)
     return render_template("play/position.html", game=game, kind=kind, seq=seq,

@@ -239,3 +239,20 @@ def test_alone_against_bots_a_takeback_needs_nobody(app):
                                      mailer=mailer(app)))
     assert in_db(app, lambda: Event.get((Event.game == gid) & (Event.seq == seq)).undone)
     assert in_db(app, lambda: Game.get_by_id(gid).to_move) == 0
+
+
+def test_a_new_request_after_one_ran_out_keeps_the_clock(app):
+    gid = service_game(app, "rr")
+    seat, seq = until_another_seat(app, gid, random.Random(8))
+    waiting = in_db(app, lambda: Game.get_by_id(gid).to_move)
+    deadline = seat_row(app, gid, waiting).deadline
+    asker, asked_at = user_of(app, gid, seat), utcnow()
+    game_seq = in_db(app, lambda: Game.get_by_id(gid).seq)
+    in_db(app, lambda: takebacks.ask(gid, asker, game_seq, seq, mailer=mailer(app),
+                                     now=asked_at))
+    again = asked_at + 30 * HOUR                 # ran out, and no sweep came yet
+    in_db(app, lambda: takebacks.ask(gid, asker, game_seq + 1, seq, mailer=mailer(app),
+                                     now=again))
+    second = in_db(app, lambda: Takeback.select().order_by(Takeback.id.desc()).get())
+    assert second.held_deadline == deadline + 30 * HOUR
+    assert [t.status for t in in_db(app, lambda: list(Takeback.select()))] == ["lapsed", "open"]
