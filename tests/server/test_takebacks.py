@@ -256,3 +256,21 @@ def test_a_new_request_after_one_ran_out_keeps_the_clock(app):
     second = in_db(app, lambda: Takeback.select().order_by(Takeback.id.desc()).get())
     assert second.held_deadline == deadline + 30 * HOUR
     assert [t.status for t in in_db(app, lambda: list(Takeback.select()))] == ["lapsed", "open"]
+
+
+def test_a_player_who_came_by_a_mail_link_answers_without_signing_in(app):
+    from urllib.parse import urlsplit
+    gid = service_game(app, "ml", players=2)
+    seat, seq = until_another_seat(app, gid, random.Random(10))
+    asker = user_of(app, gid, seat)
+    game_seq = in_db(app, lambda: Game.get_by_id(gid).seq)
+    in_db(app, lambda: takebacks.ask(gid, asker, game_seq, seq, mailer=mailer(app)))
+    held = in_db(app, lambda: Takeback.get(Takeback.game == gid))
+    other = seat_row(app, gid, 1 - seat)
+    link = in_db(app, lambda: mailer(app).links.seat_url(other))
+    client = app.test_client()
+    page = client.get(urlsplit(link).path, follow_redirects=True).text
+    yes = form_for(page, f"/takebacks/{held.id}/yes")
+    done = client.post(yes["action"], data=yes["fields"], follow_redirects=True)
+    assert "Everybody agreed" in done.text
+    assert in_db(app, lambda: Event.get((Event.game == gid) & (Event.seq == seq)).undone)
