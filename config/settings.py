@@ -127,6 +127,10 @@ OUTAGE_GRACE_SECONDS: int = 600
 # A turn that reaches its deadline without one reminder having gone out gets
 # a last-call reminder and this many more hours (never a timeout unwarned).
 LAST_CALL_HOURS: float = 2.0
+# A player's request to take back their own move (services/takebacks.py)
+# lapses when the other players have not all answered within this many hours;
+# the clock of the seat to move stands still meanwhile.
+TAKEBACK_HOURS: float = 24.0
 # A turn mail that left the outbox this many seconds or more after it was
 # written moves that seat's deadline on by its whole wait (the clock starts
 # when the mail leaves).  However long a turn mail or last call waits, the

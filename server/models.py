@@ -374,6 +374,47 @@ class ReplyConfirmation(BaseModel):
         indexes = ((("user", "created_at"), False),)
 
 
+class Tenure(BaseModel):
+    """Who held a seat from one log row to another (services/tenures.py): the
+    log, the record and the result name the person who made each move, not
+    the seat's holder today.  A tenure covers the rows after ``from_seq`` up
+    to ``to_seq`` (None: it goes on).  ``user`` is None for a bot's."""
+
+    game = ForeignKeyField(Game, backref="tenures", on_delete="CASCADE")
+    seat = IntegerField()
+    user = ForeignKeyField(User, null=True)
+    bot = CharField(null=True, max_length=20)
+    from_seq = IntegerField()
+    to_seq = IntegerField(null=True)
+    began = CharField(default="joined", max_length=12)     # joined, replaced, took_over
+    ended = CharField(default="", max_length=12)           # replaced, removed, resigned
+
+    class Meta:
+        indexes = ((("game", "seat", "from_seq"), False),)
+
+
+class Takeback(BaseModel):
+    """A player's request to take back their own move(s) (services/takebacks.py):
+    every other player must agree; it holds while the game stays at ``seq``
+    and until ``expires_at``.  The clock of the seat to move stands still
+    meanwhile: its deadline is kept here and given back, shifted, at the end."""
+
+    game = ForeignKeyField(Game, backref="takebacks", on_delete="CASCADE")
+    requester = ForeignKeyField(User)
+    seat = IntegerField()
+    seqs = JSONField(default=list)      # the log rows of the moves to take back
+    asked = JSONField(default=list)     # user ids whose yes it needs
+    agreed = JSONField(default=list)
+    seq = IntegerField()
+    status = CharField(default="open")  # open, done, refused, lapsed
+    held_seat = IntegerField(null=True)
+    held_deadline = DateTimeField(null=True)
+    held_reminder = DateTimeField(null=True)
+    created_at = DateTimeField(default=utcnow)
+    expires_at = DateTimeField(index=True)
+    ended_at = DateTimeField(null=True)
+
+
 MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation, Proposal,
           InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount,
-          ReplyConfirmation]
+          ReplyConfirmation, Tenure, Takeback]

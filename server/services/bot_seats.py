@@ -21,7 +21,7 @@ from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, User, utcnow
 from server.services import moderation as moderate
-from server.services import seat_views
+from server.services import seat_views, tenures
 from server.services.seat_views import bot_title
 
 # Offered to hosts and moderators; the search bot is slow per decision, so
@@ -71,8 +71,10 @@ def hand_to_bot(game_id: int, user: User, seq: int, index: int, bot: str, reason
                   msg("%(who)s (moderator) handed seat %(seat)s of %(name)s to the %(bot)s. "
                       "%(name)s takes the seat back by moving or pressing \"I'm back\".", **said))
         text = moderate._said(handed, reason)
-        moderate._note(game, seq, {"note": "bot", "seat": index, "bot": bot,
-                                   "reason": reason}, text, user, now, seat=index)
+        new = moderate._note(game, seq, {"note": "bot", "seat": index, "bot": bot,
+                                         "reason": reason}, text, user, now, seat=index)
+        if seat.withdrawn:      # nobody holds a departed seat: the bot takes it over
+            tenures.hand_over(game, index, new, None, bot, began="took_over")
         Seat.update(bot=bot).where(Seat.id == seat.id).execute()
         if game.to_move == index:
             moderate._due_now(seat, now)

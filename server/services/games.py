@@ -13,7 +13,7 @@ from server.db import db
 from server.mail import limits
 from server.mail.compose import Mailer
 from server.models import Game, Invitation, Seat, User, utcnow
-from server.services import clock_calendar, reply_menu
+from server.services import clock_calendar, reply_menu, tenures
 from server.services.moves import MoveRejected, NotFound, notify_turn
 from server.services.seat_views import seat_names
 from server.services.state_store import save_snapshot
@@ -201,6 +201,7 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
         except IllegalMove as exc:
             raise LobbyError(str(exc)) from None
         _compact_seats(game, seats, filled)
+        tenures.begin_game(game, list(Seat.select().where(Seat.game == game.id)))
         now = utcnow()
         claimed = (Game.update(status="active", seat_count=len(filled), started_at=now,
                                to_move=kind.to_move(state), prompt=kind.prompt(state)[:250])

@@ -19,7 +19,7 @@ from server.db import db
 from server.i18n import say
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
-from server.services import clocks, moves, seat_views, state_store, turn_clock
+from server.services import clocks, moves, seat_views, state_store, tenures, turn_clock
 from server.services.accounts import EMAIL, NO_PASSWORD
 
 REASON_MAX = 500
@@ -333,8 +333,9 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
         old = seat.user
         text = _said(msg("%(who)s (moderator) gave seat %(seat)s of %(old)s to %(new)s.",
                          who=user.name, seat=index + 1, old=old.name, new=newcomer.name), reason)
-        _note(game, seq, {"note": "replace", "seat": index, "old": old.id, "new": newcomer.id,
-                          "reason": reason}, text, user, now, seat=index)
+        new = _note(game, seq, {"note": "replace", "seat": index, "old": old.id,
+                                "new": newcomer.id, "reason": reason}, text, user, now, seat=index)
+        tenures.hand_over(game, index, new, newcomer.id)     # the log keeps naming the old
         Seat.update(user=newcomer, link_version=Seat.link_version + 1, joined_at=now,
                     withdrawn=False, absent=False, timeouts_in_row=0, last_move_seq=0).where(
             Seat.id == seat.id).execute()
@@ -422,7 +423,8 @@ def _withdraw(game: Game, seq: int, seat: Seat, note: dict, text: str, user: Use
               now: dt.datetime, actor: str = "moderator") -> None:
     if seat.withdrawn:
         raise ModerationError(f"Seat {seat.index + 1} has left the game already.")
-    _note(game, seq, note, text, user, now, actor=actor, seat=seat.index)
+    new = _note(game, seq, note, text, user, now, actor=actor, seat=seat.index)
+    tenures.end(game, seat.index, new, {"remove": "removed", "resign": "resigned"}[note["note"]])
     Seat.update(withdrawn=True).where(Seat.id == seat.id).execute()
     if game.to_move == seat.index:
         _due_now(seat, now)

@@ -22,6 +22,7 @@ from server.services.seat_views import (
     names_of,
     outcome_reason,
     outcome_rows,
+    result_names,
     seat_names,
     seats_with_users,
     unseen_talk,
@@ -182,5 +183,6 @@ def notify_final(game: Game, mailer: Mailer) -> None:
     seats = Seat.select(Seat, User).join(User).where(Seat.game == game.id)
     for seat in seats:
         language = seat.user.language
-        mailer.final(game, rules(game).title, seat, outcome_rows(game, names, language),
+        mailer.final(game, rules(game).title, seat,
+                     outcome_rows(game, result_names(game, names, language), language),
                      outcome_reason(game, language))

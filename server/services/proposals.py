@@ -17,7 +17,7 @@ from engine.words import N_, msg, nmsg
 from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
-from server.services import moderation, moves, seat_views
+from server.services import moderation, moves, seat_views, takebacks
 
 SERVICES = {"default": moderation.play_default, "replace": moderation.replace,
             "remove": moderation.remove, "undo": moderation.undo,
@@ -78,8 +78,22 @@ def voters(game: Game, proposal: Proposal) -> list[Seat]:
     seats = Seat.select(Seat, User).join(User).where(
         (Seat.game == game.id) & (Seat.withdrawn == False))  # noqa: E712 (SQL)
     replaced = proposal.params.get("index") if proposal.action == "replace" else None
-    return [s for s in seats if s.user_id != proposal.proposer_id
-            and not (s.index == replaced and s.absent)]
+    found = [s for s in seats if s.user_id != proposal.proposer_id
+             and not (s.index == replaced and s.absent)]
+    if proposal.action == "undo":
+        found += _makers_asked(game, proposal, found)
+    return found
+
+
+def _makers_asked(game: Game, proposal: Proposal, asked: list[Seat]) -> list[Seat]:
+    """An undo removes no move without its maker's yes: whoever made one of
+    the moves it takes back is asked too, even after leaving the seat."""
+    count = proposal.params.get("count", 1)
+    more = takebacks.makers_of_last(game, count if isinstance(count, int) else 1)
+    more -= {s.user_id for s in asked} | {proposal.proposer_id}
+    seats = {s.user_id: s for s in Seat.select(Seat, User).join(User).where(
+        (Seat.game == game.id) & Seat.user.in_(list(more)))}
+    return [seats.get(uid) or Seat(game=game.id, index=-1, user=uid) for uid in sorted(more)]
 
 
 def answer(game_id: int, user: User, proposal_id: int, agree: bool, *, mailer: Mailer,

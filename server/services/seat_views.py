@@ -19,6 +19,7 @@ from server.db import Prepared
 from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
 from server.services.clocks import local_text
+from server.services import tenures
 from server.services.state_store import rules
 
 TALK_RIDE_ALONG = 20    # table-talk messages at most in one turn mail or digest
@@ -82,10 +83,12 @@ def choices(game: Game, state, seat: int, names: list[str],
 
 def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
               upto: int | None = None, language: str | None = None) -> list[LogLine]:
+    """The log's lines, each naming the seats as they were held at its row
+    (services/tenures.py), not as they are held today."""
     query = _log_rows(game.id).where(Event.seq > after).order_by(Event.seq)
     if upto is not None:
         query = query.where(Event.seq <= upto)
-    return _lines(query, viewer, names, language)
+    return _lines(query, viewer, tenures.roster(game, names), language)
 
 
 def recent_log_lines(game: Game, viewer: int | None, names: list[str], count: int,
@@ -94,30 +97,46 @@ def recent_log_lines(game: Game, viewer: int | None, names: list[str], count: in
     rows (a row has one line or more), so a page costs the same at move 300
     as at move 3."""
     rows = LAST_LOG_ROWS.rows(game.id, count)
-    return _lines(reversed(rows), viewer, names, language)[-count:]
+    return _lines(reversed(rows), viewer, tenures.roster(game, names), language)[-count:]
 
 
 def _log_rows(game_id: int):
-    return (Event.select(Event.seq, Event.events, Event.undone, Event.actor, Event.seat)
-            .where(Event.game == game_id))
+    return (Event.select(Event.seq, Event.events, Event.undone, Event.actor, Event.seat,
+                         Event.kind, User.name.alias("by_name"))
+            .join(User, JOIN.LEFT_OUTER, on=(Event.user == User.id))
+            .where(Event.game == game_id)
+            .objects())
 
 
 LAST_LOG_ROWS = Prepared(lambda game_id, count: (
     _log_rows(game_id).order_by(Event.seq.desc()).limit(count)))
 
 
-def _lines(rows, viewer: int | None, names: list[str], language: str | None) -> list[LogLine]:
+def _lines(rows, viewer: int | None, roster: tenures.Roster,
+           language: str | None) -> list[LogLine]:
     lines = []
     in_language = partial(say, language)
     for row in rows:
+        names = roster.names_at(row.seq, language)
         for data in row.events:
             text = EngineEvent.from_json(data).text_for(viewer, names, in_language)
-            if text and row.actor == "bot" and row.seat is not None:
-                text = say(language, msg("[bot for %(name)s] %(text)s", name=names[row.seat],
-                                         text=text))
+            if text and row.seat is not None and row.seat < len(names):
+                text = _played_by(row, names[row.seat], text, language)
             if text:
                 lines.append(LogLine(row.seq, f"(undone) {text}" if row.undone else text))
     return lines
+
+
+def _played_by(row: Event, name: str, text: str, language: str | None) -> str:
+    """A move its seat's player did not make says who or what made it."""
+    if row.actor == "bot":
+        return say(language, msg("[bot for %(name)s] %(text)s", name=name, text=text))
+    if row.actor == "timeout":
+        return say(language, msg("[the clock for %(name)s] %(text)s", name=name, text=text))
+    if row.actor == "moderator" and row.kind == "move":
+        return say(language, msg("[%(who)s (moderator) for %(name)s] %(text)s",
+                                 who=row.by_name or "?", name=name, text=text))
+    return text
 
 
 def outcome_rows(game: Game, names: list[str], language: str | None = None) -> list[dict]:
@@ -132,6 +151,12 @@ def outcome_rows(game: Game, names: list[str], language: str | None = None) -> l
              "breakdown": [[say(language, term(label)), value] for label, value in s["breakdown"]],
              "winner": s["seat"] in winners} for s in game.outcome["scores"]]
     return sorted(rows, key=lambda r: (-r["total"], -r["tiebreak"]))
+
+
+def result_names(game: Game, names: list[str], language: str | None = None) -> list[str]:
+    """The names a result shows: each seat's last holder with everybody who
+    held it before ("N, who took over from P")."""
+    return tenures.roster(game, names).final_names(language)
 
 
 def outcome_reason(game: Game, language: str | None = None) -> str:
@@ -156,20 +181,22 @@ def table_talk(game: Game, limit: int = 30, names: list[str] | None = None) -> l
 
 
 LAST_TALK = Prepared(lambda game_id, limit: (
-    TableMessage.select().where(TableMessage.game == game_id)
+    TableMessage.select(TableMessage, User).join(User)
+    .where(TableMessage.game == game_id)
     .order_by(TableMessage.id.desc()).limit(limit)))
 
 
 def _shown(row: TableMessage, names: list[str]) -> dict:
+    """A message under its author's own name (not the seat's holder today)."""
     text = (f"(hidden by a moderator: {row.hidden_reason})" if row.hidden else row.text)
-    return {"id": row.id, "name": names[row.seat] if row.seat < len(names) else "?",
+    return {"id": row.id, "name": row.user.name,
             "seat": row.seat + 1, "text": text, "hidden": row.hidden, "at": row.created_at}
 
 
 def unseen_talk(game: Game, seat: Seat) -> list[dict]:
     """What ``seat`` has not had by mail yet (for its turn mail or digest);
     marks it had."""
-    rows = list(TableMessage.select()
+    rows = list(TableMessage.select(TableMessage, User).join(User)
                 .where((TableMessage.game == game.id) & (TableMessage.id > seat.talk_seen_id)
                        & (TableMessage.seat != seat.index))
                 .order_by(TableMessage.id))

@@ -22,7 +22,8 @@ from server.db import db
 from server.mail.compose import Mailer
 from server.mail.delivery import holder_running
 from server.models import Game, Seat, User, Vacation
-from server.services import bot_seats, clocks, lobby_cleanup, outages, reach, reply_menu
+from server.services import (bot_seats, clocks, lobby_cleanup, outages, reach, reply_menu,
+                             takebacks)
 from server.services.moves import MoveRejected, notify_final, notify_turn, play
 from server.services.seat_views import seat_names, unseen_talk
 from server.services.state_store import load_state, rules
@@ -42,6 +43,7 @@ class SweepReport:
     reminders: int = 0
     last_calls: int = 0
     digests: int = 0
+    takebacks: int = 0
     outage: outages.Outage | None = None
     skipped: list[str] = field(default_factory=list)
 
@@ -68,6 +70,7 @@ def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None,
             break
     report.reminders = send_reminders(mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
     report.digests = send_digests(settings, mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
+    report.takebacks = takebacks.sweep(mailer, now)     # unanswered requests lapse
     report.lobbies_reminded, report.lobbies_closed = lobby_cleanup.sweep_lobbies(
         settings, mailer, now)
     return report

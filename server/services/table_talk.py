@@ -79,16 +79,16 @@ def _check_limit(settings, user_id: int) -> None:
 
 
 def _mail_the_others(game: Game, message: TableMessage, mailer: Mailer) -> None:
-    names = seat_names(game)
+    author = User.get_by_id(message.user_id)
     others = (Seat.select(Seat, User).join(User)
               .where((Seat.game == game.id) & (Seat.index != message.seat)))
-    author = User.get_by_id(message.user_id)
     for seat in others:
         if seat.user.mail_mode == "digest":
             continue                # it comes with the digest
         # Over the address's limit none is queued: the message then rides
-        # along in the seat's next turn mail (talk_seen_id stays).
-        queued = mailer.talk(game, rules(game).title, seat, names[message.seat], message.text,
+        # along in the seat's next turn mail (talk_seen_id stays).  The
+        # author's own name: the seat may have changed hands since.
+        queued = mailer.talk(game, rules(game).title, seat, author.name, message.text,
                              reply_menu.talk_address(mailer.settings, game, seat),
                              author_user=author)
         if queued is not None:

@@ -18,9 +18,10 @@ from server.web import (
     protection,
     rate_limits,
     records,
+    takebacks,
 )
 
-AREAS = (accounts, lobby, play, records, preferences, moderation)
+AREAS = (accounts, lobby, play, records, preferences, moderation, takebacks)
 
 
 def init_app(app) -> None:

@@ -151,3 +151,13 @@ class SettingsForm(FlaskForm):
 class VacationForm(FlaskForm):
     starts = DateField(_l("First day away"), [InputRequired()])
     ends = DateField(_l("Last day away"), [InputRequired()])
+
+
+class TakebackForm(FlaskForm):
+    """A player asks to take back their own move at log row ``back_to``."""
+    seq = HiddenField()
+    back_to = StringField(_l("Move to take back"), [InputRequired(), Length(1, 9)])
+
+
+class TakebackAnswerForm(FlaskForm):
+    seq = HiddenField()

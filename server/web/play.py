@@ -45,11 +45,12 @@ from server.services.seat_views import (
     outcome_reason,
     outcome_rows,
     recent_log_lines,
+    result_names,
     seats_with_users,
     table_talk,
 )
 from server.services.state_store import game_with_snapshot, load_state, rules
-from server.web import drawings, rate_limits, seat_access
+from server.web import drawings, rate_limits, seat_access, takebacks
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, MoveForm, TalkForm
 from server.web.languages import page_language, say_here
@@ -101,8 +102,10 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     state, names, kind = load_state(game, save=False), names_of(seats), rules(game)
     language = page_language()
     to_move = seats[game.to_move] if game.to_move is not None else None
+    takeback = takebacks.box(game, seat)
+    # While a takeback is asked the game waits for its answers.
     my_turn = (viewer is not None and viewer == game.to_move and not game.paused
-               and not seat.withdrawn)
+               and not seat.withdrawn and takeback["open"] is None)
     return dict(
         game=game, kind=kind, seat=seat, names=names,
         recent=recent_log_lines(game, viewer, names, RECENT_LINES, language),
@@ -116,14 +119,15 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         deadline=deadline_text(to_move and to_move.deadline, timezone, language),
         time_left=to_move and say(language, turn_clock.status_text(
             game, to_move.user, to_move.deadline, utcnow())),
-        rows=outcome_rows(game, names, language), reason=outcome_reason(game, language),
+        rows=outcome_rows(game, result_names(game, names, language), language),
+        reason=outcome_reason(game, language),
         form=MoveForm(seq=game.seq), json=json,
         link_form=EmptyForm(), away=away_notes(seats, timezone),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
         played_for_you=while_away.played_for(game, seat, names, language) if seat else [],
         talk=table_talk(game, names=names)
         if table_talk_service.may_read(current_user, game, seat) else None,
-        talk_form=TalkForm())
+        talk_form=TalkForm(), takeback=takeback)
 
 
 def prompt_text(kind, state, names: list[str]) -> str:

@@ -8,6 +8,7 @@ from flask_login import current_user
 
 from engine.words import N_
 from server.models import Game, Seat
+from server.services import tenures
 from server.services.seat_views import board, log_lines, outcome_rows, seat_names
 from server.services.state_store import replay, rules
 from server.web import drawings, seat_access
@@ -33,7 +34,8 @@ def position(game_id: int, seq: int):
     if seq > game.seq:
         abort(404, f"The log of this game has {game.seq} rows.")
     viewer = seat.index if seat else None
-    names = seat_names(game)
+    # The seats as they were held then (services/tenures.py).
+    names = tenures.roster(game, seat_names(game)).names_at(seq, page_language())
     state = replay(game, upto=seq)
     kind = rules(game)
     return render_template("play/position.html", game=game, kind=kind, seq=seq,
@@ -55,13 +57,18 @@ def log(game_id: int):
 def record(game: Game, seat: Seat | None) -> dict:
     viewer = seat.index if seat else None
     names = seat_names(game)
+    held = tenures.roster(game, names)
     return {"game": game.name, "id": game.id, "kind": game.kind, "title": rules(game).title,
-            "options": game.options, "players": names, "status": game.status,
+            "options": game.options, "players": held.final_names(page_language()),
+            "seats": [{"seat": h.seat + 1, "name": h.name, "from_seq": h.from_seq,
+                       "to_seq": h.to_seq, "began": h.began, "ended": h.ended}
+                      for h in held.tenures()],
+            "status": game.status,
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
             "log": [{"seq": line.seq, "text": line.text}
                     for line in log_lines(game, viewer, names, language=page_language())],
-            "result": outcome_rows(game, names, page_language())}
+            "result": outcome_rows(game, held.final_names(page_language()), page_language())}
 
 
 @bp.get("/games/<int:game_id>/record.json")
@@ -72,6 +79,16 @@ def record_json(game_id: int):
         "Content-Disposition": f'attachment; filename="pbem-game-{game.id}.json"'})
 
 
+def _held_lines(seats: list[dict]) -> list[str]:
+    """Who held each seat from which row to which (only when a seat changed hands)."""
+    if len({s["seat"] for s in seats}) == len(seats):
+        return []
+    return ["Seats held:"] + [
+        f"  seat {s['seat']}: {s['name']}, rows {s['from_seq'] + 1}-"
+        + (str(s["to_seq"]) if s["to_seq"] is not None else "") + f" ({s['began']}"
+        + (f", {s['ended']})" if s["ended"] else ")") for s in seats] + [""]
+
+
 @bp.get("/games/<int:game_id>/record.txt")
 def record_text(game_id: int):
     game, seat = viewable(game_id)
@@ -79,6 +96,7 @@ def record_text(game_id: int):
     lines = [f"{data['game']} ({data['title']} #{data['id']})",
              "Players: " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(data["players"])),
              ""]
+    lines += _held_lines(data["seats"])
     lines += [f"{row['seq']:>5}  {row['text']}" for row in data["log"]]
     if data["result"]:
         lines += ["", "Result:"] + [f"  {r['name']}: {r['total']}" + (" (winner)" if r["winner"]
