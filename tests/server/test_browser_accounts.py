@@ -54,7 +54,8 @@ def test_sign_up_confirm_take_the_invited_seat_and_reset(caught, browser):
     ann.get_by_role("button", name="Send invitations").click()
 
     bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    open_mail(bob, app, base, "bob@example.org", "Confirmed game", "/j/")
+    # Bob has no account yet: his invitation's subject carries no game name.
+    open_mail(bob, app, base, "bob@example.org", "An invitation to a game", "/j/")
     bob.get_by_role("link", name="sign up", exact=True).click()
     fill_sign_up(bob, "Bob", "bob@example.org", "bobs password")
     open_mail(bob, app, base, "bob@example.org", "Confirm your address", "/confirm/")

@@ -180,7 +180,7 @@ def test_malformed_mail_is_refused_for_good(rapp, receiver, case):
 
 def undecodable(reply: EmailMessage, case: str) -> bytes:
     head = b"".join(f"{name}: {reply[name]}\r\n".encode() for name in
-                    ("From", "To", "Message-ID"))
+                    ("Authentication-Results", "From", "To", "Message-ID"))
     subject = f"Subject: {reply['Subject']}\r\n".encode()
     if case == "an encoded NUL in the Subject and From":
         head = head.replace(f"From: {reply['From']}".encode(),
