@@ -99,7 +99,7 @@ class TrackedSqliteDatabase(RemembersWrites, SqliteDatabase):
 
 
 class HonestPostgresqlDatabase(HonestCommits, PostgresqlDatabase):
-    pass
+    """PostgreSQL whose failed COMMIT may still have been applied: HonestCommits says so."""
 
 
 class TrustingPool(HonestCommits, PooledPostgresqlDatabase):

@@ -121,7 +121,7 @@ def _record(mail: ParsedMail, raw: bytes, to_addr: str, via: str) -> InboundMail
                 to_addr=(to_addr or ",".join(mail.recipients))[:250], subject=mail.subject,
                 via=via)
     except IntegrityError:
-        pass
+        pass                    # seen before: handled below, unless it is still "received"
     # The UPDATE holds the row until this transaction ends: a second
     # delivery of the same mail waits here, then finds it handled.
     taken = (InboundMail.update(via=via)

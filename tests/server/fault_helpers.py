@@ -65,5 +65,5 @@ class CommitCutter:
                 try:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
-                    pass
+                    pass    # the other side closed it already
                 sock.close()
