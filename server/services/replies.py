@@ -212,7 +212,7 @@ def _handle(mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer,
         return Result("ignored", "That game no longer exists; not answered.")
     row.game_id = game.id
     if target.kind == CONFIRM:
-        return _confirmed(target, game, row, mailer)
+        return _confirmed(mail, target, game, row, mailer)
     user = User.get_or_none(User.email == mail.sender)
     user = user if user is not None and user.verified else None
     verdict = authentication.check(raw, mail.sender, mailer.settings)
@@ -250,9 +250,15 @@ def _hold(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
                   "address confirms it.")
 
 
-def _confirmed(target: ReplyTarget, game: Game, row: InboundMail, mailer: Mailer) -> Result:
+def _confirmed(mail: ParsedMail, target: ReplyTarget, game: Game, row: InboundMail,
+               mailer: Mailer) -> Result:
     """A reply to a single-use confirmation address: the held mail acts now,
-    once, as its account (the address went to no one else)."""
+    once, as its account (the address went to no one else).  The reply must
+    say yes in its first line: an out-of-office that says nothing of being
+    automatic must not confirm a move its owner never saw."""
+    if not reply_confirmations.says_yes(mail.commands):
+        return Result("ignored", "A reply to a confirmation address that does not start "
+                      "with yes; nothing confirmed, not answered.")
     held = reply_confirmations.claim(target, game, mailer.settings)
     if held is None:
         return Result("ignored", "This confirmation address was used before or has "

@@ -29,6 +29,11 @@ from server.services.state_store import rules
 
 SHOWN_LINES = 20
 SHOWN_CHARS = 2000
+# The first line of a confirming reply, in the four languages (and "confirm"
+# words): any other first line, e.g. an out-of-office text, confirms nothing.
+YES_WORDS = frozenset({"yes", "y", "ok", "confirm", "confirmed", "ja", "j", "bevestig",
+                       "bevestigd", "bestätigen", "bestätigt", "bestaetigen", "oui", "o",
+                       "confirmer", "confirme", "confirmé"})
 # What the mail calls the held thing, per reply address kind.
 WHAT = {SEAT: "move", LOBBY: "lobby", TALK: "talk"}
 
@@ -54,6 +59,12 @@ def owner(target: ReplyTarget, game: Game, user: User | None) -> User | None:
         return None
     player = User.get_by_id(seat.user_id)
     return player if player.verified else None
+
+
+def says_yes(commands: list[str]) -> bool:
+    """Whether a reply's first line is a yes ("Yes!", "ja", "oui." …)."""
+    first = commands[0].strip().strip(".!,;:").casefold() if commands else ""
+    return first in YES_WORDS
 
 
 def hold(target: ReplyTarget, game: Game, user: User, lines: list[str], row: InboundMail,

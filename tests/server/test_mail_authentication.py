@@ -187,13 +187,29 @@ def test_a_confirmation_used_twice_plays_once(duo, rapp, receiver):
     deliver(receiver.port, forged(mail, email, "Settler"))
     (ask,) = confirmations(duo, email)
     deliver(receiver.port, forged(ask, email, "yes"), mail_from=email)
-    deliver(receiver.port, forged(ask, email, "yes again"), mail_from=email)
+    deliver(receiver.port, forged(ask, email, "Yes!"), mail_from=email)
     assert duo.game().seq == 1
     rows = inbound(rapp)
     assert [r.status for r in rows] == ["held", "applied", "ignored"]
     assert "used before" in rows[-1].outcome
     with rapp.app_context(), db.connection_context():
         assert ReplyConfirmation.select().where(ReplyConfirmation.used_at.is_null()).count() == 0
+
+
+def test_an_out_of_office_answer_confirms_nothing(duo, rapp, receiver):
+    """An auto-reply that does not say it is one (no Auto-Submitted) lands
+    on the confirmation address too: only a first line that says yes (in
+    any of the site's languages) confirms, and the address still works."""
+    email, mail = turn_mail(duo)
+    deliver(receiver.port, forged(mail, email, "Settler"))
+    (ask,) = confirmations(duo, email)
+    away = "I am out of the office until Monday.\nYes, I will answer then."
+    deliver(receiver.port, forged(ask, email, away), mail_from=email)
+    assert duo.game().seq == 0
+    assert "does not start with yes" in inbound(rapp)[-1].outcome
+    assert duo.new_mail(email) == []
+    deliver(receiver.port, forged(ask, email, "Ja."), mail_from=email)
+    assert duo.game().seq == 1
 
 
 def test_a_confirmation_address_with_a_wrong_signature_does_nothing(duo, rapp, receiver):
