@@ -255,6 +255,10 @@ def test_a_newcomer_follows_the_readme_on_a_fresh_debian_server(walked):
         text = unit.read_text()
         assert "After=network-online.target postgresql.service redis-server.service" in text
         assert exposure(unit) <= EXPOSURE_AT_MOST, unit.name
+        # One metrics folder for every process, so /metrics sees the
+        # scheduler's sweeps and the receiver's moves too.
+        assert "Environment=PROMETHEUS_MULTIPROC_DIR=/run/pbem/metrics" in text, unit.name
+        assert "RuntimeDirectory=pbem/metrics" in text, unit.name
     started_as_systemd_would(root, enabled, settings, values)
 
 
