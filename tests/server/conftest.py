@@ -209,3 +209,22 @@ def release(tmp_path_factory):
                    capture_output=True, timeout=900)
     (sdist,), (wheel,) = out.glob("pbem-*.tar.gz"), out.glob("pbem-*.whl")
     return sdist, wheel
+
+
+# -- replies: a module that tests them defines ``rapp`` (its app) -----------------
+@pytest.fixture
+def receiver(rapp):
+    """The real reply receiver over SMTP in front of the module's ``rapp``."""
+    from reply_helpers import start_receiver     # reply_helpers imports this module
+    controller = start_receiver(rapp)
+    yield controller
+    controller.stop()
+
+
+@pytest.fixture
+def duo(rapp, smtp, send_mail):
+    """A two-player game (seed 5) of the module's ``rapp``, started by its pages."""
+    from game_driver import Table
+    table = Table(rapp, smtp, send_mail, 2, seed=5)
+    table.set_up()
+    return table

@@ -17,7 +17,6 @@ from reply_helpers import (
     outbox_kinds,
     reply_app,
     send,
-    start_receiver,
 )
 from test_mail_bounces import postfix_dsn
 
@@ -33,13 +32,6 @@ BOUNCES = "bounces.test"
 @pytest.fixture
 def rapp(db_url, smtp, tmp_path):
     return reply_app(db_url, smtp, tmp_path, BOUNCE_DOMAIN=BOUNCES)
-
-
-@pytest.fixture
-def receiver(rapp):
-    controller = start_receiver(rapp)
-    yield controller
-    controller.stop()
 
 
 def seat_of(app, game_id: int, email: str) -> Seat:

@@ -25,7 +25,6 @@ from reply_helpers import (
     inbound,
     reply_app,
     reply_to,
-    start_receiver,
     write_reply,
 )
 from test_mail_replies import turn_mail
@@ -95,20 +94,6 @@ def signed(message, domain: str, key: bytes, selector: str = "sel") -> bytes:
 @pytest.fixture
 def rapp(db_url, smtp, tmp_path, dns):
     return reply_app(db_url, smtp, tmp_path, MAIL_AUTH_DNS=dns.address, MAIL_AUTH_DNS_TIMEOUT=2.0)
-
-
-@pytest.fixture
-def receiver(rapp):
-    controller = start_receiver(rapp)
-    yield controller
-    controller.stop()
-
-
-@pytest.fixture
-def duo(rapp, smtp, send_mail):
-    table = Table(rapp, smtp, send_mail, 2, seed=5)
-    table.set_up()
-    return table
 
 
 def deliver(port: int, message, mail_from: str = EVIL) -> None:

@@ -3,7 +3,7 @@ VALUE, /start, answering the invitation and the lobby's own mails."""
 from __future__ import annotations
 
 import pytest
-from reply_helpers import body_of, inbound, reply_app, reply_to, send, start_receiver, write_reply
+from reply_helpers import body_of, inbound, reply_app, reply_to, send, write_reply
 from web_helpers import form_for, post_form, signup
 
 from server.db import db
@@ -13,13 +13,6 @@ from server.models import Game
 @pytest.fixture
 def rapp(db_url, smtp, tmp_path):
     return reply_app(db_url, smtp, tmp_path)
-
-
-@pytest.fixture
-def receiver(rapp):
-    controller = start_receiver(rapp)
-    yield controller
-    controller.stop()
 
 
 def fresh(smtp, send_mail, app, email, seen):

@@ -31,20 +31,6 @@ def rapp(db_url, smtp, tmp_path):
     return reply_app(db_url, smtp, tmp_path)
 
 
-@pytest.fixture
-def receiver(rapp):
-    controller = start_receiver(rapp)
-    yield controller
-    controller.stop()
-
-
-@pytest.fixture
-def duo(rapp, smtp, send_mail):
-    table = Table(rapp, smtp, send_mail, 2, seed=5)
-    table.set_up()
-    return table
-
-
 def turn_mail(table: Table):
     """(email, mail) of the one seat whose turn mail is waiting."""
     found = []

@@ -33,13 +33,6 @@ def rapp(db_url, smtp, tmp_path):
     return reply_app(db_url, smtp, tmp_path, BOUNCE_DOMAIN=BOUNCES)
 
 
-@pytest.fixture
-def receiver(rapp):
-    controller = start_receiver(rapp)
-    yield controller
-    controller.stop()
-
-
 def client(port: int) -> smtplib.SMTP:
     smtp = smtplib.SMTP("127.0.0.1", port, timeout=30)
     smtp.ehlo()
