@@ -131,6 +131,9 @@ LAST_CALL_HOURS: float = 2.0
 # lapses when the other players have not all answered within this many hours;
 # the clock of the seat to move stands still meanwhile.
 TAKEBACK_HOURS: float = 24.0
+# A rematch of a finished game (services/rematches.py) starts when every
+# player asked said yes; when not all answered within this many hours it lapses.
+REMATCH_HOURS: float = 72.0
 # A turn mail that left the outbox this many seconds or more after it was
 # written moves that seat's deadline on by its whole wait (the clock starts
 # when the mail leaves).  However long a turn mail or last call waits, the

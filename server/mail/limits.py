@@ -23,7 +23,9 @@ from server.models import Outbox, TableMessage, User, utcnow
 
 HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
-INVITE = ("invite",)
+# A rematch request goes out on the proposer's behalf like an invitation
+# (services/rematches.py) and counts with them, per user and per address.
+INVITE = ("invite", "rematch")
 TALK = ("talk",)
 # Answers that anybody can make the site send by forging a From: line.  An
 # answer that says what was played needs the seat's own signed reply address
