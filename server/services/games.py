@@ -33,6 +33,8 @@ def get_open_game(game_id: int) -> Game:
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
         raise NotFound(N_("There is no such game."))
+    if game.status == "closed":
+        raise LobbyError(N_("This game was closed before it started."))
     if game.status != "open":
         raise LobbyError(N_("This game has already started."))
     return game
