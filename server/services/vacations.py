@@ -54,8 +54,9 @@ def declare(user: User, first: dt.date, last: dt.date, now: dt.datetime,
         if used + days > allowance:
             raise VacationError(f"That is {days} days; {allowance - used} of your {allowance} "
                                 f"days for {starts.year} are left.")
-        overlap = Vacation.select().where((Vacation.user == user.id) & (Vacation.starts_at < ends)
-                                          & (Vacation.ends_at > starts)).exists()
+        overlap = Vacation.select().where(
+            (Vacation.user == user.id) & (Vacation.starts_at < ends)
+            & (Vacation.ends_at > starts)).exists()
         if overlap:
             raise VacationError(N_("It overlaps a vacation you declared already."))
         begun = starts <= now
@@ -121,8 +122,8 @@ def days_of(vacation: Vacation, tzname: str) -> tuple[dt.date, dt.date]:
 
 def is_away(user: User, now: dt.datetime) -> bool:
     """On vacation now, or a seat marked absent: "I'm back" is for them."""
-    return (clocks.vacation_at(user.id, now) is not None
-            or Seat.select().where((Seat.user == user.id) & (Seat.absent == True)).exists())  # noqa: E712
+    absent = Seat.select().where((Seat.user == user.id) & (Seat.absent == True))  # noqa: E712
+    return clocks.vacation_at(user.id, now) is not None or absent.exists()
 
 
 def on_vacation(user_ids: list[int], now: dt.datetime) -> dict[int, dt.datetime]:

@@ -56,8 +56,10 @@ def test_everybody_agrees_and_the_same_table_plays_again(app, smtp, send_mail):
     with app.app_context(), db.connection_context():
         rematch = Rematch.get(Rematch.game == old.id)
         new = Game.get_by_id(rematch.new_game_id)
-        seats = lambda g: [s.user_id for s in Seat.select().where(Seat.game == g).order_by(  # noqa: E731
-            Seat.index)]
+        def seats(game_id):
+            return [s.user_id for s in
+                    Seat.select().where(Seat.game == game_id).order_by(Seat.index)]
+
         assert rematch.status == "started" and new.status == "active"
         assert seats(new.id) == seats(old.id) and new.options == {"buildings": "extended"}
         assert (new.kind, new.move_hours, new.host_id) == (old.kind, old.move_hours, old.host_id)
