@@ -502,7 +502,7 @@ def _lobby_answer(to_addr: str, user: User, game: Game, mailer: Mailer, status: 
                   reason: str, done: list[str]) -> Result:
     game = Game.get_by_id(game.id)
     kind = get_game(game.kind)
-    names = [s.user.name if s.user_id else "(free)" for s in
+    names = [s.user.name if s.user_id else None for s in
              Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
              .where(Seat.game == game.id).order_by(Seat.index)]
     language = user.language if user else None
