@@ -109,7 +109,7 @@ class NewGameForm(FlaskForm):
     practice = SelectField(_l("Practice alone against bots?"), default="")
     public = BooleanField(_l("List it among the open games: anybody signed in may join"))
     # Choices (server/i18n.LANGUAGES) set by the view; the host's language first.
-    language = SelectField(_l("Language of the table"))
+    language = SelectField(_l("Language of the table"), [Optional()])
 
 
 class BotSeatForm(FlaskForm):
