@@ -190,6 +190,8 @@ TALK_MAILS_PER_ADDRESS_PER_HOUR: int = 30
 # a forged From: line can make the site send) one address with a confirmed
 # account gets in an hour; the answers go to the reply's sender, so this is
 # also the limit per user.  Answers to moves played are not counted.
+# A lobby's host gets as many mails an hour telling who joined or left
+# (counted apart from the answers).
 ANSWERS_PER_ADDRESS_PER_HOUR: int = 30
 # Answers one address that no confirmed account uses gets in 24 hours (a
 # forged From: makes the site answer somebody who asked for nothing).

@@ -219,15 +219,17 @@ class Mailer:
                           game, person)
 
     def lobby_news(self, game: Game, title: str, host: User, what: str,
-                   seats: list[str | None], reply_to: str = "") -> Outbox | None:
-        """To the host: somebody joined or left the lobby (``what``, an
+                   seats: list[str | None], reply_to: str = "",
+                   author: User | None = None) -> Outbox | None:
+        """To the host: ``author`` joined or left the lobby (``what``, an
         engine-style text said in the host's language); ``seats``: who sits
-        where now (None: free)."""
+        where now (None: free).  At most ANSWERS_PER_ADDRESS_PER_HOUR an
+        hour (mail/limits.py): the page shows the seats anyway."""
         return self.queue("lobby_news", host.email, self.subject_for(game, title),
                           {"name": host.name, "title": title, "what": say(host.language, what),
                            "seats": seats, "replies": bool(reply_to),
                            "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby"},
-                          game, host, reply_to=reply_to)
+                          game, host, reply_to=reply_to, author=author)
 
     def lobby_cancelled(self, game: Game, title: str, person: User,
                         host_name: str) -> Outbox | None:

@@ -107,7 +107,7 @@ def tell_host(game: Game, user: User, what: Words, mailer: Mailer) -> None:
               .where(Seat.game == game.id).order_by(Seat.index))
     mailer.lobby_news(game, get_game(game.kind).title, host, what,
                       [s.user.name if s.user_id else None for s in people],
-                      reply_menu.lobby_address(mailer.settings, game))
+                      reply_menu.lobby_address(mailer.settings, game), author=user)
 
 
 def cancel(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = None) -> Game:

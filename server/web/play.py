@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from babel.dates import format_interval
 from flask import (
     Blueprint,
     abort,
@@ -16,7 +17,6 @@ from flask import (
     request,
     url_for,
 )
-from babel.dates import format_interval
 from flask_babel import gettext
 from flask_login import current_user
 

@@ -103,3 +103,21 @@ def test_the_host_calls_off_a_lobby_and_the_players_are_told(app, smtp, send_mai
     host_token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
     again = host_client.post(f"/games/{game_id}/cancel", data={"csrf_token": host_token})
     assert again.status_code == 400 and "closed before it started" in again.text
+
+
+def test_joining_and_leaving_over_and_over_does_not_flood_the_host(app):
+    from clock_helpers import outbox
+
+    from server.services import open_games
+
+    app.config["ANSWERS_PER_ADDRESS_PER_HOUR"] = 3
+    mailer = app.extensions["pbem_mailer"]
+    with app.app_context(), db.connection_context():
+        host, pest = user("fh@example.org"), user("pest@example.org")
+    game_id = lobby(app, host, "Busy")
+    with app.app_context(), db.connection_context():
+        for _ in range(4):
+            open_games.join_listed(game_id, pest, mailer)
+            open_games.leave(game_id, pest, mailer)
+    news = outbox(app, "lobby_news", "fh@example.org")
+    assert len(news) == 3 and all(m.author_id == pest.id for m in news)
