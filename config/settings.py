@@ -131,6 +131,9 @@ LAST_CALL_HOURS: float = 2.0
 # lapses when the other players have not all answered within this many hours;
 # the clock of the seat to move stands still meanwhile.
 TAKEBACK_HOURS: float = 24.0
+# A rematch of a finished game (services/rematches.py) starts when every
+# player asked said yes; when not all answered within this many hours it lapses.
+REMATCH_HOURS: float = 72.0
 # A turn mail that left the outbox this many seconds or more after it was
 # written moves that seat's deadline on by its whole wait (the clock starts
 # when the mail leaves).  However long a turn mail or last call waits, the
@@ -187,6 +190,8 @@ TALK_MAILS_PER_ADDRESS_PER_HOUR: int = 30
 # a forged From: line can make the site send) one address with a confirmed
 # account gets in an hour; the answers go to the reply's sender, so this is
 # also the limit per user.  Answers to moves played are not counted.
+# A lobby's host gets as many mails an hour telling who joined or left
+# (counted apart from the answers).
 ANSWERS_PER_ADDRESS_PER_HOUR: int = 30
 # Answers one address that no confirmed account uses gets in 24 hours (a
 # forged From: makes the site answer somebody who asked for nothing).

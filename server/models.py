@@ -130,6 +130,12 @@ class Game(BaseModel):
     # (status "closed"; services/lobby_cleanup.py).
     lobby_reminded_at = DateTimeField(null=True)
     closed_at = DateTimeField(null=True)
+    # Listed among the open games (web/open_games.py): anybody signed in may
+    # join; otherwise only the invited and those with the join link.
+    public = BooleanField(default=False)
+    # The language the table speaks (server/i18n.py), the host's by default:
+    # what the open games list tells a player looking for a table.
+    language = CharField(default="", max_length=8)
 
 
 class Seat(BaseModel):
@@ -415,6 +421,22 @@ class Takeback(BaseModel):
     ended_at = DateTimeField(null=True)
 
 
+class Rematch(BaseModel):
+    """A finished game played again by the same players with the same
+    options (services/rematches.py): every player asked must say yes before
+    ``expires_at``; one no or silence ends it."""
+
+    game = ForeignKeyField(Game, backref="rematches", on_delete="CASCADE")
+    proposer = ForeignKeyField(User)
+    asked = JSONField(default=list)     # user ids whose yes it needs
+    agreed = JSONField(default=list)
+    status = CharField(default="open")  # open, started, refused, lapsed
+    new_game = ForeignKeyField(Game, null=True, backref="+", on_delete="SET NULL")
+    created_at = DateTimeField(default=utcnow)
+    expires_at = DateTimeField(index=True)
+    ended_at = DateTimeField(null=True)
+
+
 MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation, Proposal,
           InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount,
-          ReplyConfirmation, Tenure, Takeback]
+          ReplyConfirmation, Tenure, Takeback, Rematch]

@@ -9,7 +9,7 @@ import uuid
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from engine.words import N_
-from server.i18n import DEFAULT, LANGUAGES, known, translate, translations
+from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
 from server.mail import limits
 from server.mail.links import Links
 from server.models import Game, Outbox, Seat, User
@@ -189,16 +189,18 @@ class Mailer:
     # -- clocks -----------------------------------------------------------
     def reminder(self, game: Game, title: str, seat: Seat, prompt: str,
                  deadline: str, menu: dict | None = None,
-                 last_call: bool = False) -> Outbox | None:
+                 last_call: bool = False, default_move: str = "") -> Outbox | None:
         """``last_call``: the deadline passed before any reminder reached the
         player (the scheduler or the mail was down, or the turn is short): it
-        was moved on, and the seat's clock waits until this mail is out."""
+        was moved on, and the seat's clock waits until this mail is out.
+        ``default_move``: what the server plays if time runs out, as the
+        player reads it."""
         what = (self.words(seat.user, "Last call, your turn") if last_call
                 else self.words(seat.user, "Reminder, your turn"))
         return self.queue("reminder", seat.user.email, self.subject_saying(what, prompt, game),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "prompt": prompt, "deadline": deadline, "menu": menu,
-                           "last_call": last_call,
+                           "last_call": last_call, "default_move": default_move,
                            "seat_url": self.links.seat_url(seat)}, game, seat.user,
                           reply_to=menu["reply_to"] if menu else "",
                           turn_of=seat.turn_started_at, holds_clock=last_call)
@@ -215,6 +217,45 @@ class Mailer:
                           {"name": person.name, "title": title, "days": days,
                            "is_host": is_host, "new_url": f"{self.links.base_url}/games/new"},
                           game, person)
+
+    def lobby_news(self, game: Game, title: str, host: User, what: str,
+                   seats: list[str | None], reply_to: str = "",
+                   author: User | None = None) -> Outbox | None:
+        """To the host: ``author`` joined or left the lobby (``what``, an
+        engine-style text said in the host's language); ``seats``: who sits
+        where now (None: free).  At most ANSWERS_PER_ADDRESS_PER_HOUR an
+        hour (mail/limits.py): the page shows the seats anyway."""
+        return self.queue("lobby_news", host.email, self.subject_for(game, title),
+                          {"name": host.name, "title": title, "what": say(host.language, what),
+                           "seats": seats, "replies": bool(reply_to),
+                           "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby"},
+                          game, host, reply_to=reply_to, author=author)
+
+    def lobby_cancelled(self, game: Game, title: str, person: User,
+                        host_name: str) -> Outbox | None:
+        return self.queue("lobby_cancelled", person.email, self.subject_for(game, title),
+                          {"name": person.name, "title": title, "host": host_name,
+                           "open_url": f"{self.links.base_url}/games/open"}, game, person)
+
+    def rematch_request(self, game: Game, title: str, person: User, proposer: User,
+                        expires: str) -> Outbox | None:
+        """To a player of a finished game: ``proposer`` asks for a rematch;
+        it goes out on the proposer's behalf (counted as an invitation)."""
+        return self.queue("rematch", person.email, self.subject_for(game, title),
+                          {"name": person.name, "title": title, "proposer": proposer.name,
+                           "expires": expires,
+                           "game_url": f"{self.links.base_url}/games/{game.id}#rematch"},
+                          game, person, author=proposer)
+
+    def rematch_ended(self, game: Game, title: str, person: User, what: str,
+                      new_game: Game | None) -> Outbox | None:
+        """How a rematch request ended (``what``, said in the reader's
+        language); the new game's start mails follow on their own."""
+        url = f"{self.links.base_url}/games/{(new_game or game).id}"
+        return self.queue("rematch_ended", person.email, self.subject_for(game, title),
+                          {"name": person.name, "title": title,
+                           "what": say(person.language, what), "url": url,
+                           "started": new_game is not None}, game, person)
 
     def outage(self, game: Game, title: str, seat: Seat, began: str, ended: str,
                deadline: str) -> Outbox | None:

@@ -23,12 +23,17 @@ from server.models import Outbox, TableMessage, User, utcnow
 
 HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
-INVITE = ("invite",)
+# A rematch request goes out on the proposer's behalf like an invitation
+# (services/rematches.py) and counts with them, per user and per address.
+INVITE = ("invite", "rematch")
 TALK = ("talk",)
 # Answers that anybody can make the site send by forging a From: line.  An
 # answer that says what was played needs the seat's own signed reply address
 # for the position it shows: those follow the game and are not counted.
 ANSWERS = ("reply_refused", "reply_lobby")
+# A lobby's host hears of every join and leave through the page; somebody
+# joining and leaving over and over must not flood the host's mailbox.
+LOBBY_NEWS = ("lobby_news",)
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,8 @@ def for_recipient(settings, kind: str, stranger: bool) -> Limit | None:
         return Limit(settings["INVITES_PER_ADDRESS_PER_DAY"], DAY, INVITE)
     if kind in TALK:
         return Limit(settings["TALK_MAILS_PER_ADDRESS_PER_HOUR"], HOUR, TALK)
+    if kind in LOBBY_NEWS:
+        return Limit(settings["ANSWERS_PER_ADDRESS_PER_HOUR"], HOUR, LOBBY_NEWS)
     if kind in ANSWERS:
         if stranger:
             return Limit(settings["ANSWERS_PER_STRANGER_PER_DAY"], DAY, ANSWERS)

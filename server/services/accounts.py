@@ -104,6 +104,17 @@ def set_password(user: User, password: str) -> None:
         sessions.end_all(user.id)
 
 
+def has_password(user: User) -> bool:
+    return user.password_hash != NO_PASSWORD
+
+
+def set_first_password(user: User, new: str) -> None:
+    """An account made without a password gets one (no current one to ask)."""
+    if has_password(user):
+        raise AccountError(N_("Your account has a password; give the current one to change it."))
+    set_password(user, new)
+
+
 def change_password(user: User, current: str, new: str) -> None:
     if authenticate(user.email, current) is None:
         raise AccountError(N_("Your current password is not right."))

@@ -10,6 +10,7 @@ import secrets
 from engine import IllegalMove, bots, get_game
 from engine.words import N_, count, msg, term
 from server.db import db
+from server.i18n import known
 from server.mail import limits
 from server.mail.compose import Mailer
 from server.models import Game, Invitation, Seat, User, utcnow
@@ -32,6 +33,8 @@ def get_open_game(game_id: int) -> Game:
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
         raise NotFound(N_("There is no such game."))
+    if game.status == "closed":
+        raise LobbyError(N_("This game was closed before it started."))
     if game.status != "open":
         raise LobbyError(N_("This game has already started."))
     return game
@@ -39,9 +42,12 @@ def get_open_game(game_id: int) -> Game:
 
 def create_game(host: User, kind_name: str, name: str, seat_count: int, options: dict,
                 move_hours: int, reminder_hours: list[float], mailer: Mailer,
-                clock: str = "always", night: tuple[int, int] = (23, 7)) -> Game:
+                clock: str = "always", night: tuple[int, int] = (23, 7), *,
+                public: bool = False, language: str | None = None) -> Game:
     """``clock``: when the clock stands still (clock_calendar.POLICIES), with
-    ``night`` = (from hour, until hour) for the policies that stop at night."""
+    ``night`` = (from hour, until hour) for the policies that stop at night.
+    ``public``: listed among the open games; ``language``: the table's (the
+    host's when not given)."""
     kind = get_game(kind_name)
     if not kind.min_players <= seat_count <= kind.max_players:
         raise LobbyError(msg("%(game)s takes %(least)s to %(most)s players.", game=kind.title,
@@ -56,7 +62,8 @@ def create_game(host: User, kind_name: str, name: str, seat_count: int, options:
                            options=options, seed=secrets.randbits(48), move_hours=move_hours,
                            reminder_hours=sorted(set(reminder_hours), reverse=True),
                            thread_id=mailer.thread_id(), clock_policy=clock,
-                           night_from=night[0], night_until=night[1])
+                           night_from=night[0], night_until=night[1], public=public,
+                           language=known(language) or known(host.language) or "")
         for index in range(seat_count):
             Seat.create(game=game, index=index,
                         user=host if index == 0 else None,
@@ -176,13 +183,14 @@ def join(game_id: int, user: User, index: int) -> Seat:
     return Seat.get_by_id(seat.id)
 
 
-def leave(game_id: int, user: User) -> None:
+def leave(game_id: int, user: User) -> bool:
+    """Give up the user's seat in a lobby; False when they had none."""
     with db.atomic():
         game = get_open_game(game_id)
         if game.host_id == user.id:
-            raise LobbyError(N_("The host cannot leave; start the game or let it lapse."))
-        Seat.update(user=None, joined_at=None).where(
-            (Seat.game == game.id) & (Seat.user == user.id)).execute()
+            raise LobbyError(N_("The host cannot leave; start the game or cancel it."))
+        return bool(Seat.update(user=None, joined_at=None).where(
+            (Seat.game == game.id) & (Seat.user == user.id)).execute())
 
 
 def start(game_id: int, user: User, mailer: Mailer) -> Game:

@@ -44,7 +44,8 @@ from server.mail.compose import Mailer
 from server.mail.inbound import ParsedMail
 from server.mail.reply_address import CONFIRM, LOBBY, TALK, AddressError, ReplyTarget
 from server.models import Game, InboundMail, Seat, User, utcnow
-from server.services import games, metrics, reply_confirmations, reply_menu, table_talk
+from server.services import (games, metrics, open_games, reply_confirmations, reply_menu,
+                             table_talk)
 from server.services.moves import MoveRejected, play
 from server.services.seat_views import seat_names
 from server.services.state_store import rules
@@ -464,11 +465,13 @@ def lobby(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
                            reason, done)
     host = User.get_by_id(game.host_id)
     joined = [line for line in done if line.startswith("You sit")]
-    if joined and host.id != user.id:
+    left = [line for line in done if line.startswith("You left")]
+    if (joined or left) and host.id != user.id:
         # The host hears of it, and can answer that mail with /start.
-        _lobby_answer(host.email, host, game, mailer, "applied", "",
-                      [msg("%(name)s now sits in seat %(seat)s.", name=user.name,
-                           seat=joined[-1].split()[-1].rstrip("."))])
+        news = [msg("%(name)s now sits in seat %(seat)s.", name=user.name,
+                    seat=joined[-1].split()[-1].rstrip("."))] if joined else []
+        news += [open_games.left_text(user)] if left else []
+        _lobby_answer(host.email, host, game, mailer, "applied", "", news)
     return result
 
 
@@ -478,6 +481,10 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
     if command == "join" and len(words) == 2 and words[1].isascii() and words[1].isdigit():
         seat = games.join(game.id, user, int(words[1]) - 1)
         return msg("You sit in seat %(seat)s.", seat=seat.index + 1)
+    if command == "leave" and len(words) == 1:
+        if not games.leave(game.id, user):
+            raise Unreadable(N_("you have no seat in this game."))
+        return msg("You left the game.")
     if command == "start" and len(words) == 1:
         games.start(game.id, user, mailer)
         return msg("The game has started.")
@@ -494,14 +501,14 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
             name = specs[0].name
         game = games.set_option(game.id, user, name, value)
         return msg("Option %(name)s is now %(value)s.", name=name, value=game.options[name])
-    raise Unreadable(N_("the lobby knows /join N, /start and /option VALUE."))
+    raise Unreadable(N_("the lobby knows /join N, /leave, /start and /option VALUE."))
 
 
 def _lobby_answer(to_addr: str, user: User, game: Game, mailer: Mailer, status: str,
                   reason: str, done: list[str]) -> Result:
     game = Game.get_by_id(game.id)
     kind = get_game(game.kind)
-    names = [s.user.name if s.user_id else "(free)" for s in
+    names = [s.user.name if s.user_id else None for s in
              Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
              .where(Seat.game == game.id).order_by(Seat.index)]
     language = user.language if user else None

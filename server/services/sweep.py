@@ -19,11 +19,12 @@ from peewee import JOIN, PostgresqlDatabase
 from engine import IllegalMove
 from engine.interface import name_seats
 from server.db import db
+from server.i18n import say
 from server.mail.compose import Mailer
 from server.mail.delivery import holder_running
 from server.models import Game, Seat, User, Vacation
-from server.services import (bot_seats, clocks, lobby_cleanup, outages, reach, reply_menu,
-                             takebacks)
+from server.services import (bot_seats, clocks, lobby_cleanup, outages, reach, rematches,
+                             reply_menu, takebacks)
 from server.services.moves import MoveRejected, notify_final, notify_turn, play
 from server.services.seat_views import seat_names, unseen_talk
 from server.services.state_store import load_state, rules
@@ -44,6 +45,7 @@ class SweepReport:
     last_calls: int = 0
     digests: int = 0
     takebacks: int = 0
+    rematches: int = 0
     outage: outages.Outage | None = None
     skipped: list[str] = field(default_factory=list)
 
@@ -71,6 +73,7 @@ def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None,
     report.reminders = send_reminders(mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
     report.digests = send_digests(settings, mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
     report.takebacks = takebacks.sweep(mailer, now)     # unanswered requests lapse
+    report.rematches = rematches.sweep(mailer, now)     # so do rematch requests
     report.lobbies_reminded, report.lobbies_closed = lobby_cleanup.sweep_lobbies(
         settings, mailer, now)
     return report
@@ -355,17 +358,32 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
 
 
 def _queue_reminder(mailer: Mailer, game: Game, seat: Seat, last_call: bool = False):
-    menu = reply_menu.menu(mailer.settings, game, seat)
-    return mailer.reminder(game, rules(game).title, seat, prompt_for(mailer, game, seat.user),
+    state = load_state(game, save=False)
+    menu = reply_menu.menu(mailer.settings, game, seat, state)
+    return mailer.reminder(game, rules(game).title, seat,
+                           prompt_for(mailer, game, seat.user, state),
                            clocks.local_text(seat.deadline, seat.user.timezone,
                                              seat.user.language),
-                           menu.context() if menu else None, last_call=last_call)
+                           menu.context() if menu else None, last_call=last_call,
+                           default_move=default_move_for(game, seat.user, state))
 
 
-def prompt_for(mailer: Mailer, game: Game, user: User) -> str:
+def default_move_for(game: Game, user: User, state) -> str:
+    """What the server plays for the seat to move if its time runs out, in
+    ``user``'s language ("" when the engine has none to offer)."""
+    kind = rules(game)
+    try:
+        action = kind.default_action(state)
+    except IllegalMove:
+        return ""
+    return name_seats(say(user.language, kind.label(state, action)), seat_names(game))
+
+
+def prompt_for(mailer: Mailer, game: Game, user: User, state=None) -> str:
     """What the seat to move is asked, in ``user``'s language (the game row
     keeps it in English only)."""
-    template, values = rules(game).prompt_message(load_state(game, save=False))
+    state = state if state is not None else load_state(game, save=False)
+    template, values = rules(game).prompt_message(state)
     return name_seats(mailer.words(user, template, **values), seat_names(game))
 
 

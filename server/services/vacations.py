@@ -33,28 +33,37 @@ def days_used(user: User, year: int) -> int:
 
 def declare(user: User, first: dt.date, last: dt.date, now: dt.datetime,
             allowance: int) -> Vacation:
-    """Days ``first`` to ``last`` (inclusive, in the user's zone), declared ahead."""
+    """Days ``first`` to ``last`` (inclusive, in the user's zone).  A vacation
+    may start today (the user's today): it then starts now, and the
+    deadlines of their pending turns move on at once."""
     if last < first:
         raise VacationError(N_("The last day comes before the first."))
     if first < now.date() - DAY:     # exactly checked below, once it can be computed
-        raise VacationError(N_("A vacation is declared ahead: it must start tomorrow or later."))
+        raise VacationError(N_("A vacation starts today or later."))
     if last > now.date() + AHEAD:
         raise VacationError(N_("A vacation may be declared at most a year ahead: "
                                "its last day must be within a year from today."))
-    starts = local_midnight(first, user.timezone)
+    today = now.replace(tzinfo=dt.timezone.utc).astimezone(clocks.zone(user.timezone)).date()
+    if first < today:
+        raise VacationError(N_("A vacation starts today or later."))
+    starts = max(local_midnight(first, user.timezone), now)
     ends = local_midnight(last + DAY, user.timezone)
-    if starts <= now:
-        raise VacationError(N_("A vacation is declared ahead: it must start tomorrow or later."))
     days = (last - first).days + 1
-    used = days_used(user, starts.year)
-    if used + days > allowance:
-        raise VacationError(f"That is {days} days; {allowance - used} of your {allowance} "
-                            f"days for {starts.year} are left.")
-    overlap = Vacation.select().where((Vacation.user == user.id) & (Vacation.starts_at < ends)
-                                      & (Vacation.ends_at > starts)).exists()
-    if overlap:
-        raise VacationError(N_("It overlaps a vacation you declared already."))
-    return Vacation.create(user=user, starts_at=starts, ends_at=ends)
+    with db.atomic():
+        used = days_used(user, starts.year)
+        if used + days > allowance:
+            raise VacationError(f"That is {days} days; {allowance - used} of your {allowance} "
+                                f"days for {starts.year} are left.")
+        overlap = Vacation.select().where(
+            (Vacation.user == user.id) & (Vacation.starts_at < ends)
+            & (Vacation.ends_at > starts)).exists()
+        if overlap:
+            raise VacationError(N_("It overlaps a vacation you declared already."))
+        begun = starts <= now
+        vacation = Vacation.create(user=user, starts_at=starts, ends_at=ends, started=begun)
+        if begun:       # the sweep starts the others (services/sweep.py)
+            clocks.shift_pending(user.id, ends - now, now)
+    return vacation
 
 
 def cancel(user: User, vacation_id: int, now: dt.datetime) -> None:
@@ -89,6 +98,32 @@ def come_back(user: User, now: dt.datetime) -> list[str]:
         if absent:
             done.append("You are no longer marked absent: your seats play again.")
     return done
+
+
+def declared(user_ids: list[int], now: dt.datetime) -> dict[int, list[Vacation]]:
+    """The vacations of these players that have not ended (running or to
+    come), soonest first: the other players see them as soon as they are set."""
+    found: dict[int, list[Vacation]] = {}
+    for v in (Vacation.select().where(Vacation.user.in_(user_ids) & (Vacation.ends_at > now))
+              .order_by(Vacation.starts_at)):
+        found.setdefault(v.user_id, []).append(v)
+    return found
+
+
+def days_of(vacation: Vacation, tzname: str) -> tuple[dt.date, dt.date]:
+    """The first and last day of a vacation, as its player declared them (in
+    their zone)."""
+    tz = clocks.zone(tzname)
+    first = vacation.starts_at.replace(tzinfo=dt.timezone.utc).astimezone(tz).date()
+    last = (vacation.ends_at.replace(tzinfo=dt.timezone.utc).astimezone(tz)
+            - dt.timedelta(microseconds=1)).date()
+    return first, max(first, last)
+
+
+def is_away(user: User, now: dt.datetime) -> bool:
+    """On vacation now, or a seat marked absent: "I'm back" is for them."""
+    absent = Seat.select().where((Seat.user == user.id) & (Seat.absent == True))  # noqa: E712
+    return clocks.vacation_at(user.id, now) is not None or absent.exists()
 
 
 def on_vacation(user_ids: list[int], now: dt.datetime) -> dict[int, dt.datetime]:

@@ -13,15 +13,18 @@ from server.web import (
     languages,
     lobby,
     moderation,
+    open_games,
     play,
     preferences,
     protection,
     rate_limits,
     records,
+    rematches,
     takebacks,
 )
 
-AREAS = (accounts, lobby, play, records, preferences, moderation, takebacks)
+AREAS = (accounts, lobby, open_games, play, records, preferences, moderation, takebacks,
+         rematches)
 
 
 def init_app(app) -> None:

@@ -27,6 +27,7 @@ from server.web.errors import link_error
 from server.web.forms import (
     AddressForm,
     EmptyForm,
+    FirstPasswordForm,
     LoginForm,
     NameForm,
     NewPasswordForm,
@@ -163,9 +164,12 @@ def account():
 
 
 def render_account(status: int = 200, **forms):
-    forms = {"name_form": NameForm(name=current_user.name), "password_form": PasswordChangeForm(),
+    has_password = accounts.has_password(current_user)
+    forms = {"name_form": NameForm(name=current_user.name),
+             "password_form": PasswordChangeForm() if has_password else FirstPasswordForm(),
              "address_form": AddressForm(), **forms}
-    return render_template("accounts/account.html", everywhere=EmptyForm(), **forms), status
+    return render_template("accounts/account.html", everywhere=EmptyForm(),
+                           has_password=has_password, **forms), status
 
 
 @bp.post("/account/name")
@@ -187,15 +191,20 @@ def change_name():
 @login_required
 @rate_limits.per_user("RATELIMIT_SIGNIN_PER_CLIENT_ADDRESS")
 def change_password():
-    form = PasswordChangeForm()
+    first = not accounts.has_password(current_user)
+    form = FirstPasswordForm() if first else PasswordChangeForm()
     if form.validate_on_submit():
         try:
-            accounts.change_password(current_user, form.current.data, form.password.data)
+            if first:
+                accounts.set_first_password(current_user, form.password.data)
+            else:
+                accounts.change_password(current_user, form.current.data, form.password.data)
         except accounts.AccountError as exc:
-            form.current.errors.append(str(exc))
+            (form.password if first else form.current).errors.append(str(exc))
         else:
             sign_in(User.get_by_id(current_user.id))     # this device stays signed in
-            flash(N_("Your password is changed; every other device is signed out."))
+            flash(N_("Your password is set: sign in with your address and it.") if first
+                  else N_("Your password is changed; every other device is signed out."))
             return redirect(url_for("accounts.account"))
     return render_account(400, password_form=form)
 

@@ -72,6 +72,12 @@ class PasswordChangeForm(FlaskForm):
     password = PasswordField(_l("New password"), [InputRequired(), Length(8, 200)])
 
 
+class FirstPasswordForm(FlaskForm):
+    """An account made for a player (a replacement, an invitation) has no
+    password yet: it sets one without a current one."""
+    password = PasswordField(_l("New password"), [InputRequired(), Length(8, 200)])
+
+
 class AddressForm(FlaskForm):
     current = PasswordField(_l("Current password"), [InputRequired(), Length(max=200)])
     email = EmailField(_l("New email address"),
@@ -101,6 +107,9 @@ class NewGameForm(FlaskForm):
                                default="always")
     # Choices (bot_seats.PRACTICE_BOTS) set by the view; "" = invite people.
     practice = SelectField(_l("Practice alone against bots?"), default="")
+    public = BooleanField(_l("List it among the open games: anybody signed in may join"))
+    # Choices (server/i18n.LANGUAGES) set by the view; the host's language first.
+    language = SelectField(_l("Language of the table"), [Optional()])
 
 
 class BotSeatForm(FlaskForm):

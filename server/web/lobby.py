@@ -21,7 +21,7 @@ from peewee import JOIN
 
 from engine import GAMES, get_game
 from engine.words import N_
-from server.i18n import say
+from server.i18n import LANGUAGES, say
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
 from server.services import (
@@ -30,10 +30,12 @@ from server.services import (
     clock_calendar,
     clocks,
     games,
+    open_games,
     seat_views,
     turn_clock,
 )
 from server.services.seat_views import seat_names
+from server.web import open_games as open_games_web
 from server.web import rate_limits
 from server.web.errors import link_error
 from server.web.forms import (
@@ -78,11 +80,13 @@ def new_game():
     form.clock_policy.choices = [(value, say(page_language(), label))
                                  for value, label in clock_calendar.choices(night)]
     form.practice.choices = practice_choices()
+    form.language.choices = language_choices()
     kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
     if request.method == "GET":
         form.seats.data = form.seats.data or kind.max_players
         form.move_hours.data = current_app.config["DEFAULT_MOVE_HOURS"]
         form.reminder_hours.data = current_app.config["DEFAULT_REMINDER_HOURS"]
+        form.language.data = page_language()
     elif "show" in request.form or request.form.get("shown") not in (None, kind.name):
         # "Show its options", or a game picked whose options the page did not
         # show yet: show them, create nothing (the player checks them first).
@@ -106,10 +110,15 @@ def new_game():
             return redirect(url_for("play.game", game_id=game.id))
         game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
                                  form.seats.data, options, form.move_hours.data, hours, mailer(),
-                                 *clock_calendar.parse_choice(form.clock_policy.data))
+                                 *clock_calendar.parse_choice(form.clock_policy.data),
+                                 public=form.public.data, language=form.language.data)
         return redirect(url_for("lobby.lobby", game_id=game.id))
     return render_template("lobby/new.html", form=form, kinds=GAMES,
                            kind=kind), 400 if form.errors else 200
+
+
+def language_choices() -> list[tuple[str, str]]:
+    return [(code, name) for code, name in LANGUAGES.items()]
 
 
 def practice_choices() -> list[tuple[str, str]]:
@@ -154,7 +163,8 @@ def render_lobby(game: Game, token: str):
         join_url=mailer().links.join_url(game) if is_host else "",
         invited=list(game.invitations) if is_host else [],
         form=EmptyForm(), invite_form=InviteForm(), option_form=OptionForm(),
-        bot_form=bot_form(), names=seat_names(game))
+        bot_form=bot_form(), names=seat_names(game),
+        language=open_games_web.language_name(game.language))
 
 
 def bot_form() -> BotSeatForm:
@@ -164,7 +174,8 @@ def bot_form() -> BotSeatForm:
 
 
 def may_join(game: Game, user: User, token: str | None) -> bool:
-    if game.host_id == user.id or Seat.get_or_none((Seat.game == game.id) & (Seat.user == user.id)):
+    if game.public or game.host_id == user.id or Seat.get_or_none(
+            (Seat.game == game.id) & (Seat.user == user.id)):
         return True
     if Invitation.get_or_none((Invitation.game == game.id) & (Invitation.email == user.email)):
         return True
@@ -185,7 +196,7 @@ def join(game_id: int):
         abort(400, N_("Choose a seat number."))
     if not may_join(game, current_user, form.token.data):
         abort(403)
-    seat = games.join(game_id, current_user, form.seat.data - 1)
+    seat = open_games.join_seat(game_id, current_user, form.seat.data - 1, mailer())
     flash(_("You sit in seat %(number)s.", number=seat.index + 1))
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
@@ -208,7 +219,7 @@ def seat_bot(game_id: int):
 def leave(game_id: int):
     if not EmptyForm().validate_on_submit():
         abort(400)
-    games.leave(game_id, current_user)
+    open_games.leave(game_id, current_user, mailer())
     flash(_("You left the game."))
     return redirect(url_for("lobby.index"))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from babel.dates import format_interval
 from flask import (
     Blueprint,
     abort,
@@ -25,15 +26,16 @@ from server.i18n import say
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
 from server.services import (
+    clocks,
     deliveries,
     games,
     proposals,
+    rematches,
     turn_clock,
     vacations,
     while_away,
 )
 from server.services import table_talk as table_talk_service
-from server.services.clocks import local_text
 from server.services.moves import play
 from server.services.seat_views import (
     board,
@@ -102,6 +104,7 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     state, names, kind = load_state(game, save=False), names_of(seats), rules(game)
     language = page_language()
     to_move = seats[game.to_move] if game.to_move is not None else None
+    now = utcnow()
     takeback = takebacks.box(game, seat)
     # While a takeback is asked the game waits for its answers.
     my_turn = (viewer is not None and viewer == game.to_move and not game.paused
@@ -122,7 +125,11 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         rows=outcome_rows(game, result_names(game, names, language), language),
         reason=outcome_reason(game, language),
         form=MoveForm(seq=game.seq), json=json,
-        link_form=EmptyForm(), away=away_notes(seats, timezone),
+        link_form=EmptyForm(), away=away_notes(seats, now),
+        on_vacation=bool(seat and seat.user_id and current_user.is_authenticated
+                         and seat.user_id == current_user.id
+                         and clocks.vacation_at(seat.user_id, now)),
+        rematch=rematches.box(game, current_user, now),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
         played_for_you=while_away.played_for(game, seat, names, language) if seat else [],
         talk=table_talk(game, names=names)
@@ -150,15 +157,16 @@ def proposal_box(game: Game, seat: Seat | None) -> dict | None:
             "waiting": len(voters - set(proposal.agreed))}
 
 
-def away_notes(seats: list[Seat], tz: str) -> dict[int, str]:
-    """Seats whose clock stands still or that auto-pass, for everybody to see."""
-    away = vacations.on_vacation([s.user_id for s in seats if s.user_id], utcnow())
+def away_notes(seats: list[Seat], now) -> dict[int, str]:
+    """Seats whose clock stands still or that auto-pass, and vacations to
+    come, for everybody to see."""
+    away = vacations.declared([s.user_id for s in seats if s.user_id], now)
     notes = {}
     for s in seats:
         bot = s.bot and say_here(bot_title(s.bot))
         if s.user_id in away:
-            notes[s.index] = gettext("on vacation until %(when)s",
-                                     when=local_text(away[s.user_id], tz))
+            notes[s.index] = gettext("away %(days)s", days=", ".join(
+                vacation_days(v, s.user.timezone, now) for v in away[s.user_id]))
         elif s.bot and s.user_id and s.withdrawn:
             notes[s.index] = gettext("away: the %(bot)s plays the seat", bot=bot)
         elif s.bot and s.user_id:
@@ -171,6 +179,13 @@ def away_notes(seats: list[Seat], tz: str) -> dict[int, str]:
         elif s.absent:
             notes[s.index] = gettext("absent: passes at once until back")
     return notes
+
+
+def vacation_days(vacation, tzname: str, now) -> str:
+    """"3–10 December" in the reader's language (Babel), the days as declared."""
+    first, last = vacations.days_of(vacation, tzname)
+    skeleton = "MMMMd" if first.year == last.year == now.year else "yMMMMd"
+    return format_interval(first, last, skeleton, locale=page_language())
 
 
 @bp.post("/games/<int:game_id>/away/seen")

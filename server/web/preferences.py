@@ -72,6 +72,7 @@ def render_settings(form: SettingsForm, vacation_form: VacationForm):
                            vacations=mine, now=now, local=clocks.local_text,
                            used=vacations.days_used(current_user, now.year),
                            allowance=allowance, button=EmptyForm(),
+                           away=vacations.is_away(current_user, now),
                            mails=deliveries.recent_mails(current_user),
                            calendar_url=links().calendar_url(current_user))
 

@@ -218,3 +218,24 @@ def test_sign_in_takes_as_long_for_an_unknown_address(app):
     # Without the dummy check the unknown address answered ~25 times faster.
     assert unknown > known / 3, (known, unknown)
 
+
+
+def test_an_account_without_a_password_sets_one_without_a_current_one(app):
+    """Issue 28, item 6: an account made for a player (a replacement, an
+    invitation) has no password; the Account page asks for a new one only."""
+    from server.services.accounts import NO_PASSWORD
+
+    client = app.test_client()
+    signup(client, "Made", "made@example.org")
+    with app.app_context(), db.connection_context():
+        User.update(password_hash=NO_PASSWORD).where(User.email == "made@example.org").execute()
+    page = client.get("/account")
+    assert page.status_code == 200 and "has no password yet" in page.text
+    assert "Current password" not in page.text and "/account/address" not in page.text
+    short = post_form(client, form_for(page.text, "/account/password"), password="short")
+    assert short.status_code == 400
+    done = post_form(client, form_for(page.text, "/account/password"), password="a fine password")
+    assert "Your password is set" in done.text and "Current password" in done.text
+    fresh = app.test_client()
+    sign_in(fresh, "made@example.org", "a fine password")
+    assert is_signed_in(fresh)

@@ -171,8 +171,8 @@ def test_moderation_with_a_strange_seq_is_a_400(sqlite_table):
 FAR_AWAY = [("9999-12-30", "9999-12-31", "at most a year ahead"),
             ("9999-12-31", "9999-12-31", "at most a year ahead"),
             ("2099-01-01", "2099-01-02", "at most a year ahead"),
-            ("0001-01-01", "0001-01-02", "start tomorrow or later"),
-            ("0001-01-01", "9999-12-31", "start tomorrow or later")]
+            ("0001-01-01", "0001-01-02", "starts today or later"),
+            ("0001-01-01", "9999-12-31", "starts today or later")]
 
 
 def test_vacation_far_away_is_refused_with_a_message(sqlite_table):

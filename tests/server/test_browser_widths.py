@@ -19,6 +19,7 @@ from engine import get_game
 from server.db import db
 from server.mail.delivery import build_message
 from server.models import Game, Outbox, User
+from server.services import games
 from server.services.state_store import load_state
 
 WIDTHS = (390, 1280)
@@ -63,6 +64,14 @@ class Widths:
                 page.screenshot(path=str(SHOTS / f"{label}.png"), full_page=True)
             if extra > 0:
                 self.wide.append(f"{label} at {width} px: {extra} px too wide")
+
+
+def public_lobby(app, host_email: str, name: str) -> int:
+    """A lobby listed among the open games, for the list and its own page."""
+    with app.app_context(), db.connection_context():
+        host = User.get(User.email == host_email)
+        return games.create_game(host, "puerto_rico", name, 5, {}, 48, [24],
+                                 app.extensions["pbem_mailer"], public=True).id
 
 
 def phase_of(app, game_id: int) -> str:
@@ -113,9 +122,12 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
         puerto_rico = Table(app, smtp, send_mail, 3, seed=11)
         puerto_rico.set_up("A rather long game name that a phone must wrap somewhere")
         host = puerto_rico.emails[0]
+        listed = public_lobby(app, host, "An open table with a name long enough to wrap twice")
         for path, label in (("/", "lobby"), ("/games/new", "new-game"),
                             ("/games/new?kind=new_found_land", "new-game-nfl"),
-                            ("/settings", "settings"), ("/account", "account")):
+                            ("/settings", "settings"), ("/account", "account"),
+                            ("/games/open", "open-games"),
+                            (f"/games/{listed}/lobby", "open-lobby")):
             widths.check(host, path, label)
         kinds = visit_each_decision(widths, puerto_rico, "pr", 60)
 
@@ -157,7 +169,8 @@ def test_no_translated_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_pa
         host = puerto_rico.emails[0]
         with app.app_context(), db.connection_context():
             User.update(language=lang).execute()    # as if each had picked it in Settings
-        for path, label in (("/", "lobby"), ("/settings", "settings"),
+        public_lobby(app, host, "Een open tafel met een naam die moet afbreken")
+        for path, label in (("/", "lobby"), ("/settings", "settings"), ("/games/open", "open"),
                             (f"/games/{puerto_rico.game_id}", "pr-game"),
                             (f"/games/{new_found_land.game_id}", "nfl-game")):
             widths.check(host if "nfl" not in label else new_found_land.emails[0], path,

@@ -169,3 +169,42 @@ def test_deadlines_carry_no_english_day_or_month_names(app):
     page = visible(sign_in(app, "d0@example.org").get(f"/games/{game.id}").text)
     assert "Termijn: 20" in page
     assert not re.search(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d", page)
+
+
+def test_finding_a_game_and_a_rematch_in_the_readers_language(app):
+    """Issue 28: the open games list, the lobby news to its host, a rematch
+    request and its box speak the reader's language."""
+    from clock_helpers import outbox, user
+    from server.services import moderation, open_games, rematches
+
+    mailer = app.extensions["pbem_mailer"]
+    with app.app_context(), db.connection_context():
+        host, guest = user("fh@example.org", "Fenna"), user("fg@example.org", "Gerd")
+        User.update(language="nl").where(User.id == host.id).execute()
+        User.update(language="de").where(User.id == guest.id).execute()
+        host, guest = User.get_by_id(host.id), User.get_by_id(guest.id)
+        listed = games.create_game(host, "puerto_rico", "Suiker", 3, {}, 48, [24], mailer,
+                                   public=True)
+        open_games.join_listed(listed.id, guest, mailer)
+    words = {"nl": ("Open spellen", "Nederlands", "2 van 3 bezet", "Uren per zet: 48."),
+             "de": ("Offene Spiele", "Niederländisch", "2 von 3 besetzt", "Stunden pro Zug"),
+             "fr": ("Parties ouvertes", "néerlandais", "2 sur 3 prises", "Heures par coup")}
+    for lang, expected in words.items():
+        page = visible(app.test_client().get("/games/open", headers=HEADERS[lang]).text)
+        for word in expected:
+            assert word in page, (lang, word, page)
+        assert "seats free" not in page and "Language of the table" not in page
+    (news,) = outbox(app, "lobby_news", "fh@example.org")
+    assert "Gerd zit nu op plaats 2." in news.body_text and "Hallo Fenna," in news.body_text
+
+    game = started_game(app, players=2, tag="q")
+    set_language(app, "q1@example.org", "fr")
+    with app.app_context(), db.connection_context():
+        moderator = user("fq@example.org", is_moderator=True)
+        moderation.abandon(game.id, moderator, Game.get_by_id(game.id).seq, "fin",
+                           mailer=mailer)
+        rematches.propose(game.id, User.get(User.email == "q0@example.org"), mailer)
+    (asked,) = outbox(app, "rematch", "q1@example.org")
+    assert "propose une revanche" in asked.body_text
+    page = visible(sign_in(app, "q1@example.org").get(f"/games/{game.id}").text)
+    assert "Oui, rejouer" in page and "Doivent encore répondre" in page

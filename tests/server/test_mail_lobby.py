@@ -73,3 +73,25 @@ def test_join_option_and_start_by_mail(rapp, smtp, send_mail, receiver):
     # Every seat now has its first mail; whoever is to move got the choices.
     mails = fresh(smtp, send_mail, rapp, "guest@example.org", seen) + mails
     assert any("It is your turn in" in body_of(m) and reply_to(m) for m in mails)
+
+
+def test_leave_by_mail_and_the_host_hears_of_it(rapp, smtp, send_mail, receiver):
+    """Issue 28: /leave gives the seat up; the host is told, as of a /join."""
+    seen = {}
+    game_id = open_game(rapp, smtp, send_mail, seen)
+    (invitation,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)
+    signup(rapp.test_client(), "Guest", "guest@example.org")
+    fresh(smtp, send_mail, rapp, "guest@example.org", seen)
+    send(receiver.port, write_reply(invitation, "guest@example.org", "/join 2"))
+    (answer,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)
+    send(receiver.port, write_reply(answer, "guest@example.org", "/leave"))
+    (left,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)
+    assert "You left the game." in body_of(left) and "2. (free)" in body_of(left)
+    news = [body_of(m) for m in fresh(smtp, send_mail, rapp, "host@example.org", seen)]
+    assert any("Guest now sits in seat 2." in n for n in news), news
+    assert any("Guest left the game." in n for n in news), news
+    send(receiver.port, write_reply(answer, "guest@example.org", "/leave"))
+    (refused,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)
+    assert "you have no seat in this game" in body_of(refused)
+    with rapp.app_context(), db.connection_context():
+        assert Game.get_by_id(game_id).status == "open"

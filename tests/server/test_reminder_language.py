@@ -33,3 +33,19 @@ def test_a_digest_lists_the_waiting_prompt_in_the_players_language(app):
     mail = outbox(app, "digest", seat.user.email)[-1]
     assert "choose a role" not in mail.body_text.lower()
     assert "rolle" in mail.body_text.lower(), mail.body_text
+
+
+def test_a_reminder_names_the_default_move_in_the_players_language(app):
+    """Issue 28, item 6: what the server plays if time runs out (the
+    engine's default action), said as the player reads it."""
+    game = started_game(app, move_hours=48, reminders=(24, 6), tag="m")
+    seat = to_move(app, game.id)
+    assert run_sweep(app, seat.deadline - 23 * HOUR).reminders == 1
+    english = outbox(app, "reminder", seat.user.email)[-1]
+    assert "the server plays this for you: Settler." in english.body_text, english.body_text
+    speaks(app, seat.user.email, "nl")
+    assert run_sweep(app, seat.deadline - 5 * HOUR).reminders == 1
+    dutch = outbox(app, "reminder", seat.user.email)[-1]
+    assert "speelt de server dit voor je: Landbouwer." in dutch.body_text
+    assert "Landbouwer" in dutch.body_html
+    assert "Settler" not in dutch.body_text
