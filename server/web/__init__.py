@@ -13,6 +13,7 @@ from server.web import (
     languages,
     lobby,
     moderation,
+    people,
     play,
     preferences,
     protection,
@@ -21,7 +22,7 @@ from server.web import (
     takebacks,
 )
 
-AREAS = (accounts, lobby, play, records, preferences, moderation, takebacks)
+AREAS = (accounts, lobby, play, records, preferences, moderation, takebacks, people)
 
 
 def init_app(app) -> None:

@@ -13,10 +13,12 @@ from wtforms import (
     IntegerField,
     PasswordField,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
+from wtforms.widgets import CheckboxInput, ListWidget
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from server.i18n import LANGUAGES
@@ -101,6 +103,7 @@ class NewGameForm(FlaskForm):
                                default="always")
     # Choices (bot_seats.PRACTICE_BOTS) set by the view; "" = invite people.
     practice = SelectField(_l("Practice alone against bots?"), default="")
+    private = BooleanField(_l("Private: not in the archive; only its players see its pages"))
 
 
 class BotSeatForm(FlaskForm):
@@ -161,3 +164,14 @@ class TakebackForm(FlaskForm):
 
 class TakebackAnswerForm(FlaskForm):
     seq = HiddenField()
+
+
+class ProfileForm(FlaskForm):
+    """What the player's profile shows to others (services/profiles.py)."""
+    languages = SelectMultipleField(
+        _l("Languages I play in"), choices=list(LANGUAGES.items()),
+        widget=ListWidget(prefix_label=False), option_widget=CheckboxInput())
+    show_languages = BooleanField(_l("Show my languages"))
+    show_playing = BooleanField(_l("Show my games in progress (names and players only)"))
+    show_finished = BooleanField(_l("Show my finished games and results"))
+    show_ratings = BooleanField(_l("Show my ratings (and put me on the leaderboards)"))
