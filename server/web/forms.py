@@ -103,7 +103,10 @@ class NewGameForm(FlaskForm):
                                default="always")
     # Choices (bot_seats.PRACTICE_BOTS) set by the view; "" = invite people.
     practice = SelectField(_l("Practice alone against bots?"), default="")
-    private = BooleanField(_l("Private: not in the archive; only its players see its pages"))
+    # A select, not a checkbox: a form sent back as shown keeps the default.
+    visibility = SelectField(_l("Who may see it"), default="public", choices=[
+        SelectChoice("public", _l("Everyone signed in: it goes to the archive when it ends")),
+        SelectChoice("private", _l("Only its players: not in the archive, not on profiles"))])
 
 
 class BotSeatForm(FlaskForm):
@@ -169,7 +172,8 @@ class TakebackAnswerForm(FlaskForm):
 class ProfileForm(FlaskForm):
     """What the player's profile shows to others (services/profiles.py)."""
     languages = SelectMultipleField(
-        _l("Languages I play in"), choices=list(LANGUAGES.items()),
+        _l("Languages I play in"),
+        choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
         widget=ListWidget(prefix_label=False), option_widget=CheckboxInput())
     show_languages = BooleanField(_l("Show my languages"))
     show_playing = BooleanField(_l("Show my games in progress (names and players only)"))
