@@ -40,10 +40,10 @@ from server.services.state_store import replay, rules
 MODEL = PlackettLuce()
 
 RATING_RULES = {
-    "rated": N_("rated"),
-    "abandoned": N_("not rated: abandoned"),
-    "bots": N_("not rated: bots played"),
-    "too_few": N_("not rated: fewer than two players stayed to the end"),
+    "rated": N_("Rated."),
+    "abandoned": N_("Not rated: abandoned."),
+    "bots": N_("Not rated: bots played."),
+    "too_few": N_("Not rated: fewer than two players stayed to the end."),
 }
 
 
