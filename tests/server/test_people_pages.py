@@ -47,6 +47,9 @@ def test_profiles_archive_and_privacy(app):
     assert f"/games/{done.id}\"" in archive.text and f"/games/{hidden.id}\"" not in archive.text
     assert "PD 1" in archive.text and "PD 2" in archive.text
     assert "(winner)" in archive.text and f"/games/{done.id}/record.txt" in archive.text
+    assert "Rated." in archive.text
+    assert "Telt mee voor de rating." in olga.get("/archive",
+                                                  headers={"Accept-Language": "nl"}).text
     # The private game's pages are not there for an outsider, but are for its players.
     for path in (f"/games/{hidden.id}", f"/games/{hidden.id}/record.json",
                  f"/games/{hidden.id}/log"):
