@@ -118,6 +118,11 @@ BOT_INTERVAL_SECONDS: int = 2
 # A seat that times out this many times in a row is marked absent: it then
 # auto-passes at once until the player is back.
 ABSENT_AFTER_TIMEOUTS: int = 3
+# Ratings (README, Ratings): a rating is marked provisional while its player
+# has fewer rated games of that kind than this, or its uncertainty (sigma;
+# a newcomer's is 8.3) is above this.
+RATING_PROVISIONAL_GAMES: int = 5
+RATING_PROVISIONAL_SIGMA: float = 7.0
 # Days of vacation a player may declare per calendar year.
 VACATION_DAYS_PER_YEAR: int = 21
 # The outage guard: when no sweep ran for longer than this many seconds, the

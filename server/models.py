@@ -89,6 +89,13 @@ class User(UserMixin, BaseModel):
     quiet_from = IntegerField(null=True)
     quiet_until = IntegerField(null=True)
     digest_hour = IntegerField(null=True)
+    # What the player's profile shows to others (services/profiles.py); the
+    # languages they play in are codes of server/i18n.LANGUAGES.
+    languages = JSONField(default=list)
+    show_languages = BooleanField(default=True)
+    show_playing = BooleanField(default=True)
+    show_finished = BooleanField(default=True)
+    show_ratings = BooleanField(default=True)
 
     @property
     def verified(self) -> bool:
@@ -136,6 +143,12 @@ class Game(BaseModel):
     # The language the table speaks (server/i18n.py), the host's by default:
     # what the open games list tells a player looking for a table.
     language = CharField(default="", max_length=8)
+    # The host keeps it out of the archive and from outsiders' eyes: only
+    # the people who held a seat, the host and moderators see its pages.
+    private = BooleanField(default=False)
+    # What the end did to the ratings (services/ratings.py): "" not decided
+    # (not over, or reopened), "rated", or why not (a RATING_RULES key).
+    rating = CharField(default="", max_length=12)
 
 
 class Seat(BaseModel):
@@ -435,8 +448,39 @@ class Rematch(BaseModel):
     created_at = DateTimeField(default=utcnow)
     expires_at = DateTimeField(index=True)
     ended_at = DateTimeField(null=True)
+class PlayerRating(BaseModel):
+    """A player's rating in one game kind (services/ratings.py): openskill's
+    Plackett-Luce mean and uncertainty, and how many rated games made it."""
+
+    user = ForeignKeyField(User, backref="ratings", on_delete="CASCADE")
+    kind = CharField(max_length=40)
+    mu = FloatField()
+    sigma = FloatField()
+    games = IntegerField(default=0)
+    updated_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("user", "kind"), True), (("kind", "games"), False))
+
+
+class RatingChange(BaseModel):
+    """What one rated game did to one player's rating: one row per person
+    rated, so a game is rated once (unique) and a rebuild can start over."""
+
+    game = ForeignKeyField(Game, backref="rating_changes", on_delete="CASCADE")
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    kind = CharField(max_length=40)
+    rank = IntegerField()       # 1: first; equal ranks: a tie
+    mu_before = FloatField()
+    sigma_before = FloatField()
+    mu_after = FloatField()
+    sigma_after = FloatField()
+    created_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "user"), True), (("user", "kind"), False))
 
 
 MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation, Proposal,
           InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount,
-          ReplyConfirmation, Tenure, Takeback, Rematch]
+          ReplyConfirmation, Tenure, Takeback, Rematch, PlayerRating, RatingChange]

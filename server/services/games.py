@@ -43,11 +43,13 @@ def get_open_game(game_id: int) -> Game:
 def create_game(host: User, kind_name: str, name: str, seat_count: int, options: dict,
                 move_hours: int, reminder_hours: list[float], mailer: Mailer,
                 clock: str = "always", night: tuple[int, int] = (23, 7), *,
-                public: bool = False, language: str | None = None) -> Game:
+                public: bool = False, language: str | None = None,
+                private: bool = False) -> Game:
     """``clock``: when the clock stands still (clock_calendar.POLICIES), with
     ``night`` = (from hour, until hour) for the policies that stop at night.
     ``public``: listed among the open games; ``language``: the table's (the
-    host's when not given)."""
+    host's when not given); ``private``: kept out of the archive and from
+    outsiders (services/profiles.py)."""
     kind = get_game(kind_name)
     if not kind.min_players <= seat_count <= kind.max_players:
         raise LobbyError(msg("%(game)s takes %(least)s to %(most)s players.", game=kind.title,
@@ -63,7 +65,8 @@ def create_game(host: User, kind_name: str, name: str, seat_count: int, options:
                            reminder_hours=sorted(set(reminder_hours), reverse=True),
                            thread_id=mailer.thread_id(), clock_policy=clock,
                            night_from=night[0], night_until=night[1], public=public,
-                           language=known(language) or known(host.language) or "")
+                           language=known(language) or known(host.language) or "",
+                           private=private)
         for index in range(seat_count):
             Seat.create(game=game, index=index,
                         user=host if index == 0 else None,
@@ -88,12 +91,13 @@ def seat_bot(game_id: int, user: User, index: int, bot: str) -> Seat:
 
 
 def create_practice(host: User, kind_name: str, name: str, seat_count: int, options: dict,
-                    bot: str, move_hours: int, mailer: Mailer) -> Game:
+                    bot: str, move_hours: int, mailer: Mailer, private: bool = False) -> Game:
     """A game against bots, started at once: the host plays seat 1 alone, by
     page or mail, with no reminders to wait for (the bots answer within
     seconds; the host's own clock runs as usual)."""
     with db.atomic():
-        game = create_game(host, kind_name, name, seat_count, options, move_hours, [], mailer)
+        game = create_game(host, kind_name, name, seat_count, options, move_hours, [], mailer,
+                           private=private)
         for index in range(1, seat_count):
             seat_bot(game.id, host, index, bot)
         return start(game.id, host, mailer)

@@ -19,7 +19,7 @@ from server.db import db
 from server.i18n import say
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
-from server.services import clocks, moves, seat_views, state_store, tenures, turn_clock
+from server.services import clocks, moves, ratings, seat_views, state_store, tenures, turn_clock
 from server.services.accounts import EMAIL, NO_PASSWORD
 
 REASON_MAX = 500
@@ -473,9 +473,14 @@ def _rebuild(game: Game, now: dt.datetime) -> None:
                "status": "finished" if to_move is None else "active",
                "outcome": kind.outcome(state).to_json() if to_move is None else None,
                "finished_at": now if to_move is None else None}
+    was_over = game.status == "finished"
     Game.update(**changes).where(Game.id == game.id).execute()
     for name, value in changes.items():
         setattr(game, name, value)
+    if was_over and to_move is not None:
+        ratings.game_reopened(game)
+    elif to_move is None:
+        ratings.game_ended(game, now)
 
 
 def abandon(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
@@ -497,6 +502,7 @@ def abandon(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         _note(game, seq, {"note": "abandon", "reason": reason}, text, user, now,
               status="finished", finished_at=now, to_move=None, prompt="", outcome=outcome,
               paused=False, paused_at=None)
+        ratings.game_ended(Game.get_by_id(game.id), now)       # recorded as not rated
         Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None).where(
             Seat.game == game.id).execute()
         lines = [f"{s.title}: " + "; ".join(f"{k} {v}" for k, v in s.rows) for s in board]

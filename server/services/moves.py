@@ -15,7 +15,7 @@ from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, User, utcnow
-from server.services import clocks, metrics, reply_menu, while_away
+from server.services import clocks, metrics, ratings, reply_menu, while_away
 from server.services.seat_views import (
     board,
     log_lines,
@@ -105,6 +105,8 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         forget_snapshot(game)
         for name, value in changes.items():
             setattr(game, name, value)
+        if over:
+            ratings.game_ended(game, now)       # with the end, or not at all
         _after_move(game, seat, actor, now, mailer, notify, new_state)
     return Played(seq, next_seat, over, new_state)
 

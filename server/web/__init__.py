@@ -14,6 +14,7 @@ from server.web import (
     lobby,
     moderation,
     open_games,
+    people,
     play,
     preferences,
     protection,
@@ -24,7 +25,7 @@ from server.web import (
 )
 
 AREAS = (accounts, lobby, open_games, play, records, preferences, moderation, takebacks,
-         rematches)
+         rematches, people)
 
 
 def init_app(app) -> None:

@@ -13,10 +13,12 @@ from wtforms import (
     IntegerField,
     PasswordField,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
+from wtforms.widgets import CheckboxInput, ListWidget
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from server.i18n import LANGUAGES
@@ -110,6 +112,10 @@ class NewGameForm(FlaskForm):
     public = BooleanField(_l("List it among the open games: anybody signed in may join"))
     # Choices (server/i18n.LANGUAGES) set by the view; the host's language first.
     language = SelectField(_l("Language of the table"), [Optional()])
+    # A select, not a checkbox: a form sent back as shown keeps the default.
+    visibility = SelectField(_l("Who may see it"), default="public", choices=[
+        SelectChoice("public", _l("Everyone signed in: it goes to the archive when it ends")),
+        SelectChoice("private", _l("Only its players: not in the archive, not on profiles"))])
 
 
 class BotSeatForm(FlaskForm):
@@ -170,3 +176,15 @@ class TakebackForm(FlaskForm):
 
 class TakebackAnswerForm(FlaskForm):
     seq = HiddenField()
+
+
+class ProfileForm(FlaskForm):
+    """What the player's profile shows to others (services/profiles.py)."""
+    languages = SelectMultipleField(
+        _l("Languages I play in"),
+        choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
+        widget=ListWidget(prefix_label=False), option_widget=CheckboxInput())
+    show_languages = BooleanField(_l("Show my languages"))
+    show_playing = BooleanField(_l("Show my games in progress (names and players only)"))
+    show_finished = BooleanField(_l("Show my finished games and results"))
+    show_ratings = BooleanField(_l("Show my ratings (and put me on the leaderboards)"))

@@ -106,12 +106,14 @@ def new_game():
         if form.practice.data:
             game = games.create_practice(current_user, form.kind.data, form.name.data.strip(),
                                          form.seats.data, options, form.practice.data,
-                                         form.move_hours.data, mailer())
+                                         form.move_hours.data, mailer(),
+                                         private=form.visibility.data == "private")
             return redirect(url_for("play.game", game_id=game.id))
         game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
                                  form.seats.data, options, form.move_hours.data, hours, mailer(),
                                  *clock_calendar.parse_choice(form.clock_policy.data),
-                                 public=form.public.data, language=form.language.data)
+                                 public=form.public.data, language=form.language.data,
+                                 private=form.visibility.data == "private")
         return redirect(url_for("lobby.lobby", game_id=game.id))
     return render_template("lobby/new.html", form=form, kinds=GAMES,
                            kind=kind), 400 if form.errors else 200

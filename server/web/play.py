@@ -29,6 +29,7 @@ from server.services import (
     clocks,
     deliveries,
     games,
+    profiles,
     proposals,
     rematches,
     turn_clock,
@@ -80,6 +81,8 @@ def game(game_id: int):
     seat = seat_access.viewer_seat_in(game.id, seats)
     if seat is None and not current_user.is_authenticated:
         return current_app.login_manager.unauthorized()
+    if game.private and seat is None and not profiles.may_see_private(game, current_user):
+        abort(404)      # a private game is not there for outsiders
     if game.status == "open":
         return redirect(url_for("lobby.lobby", game_id=game_id))
     if game.status == "closed":
@@ -110,7 +113,7 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     my_turn = (viewer is not None and viewer == game.to_move and not game.paused
                and not seat.withdrawn and takeback["open"] is None)
     return dict(
-        game=game, kind=kind, seat=seat, names=names,
+        game=game, kind=kind, seat=seat, names=names, seats=seats,
         recent=recent_log_lines(game, viewer, names, RECENT_LINES, language),
         sections=board(game, state, viewer, names, language),
         prompt=prompt_text(kind, state, names),

@@ -1,7 +1,8 @@
 """Issue 16, item 5: "No page scrolls sideways at 390 px": every page kind
 (lobby, new game, the game page at each kind of decision of both games,
 settings, account, sign-in and sign-up, the moderation dashboard and game
-page, a mail in the development catcher) is opened in Chromium at 390 and at
+page, a mail in the development catcher, and (issue 28) a profile, the
+archive and a leaderboard) is opened in Chromium at 390 and at
 1280 px.  Screenshots of the phone width go to test-artifacts/widths/."""
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from web_helpers import text_of
 from engine import get_game
 from server.db import db
 from server.mail.delivery import build_message
-from server.models import Game, Outbox, User
-from server.services import games
+from server.models import Game, Outbox, PlayerRating, Seat, User
+from server.services import games, moderation
 from server.services.state_store import load_state
 
 WIDTHS = (390, 1280)
@@ -110,6 +111,19 @@ def catch_a_turn_mail(app, folder: Path) -> str:
     return name
 
 
+def finish_and_rate(app, game_id: int, moderator: str) -> int:
+    """The game abandoned (so it is finished and in the archive) and its
+    players given ratings; returns the moderator's user id."""
+    with app.app_context(), db.connection_context():
+        mod = User.get(User.email == moderator)
+        moderation.abandon(game_id, mod, Game.get_by_id(game_id).seq, "for the widths",
+                           mailer=app.extensions["pbem_mailer"])
+        for i, seat in enumerate(Seat.select().where(Seat.game == game_id)):
+            PlayerRating.create(user=seat.user_id, kind="puerto_rico", mu=30 - i, sigma=3 + 2 * i,
+                                games=9 - 3 * i)
+        return mod.id
+
+
 @pytest.mark.browser
 def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser, send_mail):
     build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,  # noqa: E731
@@ -141,6 +155,12 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
         assert make_moderator(app, host).exit_code == 0
         widths.check(host, "/moderation?all=1", "moderation-dashboard")
         widths.check(host, f"/moderation/games/{puerto_rico.game_id}", "moderation-game")
+        # Issue 28: a profile with a finished game and ratings, the archive,
+        # a leaderboard with a provisional mark.
+        host_id = finish_and_rate(app, puerto_rico.game_id, host)
+        widths.check(host, f"/players/{host_id}", "profile")
+        widths.check(host, "/archive", "archive")
+        widths.check(host, "/leaderboard?kind=puerto_rico", "leaderboard")
         name = catch_a_turn_mail(app, Path(app.instance_path) / "caught")
         widths.check(host, "/dev/mail/", "caught-mail-list")
         widths.check(host, f"/dev/mail/{name}", "caught-mail")
@@ -170,9 +190,13 @@ def test_no_translated_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_pa
         with app.app_context(), db.connection_context():
             User.update(language=lang).execute()    # as if each had picked it in Settings
         public_lobby(app, host, "Een open tafel met een naam die moet afbreken")
+        with app.app_context(), db.connection_context():
+            host_id = User.get(User.email == host).id
         for path, label in (("/", "lobby"), ("/settings", "settings"), ("/games/open", "open"),
                             (f"/games/{puerto_rico.game_id}", "pr-game"),
-                            (f"/games/{new_found_land.game_id}", "nfl-game")):
+                            (f"/games/{new_found_land.game_id}", "nfl-game"),
+                            (f"/players/{host_id}", "profile"), ("/archive", "archive"),
+                            ("/leaderboard", "leaderboard")):
             widths.check(host if "nfl" not in label else new_found_land.emails[0], path,
                          f"{lang}-{label}")
         page = widths.page(host, 390)

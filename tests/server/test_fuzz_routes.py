@@ -46,7 +46,7 @@ RAW_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data", "applic
              "application/x-www-form-urlencoded; charset=utf-7"]
 PAGES = ["/", "/login", "/signup", "/reset", "/settings", "/account", "/games/new",
          "/games/open", "/moderation", "/moderation/moderators", "/games/{game}",
-         "/games/{game}/lobby", "/moderation/games/{game}"]
+         "/games/{game}/lobby", "/moderation/games/{game}", "/archive", "/leaderboard"]
 HUGE = [2 ** 31, 2 ** 63 - 1, 2 ** 63, 2 ** 64, 10 ** 30, -(2 ** 63) - 1, 10 ** 4300 - 1]
 ODD = ["²", "¹²", "٣", "𝟘", "", " ", "\x00", "\r\n", "-1", "1.5", "1e9", "0x10", "nan",
        "9999-12-31", "0001-01-01", "10000-01-01", "/\t/evil.example", "//evil.example",
@@ -231,7 +231,8 @@ class Maker:
     def request(self) -> dict:
         method, path, fields = self.any_route() if self.chance(0.5) else self.shown_form()
         data, content_type = self.body(fields)
-        query = [(self.rnd.choice(["next", "since", "sort", "order", "all", self.text(8)]),
+        query = [(self.rnd.choice(["next", "since", "sort", "order", "all", "page", "kind",
+                                   "player", "until", self.text(8)]),
                   self.value()) for _ in range(self.rnd.randint(0, 3))]
         return {"who": self.who, "method": method, "path": path, "query_string": query,
                 "data": data, "content_type": content_type}

@@ -208,3 +208,28 @@ def test_finding_a_game_and_a_rematch_in_the_readers_language(app):
     assert "propose une revanche" in asked.body_text
     page = visible(sign_in(app, "q1@example.org").get(f"/games/{game.id}").text)
     assert "Oui, rejouer" in page and "Doivent encore répondre" in page
+
+
+def test_profiles_archive_and_leaderboard_in_the_readers_language(app):
+    """Issue 28: the new pages and the profile choices in Settings."""
+    game = started_game(app, players=2, tag="w")
+    client = sign_in(app, "w1@example.org")
+    with app.app_context(), db.connection_context():
+        me = User.get(User.email == "w1@example.org").id
+    english = ("Archive of finished games", "Games in progress", "Finished games",
+               "Ended on or after", "The rating shown is a cautious one", "Languages I play in",
+               "Show my finished games", "Who may see it", "Players:")
+    wanted = {"nl": ("Archief van afgelopen spellen", "Lopende spellen", "Ranglijst",
+                     "Talen waarin ik speel", "Wie het mag zien"),
+              "de": ("Archiv der beendeten Partien", "Laufende Partien", "Rangliste",
+                     "Sprachen, in denen ich spiele", "Wer sie sehen darf"),
+              "fr": ("Archives des parties terminées", "Parties en cours", "Classement",
+                     "Langues dans lesquelles je joue", "Qui peut la voir")}
+    for lang in LANGS:
+        words = " ".join(visible(client.get(path, headers=HEADERS[lang]).text) for path in (
+            "/archive", f"/players/{me}", "/leaderboard", "/settings", "/games/new",
+            f"/games/{game.id}"))
+        for text in english:
+            assert text not in words, (lang, text)
+        for text in wanted[lang]:
+            assert text in words, (lang, text)
