@@ -15,6 +15,7 @@ from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, User, utcnow
+from server.notify import notices
 from server.services import clocks, metrics, reply_menu, while_away
 from server.services.seat_views import (
     board,
@@ -179,6 +180,7 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
                 board=sections)
 
 def notify_final(game: Game, mailer: Mailer) -> None:
+    notices.announce_result(mailer, game)
     names = seat_names(game)
     seats = Seat.select(Seat, User).join(User).where(Seat.game == game.id)
     for seat in seats:

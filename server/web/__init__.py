@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from server.web import (
     accounts,
+    channels,
     errors,
     health,
     languages,
@@ -21,7 +22,7 @@ from server.web import (
     takebacks,
 )
 
-AREAS = (accounts, lobby, play, records, preferences, moderation, takebacks)
+AREAS = (accounts, lobby, play, records, preferences, channels, moderation, takebacks)
 
 
 def init_app(app) -> None:
