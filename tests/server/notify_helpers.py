@@ -28,6 +28,7 @@ class Receiver:
     requests: list = field(default_factory=list)
     mode: str = "ok"            # ok, fail (500), hang (answers after HANG seconds)
     hang: float = 3.0
+    delay: float = 0.0          # every answer this late (a kill lands mid-drain)
 
     @property
     def base(self) -> str:
@@ -56,8 +57,7 @@ def start_receiver() -> Receiver:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             receiver.requests.append(Request(self.command, self.path, dict(self.headers), body))
-            if receiver.mode == "hang":
-                time.sleep(receiver.hang)
+            time.sleep(receiver.hang if receiver.mode == "hang" else receiver.delay)
             status = 500 if receiver.mode == "fail" else 200
             answer = next((v for k, v in MATRIX.items() if k in self.path), {})
             data = json.dumps(answer if status == 200 else {"error": "down"}).encode()

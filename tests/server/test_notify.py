@@ -305,3 +305,48 @@ def test_fixed_host_services_get_the_request_apprise_builds(monkeypatch, url, ho
     assert request.url.split("/")[2] == host
     assert b"Sugar" in (request.body if isinstance(request.body, bytes)
                         else str(request.body).encode())
+
+
+def test_kill_9_of_the_sender_mid_drain_loses_and_doubles_nothing(tmp_path, sqlite_url,
+                                                                   receiver):
+    """150 signed webhook notices; the sender is killed with -9 after 40
+    arrived and started again: every notice arrives, and only the one in
+    flight at the kill may arrive twice (same id: receivers dedupe on it)."""
+    from test_sender_process import in_flight, smtp_server, start_sender, stop, wait_for
+
+    from server.db import bind, make_database, migrate
+
+    settings = {"SECRET_KEY": "test-secret", **ALLOW, "NOTIFY_MAX_CHANNELS": 5}
+    database = make_database(sqlite_url)
+    bind(database)
+    migrate(database)
+    with database.connection_context(), database.atomic():
+        owner = User.create(email="k@example.org", name="K", password_hash="x",
+                            email_verified_at=utcnow())
+        kept = [channels.add(settings, owner, f"http://{receiver.base}/k{i}", ["talk"])[0]
+                for i in range(3)]
+        Outbox.insert_many([dict(kind="talk", to_addr=f"channel:{kept[i % 3].id}",
+                                 channel=kept[i % 3].id, subject=f"n{i}", body_text="hi",
+                                 body_html="", message_id=f"<n{i}@pbem.test>",
+                                 created_at=utcnow(), next_attempt_at=utcnow(), headers={})
+                            for i in range(150)]).execute()
+    receiver.delay = 0.01
+    _handler, smtp = smtp_server()
+    env = dict(NOTIFY_ALLOW_PRIVATE_HOSTS="true", NOTIFY_DESTINATION_MAX="1000")
+    try:
+        victim = start_sender(tmp_path, sqlite_url, smtp.port, "victim", **env)
+        wait_for(lambda: len(receiver.requests) >= 40, 60, "40 notices", [victim])
+        victim.send_signal(9)
+        victim.wait(5)
+        flying = in_flight(sqlite_url, victim.pid)
+        again = start_sender(tmp_path, sqlite_url, smtp.port, "again", **env)
+        wait_for(lambda: len({r.json()["id"] for r in receiver.requests}) == 150, 60,
+                 "all 150 notices", [again])
+        stop(again)
+    finally:
+        smtp.stop()
+    ids = [r.json()["id"] for r in receiver.requests]
+    twice = {i for i in ids if ids.count(i) > 1}
+    assert len(set(ids)) == 150 and twice <= flying and len(flying) <= 1
+    with database.connection_context():
+        assert {r.status for r in Outbox.select()} == {"sent"}
