@@ -177,6 +177,16 @@ class Mailer:
                           context, game, seat.user, reply_to=menu["reply_to"] if menu else "",
                           turn_of=seat.turn_started_at, holds_clock=True)
 
+    def turn_notices(self, game: Game, seat: Seat, prompt: str, deadline: str) -> None:
+        """The chat and push notices of a turn whose player reads a digest
+        instead of turn mails: they do not hold the clock, as no turn mail does."""
+        notices.announce_turn(self, game, seat)
+        if seat.user.verified:
+            notices.follow_mail(self, "turn", seat.user, game,
+                                {"prompt": prompt, "deadline": deadline,
+                                 "seat_url": self.links.seat_url(seat)},
+                                seat.turn_started_at, holds_clock=False)
+
     def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox:
         return self.queue("started", seat.user.email, self.subject_for(game, title),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,

@@ -24,9 +24,11 @@ OF_THE_TURN = ("turn", "reminder", "last_call")
 
 
 def follow_mail(mailer, template: str, user: User | None, game: Game | None,
-                context: dict, turn_of: dt.datetime | None, to_addr: str = "") -> int:
+                context: dict, turn_of: dt.datetime | None, to_addr: str = "",
+                holds_clock: bool = True) -> int:
     """Notices on ``user``'s own channels (the account of ``to_addr`` when the
-    mail names no user) for a mail of kind ``template``; how many were written."""
+    mail names no user) for a mail of kind ``template``; how many were written.
+    ``holds_clock``: a turn notice holds the seat's clock until it got through."""
     event = MAIL_EVENTS.get(template)
     if event is None or game is None:
         return 0
@@ -45,8 +47,16 @@ def follow_mail(mailer, template: str, user: User | None, game: Game | None,
                           text=context.get("text", "") if event == "talk" else "")
     for channel in wanted:
         queue(mailer.settings, channel, event, text, game, recipient=user,
-              turn_of=turn_of if event in OF_THE_TURN else None, holds_clock=event == "turn")
+              turn_of=turn_of if event in OF_THE_TURN else None,
+              holds_clock=holds_clock and event == "turn")
     return len(wanted)
+
+
+def any_for(game_id: int, user_id: int) -> bool:
+    """Whether a turn of this player in this game has any channel to go to."""
+    return NotifyChannel.select().where(
+        ((NotifyChannel.user == user_id) & NotifyChannel.game.is_null())
+        | (NotifyChannel.game == game_id)).exists()
 
 
 def announce_turn(mailer, game: Game, seat: Seat) -> bool:

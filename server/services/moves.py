@@ -160,7 +160,16 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     seats = seats_with_users(game)
     seat = seats[game.to_move]
     clocks.start_turn(game, seat, now)
-    if seat.bot or seat.absent or seat.withdrawn or seat.user.mail_mode == "digest":
+    if seat.bot or seat.absent or seat.withdrawn:
+        return
+    if seat.user.mail_mode == "digest":     # no turn mail; the chat channels still hear of it
+        if not notices.any_for(game.id, seat.user_id):
+            return
+        state = state if state is not None else load_state(game, save=False)
+        template, values = rules(game).prompt_message(state)
+        mailer.turn_notices(game, seat, mailer.words(seat.user, template, **values),
+                            clocks.local_text(seat.deadline, seat.user.timezone,
+                                              seat.user.language))
         return
     names, language = names or names_of(seats), seat.user.language
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq,

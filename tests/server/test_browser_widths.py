@@ -129,6 +129,7 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
         assert make_moderator(app, host).exit_code == 0
         widths.check(host, "/moderation?all=1", "moderation-dashboard")
         widths.check(host, f"/moderation/games/{puerto_rico.game_id}", "moderation-game")
+        widths.check(host, f"/games/{puerto_rico.game_id}/channel", "table-channel")
         name = catch_a_turn_mail(app, Path(app.instance_path) / "caught")
         widths.check(host, "/dev/mail/", "caught-mail-list")
         widths.check(host, f"/dev/mail/{name}", "caught-mail")
@@ -159,6 +160,7 @@ def test_no_translated_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_pa
             User.update(language=lang).execute()    # as if each had picked it in Settings
         for path, label in (("/", "lobby"), ("/settings", "settings"),
                             (f"/games/{puerto_rico.game_id}", "pr-game"),
+                            (f"/games/{puerto_rico.game_id}/channel", "pr-channel"),
                             (f"/games/{new_found_land.game_id}", "nfl-game")):
             widths.check(host if "nfl" not in label else new_found_land.emails[0], path,
                          f"{lang}-{label}")

@@ -350,3 +350,34 @@ def test_kill_9_of_the_sender_mid_drain_loses_and_doubles_nothing(tmp_path, sqli
     assert len(set(ids)) == 150 and twice <= flying and len(flying) <= 1
     with database.connection_context():
         assert {r.status for r in Outbox.select()} == {"sent"}
+
+
+def test_a_digest_reader_still_hears_of_turns_and_quiet_hours_put_off_the_rest(
+        notify_app, receiver):
+    app = notify_app
+    game = started_game(app, tag="d")
+    nxt = next_guest(app, game.id)
+    email = f"d{nxt}@example.org"
+    with app.app_context(), db.connection_context():
+        User.update(mail_mode="digest", timezone="Europe/Paris").where(
+            User.email == email).execute()
+    client = sign_in(app, email)
+    add_channel(client, f"json://{receiver.base}/d", events=("turn", "talk"),
+                quiet_from="22", quiet_until="7")
+    while to_move(app, game.id).index != nxt:
+        random_move(app, game.id, random.Random(9))
+    (turn,) = notices(app, kind="turn")
+    assert not turn.holds_clock                 # a digest reader's clock waits for no mail
+    with app.app_context(), db.connection_context():
+        assert not Outbox.select().where((Outbox.kind == "turn")
+                                         & (Outbox.to_addr == email)).exists()
+        from server.notify import notices as writing, texts
+        channel = NotifyChannel.get(NotifyChannel.user == User.get(User.email == email).id)
+        night = dt.datetime(2026, 11, 25, 23, 30)           # 00:30 in Paris
+        talk = writing.queue(app.config, channel, "talk", texts.Text("t", "x"), None, now=night)
+        urgent = writing.queue(app.config, channel, "turn", texts.Text("t", "x"), None, now=night)
+        assert talk.next_attempt_at == dt.datetime(2026, 11, 26, 6, 0)     # 07:00 in Paris
+        assert urgent.next_attempt_at == night
+        noon = dt.datetime(2026, 11, 26, 11, 0)
+        assert writing.queue(app.config, channel, "talk", texts.Text("t", "x"), None,
+                             now=noon).next_attempt_at == noon
