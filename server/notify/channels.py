@@ -47,6 +47,18 @@ class Checked:
 
 
 def check(settings, url: str) -> Checked:
+    """The URL checked (ChannelError with a message for the form)."""
+    try:
+        return _check(settings, url)
+    except guard.Refused as exc:
+        raise ChannelError(str(exc)) from None
+    except ValueError as exc:       # urlsplit's "Invalid IPv6 URL" and the like
+        if isinstance(exc, ChannelError):
+            raise
+        raise ChannelError(N_("That channel address is not complete or not valid.")) from None
+
+
+def _check(settings, url: str) -> Checked:
     url = (url or "").strip()
     if not url or len(url) > MAX_URL or any(ord(c) < 33 for c in url):
         raise ChannelError(N_("Enter one channel address (no spaces)."))

@@ -46,11 +46,17 @@ def add():
             form.url.errors = [_(str(exc))]
         else:
             if key:
-                return render_template("preferences/signing_key.html", key=key)
+                return shown_once(key)
             flash(_("The channel is added. Send a test to see that it works."))
             return redirect(url_for("preferences.settings") + "#channels")
     form.url.data = ""      # a refused address is not shown back either
     return render_settings(settings_form(), None, form), 400
+
+
+def shown_once(key: str):
+    """The page with a new webhook's signing key: kept by no cache."""
+    return render_template("preferences/signing_key.html", key=key), 200, {
+        "Cache-Control": "no-store"}
 
 
 @bp.post("/settings/channels/<int:channel_id>/remove")
@@ -115,7 +121,7 @@ def set_table(game_id: int):
             form.url.errors = [_(str(exc))]
         else:
             if key:
-                return render_template("preferences/signing_key.html", key=key)
+                return shown_once(key)
             flash(_("The table channel is set."))
             return redirect(url_for("channels.table", game_id=game.id))
     form.url.data = ""

@@ -66,8 +66,8 @@ def notices(app, **where) -> list[Outbox]:
         return list(q)
 
 
-def test_each_kind_of_channel_reaches_a_real_receiver(notify_app, receiver):
-    app = notify_app
+def test_each_kind_of_channel_reaches_a_real_receiver(db_url, smtp, tmp_path, receiver):
+    app = make_app(db_url, smtp, tmp_path, **ALLOW)        # SQLite and PostgreSQL
     game = started_game(app, tag="r")
     client = sign_in(app, "r0@example.org")
     base = receiver.base
@@ -105,6 +105,9 @@ def test_each_kind_of_channel_reaches_a_real_receiver(notify_app, receiver):
     assert signed.json()["title"] == "A test from pbem"
     assert all(row.status == "sent" and row.smtp_reply for row in notices(app))
     assert "last notice delivered" in client.get("/settings").text
+    removed = re.findall(r'action="(/settings/channels/\d+/remove)"', settings)[0]
+    assert client.post(removed, data={"csrf_token": csrf(settings)}).status_code == 302
+    assert len(notices(app)) == 4 and removed not in client.get("/settings").text
     assert game.id
 
 
@@ -142,8 +145,8 @@ def test_a_turn_notice_is_written_with_the_move_in_the_players_language(notify_a
 
 
 def test_the_table_channel_in_place_of_turn_mails_holds_the_clock_until_it_gets_through(
-        sqlite_url, smtp, tmp_path, receiver):
-    app = make_app(sqlite_url, smtp, tmp_path, SENDER_MAX_ATTEMPTS=1, **ALLOW)
+        db_url, smtp, tmp_path, receiver):
+    app = make_app(db_url, smtp, tmp_path, SENDER_MAX_ATTEMPTS=1, **ALLOW)
     game = started_game(app, tag="h")
     nxt = next_guest(app, game.id)
     host = sign_in(app, "h0@example.org")
@@ -245,16 +248,25 @@ def test_one_destination_gets_at_most_its_share(sqlite_url, smtp, tmp_path, rece
     assert drain(app, utcnow() + dt.timedelta(seconds=601))["sent"] == 2
 
 
-def test_private_and_loopback_addresses_are_refused_in_production(receiver):
+def test_private_and_loopback_addresses_are_refused_in_production(sqlite_url, smtp, tmp_path,
+                                                                  receiver):
     settings = {"SECRET_KEY": "k", "NOTIFY_ALLOW_PRIVATE_HOSTS": False}
     for url in (f"json://{receiver.base}/x", "http://localhost/hook", "https://10.1.2.3/x",
                 "ntfy://192.168.1.5/topic", "http://[::1]:8080/", "https://169.254.169.254/",
                 "http://[::ffff:127.0.0.1]/", "form://0.0.0.0/x"):
-        with pytest.raises(guard.Refused):
+        with pytest.raises(channels.ChannelError, match="private network"):
             channels.check(settings, url)
-    for url in ("ftp://example.org/x", "mailto://a@b", "discord://", "json://", "x" * 2000):
+    assert not guard.is_public("100.64.0.1") and guard.is_public("8.8.8.8")
+    for url in ("ftp://example.org/x", "mailto://a@b", "discord://", "json://", "x" * 2000,
+                "http://[::1/x", "https://host:99999/x"):
         with pytest.raises(channels.ChannelError):
             channels.check(settings, url)
+    app = make_app(sqlite_url, smtp, tmp_path)              # the production default
+    started_game(app, tag="s")
+    page = add_channel(sign_in(app, "s1@example.org"), f"http://{receiver.base}/x")
+    assert page.status_code == 400 and "private network" in page.text
+    with app.app_context(), db.connection_context():
+        assert NotifyChannel.select().count() == 0
     channels.check(settings, "discord://1234567/abcdefghijk")     # a fixed public host
     # And at connect time: a name that resolves into the network, a redirect.
     with transport.guarded(settings), pytest.raises(requests.ConnectionError):
