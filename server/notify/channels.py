@@ -104,8 +104,8 @@ def add(settings, user: User, url: str, events, quiet_from: int | None = None,
     checked = check(settings, url)
     if game is None and own(user).count() >= settings["NOTIFY_MAX_CHANNELS"]:
         raise ChannelError(N_("You have as many channels as you may; remove one first."))
-    if (quiet_from is None) != (quiet_until is None) or quiet_from == quiet_until \
-            and quiet_from is not None:
+    if ((quiet_from is None) != (quiet_until is None)
+            or (quiet_from is not None and quiet_from == quiet_until)):
         raise ChannelError(N_("Quiet hours need a start and a different end, or neither."))
     key = crypto.new_signing_key() if checked.scheme in WEBHOOK else ""
     channel = NotifyChannel.create(

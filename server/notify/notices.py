@@ -41,10 +41,13 @@ def follow_mail(mailer, template: str, user: User | None, game: Game | None,
     wanted = [c for c in channels.own(user) if event in (c.events or ())]
     if not wanted:
         return 0
+    # A moderation notice tells what happened (no question): titled as news.
+    title = "lobby" if template == "moderation_notice" else event
     text = texts.personal(user.language, event, game.name, prompt=context.get("prompt", ""),
                           deadline=context.get("deadline", ""),
-                          url=context.get("seat_url", ""), author=context.get("author", ""),
-                          text=context.get("text", "") if event == "talk" else "")
+                          url=context.get("seat_url") or context.get("url", ""),
+                          author=context.get("author", ""),
+                          text=context.get("text") or context.get("what", ""), title=title)
     for channel in wanted:
         queue(mailer.settings, channel, event, text, game, recipient=user,
               turn_of=turn_of if event in OF_THE_TURN else None,

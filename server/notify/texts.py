@@ -37,10 +37,12 @@ def _join(*lines: str) -> str:
 
 
 def personal(language: str | None, event: str, game: str, *, prompt: str = "",
-             deadline: str = "", url: str = "", author: str = "", text: str = "") -> Text:
-    """``prompt`` and ``deadline`` arrive already in the recipient's language
-    and zone (as the mail of the same event has them)."""
-    title = translate(language, TITLES[event], {"game": game, "author": author})
+             deadline: str = "", url: str = "", author: str = "", text: str = "",
+             title: str | None = None) -> Text:
+    """``prompt``, ``text`` and ``deadline`` arrive already in the recipient's
+    language and zone (as the mail of the same event has them); ``title``:
+    the TITLES key when it is not the event's own."""
+    title = translate(language, TITLES[title or event], {"game": game, "author": author})
     when = translate(language, DEADLINE, {"deadline": deadline}) if deadline else ""
     return Text(title, _join(prompt, text, when, url))
 

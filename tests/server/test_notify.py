@@ -138,6 +138,13 @@ def test_a_turn_notice_is_written_with_the_move_in_the_players_language(notify_a
     private = receiver.paths("/mine")[0].json()
     assert private["title"] == "Je bent aan de beurt in Game t"
     assert "/s/" in private["message"] and "Europe/Amsterdam" in private["message"]
+    with app.app_context(), db.connection_context():
+        from server.services import table_talk
+        author = Seat.get((Seat.game == game.id) & (Seat.index != nxt))
+        table_talk.post(game.id, author, "Wie ruilt er suiker?", app.extensions["pbem_mailer"])
+    drain(app)
+    talk = receiver.paths("/mine")[-1].json()
+    assert talk["title"].endswith("zegt in Game t") and "Wie ruilt er suiker?" in talk["message"]
     shared = receiver.paths("/table")[-1].json()
     assert shared["title"] == f"T {nxt + 1}'s turn in Game t"       # the host's language
     assert "/s/" not in shared["message"]
