@@ -2,8 +2,15 @@
 channels and a game's table channel; an outbox row may go to a channel
 instead of an address, and a seat may let the table channel replace its turn
 mails."""
-from peewee import (BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField,
-                    Model, TextField)
+from peewee import (
+    BooleanField,
+    CharField,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
 
 
 def _tables(db):

@@ -37,7 +37,7 @@ class Observer:
 
 def _sendable():
     return (Outbox.status.in_(OPEN)
-            | ((Outbox.status == "failed") & (Outbox.permanent == False)))  # noqa: E712
+            | ((Outbox.status == "failed") & (Outbox.permanent == False)))
 
 
 def _unclaimed(now: dt.datetime):
@@ -94,7 +94,7 @@ def drain(settings, holder: str, now: dt.datetime | None = None,
             continue
         try:
             answer = transport.send(settings, row, channel)
-        except Exception as exc:    # noqa: BLE001: no channel may stop the sender
+        except Exception as exc:    # noqa: BLE001 - no channel may stop the sender
             down.add(channel.destination)
             outcome = _record_failure(settings, row, exc, start)
             counts[outcome] += 1

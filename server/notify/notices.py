@@ -115,9 +115,9 @@ def after_quiet(channel: NotifyChannel, now: dt.datetime) -> dt.datetime:
         tz = ZoneInfo(User.get_by_id(channel.user_id).timezone)
     except (ZoneInfoNotFoundError, ValueError):
         tz = ZoneInfo("UTC")
-    wall = now.replace(tzinfo=dt.timezone.utc).astimezone(tz)
+    wall = now.replace(tzinfo=dt.UTC).astimezone(tz)
     if (wall.hour - start) % 24 >= (end - start) % 24:
         return now
     day = wall.date() if wall.hour < end else wall.date() + dt.timedelta(days=1)
     ends = dt.datetime.combine(day, dt.time(end), tzinfo=tz)
-    return ends.astimezone(dt.timezone.utc).replace(tzinfo=None)
+    return ends.astimezone(dt.UTC).replace(tzinfo=None)

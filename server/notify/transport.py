@@ -47,7 +47,7 @@ def send(settings, row: Outbox, channel: NotifyChannel) -> str:
             return scrub(_apprise(settings, url, row), url)
     except SendError as exc:
         raise SendError(scrub(str(exc), url), exc.permanent) from None
-    except Exception as exc:    # noqa: BLE001: whatever a plugin raises is this notice's failure
+    except Exception as exc:    # noqa: BLE001 - whatever a plugin raises is this notice's failure
         raise SendError(scrub(f"{exc.__class__.__name__}: {exc}", url)) from None
 
 

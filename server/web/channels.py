@@ -4,7 +4,15 @@ CSRF token; a channel's address is shown only masked, and a signed
 webhook's key only once, in the answer to the form that made it."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
@@ -33,7 +41,10 @@ def own_channels() -> list[dict]:
 @bp.post("/settings/channels")
 @login_required
 def add():
-    from server.web.preferences import render_settings, settings_form   # one page, two areas
+    from server.web.preferences import (  # one page, two areas
+        render_settings,
+        settings_form,
+    )
     form = channel_form()
     if form.validate_on_submit():
         quiet_from = form.quiet_from.data

@@ -245,7 +245,8 @@ def test_one_destination_gets_at_most_its_share(sqlite_url, smtp, tmp_path, rece
     client = sign_in(app, "l1@example.org")
     add_channel(client, f"json://{receiver.base}/flood")
     with app.app_context(), db.connection_context():
-        from server.notify import notices as writing, texts
+        from server.notify import notices as writing
+        from server.notify import texts
         channel = NotifyChannel.get()
         for i in range(5):
             writing.queue(app.config, channel, "talk", texts.Text(f"n{i}", "x"), None)
@@ -344,14 +345,14 @@ def test_kill_9_of_the_sender_mid_drain_loses_and_doubles_nothing(tmp_path, sqli
                             email_verified_at=utcnow())
         kept = [channels.add(settings, owner, f"http://{receiver.base}/k{i}", ["talk"])[0]
                 for i in range(3)]
-        Outbox.insert_many([dict(kind="talk", to_addr=f"channel:{kept[i % 3].id}",
-                                 channel=kept[i % 3].id, subject=f"n{i}", body_text="hi",
-                                 body_html="", message_id=f"<n{i}@pbem.test>",
-                                 created_at=utcnow(), next_attempt_at=utcnow(), headers={})
-                            for i in range(150)]).execute()
+        Outbox.insert_many([{"kind": "talk", "to_addr": f"channel:{kept[i % 3].id}",
+                             "channel": kept[i % 3].id, "subject": f"n{i}", "body_text": "hi",
+                             "body_html": "", "message_id": f"<n{i}@pbem.test>",
+                             "created_at": utcnow(), "next_attempt_at": utcnow(),
+                             "headers": {}} for i in range(150)]).execute()
     receiver.delay = 0.01
     _handler, smtp = smtp_server()
-    env = dict(NOTIFY_ALLOW_PRIVATE_HOSTS="true", NOTIFY_DESTINATION_MAX="1000")
+    env = {"NOTIFY_ALLOW_PRIVATE_HOSTS": "true", "NOTIFY_DESTINATION_MAX": "1000"}
     try:
         victim = start_sender(tmp_path, sqlite_url, smtp.port, "victim", **env)
         wait_for(lambda: len(receiver.requests) >= 40, 60, "40 notices", [victim])
@@ -390,7 +391,8 @@ def test_a_digest_reader_still_hears_of_turns_and_quiet_hours_put_off_the_rest(
     with app.app_context(), db.connection_context():
         assert not Outbox.select().where((Outbox.kind == "turn")
                                          & (Outbox.to_addr == email)).exists()
-        from server.notify import notices as writing, texts
+        from server.notify import notices as writing
+        from server.notify import texts
         channel = NotifyChannel.get(NotifyChannel.user == User.get(User.email == email).id)
         night = dt.datetime(2026, 11, 25, 23, 30)           # 00:30 in Paris
         talk = writing.queue(app.config, channel, "talk", texts.Text("t", "x"), None, now=night)
