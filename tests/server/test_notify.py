@@ -145,7 +145,13 @@ def test_a_turn_notice_is_written_with_the_move_in_the_players_language(notify_a
     drain(app)
     talk = receiver.paths("/mine")[-1].json()
     assert talk["title"].endswith("zegt in Game t") and "Wie ruilt er suiker?" in talk["message"]
-    shared = receiver.paths("/table")[-1].json()
+    with app.app_context(), db.connection_context():
+        from server.models import Game
+        from server.services import moves
+        moves.notify_final(Game.get_by_id(game.id), app.extensions["pbem_mailer"])
+    (result,) = notices(app, kind="result")
+    assert result.channel_id == table_id and result.recipient_id is None   # not subscribed
+    shared = [r.json() for r in receiver.paths("/table")][-1]
     assert shared["title"] == f"T {nxt + 1}'s turn in Game t"       # the host's language
     assert "/s/" not in shared["message"]
     assert f"/games/{game.id}" in shared["message"] and "UTC" in shared["message"]
