@@ -19,6 +19,7 @@ from engine import get_game
 from server.db import db
 from server.mail.delivery import build_message
 from server.models import Game, Outbox, User
+from server.notify import channels
 from server.services.state_store import load_state
 
 WIDTHS = (390, 1280)
@@ -113,6 +114,9 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
         puerto_rico = Table(app, smtp, send_mail, 3, seed=11)
         puerto_rico.set_up("A rather long game name that a phone must wrap somewhere")
         host = puerto_rico.emails[0]
+        with app.app_context(), db.connection_context():     # Settings lists a channel
+            channels.add(app.config, User.get(User.email == host),
+                         "discord://123456789012345678/" + "t" * 68, ["turn", "talk"], 22, 7)
         for path, label in (("/", "lobby"), ("/games/new", "new-game"),
                             ("/games/new?kind=new_found_land", "new-game-nfl"),
                             ("/settings", "settings"), ("/account", "account")):
