@@ -10,8 +10,6 @@ import datetime as dt
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import apprise
-
 from engine.words import N_
 from server.db import db
 from server.models import Game, NotifyChannel, Outbox, User
@@ -68,6 +66,7 @@ def _check(settings, url: str) -> Checked:
         host, port = parts.hostname or "", _port(parts)
         place = f"{scheme}://{host}:{port or ''}{parts.path}"
     elif scheme in APPRISE_SCHEMES:
+        import apprise      # 0.4 s to import: only where a channel is checked or sent to
         plugin = apprise.Apprise.instantiate(url, suppress_exceptions=True)
         if plugin is None:
             raise ChannelError(N_("That channel address is not complete or not valid."))

@@ -14,7 +14,6 @@ import re
 import socket
 import time
 
-import apprise
 import requests
 import urllib3.util.connection as urllib3_connection
 
@@ -51,7 +50,8 @@ def send(settings, row: Outbox, channel: NotifyChannel) -> str:
         raise SendError(scrub(f"{exc.__class__.__name__}: {exc}", url)) from None
 
 
-def _asset(settings) -> apprise.AppriseAsset:
+def _asset(settings):
+    import apprise      # 0.4 s to import: only a process that sends to a channel pays it
     # Nothing on disk (apprise would cache logins there); no file paths or
     # templates read from what a player typed.
     return apprise.AppriseAsset(storage_mode=apprise.PersistentStoreMode.MEMORY,
@@ -60,6 +60,7 @@ def _asset(settings) -> apprise.AppriseAsset:
 
 
 def _apprise(settings, url: str, row: Outbox) -> str:
+    import apprise
     plugin = apprise.Apprise.instantiate(url, asset=_asset(settings), suppress_exceptions=True)
     if plugin is None:
         raise SendError("the channel address is no longer understood", permanent=True)
