@@ -66,7 +66,7 @@ def _check(settings, url: str) -> Checked:
         host, port = parts.hostname or "", _port(parts)
         place = f"{scheme}://{host}:{port or ''}{parts.path}"
     elif scheme in APPRISE_SCHEMES:
-        import apprise      # 0.4 s to import: only where a channel is checked or sent to
+        import apprise  # 0.4 s to import: only where a channel is checked or sent to
         plugin = apprise.Apprise.instantiate(url, suppress_exceptions=True)
         if plugin is None:
             raise ChannelError(N_("That channel address is not complete or not valid."))

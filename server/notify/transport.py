@@ -51,7 +51,7 @@ def send(settings, row: Outbox, channel: NotifyChannel) -> str:
 
 
 def _asset(settings):
-    import apprise      # 0.4 s to import: only a process that sends to a channel pays it
+    import apprise  # 0.4 s to import: only a process that sends to a channel pays it
     # Nothing on disk (apprise would cache logins there); no file paths or
     # templates read from what a player typed.
     return apprise.AppriseAsset(storage_mode=apprise.PersistentStoreMode.MEMORY,
