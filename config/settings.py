@@ -50,6 +50,26 @@ SENDER_PROBE_SECONDS: float = 30.0
 SENDER_LEASE_SECONDS: float = 30.0
 # After a database or SMTP error the sender waits, doubling up to this, and goes on.
 SENDER_ERROR_BACKOFF_MAX: float = 60.0
+# Chat and push notifications (server/notify, README "Notifications").  The
+# channel URLs are stored encrypted with NOTIFY_KEY (any text; empty: derived
+# from SECRET_KEY: changing either makes stored channels unreadable).
+NOTIFY_KEY: str = ""
+# A channel may not point at a private, loopback or link-local address (the
+# server would post into its own network).  Only tests, or a site whose chat
+# server lives beside it, turn this on.
+NOTIFY_ALLOW_PRIVATE_HOSTS: bool = False
+# Seconds to connect, and to wait for an answer, per notice.
+NOTIFY_TIMEOUT: float = 10.0
+# The sender spends at most this many seconds a round on notices (mail first).
+NOTIFY_DRAIN_SECONDS: float = 20.0
+# No destination (one chat room, one topic) gets more than NOTIFY_DESTINATION_MAX
+# notices per NOTIFY_DESTINATION_WINDOW seconds; the rest come later.
+NOTIFY_DESTINATION_MAX: int = 20
+NOTIFY_DESTINATION_WINDOW: int = 600
+# Channels one player may have.
+NOTIFY_MAX_CHANNELS: int = 5
+# "Send a test" per player.
+RATELIMIT_NOTIFY_TEST_PER_USER: str = "3 per minute; 20 per day"
 # Bounces: every mail's envelope sender is bounce+<signed token>@BOUNCE_DOMAIN,
 # and mail for that domain must reach the receiver, which hands it to
 # services/deliveries.handle_bounce.  Empty: MAIL_FROM's address, no VERP.

@@ -7,11 +7,12 @@ factory); the rest is laid out by layer, each importing only those below it:
                 moderation, clocks, accounts, preferences, ...
     mail/       composing mail into the outbox, delivering it, signed links,
                 the development catcher and its pages (and, later, inbound mail)
+    notify/     chat and push notices beside mail: channels, texts, delivery
     settings.py, db.py, models.py   the bottom: settings, database, tables
     wsgi.py, cli.py   entry points beside the factory: gunicorn's module
                 (``server.wsgi:app``) and the ``pbem`` command
 
-web → services → mail → bottom; processes → services.  Nothing imports web/
+web → services → mail → notify → bottom; processes → services.  Nothing imports web/
 except this factory, and nothing imports processes/.  Nothing in server/
 names a particular game: games live in engine/ behind one interface.
 tests/server/test_layers.py holds these rules.

@@ -191,6 +191,9 @@ class Seat(BaseModel):
     # good, at a table for an absent or departed player until they are back
     # (services/bot_seats.py).  None: a person plays it.
     bot = CharField(null=True, max_length=20)
+    # The player lets the game's table channel (server/notify) tell them of
+    # their turns instead of turn mails.
+    table_channel_only = BooleanField(default=False)
 
     class Meta:
         indexes = ((("game", "index"), True), (("game", "user"), True))
@@ -233,6 +236,27 @@ class Snapshot(BaseModel):
     updated_at = DateTimeField(default=utcnow)
 
 
+class NotifyChannel(BaseModel):
+    """A chat or push destination beside mail (server/notify): a player's own
+    (``game`` None) or a game's table channel set by its host.  The URL is
+    kept sealed (notify/crypto.py); ``masked`` is all that is ever shown.
+    ``destination`` names the place the URL posts to, the same for two
+    channels with one URL: what notify/delivery.py limits."""
+
+    user = ForeignKeyField(User, backref="channels", on_delete="CASCADE")
+    game = ForeignKeyField(Game, null=True, backref="channels", on_delete="CASCADE")
+    scheme = CharField(max_length=20)
+    masked = CharField(max_length=300)
+    sealed_url = TextField()
+    # The generic webhook's signing key, sealed ("" for apprise channels).
+    sealed_signing_key = TextField(default="")
+    destination = CharField(max_length=64, index=True)
+    events = JSONField(default=list)
+    quiet_from = IntegerField(null=True)
+    quiet_until = IntegerField(null=True)
+    created_at = DateTimeField(default=utcnow)
+
+
 class Outbox(BaseModel):
     game = ForeignKeyField(Game, null=True, on_delete="SET NULL")
     kind = CharField()
@@ -272,6 +296,12 @@ class Outbox(BaseModel):
     # Who the mail goes out on behalf of (the host of an invitation, the
     # author of table talk): what mail/limits.py counts per user.
     author = ForeignKeyField(User, null=True, on_delete="SET NULL")
+    # A notice to a chat or push channel instead of a mail (server/notify):
+    # ``to_addr`` is then "channel:<id>", the subject its title and
+    # body_text its text; ``recipient`` the player it tells of their turn
+    # (services/reach.py counts it as reaching them).
+    channel = ForeignKeyField(NotifyChannel, null=True, on_delete="CASCADE")
+    recipient = ForeignKeyField(User, null=True, on_delete="SET NULL")
 
     class Meta:
         indexes = ((("status", "next_attempt_at"), False),
@@ -481,6 +511,6 @@ class RatingChange(BaseModel):
         indexes = ((("game", "user"), True), (("user", "kind"), False))
 
 
-MODELS = [User, Game, Seat, Invitation, Event, Snapshot, Outbox, Vacation, Proposal,
+MODELS = [User, Game, Seat, Invitation, Event, Snapshot, NotifyChannel, Outbox, Vacation, Proposal,
           InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount,
           ReplyConfirmation, Tenure, Takeback, Rematch, PlayerRating, RatingChange]

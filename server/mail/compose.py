@@ -13,6 +13,7 @@ from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
 from server.mail import limits
 from server.mail.links import Links
 from server.models import Game, Outbox, Seat, User
+from server.notify import notices
 from server.settings import MAIL_TEMPLATES
 
 # Control characters and encoded-word starts in header text: Python 3.11.7's
@@ -97,9 +98,11 @@ class Mailer:
         ``language``: when the recipient is no user (yet) but we know better.
         ``author``: on whose behalf it goes out (counted per user);
         ``turn_of``, ``holds_clock``: see Outbox."""
-        if user is not None and template in OPTIONAL_KINDS and not user.optional_mail:
-            return None
         if user is not None and not user.verified and template not in ACCOUNT_KINDS:
+            return None
+        # The player's chat and push channels hear of it whatever their mail settings.
+        notices.follow_mail(self, template, user, game, context, turn_of, to_addr)
+        if user is not None and template in OPTIONAL_KINDS and not user.optional_mail:
             return None
         stranger = self.is_stranger(user, to_addr)
         if not limits.allows(self.settings, template, to_addr, stranger):
@@ -153,20 +156,36 @@ class Mailer:
 
     def turn(self, game: Game, title: str, seat: Seat, prompt: str, summary: list[str],
              deadline: str, menu: dict | None = None, talk: list[dict] = (),
-             away: list[dict] = (), board: list[dict] = ()) -> Outbox:
+             away: list[dict] = (), board: list[dict] = ()) -> Outbox | None:
         """``menu``: the numbered choices, holdings and reply address
         (services/reply_menu.py), when replies are on; ``talk``: the table
         talk this seat has not had by mail yet; ``away``: the moves others
         played for this seat since its player last moved; ``board``: the
-        board as the seat sees it, as sections of rows."""
+        board as the seat sees it, as sections of rows.  The game's table
+        channel says whose turn it is; a player who chose so gets no turn
+        mail then (None), only that and their own channels."""
+        context = {"name": seat.user.name, "seat": seat.index + 1, "title": title,
+                   "prompt": prompt, "summary": summary, "deadline": deadline,
+                   "seat_url": self.links.seat_url(seat), "menu": menu,
+                   "talk": list(talk), "away": list(away), "board": list(board)}
+        if notices.announce_turn(self, game, seat):
+            if seat.user.verified:
+                notices.follow_mail(self, "turn", seat.user, game, context, seat.turn_started_at)
+            return None
         return self.queue("turn", seat.user.email, self.subject_saying(
                               self.words(seat.user, "Your turn"), prompt, game),
-                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
-                           "prompt": prompt, "summary": summary, "deadline": deadline,
-                           "seat_url": self.links.seat_url(seat), "menu": menu,
-                           "talk": list(talk), "away": list(away), "board": list(board)},
-                          game, seat.user, reply_to=menu["reply_to"] if menu else "",
+                          context, game, seat.user, reply_to=menu["reply_to"] if menu else "",
                           turn_of=seat.turn_started_at, holds_clock=True)
+
+    def turn_notices(self, game: Game, seat: Seat, prompt: str, deadline: str) -> None:
+        """The chat and push notices of a turn whose player reads a digest
+        instead of turn mails: they do not hold the clock, as no turn mail does."""
+        notices.announce_turn(self, game, seat)
+        if seat.user.verified:
+            notices.follow_mail(self, "turn", seat.user, game,
+                                {"prompt": prompt, "deadline": deadline,
+                                 "seat_url": self.links.seat_url(seat)},
+                                seat.turn_started_at, holds_clock=False)
 
     def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox:
         return self.queue("started", seat.user.email, self.subject_for(game, title),

@@ -96,7 +96,9 @@ def _sendable():
 
 def due_ids(settings, now: dt.datetime) -> list[int]:
     return [r.id for r in (Outbox.select(Outbox.id)
-                           .where(_sendable() & (Outbox.next_attempt_at <= now) & _unclaimed(now))
+                           .where(_sendable() & (Outbox.next_attempt_at <= now) & _unclaimed(now)
+                                  # Notices to channels: server/notify/delivery.py.
+                                  & Outbox.channel.is_null())
                            .order_by(Outbox.next_attempt_at, Outbox.id)
                            .limit(settings["SENDER_BATCH"]))]
 

@@ -1,6 +1,7 @@
 """The sender process: ``python -m server.processes.sender``.
 
-Drains the outbox (services/deliveries.py over mail/delivery.py) every
+Drains the outbox (services/deliveries.py over mail/delivery.py, then the
+notices to chat and push channels over notify/delivery.py) every
 SENDER_INTERVAL seconds.  Several may run at once: each mail is claimed, for
 seconds, right before it is sent.
 
@@ -47,6 +48,8 @@ class Sender:
                 if freed:
                     log.warning("took over %d mail(s) claimed by a sender that is gone", freed)
             counts = deliveries.deliver(self.settings, now, self.holder)
+            noticed = deliveries.deliver_notices(self.settings, self.holder, utcnow())
+            counts = {k: counts.get(k, 0) + noticed.get(k, 0) for k in ("sent", "retry", "failed")}
             if time.monotonic() - self.probed >= self.settings["SENDER_PROBE_SECONDS"]:
                 self.probed = time.monotonic()
                 woken = delivery.recover(self.settings, utcnow())

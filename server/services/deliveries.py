@@ -25,6 +25,7 @@ from server.db import db
 from server.mail import delivery
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
+from server.notify import delivery as notify_delivery
 from server.services import clocks, moderation, outages, reach, seat_views
 
 log = logging.getLogger("pbem.deliveries")
@@ -56,8 +57,50 @@ class ClockKeeper(delivery.Observer):
                 reach.warned(seat, row.turn_of, now)
             elif row.kind == "turn" and row.holds_clock:
                 outages.mail_left_late(self.settings, row, seat, now)
+                reach.reached(seat)
         if seat.mail_hold_since is not None and reach.waiting(seat) is None:
             clocks.release(seat.id, now)
+
+
+class NoticeKeeper(notify_delivery.Observer):
+    """The same for notices on chat and push channels: a delivered turn
+    notice reaches the player, a delivered reminder or last call warns them,
+    and a turn notice that fails holds the clock unless another of the
+    turn's notices got through."""
+
+    def sent(self, row: Outbox, now: dt.datetime) -> None:
+        seat = _recipient_seat(row)
+        if seat is None:
+            return
+        if reach.of_this_turn(row, seat):
+            if row.kind in ("reminder", "last_call"):
+                reach.warned(seat, row.turn_of, now)
+            elif row.kind == "turn":
+                reach.reached(seat)
+        if seat.mail_hold_since is not None and reach.waiting(seat) is None:
+            clocks.release(seat.id, now)
+
+    def failed(self, row: Outbox, now: dt.datetime) -> None:
+        seat = _recipient_seat(row)
+        if (seat is None or row.kind != "turn" or not row.holds_clock
+                or not reach.of_this_turn(row, seat) or seat.deadline is None):
+            return
+        if reach.waiting(seat) is not None:      # nothing of the turn got through
+            clocks.hold(seat.id, now, row.turn_of)
+
+
+def _recipient_seat(row: Outbox) -> Seat | None:
+    if row.game_id is None or row.recipient_id is None:
+        return None
+    return (Seat.select(Seat).join(Game)
+            .where((Seat.game == row.game_id) & (Seat.user == row.recipient_id)
+                   & (Game.status == "active") & (Game.to_move == Seat.index))
+            .first())
+
+
+def deliver_notices(settings, holder: str, now: dt.datetime | None = None) -> dict:
+    """One drain of the notices to chat and push channels (server/notify)."""
+    return notify_delivery.drain(settings, holder, now or utcnow(), NoticeKeeper())
 
 
 def deliver(settings, now: dt.datetime | None = None, holder: str | None = None) -> dict:
@@ -109,7 +152,7 @@ def hold_for(row: Outbox, now: dt.datetime, since: dt.datetime | None = None) ->
     if (row.kind != "turn" and not row.holds_clock) or row.game_id is None:
         return False
     seat = _pending_seat(row.game_id, row.to_addr)
-    if seat is None or seat.deadline is None:
+    if seat is None or seat.deadline is None or reach.reached_on_channel(seat):
         return False
     newer = (Outbox.select().where((Outbox.game == row.game_id) & (Outbox.kind == "turn")
                                    & (Outbox.to_addr == row.to_addr) & (Outbox.id > row.id))

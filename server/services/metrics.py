@@ -84,8 +84,8 @@ class DatabaseCollector:
         depth = GaugeMetricFamily("pbem_outbox_depth", "Mails waiting to be sent "
                                   "(queued or deferred)")
         depth.add_metric([], sum(by_status.get(s, 0) for s in WAITING))
-        oldest = (Outbox.select(fn.MIN(Outbox.created_at))
-                  .where(Outbox.status.in_(WAITING)).scalar())
+        oldest = (Outbox.select(fn.MIN(Outbox.created_at))   # mails, not chat notices
+                  .where(Outbox.status.in_(WAITING) & Outbox.channel.is_null()).scalar())
         age = GaugeMetricFamily("pbem_outbox_oldest_age_seconds", "Age of the oldest mail "
                                 "waiting to be sent (0: none waits)")
         age.add_metric([], _seconds(now, oldest))

@@ -15,6 +15,7 @@ from engine.words import N_
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, User, utcnow
+from server.notify import notices
 from server.services import clocks, metrics, ratings, reply_menu, while_away
 from server.services.seat_views import (
     board,
@@ -161,7 +162,16 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     seats = seats_with_users(game)
     seat = seats[game.to_move]
     clocks.start_turn(game, seat, now)
-    if seat.bot or seat.absent or seat.withdrawn or seat.user.mail_mode == "digest":
+    if seat.bot or seat.absent or seat.withdrawn:
+        return
+    if seat.user.mail_mode == "digest":     # no turn mail; the chat channels still hear of it
+        if not notices.any_for(game.id, seat.user_id):
+            return
+        state = state if state is not None else load_state(game, save=False)
+        template, values = rules(game).prompt_message(state)
+        mailer.turn_notices(game, seat, mailer.words(seat.user, template, **values),
+                            clocks.local_text(seat.deadline, seat.user.timezone,
+                                              seat.user.language))
         return
     names, language = names or names_of(seats), seat.user.language
     summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq,
@@ -181,6 +191,7 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
                 board=sections)
 
 def notify_final(game: Game, mailer: Mailer) -> None:
+    notices.announce_result(mailer, game)
     names = seat_names(game)
     seats = Seat.select(Seat, User).join(User).where(Seat.game == game.id)
     for seat in seats:

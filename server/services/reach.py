@@ -6,6 +6,11 @@ with them, not from what was queued:
 
 - a reminder or last call warns the player once the sender delivered it
   (``Seat.reminded_at`` is set then, services/deliveries.py);
+- a turn notice on a chat or push channel (server/notify, ``Outbox.recipient``)
+  holds the clock like the turn mail; once one of the turn's notices, mail
+  or channel, got through, the player was reached and the others of the
+  turn no longer hold it (``reached``), and a turn mail failing or bouncing
+  after a channel notice got through does not stop the clock;
 - while a mail that ``holds_clock`` (the turn mail, a last call) waits in the
   outbox (queued, deferred, failed), the seat's clock stands still
   (``Seat.mail_hold_since``), however long the clock is: a timeout never
@@ -30,14 +35,20 @@ def of_this_turn(row: Outbox, seat: Seat) -> bool:
     return row.turn_of is not None and row.turn_of == seat.turn_started_at
 
 
-def _holding(seat: Seat):
-    """The mails of the seat's pending turn that hold its clock and have not
-    gone out (to the seat's player, in case two turns began at once)."""
+def _to_player(seat: Seat):
+    """Mails to the seat's player, and notices on channels telling them."""
     email = User.select(User.email).where(User.id == seat.user_id)
+    return ((fn.LOWER(Outbox.to_addr) == fn.LOWER(email))
+            | (Outbox.recipient == seat.user_id))
+
+
+def _holding(seat: Seat):
+    """The mails and notices of the seat's pending turn that hold its clock
+    and have not gone out (to the seat's player, in case two turns began at
+    once)."""
     return ((Outbox.game == seat.game_id) & (Outbox.turn_of == seat.turn_started_at)
             & (Outbox.holds_clock == True)                              # noqa: E712
-            & Outbox.status.in_(UNDELIVERED)
-            & (fn.LOWER(Outbox.to_addr) == fn.LOWER(email)))
+            & Outbox.status.in_(UNDELIVERED) & _to_player(seat))
 
 
 def waiting(seat: Seat) -> Outbox | None:
@@ -80,3 +91,23 @@ def reached_otherwise(seat: Seat, now: dt.datetime) -> None:
     if row.kind == "reminder":
         warned(seat, seat.turn_started_at, now)
     Outbox.update(holds_clock=False).where(_holding(seat)).execute()
+
+
+def reached(seat: Seat) -> int:
+    """A turn notice of the pending turn got through (mail or channel): the
+    turn's other notices no longer hold the clock; how many were let go."""
+    if seat.turn_started_at is None or seat.user_id is None:
+        return 0
+    return (Outbox.update(holds_clock=False)
+            .where(_holding(seat) & (Outbox.kind == "turn")).execute())
+
+
+def reached_on_channel(seat: Seat) -> bool:
+    """A turn notice of the pending turn got through on a channel."""
+    if seat.turn_started_at is None or seat.user_id is None:
+        return False
+    return (Outbox.select()
+            .where((Outbox.game == seat.game_id) & (Outbox.turn_of == seat.turn_started_at)
+                   & (Outbox.kind == "turn") & (Outbox.status == "sent")
+                   & Outbox.channel.is_null(False) & (Outbox.recipient == seat.user_id))
+            .exists())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from server.web import (
     accounts,
+    channels,
     errors,
     health,
     languages,
@@ -24,8 +25,8 @@ from server.web import (
     takebacks,
 )
 
-AREAS = (accounts, lobby, open_games, play, records, preferences, moderation, takebacks,
-         rematches, people)
+AREAS = (accounts, lobby, open_games, play, records, preferences, channels, moderation,
+         takebacks, rematches, people)
 
 
 def init_app(app) -> None:

@@ -18,8 +18,8 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
-from wtforms.widgets import CheckboxInput, ListWidget
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
+from wtforms.widgets import CheckboxInput, ListWidget
 
 from server.i18n import LANGUAGES
 from server.services.accounts import EMAIL
@@ -188,3 +188,24 @@ class ProfileForm(FlaskForm):
     show_playing = BooleanField(_l("Show my games in progress (names and players only)"))
     show_finished = BooleanField(_l("Show my finished games and results"))
     show_ratings = BooleanField(_l("Show my ratings (and put me on the leaderboards)"))
+
+
+class ChannelForm(FlaskForm):
+    """A chat or push channel (server/notify): its address, the events it
+    hears of, quiet hours.  The address is never shown again."""
+
+    url = StringField(_l("Channel address"), [InputRequired(), Length(max=1000)])
+    events = SelectMultipleField(
+        _l("What it tells you"), choices=[], default=["turn", "last_call"],
+        option_widget=CheckboxInput(), widget=ListWidget(prefix_label=False))
+    quiet_from = SelectField(_l("Quiet from (in your time zone)"), coerce=optional_hour,
+                             choices=[SelectChoice("", _l("no quiet hours"))] + HOURS)
+    quiet_until = SelectField(_l("until"), coerce=int, choices=HOURS, default=7)
+
+
+class TableChannelForm(FlaskForm):
+    url = StringField(_l("The table's channel address"), [InputRequired(), Length(max=1000)])
+
+
+class TableChoiceForm(FlaskForm):
+    only = BooleanField(_l("Let the table channel tell me of my turns instead of turn mails"))

@@ -63,12 +63,17 @@ def save_settings(user: User, form: SettingsForm) -> str:
         else ""
 
 
-def render_settings(form: SettingsForm, vacation_form: VacationForm):
+def render_settings(form: SettingsForm, vacation_form: VacationForm | None,
+                    channel_form=None):
+    from server.web import channels     # one page, two areas: channels imports this module
     now = utcnow()
     mine = list(Vacation.select().where((Vacation.user == current_user.id)
                                         & (Vacation.ends_at > now)).order_by(Vacation.starts_at))
     allowance = current_app.config["VACATION_DAYS_PER_YEAR"]
-    return render_template("preferences/settings.html", form=form, vacation_form=vacation_form,
+    return render_template("preferences/settings.html", form=form,
+                           vacation_form=vacation_form or VacationForm(),
+                           channel_form=channel_form or channels.channel_form(),
+                           channels=channels.own_channels(),
                            vacations=mine, now=now, local=clocks.local_text,
                            used=vacations.days_used(current_user, now.year),
                            allowance=allowance, button=EmptyForm(),

@@ -20,6 +20,7 @@ from engine import get_game
 from server.db import db
 from server.mail.delivery import build_message
 from server.models import Game, Outbox, PlayerRating, Seat, User
+from server.notify import channels
 from server.services import games, moderation
 from server.services.state_store import load_state
 
@@ -137,6 +138,9 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
         puerto_rico.set_up("A rather long game name that a phone must wrap somewhere")
         host = puerto_rico.emails[0]
         listed = public_lobby(app, host, "An open table with a name long enough to wrap twice")
+        with app.app_context(), db.connection_context():     # Settings lists a channel
+            channels.add(app.config, User.get(User.email == host),
+                         "discord://123456789012345678/" + "t" * 68, ["turn", "talk"], 22, 7)
         for path, label in (("/", "lobby"), ("/games/new", "new-game"),
                             ("/games/new?kind=new_found_land", "new-game-nfl"),
                             ("/settings", "settings"), ("/account", "account"),
@@ -155,6 +159,7 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
         assert make_moderator(app, host).exit_code == 0
         widths.check(host, "/moderation?all=1", "moderation-dashboard")
         widths.check(host, f"/moderation/games/{puerto_rico.game_id}", "moderation-game")
+        widths.check(host, f"/games/{puerto_rico.game_id}/channel", "table-channel")
         # Issue 28: a profile with a finished game and ratings, the archive,
         # a leaderboard with a provisional mark.
         host_id = finish_and_rate(app, puerto_rico.game_id, host)
@@ -194,6 +199,7 @@ def test_no_translated_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_pa
             host_id = User.get(User.email == host).id
         for path, label in (("/", "lobby"), ("/settings", "settings"), ("/games/open", "open"),
                             (f"/games/{puerto_rico.game_id}", "pr-game"),
+                            (f"/games/{puerto_rico.game_id}/channel", "pr-channel"),
                             (f"/games/{new_found_land.game_id}", "nfl-game"),
                             (f"/players/{host_id}", "profile"), ("/archive", "archive"),
                             ("/leaderboard", "leaderboard")):

@@ -37,7 +37,8 @@ REPEATABLE = os.environ.get("PBEM_FUZZ_RANDOM") != "1"
 FIELDS = ["csrf_token", "seq", "action", "email", "password", "name", "reason", "hours",
           "seat", "count", "starts", "ends", "timezone", "mail_mode", "optional_mail",
           "emails", "kind", "seats", "move_hours", "reminder_hours", "value", "next_game",
-          "current", "new_email", "token", "next", "public", "language"]
+          "current", "new_email", "token", "next", "public", "language", "url", "events",
+          "quiet_from", "quiet_until", "only"]
 PREFIXES = ["extend", "default", "pause", "resume", "replace", "remove", "undo", "abandon",
             "resign"]
 METHODS = ["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"]
@@ -46,7 +47,8 @@ RAW_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data", "applic
              "application/x-www-form-urlencoded; charset=utf-7"]
 PAGES = ["/", "/login", "/signup", "/reset", "/settings", "/account", "/games/new",
          "/games/open", "/moderation", "/moderation/moderators", "/games/{game}",
-         "/games/{game}/lobby", "/moderation/games/{game}", "/archive", "/leaderboard"]
+         "/games/{game}/lobby", "/moderation/games/{game}", "/archive", "/leaderboard",
+         "/games/{game}/channel"]
 HUGE = [2 ** 31, 2 ** 63 - 1, 2 ** 63, 2 ** 64, 10 ** 30, -(2 ** 63) - 1, 10 ** 4300 - 1]
 ODD = ["²", "¹²", "٣", "𝟘", "", " ", "\x00", "\r\n", "-1", "1.5", "1e9", "0x10", "nan",
        "9999-12-31", "0001-01-01", "10000-01-01", "/\t/evil.example", "//evil.example",

@@ -21,11 +21,12 @@ FACTORY = {"server", "server.wsgi", "server.cli"}
 # layer -> the layers it may import (itself included)
 ALLOWED = {
     "bottom": {"bottom"},
-    "mail": {"mail", "bottom"},
-    "services": {"services", "mail", "bottom"},
-    "web": {"web", "services", "mail", "bottom"},
-    "processes": {"processes", "services", "mail", "bottom"},
-    "factory": {"factory", "web", "services", "mail", "bottom"},
+    "notify": {"notify", "bottom"},
+    "mail": {"mail", "notify", "bottom"},
+    "services": {"services", "mail", "notify", "bottom"},
+    "web": {"web", "services", "mail", "notify", "bottom"},
+    "processes": {"processes", "services", "mail", "notify", "bottom"},
+    "factory": {"factory", "web", "services", "mail", "notify", "bottom"},
 }
 
 
@@ -42,7 +43,7 @@ def layer_of(module: str) -> str:
     if module in BOTTOM:
         return "bottom"
     package = module.split(".")[1]
-    if package in ("mail", "services", "web", "processes"):
+    if package in ("notify", "mail", "services", "web", "processes"):
         return package
     raise AssertionError(f"{module} belongs to no layer: put it in a package or the bottom")
 
