@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from server.web import (
     accounts,
+    api,
     errors,
     health,
     languages,
@@ -19,9 +20,10 @@ from server.web import (
     rate_limits,
     records,
     takebacks,
+    tokens,
 )
 
-AREAS = (accounts, lobby, play, records, preferences, moderation, takebacks)
+AREAS = (accounts, lobby, play, records, preferences, moderation, takebacks, tokens)
 
 
 def init_app(app) -> None:
@@ -33,4 +35,5 @@ def init_app(app) -> None:
     errors.init_app(app)
     for area in AREAS:
         app.register_blueprint(area.bp)
+    api.init_app(app)
     moderation.init_cli(app)

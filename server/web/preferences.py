@@ -63,7 +63,7 @@ def save_settings(user: User, form: SettingsForm) -> str:
         else ""
 
 
-def render_settings(form: SettingsForm, vacation_form: VacationForm):
+def render_settings(form: SettingsForm, vacation_form: VacationForm, **tokens):
     now = utcnow()
     mine = list(Vacation.select().where((Vacation.user == current_user.id)
                                         & (Vacation.ends_at > now)).order_by(Vacation.starts_at))
@@ -73,7 +73,13 @@ def render_settings(form: SettingsForm, vacation_form: VacationForm):
                            used=vacations.days_used(current_user, now.year),
                            allowance=allowance, button=EmptyForm(),
                            mails=deliveries.recent_mails(current_user),
-                           calendar_url=links().calendar_url(current_user))
+                           calendar_url=links().calendar_url(current_user),
+                           **(tokens or token_section()))
+
+
+def token_section() -> dict:
+    from server.web.tokens import section
+    return section()
 
 
 @bp.get("/calendar/<token>.ics")
