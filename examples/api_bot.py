@@ -49,13 +49,16 @@ class ApiBot:
 
     def run(self, game_id: int | None = None, wait: int = 30, rounds: int = 100_000) -> None:
         for _ in range(rounds):
-            if game_id is not None and self.over(game_id):
-                return
             waiting = self.http.get("/wait", params={"timeout": wait}).raise_for_status().json()
-            for game in waiting["games"]:
-                if game_id is None or game["id"] == game_id:
-                    self.play_turn(game["id"])
+            mine = [g["id"] for g in waiting["games"] if game_id in (None, g["id"])]
+            for found in mine:
+                self.play_turn(found)
+            if game_id is not None and not mine and self.over(game_id):
+                return
         raise RuntimeError("gave up: too many rounds")
+
+    def close(self) -> None:
+        self.http.close()
 
     def over(self, game_id: int) -> bool:
         return self.http.get(f"/games/{game_id}").raise_for_status().json()["status"] != "active"
@@ -69,7 +72,10 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     bot = ApiBot(args.base_url, args.token, args.seed)
-    bot.run(args.game)
+    try:
+        bot.run(args.game)
+    finally:
+        bot.close()
     print(f"played {bot.moves} moves")
     return 0
 

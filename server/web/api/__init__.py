@@ -29,24 +29,28 @@ class PbemApi(Api):
         pass
 
 
-api = PbemApi()
-api.DEFAULT_ERROR_RESPONSE_NAME = None      # problems are documented per operation
+PbemApi.DEFAULT_ERROR_RESPONSE_NAME = None      # problems are documented per operation
+
+
+def _set_up(bp) -> None:
+    """Once per blueprint (at import: several apps may register it)."""
+    csrf.exempt(bp)             # cookies are not read there: nothing to forge
+    bp.before_request(auth.authenticate)
+    bp.before_request(readable_body)
+    auth.per_token(bp)
+    problems.init_blueprint(bp)
 
 
 def init_app(app) -> None:
     app.config.update(API_TITLE="pbem", API_VERSION="v1", OPENAPI_VERSION="3.1.0",
                       OPENAPI_URL_PREFIX="/api/v1", OPENAPI_JSON_PATH="openapi.json")
+    api = PbemApi()
     api.init_app(app, spec_kwargs={
         "info": {"description": "Play by API: a personal access token from Settings, sent "
                                 "as 'Authorization: Bearer <token>'."},
         "security": [{"bearer": []}]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for bp in BLUEPRINTS:
-        csrf.exempt(bp)             # cookies are not read there: nothing to forge
-        bp.before_request(auth.authenticate)
-        bp.before_request(readable_body)
-        auth.per_token(bp)
-        problems.init_blueprint(bp)
         api.register_blueprint(bp)
     app.register_blueprint(docs.bp)
 
@@ -70,3 +74,7 @@ def nested(value, levels: int) -> bool:
         return False
     children = value.values() if isinstance(value, dict) else value
     return levels == 0 or any(nested(child, levels - 1) for child in children)
+
+
+for _bp in BLUEPRINTS:
+    _set_up(_bp)

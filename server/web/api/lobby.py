@@ -7,7 +7,7 @@ from flask import abort, current_app, g
 from flask_smorest import Blueprint
 
 from engine.words import N_
-from server.models import Game
+from server.models import Game, Seat
 from server.services import games
 from server.web.api import problems, schemas, views
 from server.web.api.auth import needs
@@ -53,7 +53,7 @@ def leave(game_id: int):
     """Leave the seat you took (the host cannot)."""
     _game(game_id)
     games.leave(game_id, g.api_user)
-    return {"message": "You left the game."}
+    return {"message": problems.words(N_("You left the game."))}
 
 
 @bp.post("/<int:game_id>/start")
@@ -64,4 +64,5 @@ def start(game_id: int):
     """Start the game with the filled seats (the host)."""
     _game(game_id)
     game = games.start(game_id, g.api_user, current_app.extensions["pbem_mailer"])
-    return views.summary(game, None)
+    return views.summary(game, Seat.get_or_none((Seat.game == game.id)
+                                                & (Seat.user == g.api_user.id)))

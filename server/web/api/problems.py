@@ -47,7 +47,8 @@ def words(text) -> str:
 
 
 def problem(status: int, detail, errors: dict | None = None, headers: dict | None = None):
-    body = {"type": "about:blank", "title": words(TITLES.get(status, N_("Error"))),
+    title = {401: N_("No valid token"), 422: TITLES[400]}.get(status) or TITLES.get(status)
+    body = {"type": "about:blank", "title": words(title or N_("Error")),
             "status": status, "detail": words(detail or "")}
     if errors:
         body["errors"] = errors
