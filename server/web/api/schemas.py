@@ -2,12 +2,23 @@
 validates requests with them and writes the OpenAPI document from them."""
 from __future__ import annotations
 
+import datetime as dt
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
 from server.services import api_tokens
 
 BIGGEST = 2 ** 63 - 1       # an id or seq the database can hold
+
+
+class Utc(fields.DateTime):
+    """A time the database keeps as naive UTC, written with its offset (RFC 3339)."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=dt.timezone.utc)
+        return super()._serialize(value, attr, obj, **kwargs)
 
 
 class Strict(ma.Schema):
@@ -28,7 +39,7 @@ class TokenInfo(ma.Schema):
     name = fields.String(required=True)
     scopes = fields.List(fields.String(validate=validate.OneOf(api_tokens.SCOPES)),
                          required=True)
-    expires_at = fields.DateTime(required=True)
+    expires_at = Utc(required=True)
 
 
 class Me(ma.Schema):
@@ -52,7 +63,7 @@ class GameSummary(ma.Schema):
                              metadata={"description": "1-based; null: not seated"})
     my_turn = fields.Boolean(required=True)
     to_move = fields.Integer(required=True, allow_none=True, metadata={"description": "1-based"})
-    deadline = fields.DateTime(required=True, allow_none=True,
+    deadline = Utc(required=True, allow_none=True,
                                metadata={"description": "UTC, of the seat to move"})
 
 
@@ -137,7 +148,7 @@ class TalkMessage(ma.Schema):
     seat = fields.Integer(required=True)
     text = fields.String(required=True)
     hidden = fields.Boolean(required=True)
-    at = fields.DateTime(required=True)
+    at = Utc(required=True)
 
 
 class Talk(ma.Schema):
