@@ -13,10 +13,10 @@ from flask import abort, request
 from flask_smorest import Api
 
 from engine.words import N_
-from server.web.api import auth, docs, lobby, problems, routes
+from server.web.api import auth, docs, lobby_api, problems, routes
 from server.web.protection import csrf
 
-BLUEPRINTS = (routes.bp, lobby.bp)
+BLUEPRINTS = (routes.bp, lobby_api.bp)
 DEEPEST = 8         # levels of nesting a request body may have (actions nest two)
 NOT_JSON = N_("The request body is not the JSON this operation takes.")
 
