@@ -32,6 +32,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from engine.interface import Event as EngineEvent
@@ -102,8 +103,8 @@ class ModeratorForm(FlaskForm):
 
 class BotAccountForm(ModeratorForm):
     is_bot = SelectField(_l("This account is"), choices=[
-        ("yes", _l("a bot (a program playing through the API)")),
-        ("no", _l("a person"))])
+        SelectChoice("yes", _l("a bot (a program playing through the API)")),
+        SelectChoice("no", _l("a person"))])
     reason = TextAreaField(_l("Reason (on the record)"),
                            [InputRequired(), Length(3, moderate.REASON_MAX)])
 

@@ -8,6 +8,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import SelectField, SelectMultipleField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -23,14 +24,14 @@ class TokenForm(FlaskForm):
     name = StringField(_l("Name (what the token is for)"),
                        [InputRequired(), Length(1, api_tokens.NAME_MAX)])
     scopes = SelectMultipleField(
-        _l("It may"), choices=[("read", _l("read: my games and how they stand")),
-                               ("play", _l("play: moves and table talk")),
-                               ("lobby", _l("lobby: join, leave and start games"))],
+        _l("It may"), choices=[SelectChoice("read", _l("read: my games and how they stand")),
+                               SelectChoice("play", _l("play: moves and table talk")),
+                               SelectChoice("lobby", _l("lobby: join, leave and start games"))],
         default=["read", "play"], widget=ListWidget(prefix_label=False),
         option_widget=CheckboxInput())
     days = SelectField(_l("Works for"), coerce=int, default=90,
-                       choices=[(7, _l("7 days")), (30, _l("30 days")), (90, _l("90 days")),
-                                (365, _l("a year"))])
+                       choices=[SelectChoice(7, _l("7 days")), SelectChoice(30, _l("30 days")),
+                                SelectChoice(90, _l("90 days")), SelectChoice(365, _l("a year"))])
 
 
 def section(form: TokenForm | None = None, made: str = "") -> dict:
