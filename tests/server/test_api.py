@@ -164,12 +164,12 @@ def test_token_scopes_expiry_revocation_and_no_cookies(served):
 
 
 def tokens_in_settings(app, base, browser, game_id):
-    page = browser.get("/signin")
+    page = browser.get("/login")
     with app.app_context(), db.connection_context():
         from werkzeug.security import generate_password_hash
         User.update(password_hash=generate_password_hash("correct horse")).where(
             User.email == "reader@example.org").execute()
-    browser.post("/signin", data={"csrf_token": csrf(page.text), "email": "reader@example.org",
+    browser.post("/login", data={"csrf_token": csrf(page.text), "email": "reader@example.org",
                                   "password": "correct horse"})
     assert browser.get("/settings").status_code == 200          # signed in
     assert browser.get("/api/v1/me").status_code == 401
@@ -211,8 +211,8 @@ def test_a_moderator_marks_a_bot_account_on_the_record(served):
 
 
 def mark_as_bot(browser):
-    page = browser.get("/signin")
-    browser.post("/signin", data={"csrf_token": csrf(page.text), "email": "mod@example.org",
+    page = browser.get("/login")
+    browser.post("/login", data={"csrf_token": csrf(page.text), "email": "mod@example.org",
                                   "password": "correct horse"})
     page = browser.get("/moderation/moderators")
     form = form_for(page.text, "/moderation/bots")
