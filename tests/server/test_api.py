@@ -221,3 +221,15 @@ def mark_as_bot(browser):
                                                      "bot-is_bot": "yes",
                                                      "bot-reason": "plays by the API"}))
     assert "Program is marked as a bot." in done.text
+
+
+def test_each_token_has_its_own_rate_limit(sqlite_url, smtp, tmp_path):
+    app = make_app(sqlite_url, smtp, tmp_path, RATELIMIT_API_PER_TOKEN="3 per minute")
+    _, first = account(app, "first@example.org", "First")
+    _, second = account(app, "second@example.org", "Second")
+    client = app.test_client()
+    assert [client.get("/api/v1/me", headers=bearer(first)).status_code
+            for _ in range(4)] == [200, 200, 200, 429]
+    limited = client.get("/api/v1/games", headers=bearer(first))
+    assert limited.status_code == 429 and limited.content_type == "application/problem+json"
+    assert client.get("/api/v1/me", headers=bearer(second)).status_code == 200

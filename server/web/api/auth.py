@@ -40,8 +40,9 @@ def token_key() -> str:
 
 
 def per_token(bp) -> None:
-    rate_limits.limiter.limit(rate_limits.setting("RATELIMIT_API_PER_TOKEN"),
-                              key_func=token_key)(bp)
+    """One count per token over every API operation (a shared scope)."""
+    rate_limits.limiter.shared_limit(rate_limits.setting("RATELIMIT_API_PER_TOKEN"),
+                                     scope="api-token", key_func=token_key)(bp)
 
 
 def needs(scope: str):
