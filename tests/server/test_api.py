@@ -24,11 +24,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
 from api_bot import ApiBot  # noqa: E402
 
 
+def serve(url, smtp, tmp_path):
+    return serving(lambda base: make_app(url, smtp, tmp_path, PUBLIC_BASE_URL=base,
+                                         TESTING=False, API_WAIT_MAX_SECONDS=2,
+                                         RATELIMIT_API_PER_TOKEN="100000 per minute"))
+
+
 @pytest.fixture
 def served(sqlite_url, smtp, tmp_path):
-    with serving(lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,
-                                       TESTING=False, API_WAIT_MAX_SECONDS=2,
-                                       RATELIMIT_API_PER_TOKEN="100000 per minute")) as s:
+    with serve(sqlite_url, smtp, tmp_path) as s:
+        yield s
+
+
+@pytest.fixture
+def served_on(db_url, smtp, tmp_path):
+    """On SQLite and on PostgreSQL."""
+    with serve(db_url, smtp, tmp_path) as s:
         yield s
 
 
@@ -108,8 +119,8 @@ def test_games_played_by_api_bots(served, kind, whole):
     assert sum(bot.moves for bot in bots) > 30
 
 
-def test_stale_and_illegal_moves_answer_problems_with_the_page_messages(served):
-    app, base = served
+def test_stale_and_illegal_moves_answer_problems_with_the_page_messages(served_on):
+    app, base = served_on
     game_id, tokens = table_of_bots(app, base, "puerto_rico")
     first = httpx.get(f"{base}/api/v1/games/{game_id}", headers=bearer(tokens[0])).json()
     player = tokens[first["to_move"] - 1]
