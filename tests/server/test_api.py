@@ -18,6 +18,7 @@ from web_helpers import csrf, form_for
 
 from server.db import db
 from server.models import AccountNote, ApiToken, Game, Snapshot, User
+from server.services import games
 from server.services.state_store import replay, rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
@@ -207,14 +208,19 @@ def tokens_in_settings(app, base, browser, game_id):
 
 def test_a_moderator_marks_a_bot_account_on_the_record(served):
     app, base = served
-    account(app, "program@example.org", "Program")
+    program, _ = account(app, "program@example.org", "Program")
     with app.app_context(), db.connection_context():
         from werkzeug.security import generate_password_hash
-        User.create(email="mod@example.org", name="Mod", is_moderator=True,
-                    password_hash=generate_password_hash("correct horse"),
-                    email_verified_at=dt.datetime(2026, 1, 1))
+        mod = User.create(email="mod@example.org", name="Mod", is_moderator=True,
+                          password_hash=generate_password_hash("correct horse"),
+                          email_verified_at=dt.datetime(2026, 1, 1))
+    game_id = open_game(app, mod.id, 2)
+    with app.app_context(), db.connection_context():
+        games.join(game_id, User.get_by_id(program), 1)
     with httpx.Client(base_url=base) as browser:
         mark_as_bot(browser)
+        # Seated like a person; the lobby says it is a bot.
+        assert "Program (a bot)" in browser.get(f"/games/{game_id}/lobby").text
     with app.app_context(), db.connection_context():
         program = User.get(User.email == "program@example.org")
         note = AccountNote.get(AccountNote.user == program.id)
