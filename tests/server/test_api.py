@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 from api_helpers import account, bearer, open_game
-from conftest import make_app, serving
+from conftest import free_port, make_app, serving
 from secrets_check import forbidden_for
 from web_helpers import csrf, form_for
 
@@ -21,7 +24,8 @@ from server.models import AccountNote, ApiToken, Game, Snapshot, User
 from server.services import games
 from server.services.state_store import replay, rules
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "examples"))
 from api_bot import ApiBot  # noqa: E402
 
 
@@ -75,16 +79,12 @@ def assert_view_hides(app, game_id: int, seat: int, view: dict) -> int:
     return len(rows) + len(texts)
 
 
-# One whole game (the shorter kind: CI time); the other kind is played a few
-# rounds, its answers checked for hidden information the same way.
-@pytest.mark.parametrize("kind, whole", [("new_found_land", True), ("puerto_rico", False)])
-def test_games_played_by_api_bots(served, kind, whole):
-    app, base = served
-    game_id, tokens = table_of_bots(app, base, kind)
-    # Hidden information, early in the game: each seat's answer from its own view.
+def check_hidden_while_playing(app, base, game_id, tokens, rounds: int = 12) -> list:
+    """A few rounds by API bots; after each, every seat's API answer is
+    checked against what the other seats see differently."""
     bots = [ApiBot(base, token, seed=i) for i, token in enumerate(tokens)]
     checked = 0
-    for _ in range(12):
+    for _ in range(rounds):
         for bot in bots:
             bot.play_turn(game_id)
         for seat, token in enumerate(tokens):
@@ -92,9 +92,12 @@ def test_games_played_by_api_bots(served, kind, whole):
             assert view["my_seat"] == seat + 1
             checked += assert_view_hides(app, game_id, seat, view)
     assert checked > 0          # there was something to hide
-    if not whole:
-        assert sum(bot.moves for bot in bots) >= 12
-        return
+    assert sum(bot.moves for bot in bots) >= rounds
+    return bots
+
+
+def play_to_the_end(bots, game_id: int) -> None:
+    """Every bot on a thread of its own, waiting for its turns by the long poll."""
     errors = []
 
     def run(bot):
@@ -110,14 +113,56 @@ def test_games_played_by_api_bots(served, kind, whole):
     for bot in bots:
         bot.close()
     assert not errors, errors
+
+
+def assert_finished_and_replayed(app, base, game_id, token, players: int) -> None:
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)
         assert game.status == "finished"
         assert rules(game).to_json(replay(game)) == Snapshot.get(Snapshot.game == game_id).state
-    final = httpx.get(f"{base}/api/v1/games/{game_id}", headers=bearer(tokens[0])).json()
+    final = httpx.get(f"{base}/api/v1/games/{game_id}", headers=bearer(token)).json()
     assert final["status"] == "finished" and final["legal_moves"] == []
-    assert len(final["result"]) == 3 and any(r["winner"] for r in final["result"])
-    assert sum(bot.moves for bot in bots) > 30
+    assert len(final["result"]) == players and any(r["winner"] for r in final["result"])
+
+
+def test_puerto_rico_by_api_bots_hides_what_each_seat_may_not_see(served):
+    app, base = served
+    game_id, tokens = table_of_bots(app, base, "puerto_rico")
+    for bot in check_hidden_while_playing(app, base, game_id, tokens):
+        bot.close()
+
+
+@pytest.mark.postgres
+def test_a_whole_game_by_api_bots_on_gunicorn_and_postgresql(pg_url, smtp, tmp_path):
+    """The shipped gunicorn config with threads (the README's advice for a
+    site with bots: each long poll holds a thread), on PostgreSQL."""
+    app = make_app(pg_url, smtp, tmp_path)
+    port = free_port()
+    env = dict(os.environ, DATABASE_URL=pg_url, PBEM_INSTANCE=str(tmp_path / "instance"),
+               SECRET_KEY="test-secret", SMTP_PORT=str(smtp.port), PBEM_WORKERS="2",
+               PBEM_THREADS="4", API_WAIT_MAX_SECONDS="2",
+               RATELIMIT_API_PER_TOKEN="100000 per minute", PBEM_ACCESS_LOG="/dev/null")
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py",
+                            "--bind", f"127.0.0.1:{port}", "server.wsgi:app"],
+                           cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):                     # the workers may still be starting
+            try:
+                httpx.get(f"{base}/healthz")
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        game_id, tokens = table_of_bots(app, base, "new_found_land", players=2)   # CI time
+        bots = check_hidden_while_playing(app, base, game_id, tokens, rounds=3)
+        play_to_the_end(bots, game_id)
+        assert sum(bot.moves for bot in bots) > 20
+        assert_finished_and_replayed(app, base, game_id, tokens[0], players=2)
+    finally:
+        web.terminate()
+        web.wait(30)
 
 
 def test_stale_and_illegal_moves_answer_problems_with_the_page_messages(served_on):
