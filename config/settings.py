@@ -279,3 +279,5 @@ LOG_FORMAT: str = "text"
 # its turn, in seconds.  Each waiting client holds one web worker thread for
 # that long (config/gunicorn.conf.py: PBEM_THREADS, 1 by default).
 API_WAIT_MAX_SECONDS: int = 60
+# How often a waiting client's turns are looked up in the database, in seconds.
+API_WAIT_POLL_SECONDS: float = 1.0

@@ -32,6 +32,7 @@ from api_bot import ApiBot  # noqa: E402
 def serve(url, smtp, tmp_path):
     return serving(lambda base: make_app(url, smtp, tmp_path, PUBLIC_BASE_URL=base,
                                          TESTING=False, API_WAIT_MAX_SECONDS=2,
+                                         API_WAIT_POLL_SECONDS=0.1,
                                          RATELIMIT_API_PER_TOKEN="100000 per minute"))
 
 
@@ -140,7 +141,7 @@ def test_a_whole_game_by_api_bots_on_gunicorn_and_postgresql(pg_url, smtp, tmp_p
     port = free_port()
     env = dict(os.environ, DATABASE_URL=pg_url, PBEM_INSTANCE=str(tmp_path / "instance"),
                SECRET_KEY="test-secret", SMTP_PORT=str(smtp.port), PBEM_WORKERS="2",
-               PBEM_THREADS="4", API_WAIT_MAX_SECONDS="2",
+               PBEM_THREADS="4", API_WAIT_MAX_SECONDS="2", API_WAIT_POLL_SECONDS="0.1",
                RATELIMIT_API_PER_TOKEN="100000 per minute", PBEM_ACCESS_LOG="/dev/null")
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py",

@@ -23,7 +23,6 @@ from server.web.api.problems import language
 bp = Blueprint("api", __name__, url_prefix="/api/v1",
                description="Your account, your games, moves and table talk.")
 documented = problems.documented(bp)
-POLL_SECONDS = 1.0
 TURNS_NOTE = ("The games waiting for your move; other notices come by mail.")
 
 
@@ -77,11 +76,12 @@ def wait(timeout: int):
     seconds (at most API_WAIT_MAX_SECONDS).  Each waiting client holds one
     web worker thread meanwhile."""
     end = time.monotonic() + min(timeout, current_app.config["API_WAIT_MAX_SECONDS"])
+    every = current_app.config["API_WAIT_POLL_SECONDS"]
     while True:
         games = views.turns(me())
         if games or time.monotonic() >= end:
             return {"games": games, "timed_out": not games}
-        time.sleep(min(POLL_SECONDS, max(end - time.monotonic(), 0)))
+        time.sleep(min(every, max(end - time.monotonic(), 0)))
 
 
 @bp.get("/games/<int:game_id>")
