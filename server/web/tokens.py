@@ -4,6 +4,7 @@ The API itself is web/api/."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
@@ -50,7 +51,7 @@ def make():
         _, token = api_tokens.create(current_user, form.name.data, form.scopes.data,
                                      form.days.data)
     except api_tokens.TokenError as exc:
-        form.name.errors = [str(exc)]
+        form.name.errors = [gettext(str(exc))]
         return render_settings(settings_form(), VacationForm(), **section(form)), 400
     # Shown on this answer only: it is kept hashed and cannot be shown again.
     return render_settings(settings_form(), VacationForm(), **section(made=token))

@@ -58,10 +58,13 @@ def init_app(app) -> None:
 def readable_body():
     """A body that is JSON of sane depth, or none; json would raise
     RecursionError (not a ValueError) on deep nesting."""
-    if request.method != "POST" or not request.content_length:
+    if request.method != "POST":
+        return
+    data = request.get_data(cache=True)     # bounded by MAX_CONTENT_LENGTH
+    if not data:
         return
     try:
-        body = json.loads(request.get_data(cache=True) or b"null")
+        body = json.loads(data)
     except (ValueError, RecursionError):
         abort(400, NOT_JSON)
     if nested(body, DEEPEST):
