@@ -1,8 +1,14 @@
 """The open API: personal access tokens (stored as hashes, with scopes, an
 expiry and a last-used time), accounts marked as bots, and the record of
 moderators' actions on accounts (who marked a bot, when, why)."""
-from peewee import (BooleanField, CharField, DateTimeField, ForeignKeyField, Model,
-                    TextField)
+from peewee import (
+    BooleanField,
+    CharField,
+    DateTimeField,
+    ForeignKeyField,
+    Model,
+    TextField,
+)
 
 
 def _tables(db):

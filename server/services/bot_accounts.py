@@ -31,7 +31,7 @@ def mark(moderator: User, email: str, is_bot: bool, reason: str,
 
 
 def bots() -> list[User]:
-    return list(User.select().where(User.is_bot == True).order_by(User.name))  # noqa: E712
+    return list(User.select().where(User.is_bot).order_by(User.name))
 
 
 def record(limit: int = 50) -> list[AccountNote]:

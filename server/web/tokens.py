@@ -3,7 +3,7 @@ the POST answers, never again), see and revoke yours (services/api_tokens.py).
 The API itself is web/api/."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required

@@ -26,7 +26,7 @@ from server.services.state_store import replay, rules
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "examples"))
-from api_bot import ApiBot  # noqa: E402
+from api_bot import ApiBot
 
 
 def serve(url, smtp, tmp_path):
@@ -197,7 +197,7 @@ def test_token_scopes_expiry_revocation_and_no_cookies(served):
     app, base = served
     _, reader = account(app, "reader@example.org", "Reader", scopes=("read",))
     mod_id, mod_token = account(app, "mod@example.org", "Mod", is_moderator=True)
-    game_id, tokens = table_of_bots(app, base, "puerto_rico")
+    game_id, _ = table_of_bots(app, base, "puerto_rico")
     assert httpx.get(f"{base}/api/v1/me", headers=bearer(reader)).status_code == 200
     refused = httpx.post(f"{base}/api/v1/lobby/{game_id}/join", json={"seat": 1},
                          headers=bearer(reader))

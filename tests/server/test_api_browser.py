@@ -19,7 +19,7 @@ HEADINGS = {"en": "Tokens for the API", "nl": "Tokens voor de API", "de": "Token
 @pytest.mark.browser
 def test_token_pages_fit_a_phone_in_four_languages_and_work_without_script(
         sqlite_url, smtp, tmp_path, browser):
-    build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,  # noqa: E731
+    build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,
                                   TESTING=False)
     with serving(build) as (app, base):
         account(app, "mod@example.org", "A moderator with a long name", is_moderator=True,
