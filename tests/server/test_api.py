@@ -91,6 +91,7 @@ def check_hidden_while_playing(app, base, game_id, tokens, rounds: int = 12) -> 
         for seat, token in enumerate(tokens):
             view = httpx.get(f"{base}/api/v1/games/{game_id}", headers=bearer(token)).json()
             assert view["my_seat"] == seat + 1
+            assert view["view"]["viewer"] == seat      # the engine's view for this seat
             checked += assert_view_hides(app, game_id, seat, view)
     assert checked > 0          # there was something to hide
     assert sum(bot.moves for bot in bots) >= rounds

@@ -116,6 +116,9 @@ class SeatInfo(ma.Schema):
 class GameView(GameSummary):
     paused = fields.Boolean(required=True)
     seats = fields.List(fields.Nested(SeatInfo), required=True)
+    view = fields.Dict(required=True, metadata={
+        "description": "the engine's state as your seat may see it (JSON; its shape is the "
+                       "game's own)"})
     prompt = fields.String(required=True)
     deadline_text = fields.String(required=True)
     board = fields.List(fields.Nested(Section), required=True)

@@ -73,6 +73,7 @@ def game_view(game: Game, user: User, language: str, since: int | None) -> dict:
     result = outcome_rows(game, result_names(game, names, language), language)
     return dict(
         summary(game, seat), paused=game.paused, seats=seat_list(seats, names),
+        view=kind.view(state, viewer),
         deadline=to_move.deadline if to_move is not None else None,
         deadline_text=deadline_text(to_move and to_move.deadline, user.timezone, language),
         prompt=name_seats(translate(language, template, values), names)
