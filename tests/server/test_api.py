@@ -192,6 +192,20 @@ def test_stale_and_illegal_moves_answer_problems_with_the_page_messages(served_o
     german = httpx.post(f"{base}/api/v1/games/{game_id}/moves", json=move,
                         headers=bearer(player))
     assert german.status_code == 409 and german.json()["detail"] != stale.json()["detail"]
+    # Board, prompt and legal moves in the owner's language too.
+    mover = tokens[view_of(base, game_id, tokens[0])["to_move"] - 1]
+    deutsch = view_of(base, game_id, mover)
+    with app.app_context(), db.connection_context():
+        User.update(language="en").execute()
+    english = view_of(base, game_id, mover)
+    assert deutsch["prompt"] != english["prompt"]
+    assert [m["label"] for m in deutsch["legal_moves"]] != [m["label"]
+                                                            for m in english["legal_moves"]]
+    assert [s["title"] for s in deutsch["board"]] != [s["title"] for s in english["board"]]
+
+
+def view_of(base, game_id, token) -> dict:
+    return httpx.get(f"{base}/api/v1/games/{game_id}", headers=bearer(token)).json()
 
 
 def test_token_scopes_expiry_revocation_and_no_cookies(served):
