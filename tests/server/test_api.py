@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import os
 import subprocess
@@ -21,7 +22,7 @@ from web_helpers import csrf, form_for
 
 from server.db import db
 from server.models import AccountNote, ApiToken, Game, Snapshot, User
-from server.services import games
+from server.services import api_tokens, games
 from server.services.state_store import replay, rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -260,7 +261,10 @@ def tokens_in_settings(app, base, browser, game_id):
                            "expires_at": me["token"]["expires_at"]}
     with app.app_context(), db.connection_context():
         row = ApiToken.get(ApiToken.name == "my bot")
-        assert row.token_hash != token and row.last_used_at is not None
+        assert row.token_hash == hashlib.sha256(token.encode()).hexdigest()
+        assert row.last_used_at is not None
+        # Nobody revokes another account's token.
+        assert not api_tokens.revoke(User.get(User.email == "mod@example.org"), row.id)
     page = browser.get("/settings")
     revoke = form_for(page.text, f"/settings/tokens/{row.id}/revoke")
     assert browser.post(revoke["action"], data=revoke["fields"]).status_code == 302
