@@ -11,6 +11,8 @@ from server.processes.logs import config_dict
 bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")
 # Sync workers: a request is a few milliseconds of database work.
 workers = int(os.environ.get("PBEM_WORKERS", 2 * multiprocessing.cpu_count() + 1))
+# Each API long poll (GET /api/v1/wait) holds a thread for up to
+# API_WAIT_MAX_SECONDS: a site with API bots wants PBEM_THREADS above 1.
 threads = int(os.environ.get("PBEM_THREADS", 1))
 timeout = 30
 graceful_timeout = 30

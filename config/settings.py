@@ -193,6 +193,8 @@ RATELIMIT_SIGNUP_PER_CLIENT: str = "10 per hour"
 RATELIMIT_MAIL_PER_ADDRESS: str = "3 per 10 minutes; 10 per day"
 RATELIMIT_INVITE_PER_USER: str = "10 per hour; 50 per day"
 RATELIMIT_NEW_LINK_PER_USER: str = "5 per hour"
+# Requests one personal access token may make to the API (/api/v1).
+RATELIMIT_API_PER_TOKEN: str = "120 per minute; 3000 per hour"
 # Prefix of the rate-limit keys in that store (several sites may share one).
 RATELIMIT_KEY_PREFIX: str = "pbem"
 
@@ -302,3 +304,10 @@ METRICS_TOKEN: str = ""
 # The log's form: "text" (one line per event, for people) or "json" (one
 # JSON object per line: time, level, logger, message, and the traceback).
 LOG_FORMAT: str = "text"
+
+# The API's long poll (GET /api/v1/wait): the longest a client may wait for
+# its turn, in seconds.  Each waiting client holds one web worker thread for
+# that long (config/gunicorn.conf.py: PBEM_THREADS, 1 by default).
+API_WAIT_MAX_SECONDS: int = 60
+# How often a waiting client's turns are looked up in the database, in seconds.
+API_WAIT_POLL_SECONDS: float = 1.0

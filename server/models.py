@@ -96,6 +96,9 @@ class User(UserMixin, BaseModel):
     show_playing = BooleanField(default=True)
     show_finished = BooleanField(default=True)
     show_ratings = BooleanField(default=True)
+    # A program that plays through the API with its own tokens, marked by a
+    # site moderator on the record (services/bot_accounts.py).
+    is_bot = BooleanField(default=False)
 
     @property
     def verified(self) -> bool:
@@ -511,6 +514,31 @@ class RatingChange(BaseModel):
         indexes = ((("game", "user"), True), (("user", "kind"), False))
 
 
-MODELS = [User, Game, Seat, Invitation, Event, Snapshot, NotifyChannel, Outbox, Vacation, Proposal,
-          InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount,
-          ReplyConfirmation, Tenure, Takeback, Rematch, PlayerRating, RatingChange]
+class ApiToken(BaseModel):
+    """A personal access token for the API (services/api_tokens.py): only its
+    sha256 is kept; ``scopes`` is a list of "read", "play", "lobby"."""
+
+    user = ForeignKeyField(User, backref="api_tokens", on_delete="CASCADE")
+    name = CharField(max_length=60)
+    token_hash = CharField(unique=True, max_length=64)
+    scopes = JSONField(default=list)
+    created_at = DateTimeField(default=utcnow)
+    expires_at = DateTimeField()
+    last_used_at = DateTimeField(null=True)
+    revoked_at = DateTimeField(null=True)
+
+
+class AccountNote(BaseModel):
+    """A moderator's action on an account, on the record (marking it a bot)."""
+
+    user = ForeignKeyField(User, backref="notes", on_delete="CASCADE")
+    moderator = ForeignKeyField(User, null=True, on_delete="SET NULL")
+    action = CharField(max_length=20)       # bot, not_bot
+    reason = TextField(default="")
+    created_at = DateTimeField(default=utcnow)
+
+
+MODELS = [User, Game, Seat, Invitation, Event, Snapshot, NotifyChannel, Outbox, Vacation,
+          Proposal, InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount,
+          ReplyConfirmation, Tenure, Takeback, Rematch, PlayerRating, RatingChange, ApiToken,
+          AccountNote]

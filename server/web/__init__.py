@@ -9,6 +9,7 @@ from __future__ import annotations
 from server.web import (
     accounts,
     channels,
+    api,
     errors,
     health,
     languages,
@@ -23,10 +24,11 @@ from server.web import (
     records,
     rematches,
     takebacks,
+    tokens,
 )
 
 AREAS = (accounts, lobby, open_games, play, records, preferences, channels, moderation,
-         takebacks, rematches, people)
+         takebacks, rematches, people, tokens)
 
 
 def init_app(app) -> None:
@@ -38,4 +40,5 @@ def init_app(app) -> None:
     errors.init_app(app)
     for area in AREAS:
         app.register_blueprint(area.bp)
+    api.init_app(app)
     moderation.init_cli(app)

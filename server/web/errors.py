@@ -76,6 +76,9 @@ def init_app(app) -> None:
 
     @app.errorhandler(HTTPException)
     def http(exc):
+        if request.path.startswith("/api/"):      # no such operation: a problem, not a page
+            from server.web.api.problems import from_http
+            return from_http(exc)
         return page(exc.code or 500, exc.description or "")
 
     @app.errorhandler(OperationalError)

@@ -32,6 +32,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from engine.interface import Event as EngineEvent
@@ -42,6 +43,7 @@ from server.i18n import say, translate
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
 from server.services import (
     attention,
+    bot_accounts,
     bot_seats,
     deliveries,
     outages,
@@ -97,6 +99,14 @@ class ResignForm(FlaskForm):
 
 class ModeratorForm(FlaskForm):
     email = EmailField(_l("Email of their account"), [InputRequired(), Length(max=254)])
+
+
+class BotAccountForm(ModeratorForm):
+    is_bot = SelectField(_l("This account is"), choices=[
+        SelectChoice("yes", _l("a bot (a program playing through the API)")),
+        SelectChoice("no", _l("a person"))])
+    reason = TextAreaField(_l("Reason (on the record)"),
+                           [InputRequired(), Length(3, moderate.REASON_MAX)])
 
 
 # What each action posts and the service it calls (with the form's own fields).
@@ -307,7 +317,19 @@ def moderators():
         abort(400, N_("Give the email address of an account."))
     people = User.select().where(User.is_moderator == True).order_by(User.name)  # noqa: E712
     return render_template("moderation/moderators.html", form=form, people=list(people),
-                           revoke_form=EmptyForm())
+                           revoke_form=EmptyForm(), bot_form=BotAccountForm(prefix="bot"),
+                           bots=bot_accounts.bots(), record=bot_accounts.record())
+
+
+@bp.post("/moderation/bots")
+@login_required
+def mark_bot():
+    """A site moderator marks an account as a bot, or as a person, on the record."""
+    form = _checked(BotAccountForm(prefix="bot"))
+    user = bot_accounts.mark(me(), form.email.data, form.is_bot.data == "yes", form.reason.data)
+    flash(gettext("%(name)s is marked as a bot.", name=user.name) if user.is_bot
+          else gettext("%(name)s is marked as a person.", name=user.name))
+    return redirect(url_for("moderation.moderators") + "#bots")
 
 
 @bp.post("/moderation/moderators/<int:user_id>/revoke")

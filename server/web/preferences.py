@@ -64,7 +64,7 @@ def save_settings(user: User, form: SettingsForm) -> str:
 
 
 def render_settings(form: SettingsForm, vacation_form: VacationForm | None,
-                    channel_form=None):
+                    channel_form=None, **tokens):
     from server.web import channels     # one page, two areas: channels imports this module
     now = utcnow()
     mine = list(Vacation.select().where((Vacation.user == current_user.id)
@@ -79,7 +79,13 @@ def render_settings(form: SettingsForm, vacation_form: VacationForm | None,
                            allowance=allowance, button=EmptyForm(),
                            away=vacations.is_away(current_user, now),
                            mails=deliveries.recent_mails(current_user),
-                           calendar_url=links().calendar_url(current_user))
+                           calendar_url=links().calendar_url(current_user),
+                           **(tokens or token_section()))
+
+
+def token_section() -> dict:
+    from server.web.tokens import section
+    return section()
 
 
 @bp.get("/calendar/<token>.ics")
