@@ -10,8 +10,10 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo, available_timezones
 
+from babel.dates import format_date, format_time
+
 from engine.words import N_
-from server.i18n import translate
+from server.i18n import DEFAULT, known, translate
 from server.models import Game, Seat, User, Vacation
 from server.services import clock_calendar, mail_schedule, turn_clock
 
@@ -64,8 +66,13 @@ def local_text(when: dt.datetime | None, tzname: str = "UTC",
     if when is None:
         return translate(language, N_("no deadline"))
     local = when.replace(tzinfo=dt.timezone.utc).astimezone(zone(tzname))
-    # Numbers only: a weekday or month name would be English on every page.
-    return f"{local:%Y-%m-%d %H:%M} {tzname}"
+    # Babel says the day and month in the reader's language ("vrijdag 27
+    # november 2026").
+    locale = known(language) or DEFAULT
+    day = format_date(local, "full", locale=locale)
+    return translate(language, N_("%(day)s, %(time)s (%(zone)s)"),
+                     {"day": day, "time": format_time(local, "HH:mm", locale=locale),
+                      "zone": tzname})
 
 
 # -- vacations --------------------------------------------------------------

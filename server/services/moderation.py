@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import partial
 
 from engine import Event as EngineEvent
-from engine.words import N_, Words, count, msg, nmsg
+from engine.words import N_, Words, count, msg, nmsg, term
 from server.db import db
-from server.i18n import say
+from server.i18n import say, translate
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
 from server.services import clocks, moves, seat_views, state_store, tenures, turn_clock
@@ -208,20 +209,38 @@ def _restart_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
 
 
 def _mail(mailer: Mailer, game: Game, user: User, what: str, reason: str, url: str,
-          lines=()) -> None:
+          lines=(), subject: str = N_("Moderator note")) -> None:
+    """``subject``: what the notice is, first in its subject (a msgid)."""
     title = state_store.rules(game).title
-    mailer.queue("moderation_notice", user.email, mailer.subject_for(game, title),
+    mailer.queue("moderation_notice", user.email, mailer.subject_for(game, title, subject),
                  {"name": user.name, "title": title, "what": say(user.language, what),
                   "reason": reason,
-                  "lines": list(lines), "url": url}, game)
+                  "lines": [line(user) if callable(line) else
+                            say(user.language, line if isinstance(line, Words) else term(line))
+                            for line in lines], "url": url}, game)
+
+
+def _board_line(section, user: User) -> str:
+    """A section of the board, a line of a notice, in its reader's language."""
+    return f"{say(user.language, section.title)}: " + "; ".join(
+        f"{say(user.language, k)} {say(user.language, v)}" for k, v in section.rows)
+
+
+def _deadline_line(seat: Seat, user: User) -> str:
+    """A seat's deadline, as a notice's reader reads it (their language and zone)."""
+    return translate(user.language, N_("Deadline of seat %(number)s: %(when)s"),
+                     {"number": seat.index + 1,
+                      "when": seat_views.deadline_text(seat.deadline, user.timezone,
+                                                       user.language)})
 
 
 def _tell(mailer: Mailer, game: Game, what: str, reason: str, only=None, skip=(),
-          lines=()) -> None:
+          lines=(), subject: str = N_("Moderator note")) -> None:
     """Mail ``what`` to the players (only the seat indexes in ``only``, if given)."""
     for seat in _seats(game):
         if (only is None or seat.index in only) and seat.index not in skip:
-            _mail(mailer, game, seat.user, what, reason, mailer.links.seat_url(seat), lines)
+            _mail(mailer, game, seat.user, what, reason, mailer.links.seat_url(seat), lines,
+                  subject)
 
 
 def _game_url(mailer: Mailer, game: Game) -> str:
@@ -252,10 +271,11 @@ def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
             game, user, seat.deadline, now, now, clocks.reminder_hours(game))
         seat.mail_hold_since = None     # a clock held for a failing mail: the moderator decided
         seat.save(only=[Seat.deadline, Seat.next_reminder_at, Seat.mail_hold_since])
-        new = seat_views.deadline_text(seat.deadline, seat.user.timezone)
-        _tell(mailer, game, text, reason, only={seat.index},
-              lines=[f"Your new deadline: {new}"
-                     + (" (plus the time the game stays paused)" if game.paused else "")])
+        deadline, paused = seat.deadline, game.paused
+        _tell(mailer, game, text, reason, only={seat.index}, lines=[lambda user: translate(
+            user.language, N_("Your new deadline: %(when)s (plus the time the game stays "
+                              "paused)") if paused else N_("Your new deadline: %(when)s"),
+            {"when": seat_views.deadline_text(deadline, user.timezone, user.language)})])
     return f"{name} has {count(hours, 'more hour')}."
 
 
@@ -307,8 +327,7 @@ def resume(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
               paused=False, paused_at=None)
         pending = list(Seat.select().where((Seat.game == game.id) & Seat.deadline.is_null(False)))
         _shift(game, pending, paused_at, max(now, paused_at))
-        lines = [f"Deadline of seat {s.index + 1}: {seat_views.deadline_text(s.deadline)}"
-                 for s in pending]
+        lines = [partial(_deadline_line, s) for s in pending]
         _tell(mailer, game, text, reason, lines=lines)
     return N_("The game goes on.")
 
@@ -340,7 +359,7 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
                     withdrawn=False, absent=False, timeouts_in_row=0, last_move_seq=0).where(
             Seat.id == seat.id).execute()
         _mail(mailer, game, old, text, reason, _game_url(mailer, game),
-              ["Your links to this seat no longer work."])
+              [N_("Your links to this seat no longer work.")])
         _tell(mailer, game, text, reason, skip={index})
         _welcome(mailer, game, Seat.get_by_id(seat.id), user, old.name, reason)
         if game.to_move == index:
@@ -366,7 +385,8 @@ def _welcome(mailer: Mailer, game: Game, seat: Seat, moderator: User, old: str,
     history = [line.text for line in seat_views.log_lines(game, seat.index, names,
                                                           language=seat.user.language)]
     title = state_store.rules(game).title
-    mailer.queue("moderation_seat", seat.user.email, mailer.subject_for(game, title),
+    mailer.queue("moderation_seat", seat.user.email,
+                 mailer.subject_for(game, title, N_("A seat for you")),
                  {"name": seat.user.name, "title": title, "seat": seat.index + 1,
                   "moderator": moderator.name, "old": old, "reason": reason,
                   "history": history, "your_turn": game.to_move == seat.index,
@@ -499,7 +519,7 @@ def abandon(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
               paused=False, paused_at=None)
         Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None).where(
             Seat.game == game.id).execute()
-        lines = [f"{s.title}: " + "; ".join(f"{k} {v}" for k, v in s.rows) for s in board]
-        _tell(mailer, game, text, reason, lines=[f"The board as it stands ({kind.title}):"]
-              + lines)
+        lines = [partial(_board_line, s) for s in board]
+        _tell(mailer, game, text, reason,
+              lines=[msg("The board as it stands (%(title)s):", title=kind.title)] + lines)
     return N_("The game is abandoned.")

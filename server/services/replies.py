@@ -430,7 +430,8 @@ def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
     if status != "applied" and _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))
     template = "reply_applied" if status == "applied" else "reply_refused"
-    mailer.queue(template, user.email, mailer.subject_for(game, kind.title), context, game,
+    mailer.queue(template, user.email, mailer.subject_for(game, kind.title, REPLY_SUBJECTS[template]),
+                 context, game,
                  user, reply_to=menu.reply_to if menu and menu.choices else "")
     return Result(status, reason, played or [])
 
@@ -491,22 +492,38 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
     raise Unreadable(N_("the lobby knows /join N, /start and /option VALUE."))
 
 
+FREE_SEAT = N_("(free)")
+# What an answer to a move by mail is, first in its subject.
+REPLY_SUBJECTS = {"reply_applied": N_("Your mail was played"),
+                  "reply_refused": N_("Your mail could not be used")}
+
+
+def _said(language: str | None, text) -> str:
+    """An engine's label or value (Words, or a word the catalogs know)."""
+    return say(language, text if isinstance(text, Words) else term(str(text)))
+
+
 def _lobby_answer(to_addr: str, user: User, game: Game, mailer: Mailer, status: str,
                   reason: str, done: list[str]) -> Result:
     game = Game.get_by_id(game.id)
     kind = get_game(game.kind)
-    names = [s.user.name if s.user_id else "(free)" for s in
+    language = user.language if user else None
+    names = [s.user.name if s.user_id else say(language, term(FREE_SEAT)) for s in
              Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
              .where(Seat.game == game.id).order_by(Seat.index)]
-    language = user.language if user else None
+    # An option as the lobby page says it, with the word /option takes beside it.
+    options = [f"{_said(language, spec.label)}: {_said(language, value)}"
+               + ("" if _said(language, value) == str(value) else f" ({value})")
+               for spec in kind.options
+               for value in [game.options.get(spec.name, spec.default)]]
     context = {"name": user.name if user else "", "title": kind.title,
                "reason": say(language, reason), "done": [say(language, d) for d in done],
-               "status": game.status, "seats": names,
-               "options": [f"{k}: {v}" for k, v in game.options.items()]}
+               "status": game.status, "seats": names, "options": options}
     if status != "applied" and _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))
     reply_to = reply_menu.lobby_address(mailer.settings, game) if game.status == "open" else ""
-    mailer.queue("reply_lobby", to_addr, mailer.subject_for(game, kind.title), context, game,
+    mailer.queue("reply_lobby", to_addr, mailer.subject_for(game, kind.title, N_("Lobby news")),
+                 context, game,
                  user, reply_to=reply_to)
     return Result(status, reason, done)
 

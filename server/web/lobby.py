@@ -34,6 +34,7 @@ from server.services import (
     turn_clock,
 )
 from server.services.seat_views import seat_names
+from server.services.state_store import load_state, rules
 from server.web import rate_limits
 from server.web.errors import link_error
 from server.web.forms import (
@@ -45,6 +46,7 @@ from server.web.forms import (
     OptionForm,
 )
 from server.web.languages import page_language, say_here
+from server.web.play import prompt_text
 
 bp = Blueprint("lobby", __name__)
 EMAIL = re.compile(accounts.EMAIL)
@@ -63,9 +65,23 @@ def clock_policy_text():
 def index():
     if not current_user.is_authenticated:
         return render_template("lobby/welcome.html")
-    mine = (Game.select().join(Seat).where(Seat.user == current_user.id)
-            .order_by(Game.id.desc()))
-    return render_template("lobby/index.html", games=list(mine), form=EmptyForm())
+    mine = list(Game.select().join(Seat).where(Seat.user == current_user.id)
+                .order_by(Game.id.desc()))
+    return render_template("lobby/index.html", games=mine, form=EmptyForm(),
+                           prompts={g.id: waiting_prompt(g) for g in mine
+                                    if g.status == "active"},
+                           statuses=GAME_STATUSES)
+
+
+# A game's status as "Your games" says it (the row keeps the code).
+GAME_STATUSES = {"open": N_("open"), "active": N_("under way"), "finished": N_("finished")}
+
+
+def waiting_prompt(game: Game) -> str:
+    """What the seat to move is asked, in the reader's language (the game
+    row keeps it in English only)."""
+    return prompt_text(rules(game), load_state(game, save=False),
+                       seat_names(game, page_language()))
 
 
 @bp.route("/games/new", methods=("GET", "POST"))
@@ -154,12 +170,13 @@ def render_lobby(game: Game, token: str):
         join_url=mailer().links.join_url(game) if is_host else "",
         invited=list(game.invitations) if is_host else [],
         form=EmptyForm(), invite_form=InviteForm(), option_form=OptionForm(),
-        bot_form=bot_form(), names=seat_names(game))
+        bot_form=bot_form(), names=seat_names(game, page_language()))
 
 
 def bot_form() -> BotSeatForm:
     form = BotSeatForm()
-    form.bot.choices = bot_seats.offered(bot_seats.PRACTICE_BOTS)
+    form.bot.choices = [(name, say_here(title))
+                        for name, title in bot_seats.offered(bot_seats.PRACTICE_BOTS)]
     return form
 
 

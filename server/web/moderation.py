@@ -131,7 +131,7 @@ def _moderated(game_id: int) -> Game:
 
 
 def local_time(when) -> str:
-    return deadline_text(when, current_user.timezone)
+    return deadline_text(when, current_user.timezone, page_language())
 
 
 def _seq(form) -> int:

@@ -99,7 +99,7 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     viewer = seat.index if seat else None
     timezone = current_user.timezone if current_user.is_authenticated else (
         seat.user.timezone if seat else "UTC")
-    state, names, kind = load_state(game, save=False), names_of(seats), rules(game)
+    state, names, kind = load_state(game, save=False), names_of(seats, page_language()), rules(game)
     language = page_language()
     to_move = seats[game.to_move] if game.to_move is not None else None
     takeback = takebacks.box(game, seat)
@@ -158,7 +158,7 @@ def away_notes(seats: list[Seat], tz: str) -> dict[int, str]:
         bot = s.bot and say_here(bot_title(s.bot))
         if s.user_id in away:
             notes[s.index] = gettext("on vacation until %(when)s",
-                                     when=local_text(away[s.user_id], tz))
+                                     when=local_text(away[s.user_id], tz, page_language()))
         elif s.bot and s.user_id and s.withdrawn:
             notes[s.index] = gettext("away: the %(bot)s plays the seat", bot=bot)
         elif s.bot and s.user_id:
