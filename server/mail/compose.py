@@ -7,6 +7,7 @@ import re
 import uuid
 from collections.abc import Callable
 
+from babel.dates import format_date
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from engine.words import N_
@@ -223,7 +224,10 @@ class Mailer:
     def lobby_reminder(self, game: Game, title: str, host: User, closes) -> Outbox | None:
         return self.queue("lobby_reminder", host.email,
                           self.subject_for(game, title, N_("Your lobby closes soon")),
-                          {"name": host.name, "title": title, "closes": closes,
+                          # The day in the host's language, by Babel ("27 novembre 2026").
+                          {"name": host.name, "title": title,
+                           "closes": closes and format_date(
+                               closes, "long", locale=known(host.language) or DEFAULT),
                            "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby"},
                           game, host)
 
