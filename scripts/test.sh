@@ -4,16 +4,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # chromium for the browser tests, dovecot for the IMAP poller's tests, nginx
 # and openssl for the https deployment test, systemd for systemd-analyze
-# (the units' check), pg_dump/pg_restore for pbem backup's tests.
-packages="chromium dovecot-imapd nginx-light openssl systemd postgresql-client"
+# (the units' check), pg_dump/pg_restore for pbem backup's tests, npm for
+# axe-core (the accessibility tests).
+packages="chromium dovecot-imapd nginx-light openssl systemd postgresql-client nodejs npm"
 if ! command -v chromium >/dev/null 2>&1 || ! [ -x /usr/sbin/dovecot ] \
         || ! command -v nginx >/dev/null 2>&1 || ! command -v systemd-analyze >/dev/null 2>&1 \
-        || ! command -v pg_restore >/dev/null 2>&1; then
+        || ! command -v pg_restore >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
     else
         sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
     fi
+fi
+# axe-core 4 from the npm registry, once, into a cache folder
+# (tests/server/test_accessibility.py injects axe.min.js into each page).
+if ! [ -f .cache/axe-core/axe.min.js ]; then
+    work=$(mktemp -d)
+    (cd "$work" && npm pack --silent axe-core@4 >/dev/null && tar xzf axe-core-*.tgz)
+    mkdir -p .cache/axe-core && cp "$work/package/axe.min.js" "$work/package/LICENSE" .cache/axe-core/
+    rm -rf "$work"
 fi
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
