@@ -318,10 +318,11 @@ class Mailer:
                           {"name": user.name, "reset_url": self.links.reset_url(user),
                            "minutes": self.links.reset_max_age // 60}, None, user)
 
-    def reset_unknown(self, email: str) -> Outbox:
+    def reset_unknown(self, email: str, language: str | None = None) -> Outbox:
         return self.queue("reset_unknown", email, lambda code: "[pbem] " + translate(
                               code, N_("Password reset")),
-                          {"signup_url": f"{self.links.base_url}/signup"}, None)
+                          {"signup_url": f"{self.links.base_url}/signup"}, None,
+                          language=language)
 
     def address_change(self, user: User, new_email: str) -> Outbox | None:
         """To the new address: the link that moves the account there."""

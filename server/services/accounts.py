@@ -83,11 +83,12 @@ def confirm(user: User) -> None:
     user.email_verified_at = user.email_verified_at or utcnow()
 
 
-def request_reset(email: str, mailer: Mailer) -> None:
-    """Mail a reset link to the account, or say to the address that it has none."""
+def request_reset(email: str, mailer: Mailer, language: str | None = None) -> None:
+    """Mail a reset link to the account, or say to the address that it has
+    none (in ``language``, the page's that asked: the address has no setting)."""
     user = User.get_or_none(User.email == normal_email(email))
     if user is None:
-        mailer.reset_unknown(normal_email(email))
+        mailer.reset_unknown(normal_email(email), language)
     else:
         mailer.reset(user)
 

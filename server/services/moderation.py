@@ -220,10 +220,11 @@ def _mail(mailer: Mailer, game: Game, user: User, what: str, reason: str, url: s
                             for line in lines], "url": url}, game)
 
 
-def _board_line(section, user: User) -> str:
-    """A section of the board, a line of a notice, in its reader's language."""
-    return f"{say(user.language, section.title)}: " + "; ".join(
-        f"{say(user.language, k)} {say(user.language, v)}" for k, v in section.rows)
+def _board_line(game: Game, state, names: list[str], index: int, user: User) -> str:
+    """Section ``index`` of the board as everyone sees it, a line of a
+    notice, in its reader's language."""
+    section = seat_views.board(game, state, None, names, user.language)[index]
+    return f"{section.title}: " + "; ".join(f"{k} {v}" for k, v in section.rows)
 
 
 def _deadline_line(seat: Seat, user: User) -> str:
@@ -519,7 +520,7 @@ def abandon(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
               paused=False, paused_at=None)
         Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None).where(
             Seat.game == game.id).execute()
-        lines = [partial(_board_line, s) for s in board]
+        lines = [partial(_board_line, game, state, names, i) for i in range(len(board))]
         _tell(mailer, game, text, reason,
               lines=[msg("The board as it stands (%(title)s):", title=kind.title)] + lines)
     return N_("The game is abandoned.")

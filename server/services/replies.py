@@ -422,7 +422,7 @@ def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
     kind = rules(game)
     next_name = names[game.to_move] if game.status == "active" and game.to_move is not None \
         else ""
-    context = {"name": user.name, "title": kind.title, "reason": say(user.language, reason),
+    context = {"name": user.name, "title": kind.title, "reason": _said(user.language, reason),
                "played": played or [], "over": game.status == "finished",
                "next_name": next_name, "yours": game.to_move == seat.index,
                "menu": menu.context() if menu else None,
@@ -499,7 +499,9 @@ REPLY_SUBJECTS = {"reply_applied": N_("Your mail was played"),
 
 
 def _said(language: str | None, text) -> str:
-    """An engine's label or value (Words, or a word the catalogs know)."""
+    """An engine's label or value, a reason (Words, or a msgid marked N_)."""
+    if text in ("", None):
+        return ""
     return say(language, text if isinstance(text, Words) else term(str(text)))
 
 
@@ -517,7 +519,7 @@ def _lobby_answer(to_addr: str, user: User, game: Game, mailer: Mailer, status: 
                for spec in kind.options
                for value in [game.options.get(spec.name, spec.default)]]
     context = {"name": user.name if user else "", "title": kind.title,
-               "reason": say(language, reason), "done": [say(language, d) for d in done],
+               "reason": _said(language, reason), "done": [_said(language, d) for d in done],
                "status": game.status, "seats": names, "options": options}
     if status != "applied" and _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))

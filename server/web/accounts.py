@@ -135,7 +135,7 @@ def confirm(token: str):
 def reset_request():
     form = ResetRequestForm()
     if form.validate_on_submit():
-        accounts.request_reset(form.email.data, mailer())
+        accounts.request_reset(form.email.data, mailer(), languages.page_language())
         return check_mail("reset")
     return render_template("accounts/reset_request.html", form=form), 400 if form.errors else 200
 

@@ -332,7 +332,8 @@ def revoke(user_id: int):
 # -- inbound mail ---------------------------------------------------------------
 # Site moderators only: a reply quotes the mail it answers, with that seat's
 # hidden holdings, which a host who plays must not read.
-INBOUND_STATUSES = ("received", "applied", "refused", "held", "ignored")
+INBOUND_STATUSES = {"received": N_("received"), "applied": N_("applied"),
+                    "refused": N_("refused"), "held": N_("held"), "ignored": N_("ignored")}
 
 
 @bp.get("/moderation/inbound")
@@ -354,7 +355,8 @@ def inbound_mail(mail_id: int):
     if not current_user.is_moderator:
         abort(403, N_("Only site moderators may see incoming mail."))
     mail = InboundMail.get_or_none(InboundMail.id == mail_id) or abort(404)
-    return render_template("moderation/inbound_mail.html", mail=mail, local_time=local_time)
+    return render_template("moderation/inbound_mail.html", mail=mail, local_time=local_time,
+                           statuses=INBOUND_STATUSES)
 
 
 # -- command line -------------------------------------------------------------

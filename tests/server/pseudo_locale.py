@@ -66,6 +66,43 @@ def disable() -> None:
     i18n.translations.cache_clear()
 
 
+def engine_proper_names() -> list[str]:
+    """The games' own proper names, which no catalog holds (the engines'
+    texts are another piece of work): islands, cities, captains and ids
+    such as "Nova Scotia", "Magellan", "NS3" in New Found Land's
+    components.  Recognised from the components' data, not listed by hand."""
+    import importlib
+    names: set[str] = set()
+
+    def walk(value, key=""):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and key in ("name", "title", "island") \
+                and value[:1].isupper():
+            names.add(value)
+        elif isinstance(value, str) and key == "id" and re.fullmatch(r"[A-Za-z]{1,2}\d+", value):
+            names.update((value, value.rstrip("0123456789")))       # "NS3", and "NS" alone
+
+    for module in ("engine.new_found_land.components", "engine.puerto_rico.data"):
+        data = importlib.import_module(module)
+        for attr, value in vars(data).items():
+            if attr.isupper():
+                walk(value)
+    return sorted(names - _catalog_ids(), key=len, reverse=True)
+
+
+def _catalog_ids() -> set[str]:
+    ids = set()
+    for pot in i18n.TRANSLATIONS.glob("*.pot"):
+        with pot.open("rb") as f:
+            ids.update(m.id for m in read_po(f) if isinstance(m.id, str))
+    return ids
+
+
 def _babel_words() -> set[str]:
     locale = Locale.parse(CODE)
     words = {"la", "de", "a"}
@@ -86,8 +123,8 @@ def leftovers(text: str, names: list[str]) -> list[str]:
     """The words of ``text`` that are plain English (or codes) where the
     pseudo-locale's catalog should have said them."""
     text = UNTRANSLATED.sub(" ", text)
-    for name in sorted(names, key=len, reverse=True):
-        text = text.replace(name, " ")
+    whole = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True))
+    text = re.sub(rf"(?<!\w)(?:{whole})(?!\w)", " ", text)
     return [w for w in ASCII_WORD.findall(text) if w not in BABEL_WORDS]
 
 

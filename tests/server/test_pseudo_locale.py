@@ -13,20 +13,31 @@ from conftest import make_app
 from moderation_helpers import make_moderator
 
 from engine import GAMES
+from engine.words import N_
 from server.db import db
 from server.models import Game, Outbox, Seat, User
-from server.services import clocks, games, moderation, proposals, table_talk
-from server.services.state_store import rules
-from server.services.sweep import prompt_for
+from server.services import (
+    clocks,
+    games,
+    moderation,
+    moves,
+    proposals,
+    replies,
+    table_talk,
+    takebacks,
+)
+from server.services.state_store import load_state, rules
+from server.services.sweep import prompt_for, waiting_games
 
 # People's and games' names: no catalog holds them.  Game kinds' titles and
 # the languages' own names are names too.
 NAMES = ["Ana Alba", "Bo Berg", "Cy Cole", "Mo Mod", "Sugar Cane", "Lobby Tea", "Puerto Rico",
          "Race to the New Found Land", "English", "Nederlands", "Deutsch", "Français", "pbem",
          "eo", "localhost",
-         "Good luck, all", "Holidays", "A slip"] + [
+         "Good luck, all", "Holidays", "A slip", "Dee Dow"] + [
     # The word an /option mail command takes, shown beside its translation.
-    f"({choice})" for kind in GAMES.values() for spec in kind.options for choice in spec.choices]
+    f"({choice})" for kind in GAMES.values() for spec in kind.options for choice in spec.choices
+] + pseudo_locale.engine_proper_names()
 
 
 @pytest.fixture(scope="module")
@@ -52,10 +63,31 @@ def pseudo_app(tmp_path_factory, request):
             games.start(game.id, people[0], mailer)
             lobby = games.create_game(people[1], "new_found_land", "Lobby Tea", 3, {}, 48, [24],
                                       mailer)
-            user("mod@example.org", "Mo Mod", language="eo")
+            ships = games.create_game(people[2], "new_found_land", "Sugar Cane", 3, {}, 48, [24],
+                                      mailer)
+            for i, person in enumerate(people[:2], start=1):
+                games.join(ships.id, person, i)
+            games.start(ships.id, people[2], mailer)
+            over = games.create_game(people[0], "puerto_rico", "Lobby Tea", 3, {}, 48, [24],
+                                     mailer)
+            for i, person in enumerate(people[1:], start=1):
+                games.join(over.id, person, i)
+            games.start(over.id, people[0], mailer)
+            mod = user("mod@example.org", "Mo Mod", language="eo")
         make_moderator(app, "mod@example.org")
         random_move(app, game.id, random.Random(1))
-        yield app, game.id, lobby.id
+        with app.app_context(), db.connection_context():
+            # A move of a player's own (with its user: one they may ask to take back).
+            ships = Game.get_by_id(ships.id)
+            holder = Seat.get((Seat.game == ships.id) & (Seat.index == ships.to_move))
+            moves.play(ships.id, ships.to_move,
+                       rules(ships).legal_actions(load_state(ships), ships.to_move)[0],
+                       ships.seq, "player", mailer=mailer, user_id=holder.user_id)
+        with app.app_context(), db.connection_context():
+            # A finished game (its scores) and the moderator's notices with the board.
+            moderation.abandon(over.id, User.get_by_id(mod.id), Game.get_by_id(over.id).seq,
+                               "Holidays", mailer=mailer)
+        yield app, game.id, lobby.id, ships.id, over.id
     pseudo_locale.disable()
 
 
@@ -66,9 +98,10 @@ def check(where: str, text: str, found: dict) -> None:
 
 
 def test_every_page_speaks_only_the_readers_language(pseudo_app):
-    app, game_id, lobby_id = pseudo_app
+    app, game_id, lobby_id, ships_id, over_id = pseudo_app
     with app.app_context(), db.connection_context():
         to_move = Game.get_by_id(game_id).to_move
+        ships_to_move = Game.get_by_id(ships_id).to_move
     player = sign_in(app, f"p{to_move}@example.org")
     visitor = app.test_client()
     moderator = sign_in(app, "mod@example.org")
@@ -78,9 +111,12 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
                               f"/games/{game_id}", f"/games/{game_id}/log",
                               f"/games/{game_id}/at/1", f"/games/{game_id}/record.txt",
                               "/settings", "/account", "/games/999999")] + [
-        (sign_in(app, "p1@example.org"), f"/games/{lobby_id}/lobby")] + [
+        (sign_in(app, "p1@example.org"), f"/games/{lobby_id}/lobby"),
+        (sign_in(app, f"p{ships_to_move}@example.org"), f"/games/{ships_id}"),
+        (player, f"/games/{over_id}"), (player, f"/games/{over_id}/record.txt")] + [
         (moderator, p) for p in ("/moderation", f"/moderation/games/{game_id}",
-                                 "/moderation/moderators")]
+                                 f"/moderation/games/{over_id}", "/moderation/moderators",
+                                 "/moderation/inbound")]
     found = {}
     for client, path in pages:
         page = client.get(path, headers=eo)
@@ -93,7 +129,7 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
 
 
 def test_every_mail_speaks_only_the_readers_language_and_says_what_it_is(pseudo_app):
-    app, game_id, lobby_id = pseudo_app
+    app, game_id, lobby_id, ships_id, _ = pseudo_app
     mailer = app.extensions["pbem_mailer"]
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)
@@ -123,12 +159,29 @@ def test_every_mail_speaks_only_the_readers_language_and_says_what_it_is(pseudo_
             seat.deadline, seat.user.timezone, seat.user.language)
         mailer.reminder(game, title, seat, prompt, deadline)
         mailer.reminder(game, title, seat, prompt, deadline, last_call=True)
+        mailer.digest(seat.user, waiting_games(mailer, seat.user))
+        mailer.confirm(host)
+        mailer.reset_unknown("nobody@example.org", "eo")
+        mailer.outage_summary(mod, deadline, deadline, 2, ["Sugar Cane"], 0)
+        replies._answer(game, seats[1], mailer, "refused",
+                        N_("No command was found at the top of your mail."))
+        replies._lobby_answer(seats[1].user.email, seats[1].user, lobby, mailer, "refused",
+                              N_("This lobby address was revoked by the host."), [])
+        ships = Game.get_by_id(ships_id)
+        mover, offer = next((s, o) for s in Seat.select().where(Seat.game == ships_id)
+                            for o in takebacks.offers(ships, s))
+        takebacks.ask(ships_id, mover.user, ships.seq, offer.seq, mailer=mailer)
+        user("dee@example.org", "Dee Dow", language="eo")
+        moderation.replace(game_id, mod, Game.get_by_id(game_id).seq, 2, "dee@example.org",
+                           "Dee Dow", "Holidays", mailer=mailer)
     with app.app_context(), db.connection_context():
         mails = list(Outbox.select().order_by(Outbox.id))
     kinds = {m.kind for m in mails}
     assert {"turn", "started", "reminder", "talk", "moderation_notice", "final", "timeout",
             "new_link", "stalling", "lobby_reminder", "lobby_closed", "invite", "outage",
-            "reset", "address_change", "address_notice", "account_exists"} <= kinds, kinds
+            "reset", "address_change", "address_notice", "account_exists", "digest", "confirm",
+            "reset_unknown", "outage_summary", "reply_refused", "reply_lobby",
+            "takeback_request", "moderation_seat"} <= kinds, kinds
     found, firsts = {}, {}
     for m in mails:
         for part, text in (("subject", m.subject), ("text", m.body_text),
