@@ -13,7 +13,7 @@ import secrets
 from peewee import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from engine.words import N_
+from engine.words import N_, msg
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import BrowserSession, User, utcnow
@@ -166,4 +166,5 @@ def end_all_sessions(user: User) -> None:
 
 def _check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= 200:
-        raise AccountError(f"A password has {PASSWORD_MIN} to 200 characters.")
+        raise AccountError(msg("A password has %(least)s to %(most)s characters.",
+                               least=PASSWORD_MIN, most=200))

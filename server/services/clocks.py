@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from babel.dates import format_date, format_time
 
-from engine.words import N_
+from engine.words import N_, msg
 from server.i18n import DEFAULT, known, translate
 from server.models import Game, Seat, User, Vacation
 from server.services import clock_calendar, mail_schedule, turn_clock
@@ -30,11 +30,12 @@ def parse_reminders(text: str, move_hours: int) -> list[float]:
     for item in filter(str.strip, (text or "").split(",")):
         m = _REMINDER_ITEM.match(item)
         if not m:
-            raise ValueError(f"{item.strip()!r} is neither 'half' nor a number of hours")
+            raise ValueError(msg("'%(item)s' is neither 'half' nor a number of hours",
+                                 item=item.strip()))
         value = move_hours / 2 if m.group(1).lower() == "half" else float(m.group(1))
         if not 0 < value < move_hours:
-            raise ValueError(f"a reminder {value:g} hours before the deadline does not fit "
-                             f"in {move_hours} hours")
+            raise ValueError(msg("a reminder %(hours)s hours before the deadline does not fit "
+                                 "in %(move)s hours", hours=f"{value:g}", move=move_hours))
         hours.add(int(value) if value == int(value) else value)
     return sorted(hours, reverse=True)
 

@@ -98,8 +98,8 @@ def is_autopass(seat: Seat) -> bool:
 def set_moderator(email: str, value: bool) -> User:
     user = User.get_or_none(User.email == email.strip().lower())
     if user is None:
-        raise ModerationError(f"There is no account for {email.strip()}; "
-                              "they must sign up first.")
+        raise ModerationError(msg("There is no account for %(email)s; they must sign up "
+                                  "first.", email=email.strip()))
     User.update(is_moderator=value).where(User.id == user.id).execute()
     user.is_moderator = value
     return user
@@ -111,7 +111,7 @@ def _reason(text: str | None, required: bool = True) -> str:
     if required and len(reason) < 3:
         raise ModerationError(N_("Give a reason (a few words): the players will read it."))
     if len(reason) > REASON_MAX:
-        raise ModerationError(f"Keep the reason under {REASON_MAX} characters.")
+        raise ModerationError(msg("Keep the reason under %(most)s characters.", most=REASON_MAX))
     return reason
 
 
@@ -122,8 +122,8 @@ def _begin(game_id: int, user: User, seq: int, statuses=("active",)) -> Game:
     if not may_moderate(user, game):
         raise Forbidden(N_("Only a moderator or the host of this game may do that."))
     if game.status not in statuses:
-        raise ModerationError("This game is over." if game.status == "finished"
-                              else "This game has not started yet.")
+        raise ModerationError(N_("This game is over.") if game.status == "finished"
+                              else N_("This game has not started yet."))
     if game.seq != seq:
         raise moves.StaleMove(N_("The game has changed since this page was made."))
     return game
@@ -164,8 +164,8 @@ def _seat(game: Game, index: int | None) -> Seat:
     seat = None if index is None else Seat.get_or_none(
         (Seat.game == game.id) & (Seat.index == index))
     if seat is None:
-        raise ModerationError("This game has no such seat." if index is None
-                              else f"This game has no seat {index + 1}.")
+        raise ModerationError(N_("This game has no such seat.") if index is None
+                              else msg("This game has no seat %(number)s.", number=index + 1))
     return seat
 
 
@@ -347,9 +347,11 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
         _require_neutral(user, game, "replace", agreed_by)
         newcomer = _account(email, name)
         if newcomer.id == seat.user_id:
-            raise ModerationError(f"{newcomer.name} already plays seat {index + 1}.")
+            raise ModerationError(msg("%(name)s already plays seat %(number)s.",
+                                      name=newcomer.name, number=index + 1))
         if Seat.get_or_none((Seat.game == game.id) & (Seat.user == newcomer.id)):
-            raise ModerationError(f"{newcomer.name} already plays another seat of this game.")
+            raise ModerationError(msg("%(name)s already plays another seat of this game.",
+                                      name=newcomer.name))
         old = seat.user
         text = _said(msg("%(who)s (moderator) gave seat %(seat)s of %(old)s to %(new)s.",
                          who=user.name, seat=index + 1, old=old.name, new=newcomer.name), reason)
@@ -370,7 +372,7 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
 
 def _account(email: str, name: str) -> User:
     if not re.match(EMAIL, email) or len(email) > 254:
-        raise ModerationError(f"{email!r} is not an email address.")
+        raise ModerationError(msg("'%(email)s' is not an email address.", email=email))
     user = User.get_or_none(User.email == email)
     if user is None:
         # No password: they sign in with the links in their mails.
@@ -443,7 +445,8 @@ def resign(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
 def _withdraw(game: Game, seq: int, seat: Seat, note: dict, text: str, user: User,
               now: dt.datetime, actor: str = "moderator") -> None:
     if seat.withdrawn:
-        raise ModerationError(f"Seat {seat.index + 1} has left the game already.")
+        raise ModerationError(msg("Seat %(number)s has left the game already.",
+                                  number=seat.index + 1))
     new = _note(game, seq, note, text, user, now, actor=actor, seat=seat.index)
     tenures.end(game, seat.index, new, {"remove": "removed", "resign": "resigned"}[note["note"]])
     Seat.update(withdrawn=True).where(Seat.id == seat.id).execute()
@@ -465,8 +468,9 @@ def undo(game_id: int, user: User, seq: int, count: int, reason: str, *, mailer:
                            & (Event.undone == False))  # noqa: E712 (SQL)
                     .order_by(Event.seq.desc()).limit(max(count, 1)))
         if not 1 <= count <= min(UNDO_MAX, len(rows)):
-            raise ModerationError(f"There are {len(rows)} moves to undo; undo 1 to "
-                                  f"{min(UNDO_MAX, len(rows)) or 1} at a time.")
+            raise ModerationError(msg("There are %(moves)s moves to undo; undo 1 to %(most)s at "
+                                      "a time.", moves=len(rows),
+                                      most=min(UNDO_MAX, len(rows)) or 1))
         seqs = sorted(r.seq for r in rows)
         text = _said(nmsg("%(who)s (moderator) undid the last move (log #%(first)s to "
                           "#%(last)s).", "%(who)s (moderator) undid the last %(n)s moves (log "

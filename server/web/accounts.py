@@ -176,7 +176,7 @@ def change_name():
         try:
             accounts.change_name(current_user, form.name.data)
         except accounts.AccountError as exc:
-            form.name.errors.append(str(exc))
+            form.name.errors.append(languages.say_here(exc.args[0]))
         else:
             flash(_("Your name is changed."))
             return redirect(url_for("accounts.account"))
@@ -192,7 +192,7 @@ def change_password():
         try:
             accounts.change_password(current_user, form.current.data, form.password.data)
         except accounts.AccountError as exc:
-            form.current.errors.append(str(exc))
+            form.current.errors.append(languages.say_here(exc.args[0]))
         else:
             sign_in(User.get_by_id(current_user.id))     # this device stays signed in
             flash(N_("Your password is changed; every other device is signed out."))
@@ -210,7 +210,7 @@ def change_address():
             accounts.request_address_change(current_user, form.current.data, form.email.data,
                                             mailer())
         except accounts.AccountError as exc:
-            form.email.errors.append(str(exc))
+            form.email.errors.append(languages.say_here(exc.args[0]))
         else:
             return check_mail("address")
     return render_account(400, address_form=form)
@@ -228,7 +228,7 @@ def confirm_address(token: str):
             accounts.change_address(user, new_email)
         except accounts.AccountError as exc:
             return render_template("accounts/confirm.html", form=None, email=new_email,
-                                   what="address", problem=str(exc)), 409
+                                   what="address", problem=languages.say_here(exc.args[0])), 409
         browser_session.sign_out()
         flash(_("Your account now uses %(email)s. Sign in with it.", email=new_email))
         return redirect(url_for("accounts.login"))

@@ -20,7 +20,7 @@ from flask_login import current_user, login_required
 from peewee import JOIN
 
 from engine import GAMES, get_game
-from engine.words import N_
+from engine.words import N_, msg
 from server.i18n import say
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
@@ -113,7 +113,7 @@ def new_game():
         try:
             hours = clocks.parse_reminders(form.reminder_hours.data, form.move_hours.data)
         except ValueError as exc:
-            form.reminder_hours.errors = [str(exc)]
+            form.reminder_hours.errors = [say_here(exc.args[0])]
             return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
         if form.practice.data:
             game = games.create_practice(current_user, form.kind.data, form.name.data.strip(),
@@ -253,8 +253,8 @@ def invite(game_id: int):
     emails = [e.strip().lower() for e in re.split(r"[\s,;]+", form.emails.data) if e.strip()]
     bad = [e for e in emails if not EMAIL.match(e)]
     if bad or not emails or len(emails) > 20:
-        abort(400, "These are not email addresses: " + ", ".join(bad[:5]) if bad
-              else "Give between 1 and 20 email addresses.")
+        abort(400, msg("These are not email addresses: %(bad)s", bad=", ".join(bad[:5])) if bad
+              else N_("Give between 1 and 20 email addresses."))
     count = games.invite(game_id, current_user, emails, mailer())
     flash(ngettext("Sent %(num)d invitation.", "Sent %(num)d invitations.", count))
     return redirect(url_for("lobby.lobby", game_id=game_id))

@@ -34,7 +34,7 @@ def settings():
         try:
             note = save_settings(current_user, form)
         except preferences.ScheduleError as exc:
-            form[exc.field].errors = [str(exc)]
+            form[exc.field].errors = [say_here(exc.args[0])]
         else:
             flash(" ".join(filter(None, [_("Your settings are saved."), note])))
             return redirect(url_for("preferences.settings"))

@@ -5,12 +5,14 @@ catalog holds.  Also: each kind of mail says what it is first in its subject."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 import pseudo_locale
 from clock_helpers import random_move, sign_in, user
 from conftest import make_app
 from moderation_helpers import make_moderator
+from web_helpers import form_for, post_form
 
 from engine import GAMES
 from engine.words import N_
@@ -118,6 +120,12 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
                                  f"/moderation/games/{over_id}", "/moderation/moderators",
                                  "/moderation/inbound")]
     found = {}
+    # A refused vacation (a year and more ahead) on the settings page.
+    settings = player.get("/settings", headers=eo).text
+    refused = post_form(player, form_for(settings, "/settings/vacations"),
+                        starts="2099-01-01", ends="2099-01-02")
+    assert refused.status_code == 400
+    check("refused vacation", pseudo_locale.visible(refused.text), found)
     for client, path in pages:
         page = client.get(path, headers=eo)
         assert page.status_code in (200, 404), (path, page.status_code)
@@ -219,3 +227,6 @@ def test_subjects_say_what_a_mail_is_in_plain_words(app):
             f"Voorstel om zetten terug te nemen: Game s (Puerto Rico #{game.id})"]
         assert {m.subject for m in talk} == {"S 1 says: Nice move, Game s",
                                              "S 1 zegt: Nice move, Game s"}
+        turn = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
+    # Once "seat 1:send ships" in the HTML part: the prompt after a space.
+    assert re.search(r"seat \d+: <b>\w", turn.body_html), turn.body_html
