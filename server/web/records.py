@@ -80,6 +80,16 @@ def record_json(game_id: int):
         "Content-Disposition": f'attachment; filename="pbem-game-{game.id}.json"'})
 
 
+# How a tenure began and ended, as the text record says it (the row keeps the code).
+TENURE_WORDS = {"joined": N_("joined"), "replaced": N_("replaced"),
+                "took_over": N_("taken over by a bot"), "removed": N_("removed"),
+                "resigned": N_("resigned")}
+
+
+def _tenure_word(code: str) -> str:
+    return _(TENURE_WORDS[code]) if code in TENURE_WORDS else code
+
+
 def _held_lines(seats: list[dict]) -> list[str]:
     """Who held each seat from which row to which (only when a seat changed hands)."""
     if len({s["seat"] for s in seats}) == len(seats):
@@ -87,8 +97,9 @@ def _held_lines(seats: list[dict]) -> list[str]:
     return [_("Seats held:")] + [
         "  " + _("seat %(number)s: %(name)s, rows %(first)s-%(last)s (%(began)s%(ended)s)",
                  number=s["seat"], name=s["name"], first=s["from_seq"] + 1,
-                 last=s["to_seq"] if s["to_seq"] is not None else "", began=s["began"],
-                 ended=f", {s['ended']}" if s["ended"] else "") for s in seats] + [""]
+                 last=s["to_seq"] if s["to_seq"] is not None else "",
+                 began=_tenure_word(s["began"]),
+                 ended=f", {_tenure_word(s['ended'])}" if s["ended"] else "") for s in seats] + [""]
 
 
 @bp.get("/games/<int:game_id>/record.txt")

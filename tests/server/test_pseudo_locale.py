@@ -86,7 +86,11 @@ def pseudo_app(tmp_path_factory, request):
                        rules(ships).legal_actions(load_state(ships), ships.to_move)[0],
                        ships.seq, "player", mailer=mailer, user_id=holder.user_id)
         with app.app_context(), db.connection_context():
-            # A finished game (its scores) and the moderator's notices with the board.
+            # A seat that changed hands (the record's tenures, the newcomer's mail), a
+            # finished game (its scores) and the moderator's notices with the board.
+            user("dee@example.org", "Dee Dow", language="eo")
+            moderation.replace(over.id, User.get_by_id(mod.id), Game.get_by_id(over.id).seq, 2,
+                               "dee@example.org", "Dee Dow", "Holidays", mailer=mailer)
             moderation.abandon(over.id, User.get_by_id(mod.id), Game.get_by_id(over.id).seq,
                                "Holidays", mailer=mailer)
         yield app, game.id, lobby.id, ships.id, over.id
@@ -179,9 +183,6 @@ def test_every_mail_speaks_only_the_readers_language_and_says_what_it_is(pseudo_
         mover, offer = next((s, o) for s in Seat.select().where(Seat.game == ships_id)
                             for o in takebacks.offers(ships, s))
         takebacks.ask(ships_id, mover.user, ships.seq, offer.seq, mailer=mailer)
-        user("dee@example.org", "Dee Dow", language="eo")
-        moderation.replace(game_id, mod, Game.get_by_id(game_id).seq, 2, "dee@example.org",
-                           "Dee Dow", "Holidays", mailer=mailer)
     with app.app_context(), db.connection_context():
         mails = list(Outbox.select().order_by(Outbox.id))
     kinds = {m.kind for m in mails}
