@@ -430,8 +430,8 @@ def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
     if status != "applied" and _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))
     template = "reply_applied" if status == "applied" else "reply_refused"
-    mailer.queue(template, user.email, mailer.subject_for(game, kind.title, REPLY_SUBJECTS[template]),
-                 context, game,
+    mailer.queue(template, user.email,
+                 mailer.subject_for(game, kind.title, REPLY_SUBJECTS[template]), context, game,
                  user, reply_to=menu.reply_to if menu and menu.choices else "")
     return Result(status, reason, played or [])
 

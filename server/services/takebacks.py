@@ -201,7 +201,8 @@ def _mail_the_asked(mailer: Mailer, game: Game, takeback: Takeback, user: User,
     title = state_store.rules(game).title
     url = f"{mailer.links.base_url}/games/{game.id}#takeback"
     for person in User.select().where(User.id.in_(takeback.asked)):
-        mailer.queue("takeback_request", person.email, mailer.subject_for(game, title, N_("Takeback request")),
+        mailer.queue("takeback_request", person.email,
+                     mailer.subject_for(game, title, N_("Takeback request")),
                      {"name": person.name, "title": title, "what": say(person.language, text),
                       "url": url, "expires": seat_views.deadline_text(
                           takeback.expires_at, person.timezone, person.language)},

@@ -71,7 +71,8 @@ def render_settings(form: SettingsForm, vacation_form: VacationForm):
                                         & (Vacation.ends_at > now)).order_by(Vacation.starts_at))
     allowance = current_app.config["VACATION_DAYS_PER_YEAR"]
     return render_template("preferences/settings.html", form=form, vacation_form=vacation_form,
-                           vacations=mine, now=now, local=lambda when, zone: clocks.local_text(when, zone, page_language()),
+                           vacations=mine, now=now,
+                           local=lambda when, zone: clocks.local_text(when, zone, page_language()),
                            used=vacations.days_used(current_user, now.year),
                            allowance=allowance, button=EmptyForm(),
                            mails=deliveries.recent_mails(current_user),
