@@ -16,14 +16,17 @@ if ! command -v chromium >/dev/null 2>&1 || ! [ -x /usr/sbin/dovecot ] \
         sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
     fi
 fi
-# axe-core 4 from the npm registry, once, into a cache folder
+# axe-core from the npm registry, once, into a cache folder
 # (tests/server/test_accessibility.py injects axe.min.js into each page).
-if ! [ -f .cache/axe-core/axe.min.js ]; then
+AXE_VERSION=4.14.1
+if ! [ -f ".cache/axe-core-$AXE_VERSION/axe.min.js" ]; then
     work=$(mktemp -d)
-    (cd "$work" && npm pack --silent axe-core@4 >/dev/null && tar xzf axe-core-*.tgz)
-    mkdir -p .cache/axe-core && cp "$work/package/axe.min.js" "$work/package/LICENSE" .cache/axe-core/
+    (cd "$work" && npm pack --silent "axe-core@$AXE_VERSION" >/dev/null && tar xzf axe-core-*.tgz)
+    mkdir -p ".cache/axe-core-$AXE_VERSION"
+    cp "$work/package/axe.min.js" "$work/package/LICENSE" ".cache/axe-core-$AXE_VERSION/"
     rm -rf "$work"
 fi
+export PBEM_AXE_JS="${PBEM_AXE_JS:-$PWD/.cache/axe-core-$AXE_VERSION/axe.min.js}"
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -c constraints.txt -e '.[test]'

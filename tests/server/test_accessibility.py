@@ -1,5 +1,5 @@
 """Issue 27, item 2: accessible.  axe-core (npm, fetched by scripts/test.sh
-into .cache/axe-core; PBEM_AXE_JS points elsewhere) finds no serious or
+into .cache/axe-core-<version>; PBEM_AXE_JS points elsewhere) finds no serious or
 critical violation on any page kind, in four languages, at 390 and 1280 px;
 a whole turn is played with the keyboard alone; the text board has headings
 and row headers a screen reader announces.  One browser and one server for
@@ -21,7 +21,7 @@ from server.models import Game, User
 from server.services import games
 
 ROOT = Path(__file__).resolve().parents[2]
-AXE = Path(os.environ.get("PBEM_AXE_JS", ROOT / ".cache" / "axe-core" / "axe.min.js"))
+AXE = Path(os.environ.get("PBEM_AXE_JS", ROOT / ".cache" / "axe-core-4.14.1" / "axe.min.js"))
 LANGS = ("en", "nl", "de", "fr")
 WIDTHS = (390, 1280)
 PASSWORD = "password1"          # clock_helpers.user's
