@@ -4,17 +4,29 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # chromium for the browser tests, dovecot for the IMAP poller's tests, nginx
 # and openssl for the https deployment test, systemd for systemd-analyze
-# (the units' check), pg_dump/pg_restore for pbem backup's tests.
-packages="chromium dovecot-imapd nginx-light openssl systemd postgresql-client"
+# (the units' check), pg_dump/pg_restore for pbem backup's tests, npm for
+# axe-core (the accessibility tests).
+packages="chromium dovecot-imapd nginx-light openssl systemd postgresql-client nodejs npm"
 if ! command -v chromium >/dev/null 2>&1 || ! [ -x /usr/sbin/dovecot ] \
         || ! command -v nginx >/dev/null 2>&1 || ! command -v systemd-analyze >/dev/null 2>&1 \
-        || ! command -v pg_restore >/dev/null 2>&1; then
+        || ! command -v pg_restore >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
     else
         sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
     fi
 fi
+# axe-core from the npm registry, once, into a cache folder
+# (tests/server/test_accessibility.py injects axe.min.js into each page).
+AXE_VERSION=4.14.1
+if ! [ -f ".cache/axe-core-$AXE_VERSION/axe.min.js" ]; then
+    work=$(mktemp -d)
+    (cd "$work" && npm pack --silent "axe-core@$AXE_VERSION" >/dev/null && tar xzf axe-core-*.tgz)
+    mkdir -p ".cache/axe-core-$AXE_VERSION"
+    cp "$work/package/axe.min.js" "$work/package/LICENSE" ".cache/axe-core-$AXE_VERSION/"
+    rm -rf "$work"
+fi
+export PBEM_AXE_JS="${PBEM_AXE_JS:-$PWD/.cache/axe-core-$AXE_VERSION/axe.min.js}"
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -c constraints.txt -e '.[test]'

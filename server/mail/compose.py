@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 
+from babel.dates import format_date
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from engine.words import N_
@@ -78,16 +80,30 @@ class Mailer:
     def thread_id(self) -> str:
         return self.new_message_id()
 
-    def subject_for(self, game: Game, title: str) -> str:
-        return clean_header(f"[pbem] {game.name} ({title} #{game.id})")
+    @staticmethod
+    def subject_for(game: Game, title: str, what: str = N_("About your game")
+                    ) -> Callable[[str], str]:
+        """A subject that starts with what the mail is (``what``, a msgid:
+        "Result: Sugar (Puerto Rico #3)"), in the language ``queue`` finds
+        for the recipient; the game follows, so an inbox groups its mails.
+        Every kind of mail names its own ``what``; the default is a fallback."""
+        return lambda code: clean_header(translate(
+            code, N_("%(what)s: %(game)s (%(title)s #%(id)s)"),
+            {"what": translate(code, what), "game": game.name, "title": title, "id": game.id}))
 
-    def subject_saying(self, what: str, prompt: str, game: Game) -> str:
+    def subject_saying(self, what: str, prompt: str, game: Game, *,
+                       lower: bool = True) -> str:
         """A subject that says what the mail is ("Your turn: choose a role,
-        Game X"); the thread is kept by In-Reply-To/References, not by it."""
+        Game X"); the thread is kept by In-Reply-To/References, not by it.
+        ``lower``: the prompt is a phrase that continues the sentence (a
+        player's own words, table talk, keep their capital)."""
         prompt = prompt.strip().rstrip(".")
-        return clean_header(f"{what}: {prompt[:1].lower()}{prompt[1:]}, {game.name}")
+        if lower:
+            prompt = prompt[:1].lower() + prompt[1:]
+        return clean_header(f"{what}: {prompt}, {game.name}")
 
-    def queue(self, template: str, to_addr: str, subject: str, context: dict,
+    def queue(self, template: str, to_addr: str, subject: str | Callable[[str], str],
+              context: dict,
               game: Game | None = None, user: User | None = None,
               reply_to: str = "", language: str | None = None, *,
               author: User | None = None, turn_of=None,
@@ -108,6 +124,8 @@ class Mailer:
         if not limits.allows(self.settings, template, to_addr, stranger):
             return None
         code = known(language) or self.language_of(user, to_addr)
+        if callable(subject):           # subject_for's: said in the recipient's language
+            subject = subject(code)
         if stranger and game is not None:
             subject = "[pbem] " + translate(code, STRANGER_SUBJECTS.get(template, STRANGER_SUBJECT),
                                             {"title": context.get("title", "")})
@@ -149,7 +167,7 @@ class Mailer:
                    reply_to: str = "") -> Outbox:
         # No sign-in in the link: a forwarded invitation hands over no account.
         # ``reply_to``: the game's lobby address ("/join 2" by reply).
-        return self.queue("invite", email, self.subject_for(game, title),
+        return self.queue("invite", email, self.subject_for(game, title, N_("Invitation")),
                           {"host": host.name, "title": title, "lobby_address": reply_to,
                            "join_url": self.links.join_url(game)}, game, reply_to=reply_to,
                           author=host)
@@ -188,19 +206,21 @@ class Mailer:
                                 seat.turn_started_at, holds_clock=False)
 
     def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox:
-        return self.queue("started", seat.user.email, self.subject_for(game, title),
+        return self.queue("started", seat.user.email,
+                          self.subject_for(game, title, N_("The game has started")),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "to_move": to_move_name, "seat_url": self.links.seat_url(seat)},
                           game, seat.user)
 
     def new_link(self, game: Game, title: str, seat: Seat) -> Outbox:
-        return self.queue("new_link", seat.user.email, self.subject_for(game, title),
+        return self.queue("new_link", seat.user.email,
+                          self.subject_for(game, title, N_("A new link to your seat")),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "seat_url": self.links.seat_url(seat)}, game, seat.user)
 
     def final(self, game: Game, title: str, seat: Seat, rows: list[dict],
               reason: str) -> Outbox:
-        return self.queue("final", seat.user.email, self.subject_for(game, title),
+        return self.queue("final", seat.user.email, self.subject_for(game, title, N_("Result")),
                           {"name": seat.user.name, "title": title, "rows": rows,
                            "reason": reason, "seat_url": self.links.seat_url(seat)},
                           game, seat.user)
@@ -225,14 +245,19 @@ class Mailer:
                           turn_of=seat.turn_started_at, holds_clock=last_call)
 
     def lobby_reminder(self, game: Game, title: str, host: User, closes) -> Outbox | None:
-        return self.queue("lobby_reminder", host.email, self.subject_for(game, title),
-                          {"name": host.name, "title": title, "closes": closes,
+        return self.queue("lobby_reminder", host.email,
+                          self.subject_for(game, title, N_("Your lobby closes soon")),
+                          # The day in the host's language, by Babel ("27 novembre 2026").
+                          {"name": host.name, "title": title,
+                           "closes": closes and format_date(
+                               closes, "long", locale=known(host.language) or DEFAULT),
                            "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby"},
                           game, host)
 
     def lobby_closed(self, game: Game, title: str, person: User, days: int,
                      is_host: bool) -> Outbox | None:
-        return self.queue("lobby_closed", person.email, self.subject_for(game, title),
+        return self.queue("lobby_closed", person.email,
+                          self.subject_for(game, title, N_("The lobby closed")),
                           {"name": person.name, "title": title, "days": days,
                            "is_host": is_host, "new_url": f"{self.links.base_url}/games/new"},
                           game, person)
@@ -299,14 +324,16 @@ class Mailer:
 
     def timeout(self, game: Game, title: str, seat: Seat, played: list[str],
                 absent: bool) -> Outbox | None:
-        return self.queue("timeout", seat.user.email, self.subject_for(game, title),
+        return self.queue("timeout", seat.user.email,
+                          self.subject_for(game, title, N_("Your time ran out")),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "played": played, "absent": absent,
                            "seat_url": self.links.seat_url(seat)}, game, seat.user)
 
     def stalling(self, game: Game, title: str, moderator: User, absent_name: str,
                  timeouts: int) -> Outbox | None:
-        return self.queue("stalling", moderator.email, self.subject_for(game, title),
+        return self.queue("stalling", moderator.email,
+                          self.subject_for(game, title, N_("A game is stalling")),
                           {"name": moderator.name, "title": title, "absent": absent_name,
                            "timeouts": timeouts,
                            "game_url": f"{self.links.base_url}/moderation/games/{game.id}"},
@@ -319,7 +346,7 @@ class Mailer:
         return self.queue("talk", seat.user.email,
                           self.subject_saying(self.words(seat.user, "%(author)s says",
                                                          author=author),
-                                              text.splitlines()[0][:60], game),
+                                              text.splitlines()[0][:60], game, lower=False),
                           {"name": seat.user.name, "title": title, "author": author,
                            "text": text, "replies": bool(reply_to),
                            "seat_url": self.links.seat_url(seat)},
@@ -353,9 +380,11 @@ class Mailer:
                           {"name": user.name, "reset_url": self.links.reset_url(user),
                            "minutes": self.links.reset_max_age // 60}, None, user)
 
-    def reset_unknown(self, email: str) -> Outbox:
-        return self.queue("reset_unknown", email, "[pbem] Password reset",
-                          {"signup_url": f"{self.links.base_url}/signup"}, None)
+    def reset_unknown(self, email: str, language: str | None = None) -> Outbox:
+        return self.queue("reset_unknown", email, lambda code: "[pbem] " + translate(
+                              code, N_("Password reset")),
+                          {"signup_url": f"{self.links.base_url}/signup"}, None,
+                          language=language)
 
     def address_change(self, user: User, new_email: str) -> Outbox | None:
         """To the new address: the link that moves the account there."""

@@ -13,7 +13,7 @@ import secrets
 from peewee import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from engine.words import N_
+from engine.words import N_, msg
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import BrowserSession, User, utcnow
@@ -83,11 +83,12 @@ def confirm(user: User) -> None:
     user.email_verified_at = user.email_verified_at or utcnow()
 
 
-def request_reset(email: str, mailer: Mailer) -> None:
-    """Mail a reset link to the account, or say to the address that it has none."""
+def request_reset(email: str, mailer: Mailer, language: str | None = None) -> None:
+    """Mail a reset link to the account, or say to the address that it has
+    none (in ``language``, the page's that asked: the address has no setting)."""
     user = User.get_or_none(User.email == normal_email(email))
     if user is None:
-        mailer.reset_unknown(normal_email(email))
+        mailer.reset_unknown(normal_email(email), language)
     else:
         mailer.reset(user)
 
@@ -176,4 +177,5 @@ def end_all_sessions(user: User) -> None:
 
 def _check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= 200:
-        raise AccountError(f"A password has {PASSWORD_MIN} to 200 characters.")
+        raise AccountError(msg("A password has %(least)s to %(most)s characters.",
+                               least=PASSWORD_MIN, most=200))

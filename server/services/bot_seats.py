@@ -63,7 +63,8 @@ def hand_to_bot(game_id: int, user: User, seq: int, index: int, bot: str, reason
                 f"Seat {index + 1} is still played by its player: only an absent or "
                 "departed player's seat can go to a bot.")
         if seat.bot == bot:
-            raise moderate.ModerationError(f"The {bot_title(bot)} plays seat {index + 1} already.")
+            raise moderate.ModerationError(msg("The %(bot)s plays seat %(number)s already.",
+                                               bot=term(bot_title(bot)), number=index + 1))
         name = seat_views.seat_names(game)[index]
         said = dict(who=user.name, seat=index + 1, name=name, bot=term(bot_title(bot)))
         handed = (msg("%(who)s (moderator) handed seat %(seat)s of %(name)s to the %(bot)s.",

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.words import Words, msg
+from engine.words import N_, Words, msg, term
 
 UTC = dt.timezone.utc
 DAY = dt.timedelta(days=1)
@@ -93,15 +93,20 @@ def parse_choice(value: str) -> tuple[str, tuple[int, int]]:
     return name, (int(start), int(end))
 
 
+# What a window of hours is, as an error names it.
+WINDOWS = {"night": N_("The night"), "quiet time": N_("The quiet time")}
+
+
 def checked_window(start: int | None, end: int | None, what: str = "night") -> tuple[int, int]:
     if not (isinstance(start, int) and isinstance(end, int)
             and 0 <= start <= 23 and 0 <= end <= 23):
-        raise ValueError(f"The {what} runs from a whole hour to a whole hour, 0 to 23.")
+        raise ValueError(msg("%(what)s runs from a whole hour to a whole hour, 0 to 23.",
+                             what=term(WINDOWS[what])))
     # Any length from 1 to 23 hours: "office hours" are a night from 17:00
     # to 09:00, "mail me only between 18:00 and 19:00" quiet hours of 23.
     if start == end:
-        raise ValueError(f"The {what} cannot start and end at the same hour "
-                         f"({start:02d}:00).")
+        raise ValueError(msg("%(what)s cannot start and end at the same hour (%(hour)s).",
+                             what=term(WINDOWS[what]), hour=f"{start:02d}:00"))
     return start, end
 
 

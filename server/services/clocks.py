@@ -10,8 +10,10 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo, available_timezones
 
-from engine.words import N_
-from server.i18n import translate
+from babel.dates import format_date, format_time
+
+from engine.words import N_, msg
+from server.i18n import DEFAULT, known, translate
 from server.models import Game, Seat, User, Vacation
 from server.services import clock_calendar, mail_schedule, turn_clock
 
@@ -28,11 +30,12 @@ def parse_reminders(text: str, move_hours: int) -> list[float]:
     for item in filter(str.strip, (text or "").split(",")):
         m = _REMINDER_ITEM.match(item)
         if not m:
-            raise ValueError(f"{item.strip()!r} is neither 'half' nor a number of hours")
+            raise ValueError(msg("'%(item)s' is neither 'half' nor a number of hours",
+                                 item=item.strip()))
         value = move_hours / 2 if m.group(1).lower() == "half" else float(m.group(1))
         if not 0 < value < move_hours:
-            raise ValueError(f"a reminder {value:g} hours before the deadline does not fit "
-                             f"in {move_hours} hours")
+            raise ValueError(msg("a reminder %(hours)s hours before the deadline does not fit "
+                                 "in %(move)s hours", hours=f"{value:g}", move=move_hours))
         hours.add(int(value) if value == int(value) else value)
     return sorted(hours, reverse=True)
 
@@ -64,8 +67,13 @@ def local_text(when: dt.datetime | None, tzname: str = "UTC",
     if when is None:
         return translate(language, N_("no deadline"))
     local = when.replace(tzinfo=dt.timezone.utc).astimezone(zone(tzname))
-    # Numbers only: a weekday or month name would be English on every page.
-    return f"{local:%Y-%m-%d %H:%M} {tzname}"
+    # Babel says the day and month in the reader's language ("vrijdag 27
+    # november 2026").
+    locale = known(language) or DEFAULT
+    day = format_date(local, "full", locale=locale)
+    return translate(language, N_("%(day)s, %(time)s (%(zone)s)"),
+                     {"day": day, "time": format_time(local, "HH:mm", locale=locale),
+                      "zone": tzname})
 
 
 # -- vacations --------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 
 from engine import IllegalMove, bots, get_game
-from engine.words import N_, count, msg, term
+from engine.words import N_, msg, nmsg, term
 from server.db import db
 from server.i18n import known
 from server.mail import limits
@@ -58,7 +58,7 @@ def create_game(host: User, kind_name: str, name: str, seat_count: int, options:
     try:
         clock_calendar.policy(clock, *night)
     except ValueError as exc:
-        raise LobbyError(str(exc)) from None
+        raise LobbyError(exc.args[0]) from None
     with db.atomic():
         game = Game.create(kind=kind_name, name=name, host=host, seat_count=seat_count,
                            options=options, seed=secrets.randbits(48), move_hours=move_hours,
@@ -86,7 +86,8 @@ def seat_bot(game_id: int, user: User, index: int, bot: str) -> Seat:
                  .where((Seat.game == game.id) & (Seat.index == index) & Seat.user.is_null())
                  .execute())
         if taken != 1:
-            raise LobbyError(f"Seat {index + 1} is not an empty seat of this game.")
+            raise LobbyError(msg("Seat %(number)s is not an empty seat of this game.",
+                                 number=index + 1))
     return Seat.get((Seat.game == game.id) & (Seat.index == index))
 
 
@@ -172,18 +173,18 @@ def join(game_id: int, user: User, index: int) -> Seat:
         game = get_open_game(game_id)
         seat = Seat.get_or_none((Seat.game == game.id) & (Seat.index == index))
         if seat is None:
-            raise LobbyError(f"This game has no seat {index + 1}.")
+            raise LobbyError(msg("This game has no seat %(number)s.", number=index + 1))
         if seat.user_id == user.id:
             return seat
         if seat.user_id is not None:
-            raise LobbyError(f"Seat {index + 1} is taken.")
+            raise LobbyError(msg("Seat %(number)s is taken.", number=index + 1))
         Seat.update(user=None, joined_at=None).where(
             (Seat.game == game.id) & (Seat.user == user.id)).execute()
         taken = (Seat.update(user=user, joined_at=utcnow(), bot=None)   # a person beats a bot
                  .where((Seat.id == seat.id) & Seat.user.is_null())
                  .execute())
         if taken != 1:
-            raise LobbyError(f"Seat {index + 1} was just taken.")
+            raise LobbyError(msg("Seat %(number)s was just taken.", number=index + 1))
     return Seat.get_by_id(seat.id)
 
 
@@ -206,12 +207,14 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
         seats = list(Seat.select().where(Seat.game == game.id).order_by(Seat.index))
         filled = [s for s in seats if s.user_id is not None or s.bot]
         if len(filled) < kind.min_players:
-            raise LobbyError(f"{kind.title} needs at least {kind.min_players} players; "
-                             f"{count(len(filled), 'seat')} filled.")
+            raise LobbyError(nmsg("%(game)s needs at least %(least)s players; %(n)s seat is "
+                                  "filled.", "%(game)s needs at least %(least)s players; %(n)s "
+                                  "seats are filled.", len(filled), game=kind.title,
+                                  least=kind.min_players))
         try:
             state = kind.new_game(len(filled), game.options, game.seed)
         except IllegalMove as exc:
-            raise LobbyError(str(exc)) from None
+            raise LobbyError(exc.args[0] if exc.args else str(exc)) from None
         _compact_seats(game, seats, filled)
         tenures.begin_game(game, list(Seat.select().where(Seat.game == game.id)))
         now = utcnow()

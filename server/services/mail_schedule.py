@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo
 
+from engine.words import N_, msg
 from server.services import clock_calendar as cal
 
 HOUR = dt.timedelta(hours=1)
@@ -26,7 +27,8 @@ def reminder_item(text: str) -> str | float:
     """"half" or a number of hours; ValueError with a message for the form."""
     m = _ITEM.match(text)
     if not m:
-        raise ValueError(f"{text.strip()!r} is neither 'half' nor a number of hours")
+        raise ValueError(msg("'%(item)s' is neither 'half' nor a number of hours",
+                             item=text.strip()))
     return "half" if m.group(1).lower() == "half" else float(m.group(1))
 
 
@@ -36,11 +38,12 @@ def parse_own_reminders(text: str) -> list | None:
     if not items:
         return None
     if len(items) > MAX_REMINDERS:
-        raise ValueError(f"At most {MAX_REMINDERS} reminders per turn.")
+        raise ValueError(msg("At most %(n)s reminders per turn.", n=MAX_REMINDERS))
     for item in items:
         if item != "half" and not 0 < item <= MAX_HOURS:
-            raise ValueError(f"A reminder comes more than 0 and at most {MAX_HOURS} hours "
-                             f"before the deadline; {item:g} is not.")
+            raise ValueError(msg("A reminder comes more than 0 and at most %(most)s hours "
+                                 "before the deadline; %(hours)s is not.", most=MAX_HOURS,
+                                 hours=f"{item:g}"))
     numbers = sorted({i for i in items if i != "half"}, reverse=True)
     return (["half"] if "half" in items else []) + [int(h) if h == int(h) else h
                                                     for h in numbers]
@@ -91,7 +94,7 @@ def reminder_times(deadline: dt.datetime, hours: list[float], floor: dt.datetime
 # -- digests ----------------------------------------------------------------------
 def check_digest_hour(hour: int | None) -> None:
     if hour is not None and (not isinstance(hour, int) or not 0 <= hour <= 23):
-        raise ValueError("The digest hour is a whole hour from 0 to 23.")
+        raise ValueError(N_("The digest hour is a whole hour from 0 to 23."))
 
 
 def quiet_digest_note(hour: int, quiet: cal.Policy | None) -> str:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import partial
 
 from engine import Event as EngineEvent
-from engine.words import N_, Words, count, msg, nmsg
+from engine.words import N_, Words, count, msg, nmsg, term
 from server.db import db
-from server.i18n import say
+from server.i18n import say, translate
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
 from server.services import clocks, moves, ratings, seat_views, state_store, tenures, turn_clock
@@ -97,8 +98,8 @@ def is_autopass(seat: Seat) -> bool:
 def set_moderator(email: str, value: bool) -> User:
     user = User.get_or_none(User.email == email.strip().lower())
     if user is None:
-        raise ModerationError(f"There is no account for {email.strip()}; "
-                              "they must sign up first.")
+        raise ModerationError(msg("There is no account for %(email)s; they must sign up "
+                                  "first.", email=email.strip()))
     User.update(is_moderator=value).where(User.id == user.id).execute()
     user.is_moderator = value
     return user
@@ -110,7 +111,7 @@ def _reason(text: str | None, required: bool = True) -> str:
     if required and len(reason) < 3:
         raise ModerationError(N_("Give a reason (a few words): the players will read it."))
     if len(reason) > REASON_MAX:
-        raise ModerationError(f"Keep the reason under {REASON_MAX} characters.")
+        raise ModerationError(msg("Keep the reason under %(most)s characters.", most=REASON_MAX))
     return reason
 
 
@@ -121,8 +122,8 @@ def _begin(game_id: int, user: User, seq: int, statuses=("active",)) -> Game:
     if not may_moderate(user, game):
         raise Forbidden(N_("Only a moderator or the host of this game may do that."))
     if game.status not in statuses:
-        raise ModerationError("This game is over." if game.status == "finished"
-                              else "This game has not started yet.")
+        raise ModerationError(N_("This game is over.") if game.status == "finished"
+                              else N_("This game has not started yet."))
     if game.seq != seq:
         raise moves.StaleMove(N_("The game has changed since this page was made."))
     return game
@@ -163,8 +164,8 @@ def _seat(game: Game, index: int | None) -> Seat:
     seat = None if index is None else Seat.get_or_none(
         (Seat.game == game.id) & (Seat.index == index))
     if seat is None:
-        raise ModerationError("This game has no such seat." if index is None
-                              else f"This game has no seat {index + 1}.")
+        raise ModerationError(N_("This game has no such seat.") if index is None
+                              else msg("This game has no seat %(number)s.", number=index + 1))
     return seat
 
 
@@ -208,20 +209,39 @@ def _restart_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
 
 
 def _mail(mailer: Mailer, game: Game, user: User, what: str, reason: str, url: str,
-          lines=()) -> None:
+          lines=(), subject: str = N_("Moderator note")) -> None:
+    """``subject``: what the notice is, first in its subject (a msgid)."""
     title = state_store.rules(game).title
-    mailer.queue("moderation_notice", user.email, mailer.subject_for(game, title),
+    mailer.queue("moderation_notice", user.email, mailer.subject_for(game, title, subject),
                  {"name": user.name, "title": title, "what": say(user.language, what),
                   "reason": reason,
-                  "lines": list(lines), "url": url}, game)
+                  "lines": [line(user) if callable(line) else
+                            say(user.language, line if isinstance(line, Words) else term(line))
+                            for line in lines], "url": url}, game)
+
+
+def _board_line(game: Game, state, names: list[str], index: int, user: User) -> str:
+    """Section ``index`` of the board as everyone sees it, a line of a
+    notice, in its reader's language."""
+    section = seat_views.board(game, state, None, names, user.language)[index]
+    return f"{section.title}: " + "; ".join(f"{k} {v}" for k, v in section.rows)
+
+
+def _deadline_line(seat: Seat, user: User) -> str:
+    """A seat's deadline, as a notice's reader reads it (their language and zone)."""
+    return translate(user.language, N_("Deadline of seat %(number)s: %(when)s"),
+                     {"number": seat.index + 1,
+                      "when": seat_views.deadline_text(seat.deadline, user.timezone,
+                                                       user.language)})
 
 
 def _tell(mailer: Mailer, game: Game, what: str, reason: str, only=None, skip=(),
-          lines=()) -> None:
+          lines=(), subject: str = N_("Moderator note")) -> None:
     """Mail ``what`` to the players (only the seat indexes in ``only``, if given)."""
     for seat in _seats(game):
         if (only is None or seat.index in only) and seat.index not in skip:
-            _mail(mailer, game, seat.user, what, reason, mailer.links.seat_url(seat), lines)
+            _mail(mailer, game, seat.user, what, reason, mailer.links.seat_url(seat), lines,
+                  subject)
 
 
 def _game_url(mailer: Mailer, game: Game) -> str:
@@ -252,10 +272,11 @@ def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
             game, user, seat.deadline, now, now, clocks.reminder_hours(game))
         seat.mail_hold_since = None     # a clock held for a failing mail: the moderator decided
         seat.save(only=[Seat.deadline, Seat.next_reminder_at, Seat.mail_hold_since])
-        new = seat_views.deadline_text(seat.deadline, seat.user.timezone)
-        _tell(mailer, game, text, reason, only={seat.index},
-              lines=[f"Your new deadline: {new}"
-                     + (" (plus the time the game stays paused)" if game.paused else "")])
+        deadline, paused = seat.deadline, game.paused
+        _tell(mailer, game, text, reason, only={seat.index}, lines=[lambda user: translate(
+            user.language, N_("Your new deadline: %(when)s (plus the time the game stays "
+                              "paused)") if paused else N_("Your new deadline: %(when)s"),
+            {"when": seat_views.deadline_text(deadline, user.timezone, user.language)})])
     return f"{name} has {count(hours, 'more hour')}."
 
 
@@ -307,8 +328,7 @@ def resume(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
               paused=False, paused_at=None)
         pending = list(Seat.select().where((Seat.game == game.id) & Seat.deadline.is_null(False)))
         _shift(game, pending, paused_at, max(now, paused_at))
-        lines = [f"Deadline of seat {s.index + 1}: {seat_views.deadline_text(s.deadline)}"
-                 for s in pending]
+        lines = [partial(_deadline_line, s) for s in pending]
         _tell(mailer, game, text, reason, lines=lines)
     return N_("The game goes on.")
 
@@ -327,9 +347,11 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
         _require_neutral(user, game, "replace", agreed_by)
         newcomer = _account(email, name)
         if newcomer.id == seat.user_id:
-            raise ModerationError(f"{newcomer.name} already plays seat {index + 1}.")
+            raise ModerationError(msg("%(name)s already plays seat %(number)s.",
+                                      name=newcomer.name, number=index + 1))
         if Seat.get_or_none((Seat.game == game.id) & (Seat.user == newcomer.id)):
-            raise ModerationError(f"{newcomer.name} already plays another seat of this game.")
+            raise ModerationError(msg("%(name)s already plays another seat of this game.",
+                                      name=newcomer.name))
         old = seat.user
         text = _said(msg("%(who)s (moderator) gave seat %(seat)s of %(old)s to %(new)s.",
                          who=user.name, seat=index + 1, old=old.name, new=newcomer.name), reason)
@@ -340,7 +362,7 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
                     withdrawn=False, absent=False, timeouts_in_row=0, last_move_seq=0).where(
             Seat.id == seat.id).execute()
         _mail(mailer, game, old, text, reason, _game_url(mailer, game),
-              ["Your links to this seat no longer work."])
+              [N_("Your links to this seat no longer work.")])
         _tell(mailer, game, text, reason, skip={index})
         _welcome(mailer, game, Seat.get_by_id(seat.id), user, old.name, reason)
         if game.to_move == index:
@@ -350,7 +372,7 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
 
 def _account(email: str, name: str) -> User:
     if not re.match(EMAIL, email) or len(email) > 254:
-        raise ModerationError(f"{email!r} is not an email address.")
+        raise ModerationError(msg("'%(email)s' is not an email address.", email=email))
     user = User.get_or_none(User.email == email)
     if user is None:
         # No password: they sign in with the links in their mails.
@@ -366,7 +388,8 @@ def _welcome(mailer: Mailer, game: Game, seat: Seat, moderator: User, old: str,
     history = [line.text for line in seat_views.log_lines(game, seat.index, names,
                                                           language=seat.user.language)]
     title = state_store.rules(game).title
-    mailer.queue("moderation_seat", seat.user.email, mailer.subject_for(game, title),
+    mailer.queue("moderation_seat", seat.user.email,
+                 mailer.subject_for(game, title, N_("A seat for you")),
                  {"name": seat.user.name, "title": title, "seat": seat.index + 1,
                   "moderator": moderator.name, "old": old, "reason": reason,
                   "history": history, "your_turn": game.to_move == seat.index,
@@ -422,7 +445,8 @@ def resign(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
 def _withdraw(game: Game, seq: int, seat: Seat, note: dict, text: str, user: User,
               now: dt.datetime, actor: str = "moderator") -> None:
     if seat.withdrawn:
-        raise ModerationError(f"Seat {seat.index + 1} has left the game already.")
+        raise ModerationError(msg("Seat %(number)s has left the game already.",
+                                  number=seat.index + 1))
     new = _note(game, seq, note, text, user, now, actor=actor, seat=seat.index)
     tenures.end(game, seat.index, new, {"remove": "removed", "resign": "resigned"}[note["note"]])
     Seat.update(withdrawn=True).where(Seat.id == seat.id).execute()
@@ -444,8 +468,9 @@ def undo(game_id: int, user: User, seq: int, count: int, reason: str, *, mailer:
                            & (Event.undone == False))  # noqa: E712 (SQL)
                     .order_by(Event.seq.desc()).limit(max(count, 1)))
         if not 1 <= count <= min(UNDO_MAX, len(rows)):
-            raise ModerationError(f"There are {len(rows)} moves to undo; undo 1 to "
-                                  f"{min(UNDO_MAX, len(rows)) or 1} at a time.")
+            raise ModerationError(msg("There are %(moves)s moves to undo; undo 1 to %(most)s at "
+                                      "a time.", moves=len(rows),
+                                      most=min(UNDO_MAX, len(rows)) or 1))
         seqs = sorted(r.seq for r in rows)
         text = _said(nmsg("%(who)s (moderator) undid the last move (log #%(first)s to "
                           "#%(last)s).", "%(who)s (moderator) undid the last %(n)s moves (log "
@@ -505,7 +530,7 @@ def abandon(game_id: int, user: User, seq: int, reason: str, *, mailer: Mailer,
         ratings.game_ended(Game.get_by_id(game.id), now)       # recorded as not rated
         Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None).where(
             Seat.game == game.id).execute()
-        lines = [f"{s.title}: " + "; ".join(f"{k} {v}" for k, v in s.rows) for s in board]
-        _tell(mailer, game, text, reason, lines=[f"The board as it stands ({kind.title}):"]
-              + lines)
+        lines = [partial(_board_line, game, state, names, i) for i in range(len(board))]
+        _tell(mailer, game, text, reason,
+              lines=[msg("The board as it stands (%(title)s):", title=kind.title)] + lines)
     return N_("The game is abandoned.")

@@ -146,15 +146,16 @@ def tell(mailer: Mailer, outage: Outage, moved: list[Seat]) -> None:
         game = games.setdefault(seat.game_id, Game.get_by_id(seat.game_id))
         if seat.absent or seat.withdrawn:
             continue
-        zone = seat.user.timezone
-        mailer.outage(game, rules(game).title, seat, clocks.local_text(outage.began, zone),
-                      clocks.local_text(outage.ended, zone),
-                      clocks.local_text(seat.deadline, zone))
+        zone, language = seat.user.timezone, seat.user.language
+        mailer.outage(game, rules(game).title, seat,
+                      clocks.local_text(outage.began, zone, language),
+                      clocks.local_text(outage.ended, zone, language),
+                      clocks.local_text(seat.deadline, zone, language))
     listed = sorted(games.values(), key=lambda g: g.id)
     for moderator in User.select().where(User.is_moderator).order_by(User.id):
-        zone = moderator.timezone
-        mailer.outage_summary(moderator, clocks.local_text(outage.began, zone),
-                              clocks.local_text(outage.ended, zone), len(moved),
+        zone, language = moderator.timezone, moderator.language
+        mailer.outage_summary(moderator, clocks.local_text(outage.began, zone, language),
+                              clocks.local_text(outage.ended, zone, language), len(moved),
                               [g.name for g in listed[:SUMMARY_GAMES]],
                               max(len(listed) - SUMMARY_GAMES, 0))
 

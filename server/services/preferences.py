@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from engine.words import N_
 from server.db import db
 from server.i18n import known
 from server.models import Game, Seat, User, utcnow
@@ -47,17 +48,17 @@ def parse_schedule(reminders: str, quiet_from: int | None, quiet_until: int | No
     try:
         hours = mail_schedule.parse_own_reminders(reminders)
     except ValueError as exc:
-        raise ScheduleError("reminder_hours", str(exc)) from None
+        raise ScheduleError("reminder_hours", exc.args[0]) from None
     if quiet_from is not None and quiet_until is None:
-        raise ScheduleError("quiet_until", "Quiet hours need an end as well as a start.")
+        raise ScheduleError("quiet_until", N_("Quiet hours need an end as well as a start."))
     try:
         quiet = mail_schedule.quiet_hours(quiet_from, quiet_until)
     except ValueError as exc:
-        raise ScheduleError("quiet_from", str(exc)) from None
+        raise ScheduleError("quiet_from", exc.args[0]) from None
     try:
         mail_schedule.check_digest_hour(digest_hour)
     except ValueError as exc:
-        raise ScheduleError("digest_hour", str(exc)) from None
+        raise ScheduleError("digest_hour", exc.args[0]) from None
     return MailSchedule(hours, quiet_from, quiet_until, digest_hour, quiet)
 
 

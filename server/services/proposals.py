@@ -44,7 +44,8 @@ def propose(game_id: int, user: User, seq: int, action: str, params: dict, reaso
         Proposal.create(game=game.id, action=action, params=params, reason=reason,
                         proposer=user.id, seq=new, created_at=now)
         mine = {s.index for s in moderation._seats(game) if s.user_id == user.id}
-        moderation._tell(mailer, game, text, reason, skip=mine)
+        moderation._tell(mailer, game, text, reason, skip=mine,
+                         subject=PROPOSAL_SUBJECTS.get(action, N_("Proposal to answer")))
     return N_("Your proposal is on the record: it happens when every other player agrees.")
 
 
@@ -125,7 +126,7 @@ def _refuse(game: Game, proposal: Proposal, user: User, mailer: Mailer,
     text = msg("%(who)s refused the proposal to %(what)s.", who=user.name, what=what)
     moderation._note(game, game.seq, {"note": "refused", "proposal": proposal.id}, text, user,
                      now, actor="player")
-    moderation._tell(mailer, game, text, proposal.reason)
+    moderation._tell(mailer, game, text, proposal.reason, subject=N_("Proposal refused"))
     return N_("You refused: nothing happens.")
 
 
@@ -138,6 +139,13 @@ def _carry_out(game: Game, proposal: Proposal, agreed: list[int], mailer: Mailer
     SERVICES[proposal.action](game.id, proposer, game.seq, reason=reason, mailer=mailer,
                               now=now, agreed_by=tuple(names), **proposal.params)
     return N_("Everybody agreed: it is done.")
+
+
+# What a proposal's mail is, first in its subject: "Undo proposal: Sugar (Puerto Rico #3)".
+PROPOSAL_SUBJECTS = {"undo": N_("Undo proposal"), "abandon": N_("Proposal to abandon"),
+                     "remove": N_("Proposal to remove a player"),
+                     "replace": N_("Proposal to give a seat"),
+                     "default": N_("Proposal to play a default move")}
 
 
 def describe(game: Game, action: str, params: dict) -> str:

@@ -429,7 +429,7 @@ def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
     kind = rules(game)
     next_name = names[game.to_move] if game.status == "active" and game.to_move is not None \
         else ""
-    context = {"name": user.name, "title": kind.title, "reason": say(user.language, reason),
+    context = {"name": user.name, "title": kind.title, "reason": _said(user.language, reason),
                "played": played or [], "over": game.status == "finished",
                "next_name": next_name, "yours": game.to_move == seat.index,
                "menu": menu.context() if menu else None,
@@ -437,7 +437,8 @@ def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
     if status != "applied" and _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))
     template = "reply_applied" if status == "applied" else "reply_refused"
-    mailer.queue(template, user.email, mailer.subject_for(game, kind.title), context, game,
+    mailer.queue(template, user.email,
+                 mailer.subject_for(game, kind.title, REPLY_SUBJECTS[template]), context, game,
                  user, reply_to=menu.reply_to if menu and menu.choices else "")
     return Result(status, reason, played or [])
 
@@ -504,22 +505,40 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
     raise Unreadable(N_("the lobby knows /join N, /leave, /start and /option VALUE."))
 
 
+FREE_SEAT = N_("(free)")
+# What an answer to a move by mail is, first in its subject.
+REPLY_SUBJECTS = {"reply_applied": N_("Your mail was played"),
+                  "reply_refused": N_("Your mail could not be used")}
+
+
+def _said(language: str | None, text) -> str:
+    """An engine's label or value, a reason (Words, or a msgid marked N_)."""
+    if text in ("", None):
+        return ""
+    return say(language, text if isinstance(text, Words) else term(str(text)))
+
+
 def _lobby_answer(to_addr: str, user: User, game: Game, mailer: Mailer, status: str,
                   reason: str, done: list[str]) -> Result:
     game = Game.get_by_id(game.id)
     kind = get_game(game.kind)
+    language = user.language if user else None
     names = [s.user.name if s.user_id else None for s in
              Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
              .where(Seat.game == game.id).order_by(Seat.index)]
-    language = user.language if user else None
+    # An option as the lobby page says it, with the word /option takes beside it.
+    options = [f"{_said(language, spec.label)}: {_said(language, value)}"
+               + ("" if _said(language, value) == str(value) else f" ({value})")
+               for spec in kind.options
+               for value in [game.options.get(spec.name, spec.default)]]
     context = {"name": user.name if user else "", "title": kind.title,
-               "reason": say(language, reason), "done": [say(language, d) for d in done],
-               "status": game.status, "seats": names,
-               "options": [f"{k}: {v}" for k, v in game.options.items()]}
+               "reason": _said(language, reason), "done": [_said(language, d) for d in done],
+               "status": game.status, "seats": names, "options": options}
     if status != "applied" and _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))
     reply_to = reply_menu.lobby_address(mailer.settings, game) if game.status == "open" else ""
-    mailer.queue("reply_lobby", to_addr, mailer.subject_for(game, kind.title), context, game,
+    mailer.queue("reply_lobby", to_addr, mailer.subject_for(game, kind.title, N_("Lobby news")),
+                 context, game,
                  user, reply_to=reply_to)
     return Result(status, reason, done)
 

@@ -14,7 +14,7 @@ from peewee import JOIN
 from engine import Event as EngineEvent
 from engine.bots import BOTS
 from engine.interface import Choice, Section, name_seats
-from engine.words import Words, msg, term
+from engine.words import N_, Words, msg, term
 from server.db import Prepared
 from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
@@ -31,8 +31,8 @@ class LogLine:
     text: str
 
 
-def seat_names(game: Game) -> list[str]:
-    return names_of(seats_with_users(game))
+def seat_names(game: Game, language: str | None = None) -> list[str]:
+    return names_of(seats_with_users(game), language)
 
 
 SEATS_WITH_USERS = Prepared(lambda game_id: (
@@ -47,16 +47,24 @@ def seats_with_users(game: Game) -> list[Seat]:
     return SEATS_WITH_USERS.rows(game.id)
 
 
-def names_of(seats: list[Seat]) -> list[str]:
-    return [_name(seat) for seat in seats]
+def names_of(seats: list[Seat], language: str | None = None) -> list[str]:
+    """The seats' names; with ``language``, a bot's or empty seat's in it."""
+    names = [_name(seat) for seat in seats]
+    return [say(language, name) for name in names] if language else names
+
+
+# A seat nobody holds is called by what plays it (Words: say() puts them
+# in the reader's language; where a plain string is expected they read English).
+BOT_SEAT_NAMES = {"random": N_("Random bot %(number)s"), "heuristic": N_("Steady bot %(number)s"),
+                  "search": N_("Thinking bot %(number)s")}
 
 
 def _name(seat: Seat) -> str:
     if seat.user_id:
         return seat.user.name
     if seat.bot:        # a practice game's bot: "Steady bot 2"
-        return f"{bot_title(seat.bot).capitalize()} {seat.index + 1}"
-    return f"Player {seat.index + 1}"
+        return msg(BOT_SEAT_NAMES.get(seat.bot, N_("Bot %(number)s")), number=seat.index + 1)
+    return msg(N_("Player %(number)s"), number=seat.index + 1)
 
 
 def bot_title(name: str | None) -> str:

@@ -43,7 +43,7 @@ def clean(text: str) -> str:
     if not text:
         raise TalkError(N_("Write a message first."))
     if len(text) > MAX_CHARS:
-        raise TalkError(f"Keep a message under {MAX_CHARS} characters.")
+        raise TalkError(msg("Keep a message under %(most)s characters.", most=MAX_CHARS))
     return text
 
 

@@ -201,7 +201,8 @@ def _mail_the_asked(mailer: Mailer, game: Game, takeback: Takeback, user: User,
     title = state_store.rules(game).title
     url = f"{mailer.links.base_url}/games/{game.id}#takeback"
     for person in User.select().where(User.id.in_(takeback.asked)):
-        mailer.queue("takeback_request", person.email, mailer.subject_for(game, title),
+        mailer.queue("takeback_request", person.email,
+                     mailer.subject_for(game, title, N_("Takeback request")),
                      {"name": person.name, "title": title, "what": say(person.language, text),
                       "url": url, "expires": seat_views.deadline_text(
                           takeback.expires_at, person.timezone, person.language)},
@@ -250,7 +251,7 @@ def _take_back(game: Game, requester: User, seqs: list[int], agreed: list[int],
      .where((Event.game == game.id) & Event.seq.in_(seqs) & (Event.kind == "move"))
      .execute())
     moderation._rebuild(game, now)
-    moderation._tell(mailer, game, text, "")
+    moderation._tell(mailer, game, text, "", subject=N_("Takeback"))
     moderation._restart_turn(game, now, mailer)
     return N_("The move is taken back; it is your turn again.") if not names else N_(
         "Everybody agreed: the move is taken back.")
@@ -272,7 +273,7 @@ def _end(game: Game, takeback: Takeback, status: str, text: Words | None, user: 
         moderation._note(game, game.seq, {"note": f"takeback_{status}",
                                           "takeback": takeback.id}, text, user, now,
                          actor="player" if status == "refused" else "timeout")
-        moderation._tell(mailer, game, text, "")
+        moderation._tell(mailer, game, text, "", subject=N_("Takeback"))
     _give_clock_back(game, takeback, now)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from engine.words import N_
+from engine.words import N_, msg
 from server.db import db
 from server.models import Game, Seat, User, Vacation
 from server.services import clocks
@@ -52,8 +52,10 @@ def declare(user: User, first: dt.date, last: dt.date, now: dt.datetime,
     with db.atomic():
         used = days_used(user, starts.year)
         if used + days > allowance:
-            raise VacationError(f"That is {days} days; {allowance - used} of your {allowance} "
-                                f"days for {starts.year} are left.")
+            raise VacationError(msg("That is %(days)s days; %(left)s of your %(allowance)s "
+                                    "days for %(year)s are left.", days=days,
+                                    left=allowance - used, allowance=allowance,
+                                    year=starts.year))
         overlap = Vacation.select().where(
             (Vacation.user == user.id) & (Vacation.starts_at < ends)
             & (Vacation.ends_at > starts)).exists()

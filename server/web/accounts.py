@@ -136,7 +136,7 @@ def confirm(token: str):
 def reset_request():
     form = ResetRequestForm()
     if form.validate_on_submit():
-        accounts.request_reset(form.email.data, mailer())
+        accounts.request_reset(form.email.data, mailer(), languages.page_language())
         return check_mail("reset")
     return render_template("accounts/reset_request.html", form=form), 400 if form.errors else 200
 
@@ -180,7 +180,7 @@ def change_name():
         try:
             accounts.change_name(current_user, form.name.data)
         except accounts.AccountError as exc:
-            form.name.errors.append(str(exc))
+            form.name.errors.append(languages.say_here(exc.args[0]))
         else:
             flash(_("Your name is changed."))
             return redirect(url_for("accounts.account"))
@@ -200,7 +200,8 @@ def change_password():
             else:
                 accounts.change_password(current_user, form.current.data, form.password.data)
         except accounts.AccountError as exc:
-            (form.password if first else form.current).errors.append(str(exc))
+            (form.password if first else form.current).errors.append(
+                languages.say_here(exc.args[0]))
         else:
             sign_in(User.get_by_id(current_user.id))     # this device stays signed in
             flash(N_("Your password is set: sign in with your address and it.") if first
@@ -219,7 +220,7 @@ def change_address():
             accounts.request_address_change(current_user, form.current.data, form.email.data,
                                             mailer())
         except accounts.AccountError as exc:
-            form.email.errors.append(str(exc))
+            form.email.errors.append(languages.say_here(exc.args[0]))
         else:
             return check_mail("address")
     return render_account(400, address_form=form)
@@ -237,7 +238,7 @@ def confirm_address(token: str):
             accounts.change_address(user, new_email)
         except accounts.AccountError as exc:
             return render_template("accounts/confirm.html", form=None, email=new_email,
-                                   what="address", problem=str(exc)), 409
+                                   what="address", problem=languages.say_here(exc.args[0])), 409
         browser_session.sign_out()
         flash(_("Your account now uses %(email)s. Sign in with it.", email=new_email))
         return redirect(url_for("accounts.login"))

@@ -18,6 +18,13 @@ TITLES = {400: N_("That request was not understood"), 403: N_("Not allowed"),
           410: N_("This link is no longer valid"), 413: N_("Too large"),
           429: N_("Too many attempts"), 500: N_("Server error"),
           503: N_("The database is unavailable")}
+DESCRIPTIONS = {404: N_("There is nothing at this address: check the link, or start from the "
+                        "front page."),
+                405: N_("This address does not take that kind of request."),
+                413: N_("What was sent is too large."),
+                429: N_("Too many attempts: wait a little, then try again."),
+                400: N_("The request could not be read."),
+                403: N_("You may not do or see this.")}
 # A database that is gone, full or read-only: what the page says (matched on
 # the driver's message: SQLite's and PostgreSQL's words for each).
 READ_ONLY = ("readonly", "read-only")
@@ -79,7 +86,9 @@ def init_app(app) -> None:
         if request.path.startswith("/api/"):      # no such operation: a problem, not a page
             from server.web.api.problems import from_http
             return from_http(exc)
-        return page(exc.code or 500, exc.description or "")
+        # Werkzeug's own description is English: ours instead.
+        told = exc.description if exc.description != type(exc).description else ""
+        return page(exc.code or 500, told or DESCRIPTIONS.get(exc.code, ""))
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)

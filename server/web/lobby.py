@@ -20,7 +20,7 @@ from flask_login import current_user, login_required
 from peewee import JOIN
 
 from engine import GAMES, get_game
-from engine.words import N_
+from engine.words import N_, msg
 from server.i18n import LANGUAGES, say
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
@@ -35,6 +35,7 @@ from server.services import (
     turn_clock,
 )
 from server.services.seat_views import seat_names
+from server.services.state_store import load_state, rules
 from server.web import open_games as open_games_web
 from server.web import rate_limits
 from server.web.errors import link_error
@@ -47,6 +48,7 @@ from server.web.forms import (
     OptionForm,
 )
 from server.web.languages import page_language, say_here
+from server.web.play import prompt_text
 
 bp = Blueprint("lobby", __name__)
 EMAIL = re.compile(accounts.EMAIL)
@@ -65,9 +67,23 @@ def clock_policy_text():
 def index():
     if not current_user.is_authenticated:
         return render_template("lobby/welcome.html")
-    mine = (Game.select().join(Seat).where(Seat.user == current_user.id)
-            .order_by(Game.id.desc()))
-    return render_template("lobby/index.html", games=list(mine), form=EmptyForm())
+    mine = list(Game.select().join(Seat).where(Seat.user == current_user.id)
+                .order_by(Game.id.desc()))
+    return render_template("lobby/index.html", games=mine, form=EmptyForm(),
+                           prompts={g.id: waiting_prompt(g) for g in mine
+                                    if g.status == "active"},
+                           statuses=GAME_STATUSES)
+
+
+# A game's status as "Your games" says it (the row keeps the code).
+GAME_STATUSES = {"open": N_("open"), "active": N_("under way"), "finished": N_("finished")}
+
+
+def waiting_prompt(game: Game) -> str:
+    """What the seat to move is asked, in the reader's language (the game
+    row keeps it in English only)."""
+    return prompt_text(rules(game), load_state(game, save=False),
+                       seat_names(game, page_language()))
 
 
 @bp.route("/games/new", methods=("GET", "POST"))
@@ -101,7 +117,7 @@ def new_game():
         try:
             hours = clocks.parse_reminders(form.reminder_hours.data, form.move_hours.data)
         except ValueError as exc:
-            form.reminder_hours.errors = [str(exc)]
+            form.reminder_hours.errors = [say_here(exc.args[0])]
             return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
         if form.practice.data:
             game = games.create_practice(current_user, form.kind.data, form.name.data.strip(),
@@ -165,13 +181,14 @@ def render_lobby(game: Game, token: str):
         join_url=mailer().links.join_url(game) if is_host else "",
         invited=list(game.invitations) if is_host else [],
         form=EmptyForm(), invite_form=InviteForm(), option_form=OptionForm(),
-        bot_form=bot_form(), names=seat_names(game),
+        bot_form=bot_form(), names=seat_names(game, page_language()),
         language=open_games_web.language_name(game.language))
 
 
 def bot_form() -> BotSeatForm:
     form = BotSeatForm()
-    form.bot.choices = bot_seats.offered(bot_seats.PRACTICE_BOTS)
+    form.bot.choices = [(name, say_here(title))
+                        for name, title in bot_seats.offered(bot_seats.PRACTICE_BOTS)]
     return form
 
 
@@ -249,8 +266,8 @@ def invite(game_id: int):
     emails = [e.strip().lower() for e in re.split(r"[\s,;]+", form.emails.data) if e.strip()]
     bad = [e for e in emails if not EMAIL.match(e)]
     if bad or not emails or len(emails) > 20:
-        abort(400, "These are not email addresses: " + ", ".join(bad[:5]) if bad
-              else "Give between 1 and 20 email addresses.")
+        abort(400, msg("These are not email addresses: %(bad)s", bad=", ".join(bad[:5])) if bad
+              else N_("Give between 1 and 20 email addresses."))
     count = games.invite(game_id, current_user, emails, mailer())
     flash(ngettext("Sent %(num)d invitation.", "Sent %(num)d invitations.", count))
     return redirect(url_for("lobby.lobby", game_id=game_id))

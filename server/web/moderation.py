@@ -55,7 +55,7 @@ from server.services import moderation as moderate
 from server.services.seat_views import deadline_text, log_lines, seat_names
 from server.services.state_store import load_state, rules
 from server.web.forms import EmptyForm
-from server.web.languages import page_language
+from server.web.languages import page_language, say_here
 
 bp = Blueprint("moderation", __name__)
 cli = AppGroup("pbem", help="pbem administration.")
@@ -141,7 +141,7 @@ def _moderated(game_id: int) -> Game:
 
 
 def local_time(when) -> str:
-    return deadline_text(when, current_user.timezone)
+    return deadline_text(when, current_user.timezone, page_language())
 
 
 def _seq(form) -> int:
@@ -164,9 +164,10 @@ def set_choices(form, game: Game) -> None:
     """The seats and bots a form offers, from the game."""
     if hasattr(form, "seat"):
         form.seat.choices = [(i + 1, f"{i + 1}: {name}")
-                             for i, name in enumerate(seat_names(game))]
+                             for i, name in enumerate(seat_names(game, page_language()))]
     if hasattr(form, "bot"):
-        form.bot.choices = bot_seats.offered(bot_seats.TABLE_BOTS)
+        form.bot.choices = [(name, say_here(title))
+                            for name, title in bot_seats.offered(bot_seats.TABLE_BOTS)]
 
 
 @bp.app_context_processor
@@ -203,7 +204,7 @@ def game_page(game: Game) -> dict:
     seats = list(Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
                  .where(Seat.game == game.id).order_by(Seat.index))
     mine = next((s.index for s in seats if s.user_id == current_user.id), None)
-    names = seat_names(game)
+    names = seat_names(game, page_language())
     # A host who plays sees only their own seat's secrets.
     log = log_lines(game, mine, names, language=page_language())
     by_seq = {}
@@ -223,7 +224,13 @@ def game_page(game: Game) -> dict:
                 playing_host=not moderate.may_alone(current_user, game, "undo"),
                 talk=[m for m in seat_views.table_talk(game, limit=50) if not m["hidden"]],
                 hide_form=lambda: ReasonForm(prefix="hide", seq=game.seq),
-                log=log[-30:], prompt=pending_prompt(game, names), note_text=note_text)
+                log=log[-30:], prompt=pending_prompt(game, names), note_text=note_text,
+                actors=ACTORS)
+
+
+# Who made a log row, as the log's column says it (the row keeps the code).
+ACTORS = {"player": N_("player"), "timeout": N_("timeout"), "moderator": N_("moderator"),
+          "host": N_("host"), "bot": N_("bot")}
 
 
 def note_text(note: Event) -> str:
@@ -347,7 +354,8 @@ def revoke(user_id: int):
 # -- inbound mail ---------------------------------------------------------------
 # Site moderators only: a reply quotes the mail it answers, with that seat's
 # hidden holdings, which a host who plays must not read.
-INBOUND_STATUSES = ("received", "applied", "refused", "held", "ignored")
+INBOUND_STATUSES = {"received": N_("received"), "applied": N_("applied"),
+                    "refused": N_("refused"), "held": N_("held"), "ignored": N_("ignored")}
 
 
 @bp.get("/moderation/inbound")
@@ -369,7 +377,8 @@ def inbound_mail(mail_id: int):
     if not current_user.is_moderator:
         abort(403, N_("Only site moderators may see incoming mail."))
     mail = InboundMail.get_or_none(InboundMail.id == mail_id) or abort(404)
-    return render_template("moderation/inbound_mail.html", mail=mail, local_time=local_time)
+    return render_template("moderation/inbound_mail.html", mail=mail, local_time=local_time,
+                           statuses=INBOUND_STATUSES)
 
 
 # -- command line -------------------------------------------------------------

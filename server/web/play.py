@@ -104,7 +104,7 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     viewer = seat.index if seat else None
     timezone = current_user.timezone if current_user.is_authenticated else (
         seat.user.timezone if seat else "UTC")
-    state, names, kind = load_state(game, save=False), names_of(seats), rules(game)
+    state, names, kind = load_state(game, save=False), names_of(seats, page_language()), rules(game)
     language = page_language()
     to_move = seats[game.to_move] if game.to_move is not None else None
     now = utcnow()

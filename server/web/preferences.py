@@ -20,6 +20,7 @@ from server.mail.links import LinkError, Links
 from server.models import User, Vacation, utcnow
 from server.services import calendar_feed, clocks, deliveries, preferences, vacations
 from server.web.forms import HOURS, EmptyForm, SettingsForm, VacationForm
+from server.web.languages import page_language, say_here
 from server.web.protection import csrf
 
 bp = Blueprint("preferences", __name__)
@@ -33,7 +34,7 @@ def settings():
         try:
             note = save_settings(current_user, form)
         except preferences.ScheduleError as exc:
-            form[exc.field].errors = [str(exc)]
+            form[exc.field].errors = [say_here(exc.args[0])]
         else:
             flash(" ".join(filter(None, [_("Your settings are saved."), note])))
             return redirect(url_for("preferences.settings"))
@@ -44,7 +45,8 @@ def settings_form() -> SettingsForm:
     form = SettingsForm(obj=current_user)
     form.timezone.choices = clocks.zone_names()
     site = current_app.config["DIGEST_HOUR"]
-    form.digest_hour.choices = [SelectChoice("", f"{site:02d}:00 (the site's hour)")] + HOURS
+    form.digest_hour.choices = [SelectChoice("", _("%(hour)s (the site's hour)",
+                                                         hour=f"{site:02d}:00"))] + HOURS
     if form.quiet_until.data is None:       # no quiet hours yet: offer a morning end
         form.quiet_until.data = form.quiet_until.default
     return form
@@ -73,8 +75,8 @@ def render_settings(form: SettingsForm, vacation_form: VacationForm | None,
     return render_template("preferences/settings.html", form=form,
                            vacation_form=vacation_form or VacationForm(),
                            channel_form=channel_form or channels.channel_form(),
-                           channels=channels.own_channels(),
-                           vacations=mine, now=now, local=clocks.local_text,
+                           channels=channels.own_channels(), vacations=mine, now=now,
+                           local=lambda when, zone: clocks.local_text(when, zone, page_language()),
                            used=vacations.days_used(current_user, now.year),
                            allowance=allowance, button=EmptyForm(),
                            away=vacations.is_away(current_user, now),
@@ -123,7 +125,7 @@ def add_vacation():
             vacations.declare(current_user, form.starts.data, form.ends.data, utcnow(),
                               current_app.config["VACATION_DAYS_PER_YEAR"])
         except vacations.VacationError as exc:
-            form.starts.errors = [str(exc)]
+            form.starts.errors = [say_here(exc.args[0])]
         else:
             flash(_("Your vacation is noted: your clocks stop while you are away."))
             return redirect(url_for("preferences.settings"))
@@ -138,7 +140,7 @@ def cancel_vacation(vacation_id: int):
     try:
         vacations.cancel(current_user, vacation_id, utcnow())
     except vacations.VacationError as exc:
-        abort(400, str(exc))
+        abort(400, say_here(exc.args[0]))
     flash(_("The vacation is cancelled."))
     return redirect(url_for("preferences.settings"))
 

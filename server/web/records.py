@@ -4,6 +4,7 @@ viewer's view only, like the game page, and is a GET that changes nothing."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, json, render_template
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from engine.words import N_
@@ -34,10 +35,10 @@ def viewable(game_id: int) -> tuple[Game, Seat | None]:
 def position(game_id: int, seq: int):
     game, seat = viewable(game_id)
     if seq > game.seq:
-        abort(404, f"The log of this game has {game.seq} rows.")
+        abort(404, _("The log of this game has %(rows)s rows.", rows=game.seq))
     viewer = seat.index if seat else None
     # The seats as they were held then (services/tenures.py).
-    names = tenures.roster(game, seat_names(game)).names_at(seq, page_language())
+    names = tenures.roster(game, seat_names(game, page_language())).names_at(seq, page_language())
     state = replay(game, upto=seq)
     kind = rules(game)
     return render_template("play/position.html", game=game, kind=kind, seq=seq,
@@ -51,14 +52,14 @@ def position(game_id: int, seq: int):
 def log(game_id: int):
     """The whole log, each line opening the board as it stood after it."""
     game, seat = viewable(game_id)
-    names = seat_names(game)
+    names = seat_names(game, page_language())
     lines = log_lines(game, seat.index if seat else None, names, language=page_language())
     return render_template("play/log.html", game=game, kind=rules(game), log=lines)
 
 
 def record(game: Game, seat: Seat | None) -> dict:
     viewer = seat.index if seat else None
-    names = seat_names(game)
+    names = seat_names(game, page_language())
     held = tenures.roster(game, names)
     return {"game": game.name, "id": game.id, "kind": game.kind, "title": rules(game).title,
             "options": game.options, "players": held.final_names(page_language()),
@@ -81,28 +82,41 @@ def record_json(game_id: int):
         "Content-Disposition": f'attachment; filename="pbem-game-{game.id}.json"'})
 
 
+# How a tenure began and ended, as the text record says it (the row keeps the code).
+TENURE_WORDS = {"joined": N_("joined"), "replaced": N_("replaced"),
+                "took_over": N_("taken over by a bot"), "removed": N_("removed"),
+                "resigned": N_("resigned")}
+
+
+def _tenure_word(code: str) -> str:
+    return _(TENURE_WORDS[code]) if code in TENURE_WORDS else code
+
+
 def _held_lines(seats: list[dict]) -> list[str]:
     """Who held each seat from which row to which (only when a seat changed hands)."""
     if len({s["seat"] for s in seats}) == len(seats):
         return []
-    return ["Seats held:"] + [
-        f"  seat {s['seat']}: {s['name']}, rows {s['from_seq'] + 1}-"
-        + (str(s["to_seq"]) if s["to_seq"] is not None else "") + f" ({s['began']}"
-        + (f", {s['ended']})" if s["ended"] else ")") for s in seats] + [""]
+    return [_("Seats held:")] + [
+        "  " + _("seat %(number)s: %(name)s, rows %(first)s-%(last)s (%(began)s%(ended)s)",
+                 number=s["seat"], name=s["name"], first=s["from_seq"] + 1,
+                 last=s["to_seq"] if s["to_seq"] is not None else "",
+                 began=_tenure_word(s["began"]),
+                 ended=f", {_tenure_word(s['ended'])}" if s["ended"] else "") for s in seats] + [""]
 
 
 @bp.get("/games/<int:game_id>/record.txt")
 def record_text(game_id: int):
     game, seat = viewable(game_id)
     data = record(game, seat)
+    players = ", ".join(_("%(name)s (seat %(number)s)", name=n, number=i + 1)
+                        for i, n in enumerate(data["players"]))
     lines = [f"{data['game']} ({data['title']} #{data['id']})",
-             "Players: " + ", ".join(f"{n} (seat {i + 1})" for i, n in enumerate(data["players"])),
-             ""]
+             _("Players: %(players)s", players=players), ""]
     lines += _held_lines(data["seats"])
     lines += [f"{row['seq']:>5}  {row['text']}" for row in data["log"]]
     if data["result"]:
-        lines += ["", "Result:"] + [f"  {r['name']}: {r['total']}" + (" (winner)" if r["winner"]
-                                                                      else "")
-                                    for r in data["result"]]
+        lines += ["", _("Result:")] + [
+            f"  {r['name']}: {r['total']}" + (" " + _("(winner)") if r["winner"] else "")
+            for r in data["result"]]
     return Response("\n".join(lines) + "\n", mimetype="text/plain", headers={
         "Content-Disposition": f'attachment; filename="pbem-game-{game.id}.txt"'})

@@ -156,19 +156,23 @@ def test_plantations_and_building_points_read_right():
     assert say("fr", Words("send ships to Load")) == "envoyez des navires pour Charger"
 
 
-def test_deadlines_carry_no_english_day_or_month_names(app):
-    """"Termijn: Fri 27 Nov 2026 22:30 UTC" on a Dutch page: a time is said
-    in numbers, which read the same in every language."""
+def test_deadlines_are_said_by_babel_in_the_readers_language_and_zone(app):
+    """"Termijn: Fri 27 Nov 2026 22:30 UTC" on a Dutch page, then bare
+    numbers: a time is now said by Babel in the reader's language and zone."""
     import datetime as dt
 
     from server.services.clocks import local_text
     when = dt.datetime(2026, 11, 27, 21, 30)
-    assert local_text(when, "Europe/Amsterdam") == "2026-11-27 22:30 Europe/Amsterdam"
+    assert local_text(when, "Europe/Amsterdam", "nl") == \
+        "vrijdag 27 november 2026 om 22:30 (Europe/Amsterdam)"
+    assert local_text(when, "Europe/Berlin", "de").startswith("Freitag, 27. November 2026, 22:30")
+    assert local_text(when, "UTC", "fr") == "vendredi 27 novembre 2026 à 21:30 (UTC)"
     game = started_game(app, players=2, tag="d")
     set_language(app, "d0@example.org", "nl")
     page = visible(sign_in(app, "d0@example.org").get(f"/games/{game.id}").text)
-    assert "Termijn: 20" in page
-    assert not re.search(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d", page)
+    assert re.search(r"Termijn: (maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag) "
+                     r"\d+ \w+ 20\d\d om \d\d:\d\d", page), page
+    assert not re.search(r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\w* \d", page)
 
 
 def test_finding_a_game_and_a_rematch_in_the_readers_language(app):

@@ -32,7 +32,8 @@ def test_a_message_reaches_the_table_and_the_other_players(table):
     for email in table.emails[1:]:
         (mail,) = talk_mails(table, email)
         assert "May the best planter win." in text_of(mail)
-        assert mail["Subject"].startswith("Player 1 says: good luck, everybody!")
+        # The player's own words keep their capital (issue 27).
+        assert mail["Subject"].startswith("Player 1 says: Good luck, everybody!")
 
 
 def test_only_players_talk_and_only_short_messages(table):
