@@ -110,6 +110,10 @@ def _babel_words() -> set[str]:
         for width in ("wide", "abbreviated"):
             for name in table["format"][width].values():
                 words.update(re.findall(r"\w+", name))
+    # Languages named by Babel (a table's language on the lobby and the open
+    # games list), the pseudo-locale's own among them.
+    for code in ("en", "nl", "de", "fr", CODE):
+        words.update(re.findall(r"\w+", Locale.parse(code).get_language_name(CODE)))
     return words
 
 
