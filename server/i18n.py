@@ -16,8 +16,8 @@ and ``Words`` (engine/words.py) wherever a string is expected, marked
 string reads in English.
 
 Each game carries its own catalogs, in its gettext domain and folder
-(``Game.domain``, ``Game.translations_dir()``: for Puerto Rico
-engine/puerto_rico/translations/<lang>/LC_MESSAGES/puerto_rico.po), so a
+(``Game.domain``, ``Game.translations_dir()``: for a game in a package
+``<game>``, <game>/translations/<lang>/LC_MESSAGES/<game>.po), so a
 game installed as a plug-in brings its words along.  A language's catalog
 here is the server's with every installed game's behind it as fallbacks;
 ``translations(code, domain)`` puts one game's first, for a text known to be
