@@ -108,7 +108,7 @@ class Event:
         return name_seats(say(raw) if say else raw, names)
 
     def to_json(self) -> dict[str, Any]:
-        data = {"text": self.text, "seat": self.seat,
+        data: dict[str, Any] = {"text": self.text, "seat": self.seat,
                 "private_to": self.private_to, "public_text": self.public_text}
         # The texts' templates, for readers of other languages.
         if isinstance(self.text, Words):

@@ -48,9 +48,16 @@ def rule_text(name: str) -> str:
 
 
 def catalog_ids(lang: str) -> set:
-    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        return {m.id if isinstance(m.id, str) else m.id[0]
-                for m in read_po(f, locale=lang) if m.id and m.string}
+    """The translated msgids of the server's catalog and every game's own."""
+    files = [TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"]
+    files += [Path(game.translations_dir()) / lang / "LC_MESSAGES" / f"{game.domain}.po"
+              for game in GAMES.values()]
+    ids = set()
+    for path in files:
+        with path.open("rb") as f:
+            ids |= {m.id if isinstance(m.id, str) else m.id[0]
+                    for m in read_po(f, locale=lang) if m.id and m.string}
+    return ids
 
 
 def words_in(text) -> list[Words]:
