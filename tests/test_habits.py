@@ -4,6 +4,7 @@ in pyproject.toml), the guides build without a broken link, and migrations
 are numbered without gaps."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -13,8 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")     # mkdocs' banner about its successor
     return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout)
+                          text=True, timeout=timeout, env=env)
 
 
 def test_ruff_finds_nothing():

@@ -365,8 +365,9 @@ def _queue_reminder(mailer: Mailer, game: Game, seat: Seat, last_call: bool = Fa
 def prompt_for(mailer: Mailer, game: Game, user: User) -> str:
     """What the seat to move is asked, in ``user``'s language (the game row
     keeps it in English only)."""
-    template, values = rules(game).prompt_message(load_state(game, save=False))
-    return name_seats(mailer.words(user, template, **values), seat_names(game))
+    kind = rules(game)
+    template, values = kind.prompt_message(load_state(game, save=False))
+    return name_seats(mailer.game_words(user, kind, template, values), seat_names(game))
 
 
 # -- digests ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""pbem as the README's Deploy section runs it, on this machine: Debian's
+"""pbem as the operator's guide's Deploy page (docs/operators/deploy.md) runs it, on this machine: Debian's
 nginx (a child process, its prefix in a temporary folder) with the shipped
 deploy/pbem-nginx.conf and a certificate made with openssl, in front of the
 real ``pbem web`` (gunicorn) and ``pbem sender`` processes, whose settings

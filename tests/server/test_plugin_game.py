@@ -90,6 +90,9 @@ def test_a_plugin_game_is_played_by_page_by_reply_and_by_timeout(duo, smtp):
     assert "tel 1, 2 of 3 op bij de stand (nu 6)" in page.text
     assert "De telling" in page.text and "Tel 3 op (tot 9)" in page.text
     assert "telt 1 op: de stand is 6." in page.text
+    # "Goal" is this game's "Doel"; New Found Land's catalog says "Doelkaart"
+    # (a goal card): the game's own catalog comes first.
+    assert re.search(r">\s*Doel\s*<", page.text) and "Doelkaart" not in page.text
     page = duo.clients[seat].get("/games/new?kind=race_to_21")
     assert "Twee spelers tellen om de beurt 1, 2 of 3 op" in page.text
 
