@@ -4,6 +4,7 @@ the changelog, the repository's CHANGELOG.md, as a page.
 
     python docs/hooks.py     prints the settings reference (the same text)
 """
+
 from __future__ import annotations
 
 import ast
@@ -19,12 +20,16 @@ def settings_reference(source: str) -> str:
     under it (name, type, default), in the module's order."""
     tree = ast.parse(source)
     lines = source.splitlines()
-    out = ["# Settings reference", "",
-           "Generated from `config/settings.py` at every build of these pages "
-           "(docs/hooks.py). Every name can be overridden by an environment "
-           "variable of the same name; the type says how its text is read "
-           "(bool: 1/0, true/false, yes/no, on/off; `X | None`: empty or "
-           "\"none\" is None).", ""]
+    out = [
+        "# Settings reference",
+        "",
+        "Generated from `config/settings.py` at every build of these pages "
+        "(docs/hooks.py). Every name can be overridden by an environment "
+        "variable of the same name; the type says how its text is read "
+        "(bool: 1/0, true/false, yes/no, on/off; `X | None`: empty or "
+        '"none" is None).',
+        "",
+    ]
     table_open = False
     for node in tree.body:
         if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
@@ -55,10 +60,11 @@ def _cell(text: str) -> str:
 
 def on_files(files, config):
     from mkdocs.structure.files import File
-    files.append(File.generated(config, PAGE,
-                                content=settings_reference(SETTINGS.read_text())))
-    files.append(File.generated(config, "changelog.md",
-                                content=(ROOT / "CHANGELOG.md").read_text()))
+
+    files.append(File.generated(config, PAGE, content=settings_reference(SETTINGS.read_text())))
+    files.append(
+        File.generated(config, "changelog.md", content=(ROOT / "CHANGELOG.md").read_text())
+    )
     return files
 
 

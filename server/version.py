@@ -1,5 +1,6 @@
 """pbem's version, as installed: setuptools-scm makes it from the git tag at
 build time (pyproject.toml); `pbem --version` and every page's footer show it."""
+
 from __future__ import annotations
 
 from functools import lru_cache

@@ -2,6 +2,7 @@
 linter, the formatter and the type checker find nothing (their settings are
 in pyproject.toml), the guides build without a broken link, and migrations
 are numbered without gaps."""
+
 from __future__ import annotations
 
 import os
@@ -14,9 +15,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")     # mkdocs' banner about its successor
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout, env=env)
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")  # mkdocs' banner about its successor
+    return subprocess.run(
+        [sys.executable, "-m", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+    )
 
 
 def test_ruff_finds_nothing():
@@ -48,8 +55,11 @@ def test_migrations_from_0019_on_are_numbered_without_gaps():
     promised and did not write.  0018 was never written (the branch that had
     the number needed no schema change) and sites have run 0019 onwards since,
     so that gap stays; from 0019 on every number follows the one before."""
-    numbers = sorted(int(m.group(1)) for path in (ROOT / "migrations").glob("*.py")
-                     if (m := re.match(r"(\d{4})_\w+\.py$", path.name)))
+    numbers = sorted(
+        int(m.group(1))
+        for path in (ROOT / "migrations").glob("*.py")
+        if (m := re.match(r"(\d{4})_\w+\.py$", path.name))
+    )
     later = [n for n in numbers if n >= 19]
     assert later == list(range(19, 19 + len(later))), later
     assert len(numbers) == len(set(numbers)), "two migrations share a number"

@@ -1,8 +1,8 @@
 """Issue 25: "A deploy a newcomer can follow on a fresh Debian server."
 
 The commands of the operator's guide's "From an empty Debian server to a
-site over https" (docs/operators/deploy.md) run here, as written and in order, in one bash, as root would run
-them, with every absolute path moved into a temporary root folder.  What
+site over https" (docs/operators/deploy.md) run here, as written and in
+order, in one bash, as root would run them, with every absolute path moved into a temporary root folder.  What
 needs the real machine is checked instead, by shell functions of the same
 name: apt-get (the Debian packages exist), adduser, runuser for postgres
 (the database is the test's PostgreSQL schema), certbot (a self-signed

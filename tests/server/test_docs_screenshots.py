@@ -3,6 +3,7 @@ Chromium at 390 px without script, from a game of the plug-in game Race to
 21 (tests/plugin_game/): the move page in English and in Dutch, and the
 new-game form.  Commit the files this test changed with the change that
 changed the pages; the guides (docs/players/, docs/hosts/) show them."""
+
 from __future__ import annotations
 
 import random

@@ -5,6 +5,7 @@ entry point group; with no line of server/, mail_templates/ or the server's
 catalogs about it, it gets a lobby, turn mails, move pages, replies,
 timeouts, a text board and its Dutch words from its own catalog.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,7 +16,7 @@ import pytest
 from clock_helpers import events, sweep_past_deadline
 from game_driver import Table, current_turn
 from reply_helpers import body_of, reply_app, send, start_receiver, write_reply
-from web_helpers import move_form, post_form, seat_link, text_of
+from web_helpers import move_form, post_form, text_of
 
 from engine import BUILT_IN, GAMES
 from engine.words import term
@@ -28,15 +29,14 @@ from server.web.play import prompt_text
 ROOT = Path(__file__).resolve().parents[2]
 # What would name one of the games in the server: their names, titles and
 # package paths, and the plug-in's.
-GAME_WORDS = re.compile(r"puerto|rico|new.found|found.land|newfound|nfl\b|race.to.21|race_to",
-                        re.I)
+GAME_WORDS = re.compile(r"puerto|rico|new.found|found.land|newfound|nfl\b|race.to.21|race_to", re.I)
 
 
 @pytest.fixture
 def duo(sqlite_url, smtp, send_mail, tmp_path):
     app = reply_app(sqlite_url, smtp, tmp_path)
     table = Table(app, smtp, send_mail, 2, seed=21, kind="race_to_21")
-    table.set_up("Twenty-one")          # created, invited, joined, started by pages
+    table.set_up("Twenty-one")  # created, invited, joined, started by pages
     return table
 
 
@@ -48,7 +48,7 @@ def _state(table: Table) -> dict:
 def test_the_plugin_game_is_found_through_its_entry_point():
     names = {point.name: point.value for point in entry_points(group="pbem.games")}
     assert names["race_to_21"] == "race_to_21.game:RaceTo21"
-    assert names.keys() >= BUILT_IN.keys()        # pbem's own games are plug-ins too
+    assert names.keys() >= BUILT_IN.keys()  # pbem's own games are plug-ins too
     game = GAMES["race_to_21"]
     assert game.domain == "race_to_21"
     assert Path(game.translations_dir()) == ROOT / "tests/plugin_game/race_to_21/translations"
@@ -64,8 +64,11 @@ def test_a_plugin_game_is_played_by_page_by_reply_and_by_timeout(duo, smtp):
     # A move by page, from the mail's link.
     form = move_form(page.text)
     assert [label for name, label in form["buttons"] if name == "action"]
-    page = post_form(client, form, action=next(v for name, v in form["buttons"]
-                                                if name == "action" and '"n": 3' in v))
+    page = post_form(
+        client,
+        form,
+        action=next(v for name, v in form["buttons"] if name == "action" and '"n": 3' in v),
+    )
     assert page.status_code == 200 and _state(duo)["count"] == 3
     # A move by reply: "2" is the second choice, Add 2.
     receiver = start_receiver(app)
@@ -113,13 +116,17 @@ def test_the_server_and_its_mails_name_no_game():
 def test_a_prompts_values_are_dutch_on_the_game_page(sqlite_app):
     """Dutch "kadertegel square": the game page said the prompt's template
     in Dutch but left its values (a frame tile) in English."""
-    class Reward:           # New Found Land asking for a frame tile's reward
+
+    class Reward:  # New Found Land asking for a frame tile's reward
         domain = "new_found_land"
 
         def prompt_message(self, state):
-            return ("take your reward for reaching the %(frame)s frame tile",
-                    {"frame": term("square")})
+            return (
+                "take your reward for reaching the %(frame)s frame tile",
+                {"frame": term("square")},
+            )
 
     with sqlite_app.test_request_context(headers={"Accept-Language": "nl"}):
         assert prompt_text(Reward(), None, []) == (
-            "neem je beloning voor het bereiken van de kadertegel vierkant")
+            "neem je beloning voor het bereiken van de kadertegel vierkant"
+        )

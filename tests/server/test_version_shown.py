@@ -1,5 +1,6 @@
 """Issue 26, item 4: the version setuptools-scm made from the git tag is on
 every page (and in ``pbem --version``: test_cli.py)."""
+
 from __future__ import annotations
 
 from importlib import metadata

@@ -6,10 +6,12 @@ dataclass, every text for people is marked (``N_``, ``msg``) so that its
 catalogs (translations/, domain ``race_to_21``) say it in Dutch, German or
 French.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from engine import Event, Game, IllegalMove, Outcome, SeatScore, Section
 from engine.words import N_, msg
@@ -22,20 +24,20 @@ VERSION = 1
 @dataclass(frozen=True)
 class State:
     count: int = 0
-    seat: int = 0                   # whose turn; the winner once over
+    seat: int = 0  # whose turn; the winner once over
     over: bool = False
 
 
 class RaceTo21(Game):
     name = "race_to_21"
     title = "Race to 21"
-    description = N_("Two players take turns adding 1, 2 or 3 to a count; "
-                     "whoever reaches 21 wins.")
+    description = N_("Two players take turns adding 1, 2 or 3 to a count; whoever reaches 21 wins.")
     min_players, max_players = 2, 2
     state_version = VERSION
 
-    def new_game(self, players: int, options: Mapping[str, str] | None = None,
-                 seed: int = 0) -> State:
+    def new_game(
+        self, players: int, options: Mapping[str, str] | None = None, seed: int = 0
+    ) -> State:
         if players != 2:
             raise IllegalMove(msg("Race to 21 is for 2 players, not %(n)s", n=players))
         if options:
@@ -67,23 +69,40 @@ class RaceTo21(Game):
         if action not in self.legal_actions(state, seat):
             raise IllegalMove(msg("You may add 1, 2 or 3, up to 21."))
         count = state.count + action["n"]
-        events = [Event(msg("{s%(seat)s} adds %(n)s: the count is %(count)s.",
-                            seat=seat, n=action["n"], count=count), seat)]
+        events = [
+            Event(
+                msg(
+                    "{s%(seat)s} adds %(n)s: the count is %(count)s.",
+                    seat=seat,
+                    n=action["n"],
+                    count=count,
+                ),
+                seat,
+            )
+        ]
         if count == GOAL:
             events.append(Event(msg("{s%(seat)s} reaches 21 and wins.", seat=seat), seat))
             return replace(state, count=count, over=True), events
         return replace(state, count=count, seat=1 - seat), events
 
     def default_action(self, state: State) -> dict[str, Any]:
-        return self.legal_actions(state, state.seat)[0]         # add 1: the smallest step
+        return self.legal_actions(state, state.seat)[0]  # add 1: the smallest step
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return {"players": [{"seat": 0}, {"seat": 1}], "count": state.count,
-                "to_move": self.to_move(state), "goal": GOAL}
+        return {
+            "players": [{"seat": 0}, {"seat": 1}],
+            "count": state.count,
+            "to_move": self.to_move(state),
+            "goal": GOAL,
+        }
 
     def board(self, view: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
-        return [Section(msg("The count"), ((msg("Count"), str(view["count"])),
-                                            (msg("Goal"), str(view["goal"]))))]
+        return [
+            Section(
+                msg("The count"),
+                ((msg("Count"), str(view["count"])), (msg("Goal"), str(view["goal"]))),
+            )
+        ]
 
     def outcome(self, state: State) -> Outcome | None:
         return self.standing(state) if state.over else None
@@ -92,8 +111,9 @@ class RaceTo21(Game):
         # The one who reached 21 scores 1; a game ended early has no winner
         # but a tie (both 0), as nobody leads a shared count.
         won = state.seat if state.over else None
-        scores = tuple(SeatScore(s, int(s == won), ((msg("Won"), int(s == won)),), 0)
-                       for s in (0, 1))
+        scores = tuple(
+            SeatScore(s, int(s == won), ((msg("Won"), int(s == won)),), 0) for s in (0, 1)
+        )
         return Outcome(scores, (won,) if won is not None else (0, 1))
 
     def to_json(self, state: State) -> dict[str, Any]:
