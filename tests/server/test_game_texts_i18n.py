@@ -300,7 +300,7 @@ def test_the_result_says_why_the_game_ended_in_the_readers_language(game_name):
     while not game.is_over(state):
         seat = game.to_move(state)
         state, _ = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
-    row = SimpleNamespace(outcome=game.outcome(state).to_json())
+    row = SimpleNamespace(kind=game_name, outcome=game.outcome(state).to_json())
     english, dutch = outcome_reason(row, "en"), outcome_reason(row, "nl")
     assert english.startswith("It ended") and dutch.startswith("Het spel eindigde")
     parts = {label for r in outcome_rows(row, ["A", "B", "C"], "de") for label, _ in r["breakdown"]}
