@@ -34,6 +34,9 @@ BUILT_IN = {"puerto_rico": "engine.puerto_rico.game:PuertoRico",
             "new_found_land": "engine.new_found_land.game:NewFoundLand"}
 
 GAMES: dict[str, Game] = {}
+# Plug-ins that are installed but do not load (an import error, not a Game):
+# name -> the error.  They are left out; the server names them in its log.
+BROKEN: dict[str, str] = {}
 
 
 def register(game: Game) -> Game:
@@ -60,16 +63,20 @@ def _instance(found: object, name: str) -> Game:
 def load_games() -> None:
     """Registers every game the installed distributions declare."""
     points = {point.name: point for point in entry_points(group=GROUP)}
-    # pbem's own games first (the first is the new-game page's default).
-    for name in [*BUILT_IN, *sorted(points.keys() - BUILT_IN.keys())]:
-        if name in points:
+    # pbem's own games first (the first is the new-game page's default); a
+    # broken one of those is a broken pbem, so it raises.
+    for name in BUILT_IN:
+        module, _, attr = BUILT_IN[name].partition(":")
+        found = points[name].load() if name in points else getattr(import_module(module), attr)
+        register(_instance(found, name))
+    for name in sorted(points.keys() - BUILT_IN.keys()):
+        try:
             register(_instance(points[name].load(), name))
-        else:
-            module, _, attr = BUILT_IN[name].partition(":")
-            register(_instance(getattr(import_module(module), attr), name))
+        except Exception as exc:  # any error of a plug-in's code: leave that game out
+            BROKEN[name] = f"{exc.__class__.__name__}: {exc}"
 
 
 load_games()
 
-__all__ = ["Action", "Choice", "Event", "Game", "GAMES", "IllegalMove", "OptionSpec",
+__all__ = ["Action", "BROKEN", "Choice", "Event", "Game", "GAMES", "IllegalMove", "OptionSpec",
            "Outcome", "SeatScore", "Section", "get_game", "load_games", "register"]

@@ -9,7 +9,7 @@ timeouts, a text board and its Dutch words from its own catalog.
 from __future__ import annotations
 
 import re
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
 import pytest
@@ -130,3 +130,22 @@ def test_a_prompts_values_are_dutch_on_the_game_page(sqlite_app):
         assert prompt_text(Reward(), None, []) == (
             "neem je beloning voor het bereiken van de kadertegel vierkant"
         )
+
+
+def test_a_plugin_that_does_not_load_is_left_out_and_named(monkeypatch):
+    """An installed game whose code fails to import is no reason for pbem not
+    to start: it is left out, and create_app logs it (engine.BROKEN)."""
+    import engine
+
+    points = [
+        EntryPoint("race_to_21", "race_to_21.game:RaceTo21", "pbem.games"),
+        EntryPoint("broken", "no_such_module.game:Game", "pbem.games"),
+        EntryPoint("not_a_game", "engine.words:Words", "pbem.games"),
+    ]
+    monkeypatch.setattr(engine, "entry_points", lambda group: points)
+    monkeypatch.setattr(engine, "GAMES", {})
+    monkeypatch.setattr(engine, "BROKEN", {})
+    engine.load_games()
+    assert list(engine.GAMES) == ["puerto_rico", "new_found_land", "race_to_21"]
+    assert engine.BROKEN["broken"].startswith("ModuleNotFoundError")
+    assert engine.BROKEN["not_a_game"].startswith("TypeError")
