@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from importlib.resources import files
 from typing import Any, Callable, Mapping, Sequence
 
 from engine.words import Words
@@ -107,7 +108,7 @@ class Event:
         return name_seats(say(raw) if say else raw, names)
 
     def to_json(self) -> dict[str, Any]:
-        data = {"text": self.text, "seat": self.seat,
+        data: dict[str, Any] = {"text": self.text, "seat": self.seat,
                 "private_to": self.private_to, "public_text": self.public_text}
         # The texts' templates, for readers of other languages.
         if isinstance(self.text, Words):
@@ -167,10 +168,27 @@ class Game(ABC):
 
     name: str
     title: str
+    # One line for the new-game page, marked N_ so the game's catalogs hold it.
+    description: str = ""
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...] = ()
     state_version: int = 1
+
+    # -- words -------------------------------------------------------------
+    # A game carries its own catalogs: its words (N_, msg, nmsg) translated in
+    # <its package>/translations/<lang>/LC_MESSAGES/<domain>.po and .mo, which
+    # the server reads beside its own (server/i18n.py).
+    @property
+    def domain(self) -> str:
+        """The gettext domain of the game's catalogs: its name."""
+        return self.name
+
+    def translations_dir(self) -> str | None:
+        """The folder of the game's catalogs: ``translations`` beside the
+        module that defines the game's class; None for a top-level module."""
+        package = type(self).__module__.rpartition(".")[0]
+        return str(files(package) / "translations") if package else None
 
     # -- lifecycle -------------------------------------------------------
     @abstractmethod

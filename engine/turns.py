@@ -17,7 +17,7 @@ from engine.words import Words, msg
 
 
 class OneSeatAtATime(Game):
-    state_class: type
+    state_class: Any       # the game's State class: clone(), to_json(), from_json()
 
     @abstractmethod
     def turn_options(self, s: Any, seat: int) -> list[dict]:
@@ -32,10 +32,11 @@ class OneSeatAtATime(Game):
         checked = {}
         for key, value in (options or {}).items():
             spec = next((o for o in self.options if o.name == key), None)
-            if spec is None or spec.canonical(value) is None:
+            choice = spec.canonical(value) if spec is not None else None
+            if spec is None or choice is None:
                 raise IllegalMove(f"unknown option {key}={value}"
                                   + (f"; allowed: {spec.allowed()}" if spec else ""))
-            checked[key] = spec.canonical(value)
+            checked[key] = choice
         return checked
 
     def to_move(self, state: Any) -> int | None:

@@ -70,6 +70,8 @@ class Words(str):
     # The four parts live in one tuple: engines make thousands of these a
     # game, on the simulation path too (which drops its events), so making
     # one is kept as cheap as a str subclass allows.
+    _parts: tuple[str, Mapping[str, Any], str | None, int | None]
+
     def __new__(cls, template: str, values: Mapping[str, Any] | None = None,
                 plural: str | None = None, n: int | None = None) -> "Words":
         form = plural if plural is not None and n != 1 else template

@@ -30,4 +30,7 @@ export PBEM_AXE_JS="${PBEM_AXE_JS:-$PWD/.cache/axe-core-$AXE_VERSION/axe.min.js}
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -c constraints.txt -e '.[test]'
+# A game that is not part of pbem, installed as its own package: it proves
+# that games are plug-ins (tests/server/test_plugin_game.py).
+.venv/bin/python -m pip install -q -c constraints.txt -e tests/plugin_game
 exec .venv/bin/python -m pytest "$@"

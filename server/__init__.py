@@ -20,11 +20,13 @@ tests/server/test_layers.py holds these rules.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from urllib.parse import urlsplit
 
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from engine import BROKEN
 from server import settings as settings_module
 
 
@@ -54,6 +56,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["pbem_mailer"] = Mailer(app.config)
     web.init_app(app)
     dev_mail.init_app(app)
+    for name, error in BROKEN.items():
+        logging.getLogger("pbem.games").warning(
+            "the game %s is installed but does not load, so it is left out: %s", name, error)
     return app
 
 

@@ -25,7 +25,6 @@ import functools
 import importlib
 import os
 import sys
-from importlib import metadata
 
 import click
 from flask import current_app
@@ -33,6 +32,7 @@ from flask.cli import FlaskGroup, ScriptInfo, routes_command, shell_command
 
 from server import create_app, envfile
 from server.settings import GUNICORN_CONFIG, exit_on_settings_error
+from server.version import pbem_version
 
 
 def _app():
@@ -82,7 +82,7 @@ class PbemGroup(FlaskGroup):
 
 def _print_version(ctx, param, value):
     if value and not ctx.resilient_parsing:
-        click.echo(f"pbem {metadata.version('pbem')}")
+        click.echo(f"pbem {pbem_version()}")
         ctx.exit()
 
 

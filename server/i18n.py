@@ -14,6 +14,14 @@ and ``Words`` (engine/words.py) wherever a string is expected, marked
 ``N_``/``msg``/``nmsg``/``term`` in engine/ so the catalogs find them.
 ``say`` renders them in a language; what an engine still writes as a plain
 string reads in English.
+
+Each game carries its own catalogs, in its gettext domain and folder
+(``Game.domain``, ``Game.translations_dir()``: for a game in a package
+``<game>``, <game>/translations/<lang>/LC_MESSAGES/<game>.po), so a
+game installed as a plug-in brings its words along.  A language's catalog
+here is the server's with every installed game's behind it as fallbacks;
+``translations(code, domain)`` puts one game's first, for a text known to be
+that game's (two games may say one English word differently).
 """
 from __future__ import annotations
 
@@ -22,15 +30,13 @@ from pathlib import Path
 
 from babel.support import NullTranslations, Translations
 
-from engine.words import N_, render
+from engine import GAMES
+from engine.words import render
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DEFAULT = "en"
 # In the order the settings page offers them, each in its own words.
 LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Français"}
-# Templates the engines no longer write but stored event logs still hold:
-# kept in the catalogs so old games read in every language.
-STORED_TEMPLATES = (N_("%(kind)s plantation"),)
 
 
 def known(code: str | None) -> str | None:
@@ -39,25 +45,43 @@ def known(code: str | None) -> str | None:
     return base if base in LANGUAGES else None
 
 
-def translate(code: str | None, template: str, values: dict | None = None) -> str:
+def translate(code: str | None, template: str, values: dict | None = None,
+              domain: str | None = None) -> str:
     """``template`` (a msgid with ``%(name)s`` placeholders, such as an
     engine's ``Game.prompt_message``) in language ``code``, filled in."""
-    text = translations(code or DEFAULT).gettext(template)
+    text = translations(code or DEFAULT, domain).gettext(template)
     # A value may be a name the catalogs know (a frame tile, a role): said too.
-    return text % {k: say(code, v) for k, v in values.items()} if values else text
+    return text % {k: say(code, v, domain) for k, v in values.items()} if values else text
 
 
 @lru_cache(maxsize=None)
-def translations(code: str) -> NullTranslations:
-    """The catalog of ``code``; English has none (its words are the msgids)."""
+def translations(code: str, domain: str | None = None) -> NullTranslations:
+    """The catalog of ``code``: the server's, then the games' (``domain``'s
+    first when given).  English has none (its words are the msgids)."""
     code = known(code) or DEFAULT
     if code == DEFAULT:
         return NullTranslations()
-    return Translations.load(str(TRANSLATIONS), [code])
+    own = [_game_catalog(g.domain, g.translations_dir(), code)
+           for g in GAMES.values() if g.domain == domain]
+    others = [_game_catalog(g.domain, g.translations_dir(), code)
+              for g in GAMES.values() if g.domain != domain]
+    chain = [*own, Translations.load(str(TRANSLATIONS), [code]), *others]
+    first = chain[0]
+    for catalog in chain[1:]:
+        first.add_fallback(catalog)
+    return first
 
 
-def say(code: str | None, text: str) -> str:
+def _game_catalog(domain: str, folder: str | None, code: str) -> NullTranslations:
+    """A fresh copy of one game's catalog (a fallback chain links copies)."""
+    if folder is None:
+        return NullTranslations()
+    return Translations.load(folder, [code], domain=domain)
+
+
+def say(code: str | None, text: str, domain: str | None = None) -> str:
     """An engine's text (a ``Words`` from engine/words.py, or a plain string,
-    which stays as it is) in language ``code``."""
-    catalog = translations(code or DEFAULT)
+    which stays as it is) in language ``code``; ``domain``: the game whose
+    words these are, when the caller knows."""
+    catalog = translations(code or DEFAULT, domain)
     return render(text, catalog.gettext, catalog.ngettext)

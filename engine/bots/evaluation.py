@@ -255,6 +255,7 @@ def value(game: Game, state, seat: int) -> float:
     the best rival's.  A finished game counts only who won."""
     if game.is_over(state):
         outcome = game.outcome(state)
+        assert outcome is not None          # the game is over
         scores = [s.total for s in outcome.scores]
         return 1000.0 if seat in outcome.winners else scores[seat] - max(scores)
     totals_of = TOTALS.get(game.name)

@@ -14,6 +14,8 @@ its rollouts reach, and no page or mail shows them.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.bots.base import Bot, Draws
 from engine.bots.determinize import imagine
 from engine.bots.evaluation import settled, value
@@ -42,7 +44,7 @@ class SearchBot(Bot):
                         key=lambda i: self.steady.judge(game, state, seat, actions[i]))
         shortlist = ranked[:self.candidates]
         r = Draws(seed)
-        results = {i: [] for i in shortlist}
+        results: dict[Any, list[Any]] = {i: [] for i in shortlist}
         for n in range(self.playouts):
             i = shortlist[n % len(shortlist)]
             after = play(game, imagine(game.name, state, r), seat, actions[i])

@@ -1,6 +1,8 @@
 """Small helpers shared by the phases: events, goods, piles, turn order."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine import rng
 from engine.interface import Event
 from engine.new_found_land.data import GOODS
@@ -80,7 +82,7 @@ def affordable(goods: dict, cost: dict) -> bool:
     return short <= goods["gold"] - cost.get("gold", 0)
 
 
-def payments(goods: dict, cost: dict) -> list[tuple[dict, list[str]]]:
+def payments(goods: dict, cost: dict) -> list[tuple[Any, list[str]]]:
     """Every way to pay ``cost``: ``(what is paid, gold_for)``, the payment
     with the least gold first.  ``gold_for`` is empty for the plain payment
     (goods where the player has them, gold only for what he lacks), else the

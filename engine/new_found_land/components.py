@@ -32,12 +32,16 @@ Abstractions (documented once here):
     engine lets players choose the island and takes that island's first free
     fitting space.
   * A bonus is a dict of goods and/or "points".
+
+Each table's annotation (``dict[str, Any]``) only tells type checkers that
+its values are of many kinds; correcting a value never touches it.
 """
+from typing import Any
 
 R = "rulebook"
 X = "reconstructed"
 
-GOODS = {
+GOODS: dict[str, Any] = {
     "order": ["wood", "cloth", "iron", "gold"],
     "supply": {"wood": 15, "cloth": 15, "iron": 12, "gold": 12},
     "src": "rulebook: Speelmateriaal (15 hout, 15 doek, 12 ijzer, 12 goud); the order by value "
@@ -45,30 +49,30 @@ GOODS = {
            "(Schepen bouwen); goods are unlimited (Nog een laatste opmerking)",
 }
 
-MARKERS_PER_PLAYER = {"value": 25, "src": "rulebook: Speelmateriaal (25 per spelerskleur); "
+MARKERS_PER_PLAYER: dict[str, Any] = {"value": 25, "src": "rulebook: Speelmateriaal (25 per spelerskleur); "
                                           "unlimited (Nog een laatste opmerking)"}
-ROUNDS = {"value": 4, "src": "rulebook: Algemeen spelverloop (4 ronden)"}
-OFFER = {"small": 4, "large": 4, "contracts": 9,
+ROUNDS: dict[str, Any] = {"value": 4, "src": "rulebook: Algemeen spelverloop (4 ronden)"}
+OFFER: dict[str, Any] = {"small": 4, "large": 4, "contracts": 9,
          "src": "rulebook: Voorbereiding 3, 4, 7 and Schepen bouwen (aanbod van 8 schepen)"}
-START_IRON = {"value": 1, "src": "rulebook: Voorbereiding 10 (iedere speler krijgt 1 ijzer)"}
-INCOME = {"goods": {"wood": 1, "cloth": 1}, "src": "rulebook: Landfase (1 hout en 1 doek)"}
-BASE_SHIPYARDS = {"value": 3, "src": "rulebook: Portugal's extension gives 'maximaal 5 schepen "
+START_IRON: dict[str, Any] = {"value": 1, "src": "rulebook: Voorbereiding 10 (iedere speler krijgt 1 ijzer)"}
+INCOME: dict[str, Any] = {"goods": {"wood": 1, "cloth": 1}, "src": "rulebook: Landfase (1 hout en 1 doek)"}
+BASE_SHIPYARDS: dict[str, Any] = {"value": 3, "src": "rulebook: Portugal's extension gives 'maximaal 5 schepen "
                                      "in plaats van 4' with the extra shipyard, so 3 to start"}
-EXTRA_SHIPYARD = {"cost": {"cloth": 1, "iron": 1},
+EXTRA_SHIPYARD: dict[str, Any] = {"cost": {"cloth": 1, "iron": 1},
                   "src": "rulebook: Haven uitbreiden (nieuwe werf, 1 doek en 1 ijzer)"}
-SMALL_SHIP_COST = {"cost": {"wood": 1, "cloth": 1},
+SMALL_SHIP_COST: dict[str, Any] = {"cost": {"wood": 1, "cloth": 1},
                    "src": "rulebook: Schepen bouwen (klein schip kost altijd 1 hout en 1 doek)"}
-LARGE_SHIP_POINTS = {"value": 3, "src": "rulebook: Schepen bouwen example (krijgt hij ook 3 punten)"}
-LOAD_MAX_SHIPS = {"value": 1, "src": "rulebook: Planningsfase (Laden: 1 schip)"}
-GOAL_EXTRA_COST = {"goods": 2, "src": "rulebook: Doelkaarten spelen (2 goederen naar keuze)"}
-FINAL_CARD_POINTS = {"value": 2, "src": "rulebook: Eindtelling (2 punten per 1x- en doelkaart)"}
-FRAME_STEP_BACK = {"value": 3, "src": "rulebook: Doelkaarten en speciale velden (3 velden achteruit)"}
+LARGE_SHIP_POINTS: dict[str, Any] = {"value": 3, "src": "rulebook: Schepen bouwen example (krijgt hij ook 3 punten)"}
+LOAD_MAX_SHIPS: dict[str, Any] = {"value": 1, "src": "rulebook: Planningsfase (Laden: 1 schip)"}
+GOAL_EXTRA_COST: dict[str, Any] = {"goods": 2, "src": "rulebook: Doelkaarten spelen (2 goederen naar keuze)"}
+FINAL_CARD_POINTS: dict[str, Any] = {"value": 2, "src": "rulebook: Eindtelling (2 punten per 1x- en doelkaart)"}
+FRAME_STEP_BACK: dict[str, Any] = {"value": 3, "src": "rulebook: Doelkaarten en speciale velden (3 velden achteruit)"}
 
 # -- nations (player boards) ---------------------------------------------------
 # load: the good taken for crate value 1, 2, 3, … (index 0 = crate 1); it must
 # cover the highest crate value of any ship plus Da Gama's 3.
 # max: most ships per action for Settle / Deliver / Explore (Load is always 1).
-NATIONS = [
+NATIONS: list[dict[str, Any]] = [
     {"name": "Portugal", "number": 1,
      "load": ["wood", "cloth", "iron", "gold", "gold", "gold", "gold"],
      "max": {"settle": 2, "deliver": 3, "explore": 3},
@@ -114,7 +118,7 @@ _SMALL = [
     ("s12", None, 1, 1, 2, 1), ("s13", None, 2, 1, 1, 3), ("s14", None, 4, 1, 1, 1),
     ("s15", None, 3, 1, 1, 2), ("s16", None, 2, 2, 1, 2), ("s17", None, 4, 1, 1, 1),
 ]
-SMALL_SHIPS = [
+SMALL_SHIPS: list[dict[str, Any]] = [
     {"id": i, "start": flag, "sail": a, "crate": c, "person": p, "spyglass": g,
      "src": (X + ": values; rulebook: 17 small ships, 5 start ships with a flag (Voorbereiding 3)"
              + ("; a small ship with crate 3 exists (Planningsfase example, blauw)" if i == "s07" else ""))}
@@ -135,7 +139,7 @@ _LARGE = [
     ("L10", 4, 4, 2, 1, {"wood": 1, "cloth": 1, "iron": 2}),
     ("L11", 7, 2, 1, 2, {"wood": 1, "cloth": 1, "iron": 1}),
 ]
-LARGE_SHIPS = [
+LARGE_SHIPS: list[dict[str, Any]] = [
     {"id": i, "sail": a, "crate": c, "person": p, "spyglass": g, "cost": cost,
      "src": X + ": values and costs; rulebook: 11 large ships, cost printed on the back, "
                 "+3 points when built (Schepen bouwen)"}
@@ -143,7 +147,7 @@ LARGE_SHIPS = [
 ]
 
 # -- one-time cards --------------------------------------------------------------
-ONE_TIME_CARDS = (
+ONE_TIME_CARDS: list[dict[str, Any]] = (
     [{"id": "K0%d" % (i + 1), "kind": "start", "nation": nat, "gain": gain,
       "src": X + ": contents; rulebook: 5 start cards with a flag (Voorbereiding 5)"}
      for i, (nat, gain) in enumerate([
@@ -173,7 +177,7 @@ ONE_TIME_CARDS = (
 #   one_island  most own markers on one island
 #   full_islands    number of completed islands with >= 6 own markers each
 #   island_markers  own markers on islands in total
-GOAL_CARDS = [
+GOAL_CARDS: list[dict[str, Any]] = [
     {"id": "G01", "kind": "goods", "param": "wood", "lower": [3, 4], "src": X},
     {"id": "G02", "kind": "goods", "param": "cloth", "lower": [3, 5], "src": X},
     {"id": "G03", "kind": "goods", "param": "iron", "lower": [2, 5],
@@ -200,11 +204,11 @@ GOAL_CARDS = [
     {"id": "G15", "kind": "island_markers", "param": "", "lower": [10, 6], "upper": [15, 10],
      "src": R + ": 10 or 15 markers (Bijlage); " + X + ": points"},
 ]
-GOAL_PILES = {"names": ["square", "circle", "star"], "size": 5,
+GOAL_PILES: dict[str, Any] = {"names": ["square", "circle", "star"], "size": 5,
               "src": "rulebook: Voorbereiding 8 (3 stapels van 5); " + X + ": the piles' symbols "
                      "are the three frame tiles that give goal cards"}
 
-CAPTAINS = [
+CAPTAINS: list[dict[str, Any]] = [
     {"id": "columbus", "title": "Columbus", "src": R + ": Bijlage (1 extra eilandtegel bij Ontdekken)"},
     {"id": "magellan", "title": "Magellan", "src": R + ": Bijlage (+7 zeilwaarde op 1 schip)"},
     {"id": "cortes", "title": "Cortés", "src": R + ": Bijlage (1 goud direct, +1 goud per Landfase)"},
@@ -214,7 +218,7 @@ CAPTAINS = [
 
 # -- score track -----------------------------------------------------------------
 # gives: a goal pile name, "captain" or "good" (from the goods field).
-FRAME_TILES = [
+FRAME_TILES: list[dict[str, Any]] = [
     {"id": "square", "space": 7, "advanced_space": 7, "gives": "square",
      "src": R + ": moves back from 7 to 4 (Doelkaarten en speciale velden example)"},
     {"id": "pentagon", "space": 15, "advanced_space": 15, "gives": "captain",
@@ -226,9 +230,9 @@ FRAME_TILES = [
     {"id": "star", "space": 35, "advanced_space": 40, "gives": "star",
      "src": R + ": fifth on 35; variant on 40 (Variant)"},
 ]
-GOODS_FIELD = {"goods": ["wood", "cloth", "iron", "gold"],
+GOODS_FIELD: dict[str, Any] = {"goods": ["wood", "cloth", "iron", "gold"],
                "src": R + ": Voorbereiding 10 (1 hout, 1 doek, 1 ijzer en 1 goud)"}
-FIFTY_CARDS = [
+FIFTY_CARDS: list[dict[str, Any]] = [
     {"fifty": 5, "hundred": 10, "src": R + ": 50-side 5 (Eindtelling example, blauw first); " + X + ": 100-side"},
     {"fifty": 3, "hundred": 7, "src": R + ": 50-side 3 (example, rood); " + X + ": 100-side"},
     {"fifty": 1, "hundred": 4, "src": R + ": 50-side 1 (example, geel); " + X + ": 100-side"},
@@ -236,7 +240,7 @@ FIFTY_CARDS = [
 ]
 
 # -- the board -------------------------------------------------------------------
-SHAPES = {"square": ["-"], "bar": ["h", "v"], "corner": ["ne", "nw", "se", "sw"],
+SHAPES: dict[str, Any] = {"square": ["-"], "bar": ["h", "v"], "corner": ["ne", "nw", "se", "sw"],
           "tee": ["n", "e", "s", "w"],
           "src": X + ": the rulebook shows shapes on tiles and board without naming them"}
 
@@ -246,7 +250,7 @@ def _spaces(prefix, shapes):
             for i, (sh, o) in enumerate(shapes)]
 
 
-ISLANDS = [
+ISLANDS: list[dict[str, Any]] = [
     {"name": "Newfoundland", "first": 10, "second": 5,
      "spaces": _spaces("NF", [("square", "-"), ("square", "-"), ("square", "-"), ("bar", "h"),
                               ("bar", "v"), ("corner", "ne"), ("corner", "sw"), ("tee", "n"),
@@ -266,10 +270,10 @@ ISLANDS = [
      "src": X + ": the fourth island's name, spaces and bonus (rulebook: 4 islands)"},
 ]
 
-CARTOGRAPHY_TILES = {"2": 3, "3": 2, "4": 1,
+CARTOGRAPHY_TILES: dict[str, Any] = {"2": 3, "3": 2, "4": 1,
                      "src": R + ": 3 players → 2 tiles (Cartografie example); " + X + ": 2 and 4"}
 
-COMPASS_TILES = [
+COMPASS_TILES: list[dict[str, Any]] = [
     {"id": f"P{i + 1}", "island": isl,
      "src": X + ": two per island; rulebook: 8 compass tiles each showing an island"}
     for i, isl in enumerate(["Newfoundland", "Newfoundland", "Nova Scotia", "Nova Scotia",
@@ -277,7 +281,7 @@ COMPASS_TILES = [
                              "Cape Breton", "Cape Breton"])
 ]
 
-CITIES = [
+CITIES: list[dict[str, Any]] = [
     {"name": "Hamburg", "fields": 4, "first": 6, "second": 3, "contract_fields": 3,
      "src": R + ": name (Leveren example); " + X + ": fields, bonus, contract fields"},
     {"name": "Stockholm", "fields": 5, "first": 8, "second": 4, "contract_fields": 3,
@@ -286,13 +290,13 @@ CITIES = [
     {"name": "Danzig", "fields": 6, "first": 10, "second": 5, "contract_fields": 3,
      "src": X + ": the third city (rulebook: 3 cities)"},
 ]
-ANTWERP = {"points_per_good": 1, "src": R + ": Leveren (Antwerpen, 1 punt per product)"}
-NEW_ENGLAND = {"points_per_marker": 1, "src": R + ": Vestigen (New England, 1 punt per markeersteen)"}
+ANTWERP: dict[str, Any] = {"points_per_good": 1, "src": R + ": Leveren (Antwerpen, 1 punt per product)"}
+NEW_ENGLAND: dict[str, Any] = {"points_per_marker": 1, "src": R + ": Vestigen (New England, 1 punt per markeersteen)"}
 
 # -- contracts -------------------------------------------------------------------
 # Reconstructed rule of thumb: points = wood 1, cloth 2, iron 3 each, plus one
 # per two goods (it gives both rulebook examples exactly).
-CONTRACTS = [
+CONTRACTS: list[dict[str, Any]] = [
     {"id": "C01", "goods": {"wood": 2}, "points": 3, "src": R + ": Leveren example (Hamburg)"},
     {"id": "C02", "goods": {"wood": 1, "cloth": 1, "iron": 2}, "points": 11,
      "src": R + ": Leveren example (Stockholm)"},
@@ -337,12 +341,12 @@ _TILES = [
     ("T31", "tee", _b(cloth=2), _b(points=3), X), ("T32", "tee", _b(wood=1, iron=1), _b(points=3), X),
     ("T33", "tee", _b(gold=1), _b(points=2), X), ("T34", "tee", _b(points=4), _b(wood=1, cloth=1), X),
 ]
-ISLAND_TILES = [{"id": i, "shape": sh, "bonuses": [b1, b2],
+ISLAND_TILES: list[dict[str, Any]] = [{"id": i, "shape": sh, "bonuses": [b1, b2],
                  "src": src if src != X else
                  X + ": shape and bonuses; rulebook: 34 island tiles, 2 fields, 2 bonuses"}
                 for i, sh, b1, b2, src in _TILES]
 
-COUNTS = {"small_ships": 17, "start_ships": 5, "large_ships": 11, "island_tiles": 34,
+COUNTS: dict[str, Any] = {"small_ships": 17, "start_ships": 5, "large_ships": 11, "island_tiles": 34,
           "contracts": 18, "frame_tiles": 5, "compass_tiles": 8, "one_time_cards": 21,
           "start_cards": 5, "charter_cards": 6, "goods_cards": 10, "goal_cards": 15,
           "captains": 5, "fifty_cards": 4, "nations": 5, "islands": 4, "cities": 3,

@@ -43,7 +43,7 @@ def _fail(where: str, why: str) -> None:
     raise ComponentError(f"components.py, {where}: {why}")
 
 
-def _check(cond: bool, where: str, why: str) -> None:
+def _check(cond: object, where: str, why: str) -> None:
     if not cond:
         _fail(where, why)
 

@@ -214,7 +214,8 @@ def _goods(goods: Mapping[str, int]) -> Words:
 def svg(v: Mapping[str, Any], names: Sequence[str] | None = None, say: Say = str) -> str:
     """The whole board from view ``v``."""
     seats = [name_seats("{s%d}" % i, names) for i in range(len(v["players"]))]
-    parts, y = [], PAD
+    parts: list[str] = []
+    y: float = PAD
     for draw in (lambda y: score_track(y, v, seats, say), lambda y: islands(y, v, say),
                  lambda y: cities(y, v, say)):
         part, y = draw(y)

@@ -16,6 +16,8 @@ from engine.words import N_, Words, msg, term
 class NewFoundLand(OneSeatAtATime):
     name = "new_found_land"
     title = "Race to the New Found Land"
+    description = N_("Send your ships to explore, settle and deliver in the New World: "
+                     "the most points from islands, trade and goals wins.")
     min_players, max_players = 2, 4
     # The advanced frame tiles (components.FRAMES' advanced_space) lie further up.
     options = (OptionSpec(

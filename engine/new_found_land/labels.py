@@ -1,6 +1,8 @@
 """Words for prompts, actions and components, as a form or an email shows them."""
 from __future__ import annotations
 
+from typing import Any
+
 from engine.new_found_land import board
 from engine.new_found_land.common import bundle_text, payment, payments
 from engine.new_found_land.components import NEW_ENGLAND
@@ -139,7 +141,7 @@ def _act_prompt(s: State) -> tuple[str, dict]:
 
 def label(s: State, a: dict) -> Words:
     t, seat = a["type"], s.turn
-    p = s.players[seat] if seat is not None else None
+    p: Any = s.players[seat] if seat is not None else None
     if t in ("extend", "build"):
         return _build_label(s, p, a)
     if t == "pay":
@@ -267,7 +269,8 @@ def pay_text(s: State, p: dict, a: dict) -> Words:
     else:
         cost = action_cost(s, s.turn, pending)
         what = built_text(s, pending)
-    pay = bundle_text(payment(p["goods"], cost, a["gold_for"]))
+    paid: Any = payment(p["goods"], cost, a["gold_for"])      # a legal "pay": payable
+    pay = bundle_text(paid)
     instead = {g: a["gold_for"].count(g) for g in a["gold_for"]}
     if instead:
         return msg("Pay %(goods)s (gold for %(instead)s) for %(what)s", goods=pay,

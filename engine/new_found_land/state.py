@@ -51,6 +51,49 @@ def new_player(nation: str, markers: int) -> dict[str, Any]:
 class State:
     __slots__ = FIELDS + ("_legal",)
 
+    # The fields, declared for type checkers (mypy cannot read a computed
+    # __slots__); annotations only: nothing at run time changes.  Mostly
+    # Any: the values are the JSON-able data the module docstring describes.
+    n: int
+    rng: Any
+    options: Any
+    round: int
+    start: Any
+    phase: str
+    turn: Any
+    over: bool
+    action: Any
+    order: Any
+    step: Any
+    resume: Any
+    players: list[dict[str, Any]]
+    small_pile: Any
+    small_offer: Any
+    large_pile: Any
+    large_offer: Any
+    card_pile: Any
+    contract_pile: Any
+    contracts: Any
+    goal_piles: Any
+    captains: Any
+    goods_field: Any
+    supply: Any
+    island_pile: Any
+    compass_pile: Any
+    compass_shown: Any
+    board: Any
+    cities: Any
+    scored: Any
+    frames: Any
+    fifty: Any
+    discard: Any
+    plan: Any
+    work: Any
+    drawn: Any
+    claims: Any
+    queue: Any
+    _legal: Any
+
     def clone(self) -> "State":
         s = State.__new__(State)
         values = marshal.loads(marshal.dumps([getattr(self, f) for f in FIELDS]))

@@ -28,9 +28,9 @@ def add_points(s: State, seat: int, pts: int, ev: list[Event], why: Words | str)
     say(ev, seat, msg("%(who)s scores %(n)s for %(why)s (%(total)s).", who=seat_ref(seat),
                       n=pts, why=why, total=new))
     if old < 50 <= new and p["fifty"] is None and s.fifty:
-        p["fifty"] = s.fifty.pop(0)
+        card = p["fifty"] = s.fifty.pop(0)
         say(ev, seat, msg("%(who)s passes 50 and takes a 50/100 card (+%(n)s at the end).",
-                          who=seat_ref(seat), n=FIFTY_CARDS[p["fifty"]]["fifty"]))
+                          who=seat_ref(seat), n=FIFTY_CARDS[card]["fifty"]))
     if old < 100 <= new and p["fifty"] is not None and not p["hundred"]:
         p["hundred"] = True
         say(ev, seat, msg("%(who)s passes 100 and turns the 50/100 card.", who=seat_ref(seat)))

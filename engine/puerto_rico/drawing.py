@@ -21,9 +21,9 @@ from engine.words import N_, listing, msg, nmsg, term
 WIDTH, PAD, CELL_W, CELL_H = 640, 10, 70, 44
 ISLAND_W = 6 * (CELL_W * 0.6 + 3)                       # six spaces a row
 CITY_W = (WIDTH - 2 * PAD - 16 - ISLAND_W - 12 - 9) / 4    # four a row, in what is left
-COLOURS = {"corn": "#f2d64b", "indigo": "#3b5bab", "sugar": "#f4f4f4", "tobacco": "#a0673a",
+COLOURS: dict[str | None, str] = {"corn": "#f2d64b", "indigo": "#3b5bab", "sugar": "#f4f4f4", "tobacco": "#a0673a",
            "coffee": "#4a2f1e", "quarry": "#9a9a9a", "forest": "#3c7a3c"}
-INK = {"indigo": "#fff", "coffee": "#fff", "tobacco": "#fff", "forest": "#fff"}
+INK: dict[str | None, str] = {"indigo": "#fff", "coffee": "#fff", "tobacco": "#fff", "forest": "#fff"}
 TILE_WORDS = {"forest": N_("forest")}
 # The drawing's words go through ``say`` (the server's translation of
 # engine/words.py's Words into the reader's language; English by default).
@@ -56,7 +56,8 @@ def island(x: float, y: float, player: Mapping[str, Any], say: Say = str) -> str
 
 def city_cells(buildings: Mapping[str, int]) -> list[tuple[str, int, int]]:
     """(building, column, row) on the 4 x 3 city, a large one over two rows."""
-    taken, placed = set(), []
+    taken: set[tuple[int, int]] = set()
+    placed: list[tuple[str, int, int]] = []
     for name in buildings:
         rows = 2 if CARDS[name].large else 1
         for pos in range(12):
@@ -149,7 +150,8 @@ def table(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
 
 def svg(v: Mapping[str, Any], names: Sequence[str] | None = None, say: Say = str) -> str:
     """The whole board from view ``v``: players first, the table below."""
-    parts, y = [], PAD
+    parts: list[str] = []
+    y: float = PAD
     for i, p in enumerate(v["players"]):
         name = name_seats("{s%d}" % i, names)
         panel, height = player_panel(y, i, p, name, v.get("viewer"), say)

@@ -13,12 +13,14 @@ from engine.puerto_rico.phases.common import PASS
 from engine.puerto_rico.phases.mayor import AUTO
 from engine.puerto_rico.state import VERSION, State
 from engine.turns import OneSeatAtATime
-from engine.words import Words, msg, term
+from engine.words import N_, Words, msg, term
 
 
 class PuertoRico(OneSeatAtATime):
     name = "puerto_rico"
     title = "Puerto Rico"
+    description = N_("Plant, build and ship as a colonial governor: the most victory "
+                     "points from buildings and shipped goods wins.")
     min_players, max_players = 2, 5
     options = building_options.OPTIONS
     state_version = VERSION

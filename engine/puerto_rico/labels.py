@@ -25,6 +25,9 @@ PROMPTS = {
     "over": N_("nothing: the game is over"),
 }
 # Each plantation by its own name: "plantation d'indigo" is no "plantation de %s".
+# Templates the rules no longer write but stored event logs still hold: kept
+# in the game's catalogs so old games read in every language.
+STORED_TEMPLATES = (N_("%(kind)s plantation"),)
 PLANTATION_NAMES = {"corn": N_("corn plantation"), "indigo": N_("indigo plantation"),
                     "sugar": N_("sugar plantation"), "tobacco": N_("tobacco plantation"),
                     "coffee": N_("coffee plantation")}

@@ -129,6 +129,45 @@ _FLAT = ("goods_supply", "stack", "face_up", "discard", "house", "order",
 class State:
     __slots__ = _SCALARS + _FLAT + ("players", "ships", "x", "_legal", "_owned")
 
+    # The fields, declared for type checkers (mypy cannot read a computed
+    # __slots__); annotations only: nothing at run time changes.
+    n: int
+    rng: Any
+    round: int
+    governor: int
+    phase: str
+    turn: Any
+    role_player: Any
+    picks: Any
+    colonist_supply: Any
+    colonist_ship: Any
+    vp_supply: Any
+    bank: Any
+    quarries: Any
+    end_triggered: Any
+    over: bool
+    step: Any
+    idle: Any
+    captain_bonus_paid: Any
+    mayor_pool: Any
+    hacienda_used: Any
+    goods_supply: Any
+    stack: Any
+    face_up: Any
+    discard: Any
+    house: Any
+    order: Any
+    wharf_used: Any
+    roles: Any
+    taken: Any
+    buildings_left: Any
+    memo: Any
+    players: list[Player]
+    ships: Any
+    x: Any
+    _legal: Any
+    _owned: int
+
     def edit(self, seat: int) -> Player:
         """The player at ``seat``, safe to change.
 

@@ -74,6 +74,12 @@ class Mailer:
         a subject line, an engine's prompt."""
         return translate(known(user.language) if user is not None else None, text, values)
 
+    def game_words(self, user: User | None, kind, template: str, values: dict) -> str:
+        """A game's template (its prompt) in ``user``'s language, looked up
+        in the game's own catalog first (two games may say a word differently)."""
+        return translate(known(user.language) if user is not None else None, template, values,
+                         kind.domain)
+
     def new_message_id(self) -> str:
         return f"<{uuid.uuid4().hex}@{self.settings['MAIL_ID_DOMAIN']}>"
 

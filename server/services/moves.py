@@ -183,7 +183,7 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     sections = [{"title": s.title, "rows": list(s.rows)}
                 for s in board(game, state, seat.index, names, language)]
     template, values = rules(game).prompt_message(state)
-    prompt = mailer.words(seat.user, template, **values)     # in the player's language
+    prompt = mailer.game_words(seat.user, rules(game), template, values)    # the player's language
     mailer.turn(game, rules(game).title, seat, prompt, summary[-SUMMARY_LINES:],
                 clocks.local_text(seat.deadline, seat.user.timezone, language),
                 menu.context() if menu else None, unseen_talk(game, seat),

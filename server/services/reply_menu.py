@@ -41,8 +41,9 @@ def seat_choices(game: Game, seat: int, state=None, language: str | None = None)
     if game.status != "active" or game.to_move != seat:
         return []
     state = state if state is not None else load_state(game, save=False)
-    return [Choice(c.action, say(language, c.label), c.group)
-            for c in rules(game).choices(state, seat)]
+    kind = rules(game)
+    return [Choice(c.action, say(language, c.label, kind.domain), c.group)
+            for c in kind.choices(state, seat)]
 
 
 def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
@@ -59,7 +60,7 @@ def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
                 for s in seat_views.board(game, state, seat.index, names, language)
                 if s.title == own]
     choices = [c.label for c in seat_choices(game, seat.index, state, language)]
-    prompt = translate(language, *kind.prompt_message(state)) if choices else ""
+    prompt = translate(language, *kind.prompt_message(state), kind.domain) if choices else ""
     return Menu(prompt, choices, holdings,
                 replies.for_seat(game.id, seat.index, seat.link_version, game.seq))
 

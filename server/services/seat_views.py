@@ -76,8 +76,9 @@ def board(game: Game, state, viewer: int | None, names: list[str],
           language: str | None = None) -> list[Section]:
     """The board's sections as ``viewer`` sees them, in ``language``."""
     kind = rules(game)
-    return [Section(name_seats(say(language, section.title), names),
-                    tuple((say(language, label), name_seats(say(language, value), names))
+    said = partial(say, language, domain=kind.domain)      # the game's words first
+    return [Section(name_seats(said(section.title), names),
+                    tuple((said(label), name_seats(said(value), names))
                           for label, value in section.rows))
             for section in kind.board(kind.view(state, viewer), names)]
 
@@ -85,8 +86,10 @@ def board(game: Game, state, viewer: int | None, names: list[str],
 def choices(game: Game, state, seat: int, names: list[str],
             language: str | None = None) -> list[Choice]:
     """What ``seat`` may do now, labelled in ``language``."""
-    return [Choice(c.action, name_seats(say(language, c.label), names), say(language, c.group))
-            for c in rules(game).choices(state, seat)]
+    kind = rules(game)
+    said = partial(say, language, domain=kind.domain)
+    return [Choice(c.action, name_seats(said(c.label), names), said(c.group))
+            for c in kind.choices(state, seat)]
 
 
 def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
@@ -96,7 +99,7 @@ def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
     query = _log_rows(game.id).where(Event.seq > after).order_by(Event.seq)
     if upto is not None:
         query = query.where(Event.seq <= upto)
-    return _lines(query, viewer, tenures.roster(game, names), language)
+    return _lines(query, viewer, tenures.roster(game, names), language, rules(game).domain)
 
 
 def recent_log_lines(game: Game, viewer: int | None, names: list[str], count: int,
@@ -105,7 +108,8 @@ def recent_log_lines(game: Game, viewer: int | None, names: list[str], count: in
     rows (a row has one line or more), so a page costs the same at move 300
     as at move 3."""
     rows = LAST_LOG_ROWS.rows(game.id, count)
-    return _lines(reversed(rows), viewer, tenures.roster(game, names), language)[-count:]
+    return _lines(reversed(rows), viewer, tenures.roster(game, names), language,
+                  rules(game).domain)[-count:]
 
 
 def _log_rows(game_id: int):
@@ -121,9 +125,9 @@ LAST_LOG_ROWS = Prepared(lambda game_id, count: (
 
 
 def _lines(rows, viewer: int | None, roster: tenures.Roster,
-           language: str | None) -> list[LogLine]:
+           language: str | None, domain: str | None = None) -> list[LogLine]:
     lines = []
-    in_language = partial(say, language)
+    in_language = partial(say, language, domain=domain)
     for row in rows:
         names = roster.names_at(row.seq, language)
         for data in row.events:
@@ -156,7 +160,8 @@ def outcome_rows(game: Game, names: list[str], language: str | None = None) -> l
     winners = set(game.outcome["winners"])
     rows = [{"name": names[s["seat"]], "seat": s["seat"] + 1, "total": s["total"],
              "tiebreak": s["tiebreak"],
-             "breakdown": [[say(language, term(label)), value] for label, value in s["breakdown"]],
+             "breakdown": [[say(language, term(label), rules(game).domain), value]
+                           for label, value in s["breakdown"]],
              "winner": s["seat"] in winners} for s in game.outcome["scores"]]
     return sorted(rows, key=lambda r: (-r["total"], -r["tiebreak"]))
 
@@ -171,7 +176,7 @@ def outcome_reason(game: Game, language: str | None = None) -> str:
     """Why the game ended, in ``language`` when the engine left its template."""
     outcome = game.outcome or {}
     if "reason_words" in outcome:
-        return say(language, Words.from_json(outcome["reason_words"]))
+        return say(language, Words.from_json(outcome["reason_words"]), rules(game).domain)
     return outcome.get("reason", "")
 
 

@@ -383,8 +383,9 @@ def prompt_for(mailer: Mailer, game: Game, user: User, state=None) -> str:
     """What the seat to move is asked, in ``user``'s language (the game row
     keeps it in English only)."""
     state = state if state is not None else load_state(game, save=False)
-    template, values = rules(game).prompt_message(state)
-    return name_seats(mailer.words(user, template, **values), seat_names(game))
+    kind = rules(game)
+    template, values = kind.prompt_message(state)
+    return name_seats(mailer.game_words(user, kind, template, values), seat_names(game))
 
 
 # -- digests ------------------------------------------------------------------

@@ -6,6 +6,7 @@ nothing outside web/ imports it but the app factory in server/__init__.py.
 """
 from __future__ import annotations
 
+from server.version import pbem_version
 from server.web import (
     accounts,
     channels,
@@ -35,6 +36,7 @@ def init_app(app) -> None:
     health.init_app(app)         # first: the request timer starts before anything else
     protection.init_app(app)     # CSRF, body checks, security headers
     languages.init_app(app)
+    app.jinja_env.globals["pbem_version"] = pbem_version()      # in every page's footer
     accounts.init_app(app)
     rate_limits.init_app(app)
     errors.init_app(app)

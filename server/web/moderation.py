@@ -244,8 +244,9 @@ def pending_prompt(game: Game, names: list[str]) -> str:
     """What the seat to move is asked, in the reader's language."""
     if game.status != "active":
         return ""
-    template, values = rules(game).prompt_message(load_state(game, save=False))
-    return name_seats(translate(page_language(), template, values), names)
+    kind = rules(game)
+    template, values = kind.prompt_message(load_state(game, save=False))
+    return name_seats(translate(page_language(), template, values, kind.domain), names)
 
 
 @bp.post("/moderation/games/<int:game_id>/<action>")

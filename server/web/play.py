@@ -22,7 +22,7 @@ from flask_login import current_user
 
 from engine.interface import name_seats
 from engine.words import N_
-from server.i18n import say
+from server.i18n import say, translate
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
 from server.services import (
@@ -143,7 +143,7 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
 def prompt_text(kind, state, names: list[str]) -> str:
     """What the seat to move is asked, in the reader's language."""
     template, values = kind.prompt_message(state)
-    return name_seats(gettext(template, **values), names)
+    return name_seats(translate(page_language(), template, values, kind.domain), names)
 
 
 def proposal_box(game: Game, seat: Seat | None) -> dict | None:

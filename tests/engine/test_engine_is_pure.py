@@ -45,8 +45,8 @@ def test_engine_calls_no_io_builtins():
 def test_every_game_gives_its_standing_at_any_moment():
     """Abandoned games end "with the scores as they stand"."""
     import random
-    from engine import GAMES
-    for game in GAMES.values():
+    from engine import BUILT_IN, GAMES
+    for game in map(GAMES.get, BUILT_IN):       # pbem's own (a plug-in may be for 2 only)
         state = game.new_game(game.min_players + 1, {}, 3)
         rnd = random.Random(3)
         for _ in range(60):

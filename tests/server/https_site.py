@@ -1,8 +1,9 @@
-"""pbem as the README's Deploy section runs it, on this machine: Debian's
-nginx (a child process, its prefix in a temporary folder) with the shipped
-deploy/pbem-nginx.conf and a certificate made with openssl, in front of the
-real ``pbem web`` (gunicorn) and ``pbem sender`` processes, whose settings
-are deploy/env.example's with only the machine-specific values changed."""
+"""pbem as the operator's guide's Deploy page (docs/operators/deploy.md) runs
+it, on this machine: Debian's nginx (a child process, its prefix in a
+temporary folder) with the shipped deploy/pbem-nginx.conf and a certificate
+made with openssl, in front of the real ``pbem web`` (gunicorn) and ``pbem
+sender`` processes, whose settings are deploy/env.example's with only the
+machine-specific values changed."""
 from __future__ import annotations
 
 import os

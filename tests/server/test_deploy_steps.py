@@ -1,8 +1,8 @@
 """Issue 25: "A deploy a newcomer can follow on a fresh Debian server."
 
-The commands of the README's "From an empty Debian server to a site over
-https" run here, as written and in order, in one bash, as root would run
-them, with every absolute path moved into a temporary root folder.  What
+The commands of the operator's guide's "From an empty Debian server to a
+site over https" (docs/operators/deploy.md) run here, as written and in
+order, in one bash, as root would run them, with every absolute path moved into a temporary root folder.  What
 needs the real machine is checked instead, by shell functions of the same
 name: apt-get (the Debian packages exist), adduser, runuser for postgres
 (the database is the test's PostgreSQL schema), certbot (a self-signed
@@ -31,8 +31,8 @@ from conftest import free_port
 from server import envfile
 
 ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "README.md"
-PART = "### From an empty Debian server"
+GUIDE = ROOT / "docs" / "operators" / "deploy.md"
+PART = "## From an empty Debian server"
 EXPOSURE_AT_MOST = 4.0
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 
@@ -115,11 +115,12 @@ ABSOLUTE = re.compile(r"(?<![\w$/.-])/(etc|opt|var|root)/")
 
 
 def steps() -> list[tuple[int, str]]:
-    """(step number, commands) of every command block in the README's part,
+    """(step number, commands) of every command block in the guide's part,
     in order."""
-    text = README.read_text()
+    text = GUIDE.read_text()
     part = text[text.index(PART):]
-    part = part[:part.index("\n## ")]
+    end = part.find("\n## ")
+    part = part if end < 0 else part[:end]
     found, number, block = [], None, []
     for line in part.splitlines() + [""]:
         if line.startswith("       ") and line.strip():
@@ -162,7 +163,7 @@ def exposure(unit: Path) -> float:
 
 @pytest.fixture
 def walked(tmp_path, release, pg_url, smtp):
-    """The README's steps, run; (root, work folder, the log of commands)."""
+    """The guide's steps, run; (root, work folder, the log of commands)."""
     sdist, _ = release
     root, work = tmp_path / "root", tmp_path / "work"
     root.mkdir()

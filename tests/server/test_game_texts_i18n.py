@@ -48,9 +48,16 @@ def rule_text(name: str) -> str:
 
 
 def catalog_ids(lang: str) -> set:
-    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        return {m.id if isinstance(m.id, str) else m.id[0]
-                for m in read_po(f, locale=lang) if m.id and m.string}
+    """The translated msgids of the server's catalog and every game's own."""
+    files = [TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"]
+    files += [Path(game.translations_dir()) / lang / "LC_MESSAGES" / f"{game.domain}.po"
+              for game in GAMES.values()]
+    ids = set()
+    for path in files:
+        with path.open("rb") as f:
+            ids |= {m.id if isinstance(m.id, str) else m.id[0]
+                    for m in read_po(f, locale=lang) if m.id and m.string}
+    return ids
 
 
 def words_in(text) -> list[Words]:
@@ -293,7 +300,7 @@ def test_the_result_says_why_the_game_ended_in_the_readers_language(game_name):
     while not game.is_over(state):
         seat = game.to_move(state)
         state, _ = game.apply(state, seat, r.choice(game.legal_actions(state, seat)))
-    row = SimpleNamespace(outcome=game.outcome(state).to_json())
+    row = SimpleNamespace(kind=game_name, outcome=game.outcome(state).to_json())
     english, dutch = outcome_reason(row, "en"), outcome_reason(row, "nl")
     assert english.startswith("It ended") and dutch.startswith("Het spel eindigde")
     parts = {label for r in outcome_rows(row, ["A", "B", "C"], "de") for label, _ in r["breakdown"]}

@@ -3,7 +3,7 @@ sent ``Referrer-Policy: no-referrer``, so Chromium sent no Referer, and
 Flask-WTF's https check (WTF_CSRF_SSL_STRICT, kept on) refused every POST
 with "This form is out of date".
 
-Here the README's deployment runs for real (tests/server/https_site.py):
+Here the guide's deployment (docs/operators/deploy.md) runs for real (tests/server/https_site.py):
 Debian's nginx with the shipped deploy/pbem-nginx.conf and a certificate
 made for the test, in front of ``pbem web`` (gunicorn) and ``pbem sender``
 with deploy/env.example's settings.  Chromium signs up (confirming from

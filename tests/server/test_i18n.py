@@ -28,26 +28,52 @@ LANGS = [code for code in LANGUAGES if code != "en"]
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
 
-@pytest.fixture(scope="module")
-def extracted(tmp_path_factory):
+# The server's catalog and each built-in game's own (its words, its domain):
+# (domain, catalogs folder, babel mapping, sources), as scripts/catalogs.sh has them.
+CATALOGS = {"messages": (TRANSLATIONS, "babel.cfg", ROOT),
+            **{game: (ROOT / "engine" / game / "translations", "babel-game.cfg",
+                      ROOT / "engine" / game) for game in ("puerto_rico", "new_found_land")}}
+
+
+def extract(tmp_path, domain: str) -> list:
     """The messages the sources mark today (scripts/catalogs.sh's extraction)."""
-    pot = tmp_path_factory.mktemp("pot") / "messages.pot"
+    _, mapping, sources = CATALOGS[domain]
+    pot = tmp_path / f"{domain}.pot"
     subprocess.run([sys.executable, "-c", "from babel.messages.frontend import main; main()",
-                    "--quiet", "extract", "-F", "babel.cfg", "-k", "words:2", "-k", "lazy_gettext",
-                    "-k", "_l", "-k", "N_", "-k", "msg", "-k", "nmsg:1,2",
-                    "-o", str(pot), "."], cwd=ROOT, check=True)
+                    "--quiet", "extract", "-F", str(ROOT / mapping), "-k", "words:2",
+                    "-k", "lazy_gettext", "-k", "_l", "-k", "N_", "-k", "msg", "-k", "nmsg:1,2",
+                    "-o", str(pot), "."], cwd=sources, check=True)
     with pot.open("rb") as f:
         return [m for m in read_po(f) if m.id]
 
 
-def catalog(lang: str):
-    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pot")
+    return {domain: extract(folder, domain) for domain in CATALOGS}
+
+
+def catalog(lang: str, domain: str = "messages"):
+    with (CATALOGS[domain][0] / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
         return read_po(f, locale=lang)
 
 
+def test_a_games_words_are_in_its_own_catalog_only(extracted):
+    """Adding a game touches the game only: none of its words comes from the
+    server's sources, and the server's catalog holds none that is only a game's."""
+    server = {m.id for m in extracted["messages"]}
+    with (TRANSLATIONS / "messages.pot").open("rb") as f:
+        assert {m.id for m in read_po(f) if m.id} == server, "run: bash scripts/catalogs.sh"
+    for game in ("puerto_rico", "new_found_land"):
+        own = {m.id for m in extracted[game]} - server
+        assert len(own) > 100
+        assert not own & {m.id for m in catalog("nl")}, game
+
+
+@pytest.mark.parametrize("domain", list(CATALOGS))
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_marked_message_is_translated_with_its_placeholders(extracted, lang):
-    po = catalog(lang)
+def test_every_marked_message_is_translated_with_its_placeholders(extracted, lang, domain):
+    po, extracted = catalog(lang, domain), extracted[domain]
     assert len(extracted) > 100
     for message in extracted:
         found = po.get(message.id)
@@ -64,11 +90,12 @@ def test_every_marked_message_is_translated_with_its_placeholders(extracted, lan
             assert set(PLACEHOLDER.findall(s)) <= wanted, f"{lang}: {s!r} vs {message.id!r}"
 
 
+@pytest.mark.parametrize("domain", list(CATALOGS))
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_compiled_catalog_is_the_po_file(lang):
-    with (TRANSLATIONS / lang / "LC_MESSAGES" / "messages.mo").open("rb") as f:
+def test_the_compiled_catalog_is_the_po_file(lang, domain):
+    with (CATALOGS[domain][0] / lang / "LC_MESSAGES" / f"{domain}.mo").open("rb") as f:
         mo = read_mo(f)
-    po = catalog(lang)
+    po = catalog(lang, domain)
     def entries(cat) -> dict:
         def flat(value):
             return value if isinstance(value, str) else tuple(value)

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ROOT / "server"
 BOTTOM = {"server.settings", "server.db", "server.models", "server.i18n", "server.envfile",
-          "server.database_check", "server.deploy_files"}
+          "server.database_check", "server.deploy_files", "server.version"}
 # The app factory and the entry points that need the whole app: gunicorn's
 # module and the ``pbem`` command.
 FACTORY = {"server", "server.wsgi", "server.cli"}

@@ -70,7 +70,10 @@ def test_the_wheel_carries_templates_mail_templates_migrations_and_settings(inst
                    "server/_config/gunicorn.conf.py", "server/_deploy/pbem-web.service",
                    "server/_deploy/pbem-nginx.conf", "server/_deploy/env.example",
                    *(f"server/translations/{lang}/LC_MESSAGES/messages.mo"
-                     for lang in ("nl", "de", "fr"))):
+                     for lang in ("nl", "de", "fr")),
+                   # A game's words travel with the game, in its own domain.
+                   *(f"engine/{game}/translations/{lang}/LC_MESSAGES/{game}.mo"
+                     for game in ("puerto_rico", "new_found_land") for lang in ("nl", "de", "fr"))):
         assert wanted in names, wanted
     assert any(n.endswith("entry_points.txt") for n in names)
     assert any(n.endswith("licenses/LICENSE") for n in names)

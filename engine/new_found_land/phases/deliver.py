@@ -15,6 +15,7 @@ fulfils no contract.  Da Gama: +3 crates on his ship."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from engine.interface import Event
 from engine.new_found_land import board
@@ -76,7 +77,7 @@ def options(s: State, seat: int) -> list[dict]:
     w = s.work
     if w.get("pending"):
         return pay_options(goods, CONTRACTS[s.contracts[w["pending"]["field"]]]["goods"])
-    opts = []
+    opts: list[Any] = []
     for i, cid in enumerate(s.contracts):
         if cid is None or not affordable(goods, CONTRACTS[cid]["goods"]):
             continue
@@ -130,7 +131,7 @@ def _contract(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]
     p = s.players[seat]
     cid, city = s.contracts[a["field"]], CONTRACT_FIELDS[a["field"]]
     k = CONTRACTS[cid]
-    pay = payment(p["goods"], k["goods"], gold_for)
+    pay: Any = payment(p["goods"], k["goods"], gold_for)      # legal: payable
     spend(s, seat, pay)
     s.contracts[a["field"]] = None
     s.discard["contracts"].append(cid)

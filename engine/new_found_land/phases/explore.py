@@ -45,7 +45,7 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     space = board.place_tile(s, tile, a["island"])
     board.put_markers(s, space, seat, 1)
     s.work["places"] -= 1
-    bonus = {}
+    bonus: dict[str, int] = {}
     for b in board.tile_bonuses(s, space):
         for k, v in b.items():
             bonus[k] = bonus.get(k, 0) + v

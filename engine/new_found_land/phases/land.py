@@ -13,6 +13,8 @@ phase, reshuffling the discard when a pile runs out.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.interface import Event
 from engine.new_found_land.common import (
     DONE,
@@ -127,7 +129,7 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         return
     p = s.players[seat]
     if a["type"] == "extend":
-        pay = payment(p["goods"], extension_cost(p, a["ext"]), gold_for)
+        pay: Any = payment(p["goods"], extension_cost(p, a["ext"]), gold_for)  # payable
         spend(s, seat, pay)
         p["exts"].append(a["ext"])
         p["markers"] -= 1                       # a marker shows it is built
@@ -149,7 +151,7 @@ def _build(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]) -
     p = s.players[seat]
     offer = s.small_offer if a["row"] == "small" else s.large_offer
     ship_id = offer[a["slot"]]
-    pay = payment(p["goods"], ship_cost(ship_id), gold_for)
+    pay: Any = payment(p["goods"], ship_cost(ship_id), gold_for)      # legal: payable
     spend(s, seat, pay)
     offer[a["slot"]] = None
     if "discard" in a:

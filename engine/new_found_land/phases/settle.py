@@ -25,7 +25,7 @@ OVERSIGHT = "oversight"         # the settle queue's step for Spain's extra mark
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
-    queue = [SHIPS[sid].person for sid, _ in ships_at(s, seat)]
+    queue: list[int | str] = [SHIPS[sid].person for sid, _ in ships_at(s, seat)]
     if "colonial_oversight" in s.players[seat]["exts"]:
         queue.append(OVERSIGHT)
     s.work = {"queue": queue}

@@ -11,6 +11,7 @@ the order of ``AUTO_ORDER``.
 from __future__ import annotations
 
 from operator import sub
+from typing import Any
 
 from engine.interface import Event
 from engine.puerto_rico.data import CARDS, KIND_INDEX, QUARRY, TILES
@@ -50,7 +51,7 @@ def enter(s: State, ev: list[Event]) -> None:
 # Every place action there can be, by target then count: made once and
 # shared, never changed.  ``TILE_PLACES`` lists the tiles' in tile order.
 MOST_PER_TARGET = 12            # an island holds 12 tiles of one kind at most
-PLACE = {target: [None] + [{"type": "place", "target": target, "count": k}
+PLACE: dict[str, list[Any]] = {target: [None] + [{"type": "place", "target": target, "count": k}
                            for k in range(1, MOST_PER_TARGET + 1)]
          for target in (*TILES, *CARDS)}
 TILE_PLACES = tuple(PLACE[tile] for tile in TILES)
@@ -65,7 +66,7 @@ def options(s: State, seat: int) -> list[dict]:
     prebuilt actions, and the single colonist's case on its own."""
     p = s.players[seat]
     pool = s.mayor_pool
-    opts = [AUTO]
+    opts: list[dict] = [AUTO]
     add = opts.append
     free_tiles = map(sub, p.tiles, p.worked)
     if pool == 1:                   # one colonist: only "put one there"
@@ -138,7 +139,7 @@ def _begin_seat(s: State, seat: int, ev: list[Event]) -> bool:
 # first (they pay only when occupied), then plantations of the most valuable
 # goods, quarries, and the Guest house last (its guests work nowhere until
 # moved, but may still be moved: better than San Juan).
-AUTO_ORDER = ("buildings", 4, 3, 2, 1, 0, QUARRY, "guest_house")
+AUTO_ORDER: tuple[Any, ...] = ("buildings", 4, 3, 2, 1, 0, QUARRY, "guest_house")
 GUEST_HOUSE = "guest_house"
 
 
