@@ -93,10 +93,10 @@ def test_the_game_page_draws_the_board_from_the_viewers_seat(app, smtp, send_mai
     table = Table(app, smtp, send_mail, 3, seed=6)
     table.set_up("Drawn")
     page = table.clients[1].get(f"/games/{table.game_id}").text
-    drawing = page.split('<div class="board">', 1)[1].split('<div class="sections">', 1)[0]
+    drawing = page.split('<div class="board', 1)[1].split('<div class="sections">', 1)[0]
     assert "<script" not in drawing and "<svg" not in page
     assert drawing.index("Player 2 (you)") < drawing.index("Player 1")
-    assert page.index('class="board"') < page.index('class="board-section"')
+    assert page.index('class="panel') < page.index('class="board-section"')
     position = table.clients[1].get(f"/games/{table.game_id}/at/0").text
     assert '<section class="panel mine seat-1">' in position
 
