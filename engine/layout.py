@@ -32,7 +32,8 @@ def group(title: str, tiles: Iterable[dict], shape: str = "") -> dict[str, Any]:
 
 
 def panel(title: str, groups: Iterable[dict] = (), lines: Iterable[str] = (), *,
-          seat: int | None = None, mine: bool = False) -> dict[str, Any]:
-    """A player's board (``seat``; ``mine`` for the viewer's own) or the table."""
+          seat: int | None = None, mine: bool = False, wide: bool = False) -> dict[str, Any]:
+    """A player's board (``seat``; ``mine`` for the viewer's own) or the
+    table; ``wide``: it takes a whole row on a wide screen."""
     return {"title": title, "lines": [line for line in lines if line],
-            "groups": list(groups), "seat": seat, "mine": mine}
+            "groups": list(groups), "seat": seat, "mine": mine, "wide": wide}

@@ -72,7 +72,8 @@ def islands(v: Mapping[str, Any], say: Say) -> dict:
                                        str(seats[f] + 1) if f < len(seats) else "")
                                   for f in range(city["fields"])]))
     groups.append(group(say(msg("Cities")), cities))
-    return panel(say(msg("Islands (a circle: a field; the number: markers on it)")), groups)
+    return panel(say(msg("Islands (a circle: a field; the number: markers on it)")), groups,
+                 wide=True)
 
 
 def ship_tile(ship: Mapping[str, Any], say: Say) -> dict:
