@@ -10,11 +10,11 @@ from typing import Any, Callable, Mapping, Sequence
 from engine.interface import name_seats
 from engine.layout import group, mark, panel, tile
 from engine.puerto_rico.data import CARDS, GOODS, TILES
-from engine.puerto_rico.drawing import TILE_WORDS
 from engine.puerto_rico.phases.roles import ROLE_TITLES
-from engine.words import listing, msg, nmsg, term
+from engine.words import N_, listing, msg, nmsg, term
 
 Say = Callable[[str], str]
+FOREST = N_("forest")       # a forest tile (the expansion's Forest house)
 
 
 def _goods(goods: Mapping[str, int]) -> Any:
@@ -28,7 +28,7 @@ def island(p: Mapping[str, Any], say: Say) -> dict:
         for i in range(p["tiles"].get(kind, 0)):
             tiles.append(tile(say(term(kind)), kind=kind, marks=[mark(i < worked)],
                               marks_text=say(msg("worked") if i < worked else msg("idle"))))
-    tiles += [tile(say(term(TILE_WORDS["forest"])), kind="forest")] * p.get("forests", 0)
+    tiles += [tile(say(term(FOREST)), kind="forest")] * p.get("forests", 0)
     tiles += [tile("", kind="empty")] * (12 - len(tiles))
     return group(say(msg("Island")), tiles, "island")
 
