@@ -33,7 +33,8 @@ def sign_up(client, language: str, **fields) -> User:
         return User.get(User.email == "wim@example.org")
 
 
-def test_the_sign_up_form_offers_the_guess_and_keeps_a_choice(app):
+def test_the_sign_up_form_offers_the_guess_and_keeps_a_choice(sqlite_app):
+    app = sqlite_app
     client = app.test_client()
     page = client.get("/signup", headers={"Accept-Language": "nl-NL,nl;q=0.9"}).text
     assert '<option selected value="Europe/Amsterdam">' in page
@@ -43,6 +44,7 @@ def test_the_sign_up_form_offers_the_guess_and_keeps_a_choice(app):
 
 
 @pytest.mark.parametrize("sent", [{}, {"timezone": "Mars/Olympus_Mons"}])
-def test_a_missing_or_unknown_zone_falls_back_to_the_guess(app, sent):
+def test_a_missing_or_unknown_zone_falls_back_to_the_guess(sqlite_app, sent):
+    app = sqlite_app
     with app.app_context():
         assert sign_up(app.test_client(), "de-AT", **sent).timezone == "Europe/Vienna"
