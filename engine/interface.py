@@ -252,6 +252,12 @@ class Game(ABC):
         ``say`` renders the drawing's ``Words`` in the reader's language."""
         return None
 
+    def board_layout(self, view: Mapping[str, Any], names: Sequence[str] | None = None,
+                     say: Callable[[str], str] = str) -> list[dict[str, Any]] | None:
+        """The view as panels of tiles (engine/layout.py) that a page lays
+        out as HTML for any width, or None for a game without one."""
+        return None
+
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
         """Final scores and winners, or None while the game goes on."""

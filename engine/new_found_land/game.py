@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Sequence
 
 from engine.interface import Event, IllegalMove, OptionSpec, Outcome, Section
-from engine.new_found_land import drawing, labels, scoring, setup, view
+from engine.new_found_land import drawing, labels, layout, scoring, setup, view
 from engine.new_found_land.common import DONE
 from engine.new_found_land.phases import PHASES, cards, land
 from engine.new_found_land.phases.settle import NEW_ENGLAND_ACTION
@@ -86,6 +86,10 @@ class NewFoundLand(OneSeatAtATime):
     def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
                   say: Callable[[str], str] = str) -> str:
         return drawing.svg(v, names, say)
+
+    def board_layout(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
+                     say: Callable[[str], str] = str) -> list[dict[str, Any]]:
+        return layout.layout(v, names, say)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state) if state.over else None

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Sequence
 
-from engine.interface import IllegalMove, Outcome, Section
-from engine.puerto_rico import drawing, guests, labels, phases, scoring, setup, view
+from engine.interface import Choice, IllegalMove, Outcome, Section
+from engine.puerto_rico import drawing, guests, labels, layout, phases, scoring, setup, view
 from engine.puerto_rico import options as building_options
 from engine.puerto_rico.data import GOODS, PRICE
 from engine.puerto_rico.phases import select, storage
@@ -77,9 +77,18 @@ class PuertoRico(OneSeatAtATime):
     def group_title(self, action_type: str) -> Words:
         return term(labels.GROUPS.get(action_type, action_type))
 
+    def choices(self, state: State, seat: int) -> list[Choice]:
+        """Grouped (labels.group_of), the buildings by column and cost."""
+        actions = sorted(self.legal_actions(state, seat), key=labels.order_of)
+        return [Choice(a, self.label(state, a), labels.group_of(a)) for a in actions]
+
     def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
                   say: Callable[[str], str] = str) -> str:
         return drawing.svg(v, names, say)
+
+    def board_layout(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
+                     say: Callable[[str], str] = str) -> list[dict[str, Any]]:
+        return layout.layout(v, names, say)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state) if state.over else None

@@ -184,3 +184,26 @@ EXPANSION_LABELS = {
     "black_market": _black_market,
     "small_wharf": _small_wharf,
 }
+
+
+def group_of(action: dict) -> Words:
+    """The heading a choice stands under: buildings by the supply board's
+    column (their victory points) or, while the set is chosen, by cost, so a
+    long list reads in parts; everything else by its kind."""
+    kind = action.get("type", "")
+    if kind == "build":
+        card = CARDS[action["building"]]
+        return nmsg("Build: buildings worth %(n)s point", "Build: buildings worth %(n)s points",
+                    card.vp)
+    if kind == "select":
+        return msg("Select: cost %(cost)s", cost=CARDS[action["building"]].cost)
+    return term(GROUPS.get(kind, kind))
+
+
+def order_of(action: dict) -> tuple[int, int, int]:
+    """Where a choice stands in the list (a stable sort keeps the rest):
+    buildings after the other choices, by column, then cost."""
+    if action.get("type") in ("build", "select"):
+        card = CARDS[action["building"]]
+        return (1, card.vp if action["type"] == "build" else 0, card.cost)
+    return (0, 0, 0)

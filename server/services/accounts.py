@@ -38,9 +38,10 @@ def normal_email(text: str) -> str:
 
 
 def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str = "/",
-            language: str = "") -> None:
+            language: str = "", timezone: str = "UTC") -> None:
     """Queue the mail that completes a sign-up; the caller learns nothing.
-    ``language``: the browser's, the account's first guess (Settings changes it).
+    ``language`` and ``timezone``: the browser's, the account's first guesses
+    (Settings changes them).
 
     A new address gets an unconfirmed account and a confirmation link.  An
     unconfirmed account is signed up for again (whoever tried first never
@@ -54,7 +55,7 @@ def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str
             try:
                 with db.atomic():
                     user = User.create(email=email, name=name, password_hash=password_hash,
-                                       language=language)
+                                       language=language, timezone=timezone)
             except IntegrityError:          # signed up at the same moment
                 return
         elif user.verified:
@@ -63,8 +64,9 @@ def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str
         else:
             user.name, user.password_hash = name, password_hash
             user.session_token = secrets.token_hex(16)      # old links stop
-            user.language = language
-            user.save(only=[User.name, User.password_hash, User.session_token, User.language])
+            user.language, user.timezone = language, timezone
+            user.save(only=[User.name, User.password_hash, User.session_token, User.language,
+                            User.timezone])
         mailer.confirm(user, next_path)
 
 

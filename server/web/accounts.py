@@ -22,7 +22,8 @@ from engine.words import N_
 from server.mail.links import LinkError, safe_next
 from server.models import User
 from server.services import accounts
-from server.web import browser_session, languages, rate_limits
+from server.services.clocks import zone_names
+from server.web import browser_session, languages, rate_limits, time_zones
 from server.web.errors import link_error
 from server.web.forms import (
     AddressForm,
@@ -72,10 +73,15 @@ def check_mail(what: str):
 @rate_limits.per_address("RATELIMIT_MAIL_PER_ADDRESS", "mail-address")
 def signup():
     form = SignupForm()
+    form.timezone.choices = zone_names()
+    guess = time_zones.zone_for(request.accept_languages)
     if form.validate_on_submit():
+        zone = form.timezone.data if form.timezone.data in form.timezone.choices else guess
         accounts.sign_up(form.email.data, form.name.data, form.password.data, mailer(),
-                         safe_next(request.args.get("next")), languages.page_language())
+                         safe_next(request.args.get("next")), languages.page_language(), zone)
         return check_mail("signup")
+    if not form.is_submitted():
+        form.timezone.data = guess
     return render_template("accounts/signup.html", form=form), 400 if form.errors else 200
 
 

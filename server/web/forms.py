@@ -49,6 +49,9 @@ class SignupForm(FlaskForm):
     email = EmailField(_l("Email"), [InputRequired(), Length(max=254),
                                      Regexp(EMAIL, message=_l("This is not an email address."))])
     password = PasswordField(_l("Password"), [InputRequired(), Length(8, 200)])
+    # Guessed (web/time_zones.py, static/timezone.js); an unknown or missing
+    # value falls back to the guess, so the choice is checked in the view.
+    timezone = SelectField(_l("Time zone for deadlines"), validate_choice=False)
 
 
 class LoginForm(FlaskForm):

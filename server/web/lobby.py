@@ -67,12 +67,21 @@ def clock_policy_text():
 def index():
     if not current_user.is_authenticated:
         return render_template("lobby/welcome.html")
-    mine = list(Game.select().join(Seat).where(Seat.user == current_user.id)
-                .order_by(Game.id.desc()))
-    return render_template("lobby/index.html", games=mine, form=EmptyForm(),
-                           prompts={g.id: waiting_prompt(g) for g in mine
+    mine = (Game.select(Game, Seat.index.alias("my_seat"), Seat.withdrawn.alias("gone"))
+            .join(Seat).where(Seat.user == current_user.id).order_by(Game.id.desc()).objects())
+    rows = [(game, your_move(game)) for game in mine]
+    # The games that wait for this player first (a stable sort keeps the rest newest first).
+    rows.sort(key=lambda row: not row[1])
+    return render_template("lobby/index.html", rows=rows, form=EmptyForm(),
+                           prompts={g.id: waiting_prompt(g) for g, _mine in rows
                                     if g.status == "active"},
                            statuses=GAME_STATUSES)
+
+
+def your_move(game: Game) -> bool:
+    """The game waits for the reader's seat (``my_seat``, from the query)."""
+    return (game.status == "active" and not game.paused and not game.gone
+            and game.to_move == game.my_seat)
 
 
 # A game's status as "Your games" says it (the row keeps the code).

@@ -112,15 +112,18 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     # While a takeback is asked the game waits for its answers.
     my_turn = (viewer is not None and viewer == game.to_move and not game.paused
                and not seat.withdrawn and takeback["open"] is None)
+    offered = choices(game, state, viewer, names, language) if my_turn else []
+    panels = drawings.drawing(kind, state, viewer, names, seat)
+    own_panel, other_panels = drawings.split(panels)
     return dict(
         game=game, kind=kind, seat=seat, names=names, seats=seats,
         recent=recent_log_lines(game, viewer, names, RECENT_LINES, language),
         sections=board(game, state, viewer, names, language),
         prompt=prompt_text(kind, state, names),
-        drawing=drawings.drawing(kind, state, viewer, names, seat),
+        drawing=panels, own_panel=own_panel, other_panels=other_panels,
         result=[] if since is None else log_lines(game, viewer, names, after=since,
                                                   language=language),
-        choices=choices(game, state, viewer, names, language) if my_turn else [],
+        choices=offered, choice_groups=grouped(offered),
         to_move=to_move,
         deadline=deadline_text(to_move and to_move.deadline, timezone, language),
         time_left=to_move and say(language, turn_clock.status_text(
@@ -138,6 +141,14 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         talk=table_talk(game, names=names)
         if table_talk_service.may_read(current_user, game, seat) else None,
         talk_form=TalkForm(), takeback=takeback)
+
+
+def grouped(offered: list) -> list[tuple[str, list]]:
+    """The choices under their headings, in the engine's order."""
+    groups: dict[str, list] = {}
+    for choice in offered:
+        groups.setdefault(choice.group, []).append(choice)
+    return list(groups.items())
 
 
 def prompt_text(kind, state, names: list[str]) -> str:

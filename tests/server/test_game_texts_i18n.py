@@ -221,9 +221,9 @@ def test_the_game_page_shows_choices_log_and_board_in_the_readers_language(app):
     assert "Beschikbare rollen" in page and "Tafel" in page          # the board
     assert " kiest de " in page                                      # the log
     assert "Roles on offer" not in page and " chooses the " not in page
-    # The drawn board (SVG) speaks Dutch too.
-    assert "Rollen (dubloenen erop)" in page and ">Burgemeester</text>" in page
-    assert ">Mayor</text>" not in page and "Roles (doubloons on them)" not in page
+    # The drawn board speaks Dutch too (HTML since issue 27, no longer SVG).
+    assert "Rollen (dubloenen erop)" in page and '"label">Burgemeester</span>' in page
+    assert ">Mayor<" not in page and "Roles (doubloons on them)" not in page
 
 
 def test_the_turn_mail_speaks_the_players_language(app, smtp, send_mail):

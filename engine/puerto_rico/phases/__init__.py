@@ -9,6 +9,7 @@ enters it: the phases import ``roles``, never this table.
 from __future__ import annotations
 
 from engine.interface import Event
+from engine.puerto_rico import guests
 from engine.puerto_rico.phases import (
     builder,
     captain,
@@ -45,5 +46,9 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
 
 
 def options(s: State, seat: int) -> list[dict]:
-    """Every action ``seat`` may take in the phase in play."""
+    """Every action ``seat`` may take in the phase in play.  The guest
+    follow-up is read from the state itself (``x["pending"]``), so a state
+    read back from JSON (a snapshot) offers it as the live one did."""
+    if s.x is not None and guests.in_follow_up(s):
+        return guests.moves(s, seat) + [guests.DONE]
     return _OPTIONS[s.phase](s, seat)
