@@ -90,7 +90,7 @@ class Mailer:
     def subject_for(game: Game, title: str, what: str = N_("About your game")
                     ) -> Callable[[str], str]:
         """A subject that starts with what the mail is (``what``, a msgid:
-        "Result: Sugar (Puerto Rico #3)"), in the language ``queue`` finds
+        "Result: Sugar (Kind #3)"), in the language ``queue`` finds
         for the recipient; the game follows, so an inbox groups its mails.
         Every kind of mail names its own ``what``; the default is a fallback."""
         return lambda code: clean_header(translate(

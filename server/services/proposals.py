@@ -141,7 +141,7 @@ def _carry_out(game: Game, proposal: Proposal, agreed: list[int], mailer: Mailer
     return N_("Everybody agreed: it is done.")
 
 
-# What a proposal's mail is, first in its subject: "Undo proposal: Sugar (Puerto Rico #3)".
+# What a proposal's mail is, first in its subject: "Undo proposal: Sugar (Kind #3)".
 PROPOSAL_SUBJECTS = {"undo": N_("Undo proposal"), "abandon": N_("Proposal to abandon"),
                      "remove": N_("Proposal to remove a player"),
                      "replace": N_("Proposal to give a seat"),

@@ -38,7 +38,7 @@ def build(folder: Path) -> Path:
     """The translations folder with the pseudo-locale beside nl, de, fr."""
     shutil.copytree(i18n.TRANSLATIONS, folder, dirs_exist_ok=True)
     catalog = Catalog(locale=CODE)
-    for pot in sorted(i18n.TRANSLATIONS.glob("*.pot")):
+    for pot in templates():
         with pot.open("rb") as f:
             for message in read_po(f):
                 if not message.id:
@@ -53,6 +53,16 @@ def build(folder: Path) -> Path:
     with (out / "messages.mo").open("wb") as f:
         write_mo(f, catalog)
     return folder
+
+
+def templates() -> list[Path]:
+    """The server's catalog template and every game's: the server's
+    pseudo catalog holds the games' words too (the lookup falls back to it
+    when a game has no catalog in the pseudo-locale)."""
+    from engine import GAMES
+    folders = [i18n.TRANSLATIONS] + [Path(g.translations_dir()) for g in GAMES.values()
+                                     if g.translations_dir()]
+    return sorted(pot for folder in folders for pot in folder.glob("*.pot"))
 
 
 def enable(monkeypatch, folder: Path) -> None:
@@ -97,7 +107,7 @@ def engine_proper_names() -> list[str]:
 
 def _catalog_ids() -> set[str]:
     ids = set()
-    for pot in i18n.TRANSLATIONS.glob("*.pot"):
+    for pot in templates():
         with pot.open("rb") as f:
             ids.update(m.id for m in read_po(f) if isinstance(m.id, str))
     return ids
@@ -118,8 +128,10 @@ def _babel_words() -> set[str]:
 
 
 BABEL_WORDS = _babel_words()
-# What no catalog holds: links, addresses, zones ("Europe/Amsterdam").
-UNTRANSLATED = re.compile(r"https?://\S+|[\w.+-]+@[\w.-]+|\b[A-Za-z]+(?:/[\w+-]+)+|\bUTC\b")
+# What no catalog holds: links, addresses, zones ("Europe/Amsterdam"), the
+# footer's version ("pbem 0.2.dev3+gafc1234").
+UNTRANSLATED = re.compile(r"https?://\S+|[\w.+-]+@[\w.-]+|\b[A-Za-z]+(?:/[\w+-]+)+|\bUTC\b"
+                          r"|\bpbem \d[\w.+-]*")
 ASCII_WORD = re.compile(r"(?<![^\W\d_])[A-Za-z]{2,}(?![^\W\d_])")
 
 

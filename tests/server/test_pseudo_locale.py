@@ -39,7 +39,7 @@ NAMES = ["Ana Alba", "Bo Berg", "Cy Cole", "Mo Mod", "Sugar Cane", "Lobby Tea", 
          "Good luck, all", "Holidays", "A slip", "Dee Dow"] + [
     # The word an /option mail command takes, shown beside its translation.
     f"({choice})" for kind in GAMES.values() for spec in kind.options for choice in spec.choices
-] + pseudo_locale.engine_proper_names()
+] + [kind.title for kind in GAMES.values()] + pseudo_locale.engine_proper_names()
 
 
 @pytest.fixture(scope="module")
