@@ -275,7 +275,8 @@ class Mailer:
         engine-style text said in the host's language); ``seats``: who sits
         where now (None: free).  At most ANSWERS_PER_ADDRESS_PER_HOUR an
         hour (mail/limits.py): the page shows the seats anyway."""
-        return self.queue("lobby_news", host.email, self.subject_for(game, title),
+        return self.queue("lobby_news", host.email,
+                          self.subject_for(game, title, N_("Lobby news")),
                           {"name": host.name, "title": title, "what": say(host.language, what),
                            "seats": seats, "replies": bool(reply_to),
                            "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby"},
@@ -283,7 +284,8 @@ class Mailer:
 
     def lobby_cancelled(self, game: Game, title: str, person: User,
                         host_name: str) -> Outbox | None:
-        return self.queue("lobby_cancelled", person.email, self.subject_for(game, title),
+        return self.queue("lobby_cancelled", person.email,
+                          self.subject_for(game, title, N_("The lobby was called off")),
                           {"name": person.name, "title": title, "host": host_name,
                            "open_url": f"{self.links.base_url}/games/open"}, game, person)
 
@@ -291,7 +293,8 @@ class Mailer:
                         expires: str) -> Outbox | None:
         """To a player of a finished game: ``proposer`` asks for a rematch;
         it goes out on the proposer's behalf (counted as an invitation)."""
-        return self.queue("rematch", person.email, self.subject_for(game, title),
+        return self.queue("rematch", person.email,
+                          self.subject_for(game, title, N_("Rematch proposal")),
                           {"name": person.name, "title": title, "proposer": proposer.name,
                            "expires": expires,
                            "game_url": f"{self.links.base_url}/games/{game.id}#rematch"},
@@ -302,7 +305,8 @@ class Mailer:
         """How a rematch request ended (``what``, said in the reader's
         language); the new game's start mails follow on their own."""
         url = f"{self.links.base_url}/games/{(new_game or game).id}"
-        return self.queue("rematch_ended", person.email, self.subject_for(game, title),
+        return self.queue("rematch_ended", person.email,
+                          self.subject_for(game, title, N_("Rematch")),
                           {"name": person.name, "title": title,
                            "what": say(person.language, what), "url": url,
                            "started": new_game is not None}, game, person)

@@ -117,7 +117,9 @@ def _table_page(game: Game, seat: Seat | None, form: TableChannelForm, status: i
                            choice=choice, button=EmptyForm()), status
 
 
-@bp.post("/games/<int:game_id>/channel")
+# Not the page's own URL: with a GET and a POST rule on one path, werkzeug
+# answers 405 instead of 404 for an id too big for the database.
+@bp.post("/games/<int:game_id>/channel/set")
 @login_required
 def set_table(game_id: int):
     game, seat = _game_and_seat(game_id)

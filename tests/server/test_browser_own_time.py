@@ -21,16 +21,16 @@ def test_settings_mail_schedule_and_a_night_clock(live, browser, smtp, send_mail
     page.fill("#reminder_hours", "12, later")
     page.select_option("#quiet_from", "22")
     page.select_option("#quiet_until", "7")
-    page.get_by_role("button", name="Save").click()
+    page.get_by_role("button", name="Save", exact=True).click()
     shows(page, "'later' is neither 'half' nor a number of hours")
     page.fill("#reminder_hours", "12, 2")
     page.select_option("#mail_mode", "digest")
     page.select_option("#digest_hour", "23")
-    page.get_by_role("button", name="Save").click()
+    page.get_by_role("button", name="Save", exact=True).click()
     shows(page, "Your digest hour 23:00 falls in your quiet hours (22:00 to 07:00): the digest "
                 "comes at 22:00, when they begin.")
     page.select_option("#digest_hour", "8")
-    page.get_by_role("button", name="Save").click()
+    page.get_by_role("button", name="Save", exact=True).click()
     shows(page, "Your settings are saved")
     assert page.input_value("#reminder_hours") == "12, 2"
     assert page.input_value("#digest_hour") == "8"

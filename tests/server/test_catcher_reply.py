@@ -54,7 +54,7 @@ def test_replies_from_the_catcher_page_play_the_game(setup):
     assert [r.status for r in rows] == ["applied"] * 3
     send_mail(app)
     page = client.get("/dev/mail/").text
-    assert page.count("[pbem] Test table") >= 4
+    assert page.count("Test table") >= 4      # subjects: "[pbem] Your turn: …, Test table"
 
 
 def test_the_reply_form_needs_its_csrf_token(setup):

@@ -99,7 +99,8 @@ def play_by_replies(table: Table, port: int, rng, max_replies: int = 3000) -> in
         for email in table.emails:
             for mail in table.new_mail(email):
                 finals |= "is over" in body_of(mail)
-                if choices_in(mail) and reply_to(mail):
+                # A turn mail (lobby news lists the seats, numbered too).
+                if choices_in(mail) and reply_to(mail) and "of your choice" in body_of(mail):
                     waiting[email] = mail
         if finals:
             return sent

@@ -123,7 +123,7 @@ def test_a_turn_notice_is_written_with_the_move_in_the_players_language(notify_a
                        events=("turn", "talk")).status_code == 302
     host = sign_in(app, "t0@example.org")
     page = host.get(f"/games/{game.id}/channel")
-    assert host.post(f"/games/{game.id}/channel", data={
+    assert host.post(f"/games/{game.id}/channel/set", data={
         "csrf_token": csrf(page.text), "url": f"json://{receiver.base}/table"}).status_code == 302
     while to_move(app, game.id).index != nxt:
         random_move(app, game.id, random.Random(3))
@@ -164,7 +164,7 @@ def test_the_table_channel_in_place_of_turn_mails_holds_the_clock_until_it_gets_
     nxt = next_guest(app, game.id)
     host = sign_in(app, "h0@example.org")
     page = host.get(f"/games/{game.id}/channel")
-    host.post(f"/games/{game.id}/channel", data={
+    host.post(f"/games/{game.id}/channel/set", data={
         "csrf_token": csrf(page.text), "url": f"json://{receiver.base}/table"})
     player = sign_in(app, f"h{nxt}@example.org")
     page = player.get(f"/games/{game.id}/channel")
