@@ -52,6 +52,7 @@ def test_puerto_rico_words_agree_with_what_they_name():
     two = nmsg("%(n)s quarry (%(worked)s worked)", "%(n)s quarries (%(worked)s worked)", 2,
                worked=1)
     assert pr("de", two) == "2 Steinbrüche (1 besetzt)"
+    assert pr("fr", two) == "2 carrières (colons : 1)"
     assert pr("en", two) == "2 quarries (1 worked)"
     assert pr("de", term("Place")) == "Setzen"
     put = nmsg("Put a colonist on the %(target)s", "Put %(n)s colonists on the %(target)s", 1,
