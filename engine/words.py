@@ -138,6 +138,12 @@ def render(text: str, gettext: Callable[[str], str],
 
 def listing(parts: list, separator: str = ", ") -> Words:
     """``parts`` joined, each said in the reader's language.  The joining
-    template is not in any catalog: gettext hands it back as it is."""
+    template is not in any catalog: gettext hands it back as it is.  A
+    separator that is ``Words`` (``msg("; ")``) is translated too, for the
+    languages that space their punctuation ("4 points ; Q1" in French)."""
     keys = [f"p{i}" for i in range(len(parts))]
-    return Words(separator.join(f"%({k})s" for k in keys), dict(zip(keys, parts)))
+    values: dict[str, Any] = dict(zip(keys, parts))
+    if isinstance(separator, Words):
+        values["sep"] = separator
+        separator = "%(sep)s"
+    return Words(separator.join(f"%({k})s" for k in keys), values)

@@ -30,6 +30,10 @@ def turn_order(s: State) -> list[int]:
     return [(s.start + i) % s.n for i in range(s.n)]
 
 
+# Separators of lists, through the catalog: French spaces its ";".
+SEMICOLON = msg("; ")
+
+
 def bundle_text(bundle: dict) -> Words:
     parts = [msg("%(n)s %(good)s", n=bundle[g], good=term(g)) for g in GOODS if bundle.get(g)]
     if bundle.get("points"):

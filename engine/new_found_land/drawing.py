@@ -15,6 +15,7 @@ from html import escape
 from typing import Any, Callable, Mapping, Sequence
 
 from engine.interface import name_seats
+from engine.new_found_land.common import SEMICOLON
 from engine.new_found_land.data import CAPTAINS, CITIES, ISLANDS
 from engine.new_found_land.view import EXTENSION_NAMES
 from engine.svg import document, rect, text
@@ -83,7 +84,7 @@ def score_track(y: float, v: Mapping[str, Any], names: list[str],
                      + "</g>")
     y += 18 + 2 * 34
     lines = listing([nmsg("%(who)s: %(n)s point", "%(who)s: %(n)s points", p["score"],
-                          who=names[seat]) for seat, p in enumerate(v["players"])], "; ")
+                          who=names[seat]) for seat, p in enumerate(v["players"])], SEMICOLON)
     reached = [msg("%(frame)s tile (%(where)s) reached by %(who)s", frame=term(name),
                    where=msg("off the track") if f["space"] is None else f["space"],
                    who=", ".join(names[s] for s in f["reached"]) or msg("nobody"))
@@ -173,7 +174,7 @@ def harbour(y: float, seat: int, p: Mapping[str, Any], name: str, viewer,
                 nation=term(p["nation"]), goods=goods)
     extensions = listing([term(EXTENSION_NAMES.get(x, x)) for x in p["extensions"]])
     line = msg("%(captains)s; extensions: %(extensions)s; %(markers)s left; %(hand)s",
-               captains=captains, extensions=extensions or msg("none"), hand=hand,
+               captains=captains, extensions=extensions or msg("no extensions"), hand=hand,
                markers=nmsg("%(n)s marker", "%(n)s markers", p["markers"]))
     rows = -(-max(len(p["ships"]), 1) // 4)
     height = 58 + rows * 34
@@ -194,7 +195,7 @@ def offers(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
                                   say))
     y += 18 + 34 * -(-max(len(v["small_offer"]), 1) // 4)
     costs = listing([_goods(offer["cost"]) for offer in v["large_offer"] if offer],
-                    "; ")                                 # None: an empty slot
+                    SEMICOLON)                                 # None: an empty slot
     parts.append(text(PAD, y + 12, say(msg("Large ships for sale (cost): %(costs)s",
                                            costs=costs or msg("none"))), 10))
     y += 20
@@ -208,7 +209,18 @@ def offers(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
 
 
 def _goods(goods: Mapping[str, int]) -> Words:
-    return listing([msg("%(n)s %(good)s", n=n, good=term(k)) for k, n in goods.items()], "+")
+    return listing([msg("%(n)s %(good)s", n=n, good=term(k)) for k, n in goods.items()], " + ")
+
+
+def board_title(v: Mapping[str, Any]) -> str:
+    """The drawing's title; seats are counted from 1 for people, and a
+    spectator (no viewing seat) gets a title of its own."""
+    viewer = v.get("viewer")
+    if viewer is None:
+        return msg("Race to the New Found Land, round %(round)s: the board as a spectator "
+                   "sees it", round=v["round"])
+    return msg("Race to the New Found Land, round %(round)s: the board as seat %(seat)s "
+               "sees it", round=v["round"], seat=viewer + 1)
 
 
 def svg(v: Mapping[str, Any], names: Sequence[str] | None = None, say: Say = str) -> str:
@@ -228,6 +240,5 @@ def svg(v: Mapping[str, Any], names: Sequence[str] | None = None, say: Say = str
         parts.append(part)
     part, y = offers(y, v, say)
     parts.append(part)
-    title = say(msg("Race to the New Found Land, round %(round)s: the board as seat %(seat)s "
-                    "sees it", round=v["round"], seat=v.get("viewer")))
+    title = say(board_title(v))
     return document(WIDTH, y + PAD, title, parts)

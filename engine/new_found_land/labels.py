@@ -23,7 +23,10 @@ from engine.new_found_land.state import State
 from engine.words import N_, Words, fill, listing, msg, nmsg, term
 
 CHOOSE = N_("gold may stand in: you choose how to pay next")
-GOAL_WORDS = {"symbol": N_("%(param)s value on your ships"), "ships": N_("%(param)s ships"),
+# The ships goal names its row whole: "small" alone is a ship's kind, "s05
+# (small)", and French and Dutch inflect it differently before "ships".
+SHIP_ROWS = {"small": N_("small ships"), "large": N_("large ships")}
+GOAL_WORDS = {"symbol": N_("%(param)s value on your ships"),
               "city_markers": N_("markers in cities"),
               "full_cities": N_("completed cities with your marker"),
               "one_island": N_("markers on one island"),
@@ -65,8 +68,12 @@ def goal_text(gid: str) -> Words:
                     count=g["lower"][0], good=term(g["param"]))
     # Words(), not msg(): the template is looked up, and the catalogs find
     # GOAL_WORDS through its N_ marks.
-    what = (Words(GOAL_WORDS[g["kind"]], {"param": term(g["param"])})
-            if g["kind"] in ("symbol", "ships") else term(GOAL_WORDS[g["kind"]]))
+    if g["kind"] == "ships":
+        what = term(SHIP_ROWS[g["param"]])
+    elif g["kind"] == "symbol":
+        what = Words(GOAL_WORDS[g["kind"]], {"param": term(g["param"])})
+    else:
+        what = term(GOAL_WORDS[g["kind"]])
     # "markers in cities: 3 for 4 points, 5 for 8 points": no "1 ships".
     return msg("%(goal)s (%(what)s: %(lower)s, %(upper)s)", goal=gid, what=what,
                lower=_for_points(*g["lower"]), upper=_for_points(*g["upper"]))
@@ -256,7 +263,7 @@ def built_text(s: State, a: dict) -> Words:
     if a["type"] == "extend":
         return msg("the %(extension)s", extension=ext_title(s.players[s.turn], a["ext"]))
     sid = (s.small_offer if a["row"] == "small" else s.large_offer)[a["slot"]]
-    return msg("small ship %(ship)s", ship=ship_text(sid)) if a["row"] == "small" else \
+    return msg("a small ship %(ship)s", ship=ship_text(sid)) if a["row"] == "small" else \
         msg("the large ship in slot %(slot)s", slot=a["slot"] + 1)
 
 

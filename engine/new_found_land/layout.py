@@ -93,7 +93,7 @@ def harbour(seat: int, p: Mapping[str, Any], name: str, viewer: int | None, say:
                  points=nmsg("%(n)s point", "%(n)s points", p["score"])),
              _goods(p["goods"]) or msg("no goods"),
              ", ".join(CAPTAINS.get(c, c) for c in p["captains"]) or msg("no captain"),
-             msg("extensions: %(extensions)s", extensions=extensions or msg("none")),
+             msg("extensions: %(extensions)s", extensions=extensions or msg("no extensions")),
              nmsg("%(n)s marker left", "%(n)s markers left", p["markers"]), hand]
     who = msg("%(name)s (you)", name=name) if viewer == seat else name
     return panel(say(who), [group(say(msg("Ships")), [ship_tile(s, say) for s in p["ships"]])],
@@ -102,9 +102,9 @@ def harbour(seat: int, p: Mapping[str, Any], name: str, viewer: int | None, say:
 
 def offers(v: Mapping[str, Any], say: Say) -> dict:
     small = [ship_tile(s, say) for s in v["small_offer"] if s is not None]   # None: sold out
-    large = [tile(say(_goods(o["cost"], "+")), kind="ship") for o in v["large_offer"] if o]
+    large = [tile(say(_goods(o["cost"], " + ")), kind="ship") for o in v["large_offer"] if o]
     contracts = [tile(c["city"], say(msg("%(goods)s = %(points)s points",
-                                         goods=_goods(c["goods"], "+"), points=c["points"])),
+                                         goods=_goods(c["goods"], " + "), points=c["points"])),
                       "contract")
                  for c in v["contracts"] if c is not None]    # None: a field delivered to
     return panel(say(msg("On offer")), [

@@ -13,6 +13,7 @@ from typing import Any, Mapping, Sequence
 from engine.interface import Section, name_seats
 from engine.new_found_land import labels
 from engine.new_found_land.board import island_of
+from engine.new_found_land.common import SEMICOLON
 from engine.new_found_land.data import (
     CAPTAINS,
     CONTRACT_FIELDS,
@@ -83,12 +84,12 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
 def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
     who = lambda i: msg("neutral") if i == -1 else name_seats("{s%d}" % i, names)  # noqa: E731
     dash = "—"
-    small = listing([labels.ship_text(x["id"]) if x else dash for x in v["small_offer"]], "; ")
+    small = listing([labels.ship_text(x["id"]) if x else dash for x in v["small_offer"]], SEMICOLON)
     large = listing([labels.bundle_text(x["cost"]) if x else dash for x in v["large_offer"]],
-                    "; ")
+                    SEMICOLON)
     contracts = listing([msg("%(city)s: %(contract)s", city=c["city"],
                              contract=labels.contract_text(c["id"])) if c else dash
-                         for c in v["contracts"]], "; ")
+                         for c in v["contracts"]], SEMICOLON)
     frames = listing([msg("%(frame)s on %(space)s", frame=term(k), space=f["space"])
                       for k, f in v["frames"].items() if f["space"]])
     piles = listing([msg("%(pile)s %(n)s", pile=term(PILES.get(k, k)), n=n)
@@ -128,7 +129,7 @@ def _places(v: Mapping[str, Any], who) -> tuple:
                      fields=listing([_field(who, o, k) for o, k in c["fields"]]))
                  for sp, c in v["board"].items() if c["island"] == name]
         title = msg("%(place)s (scored)", place=name) if name in v["scored"] else name
-        rows.append((title, listing(tiles, "; ") or msg("no tiles")))
+        rows.append((title, listing(tiles, SEMICOLON) or msg("no tiles")))
     for city, seats in v["cities"].items():
         title = msg("%(place)s (scored)", place=city) if city in v["scored"] else city
         rows.append((title, listing([who(i) for i in seats]) or msg("no markers")))
@@ -142,22 +143,23 @@ def _field(who, owner: int | None, markers: int) -> Words:
 
 
 def _player_rows(p: Mapping[str, Any]) -> tuple:
-    hand = (listing([labels.card_text(c) for c in p["hand"]], "; ") if p["hand"] is not None
+    hand = (listing([labels.card_text(c) for c in p["hand"]], SEMICOLON) if p["hand"] is not None
             else nmsg("%(n)s card", "%(n)s cards", p["hand_count"]))
-    goals = (listing([labels.goal_text(g) for g in p["goals"]], "; ") if p["goals"] is not None
+    goals = (listing([labels.goal_text(g) for g in p["goals"]], SEMICOLON) if p["goals"] is not None
              else nmsg("%(n)s card", "%(n)s cards", p["goal_count"]))
     ships = nmsg("%(ships)s (%(n)s shipyard)", "%(ships)s (%(n)s shipyards)", p["shipyards"],
-                 ships=listing([labels.ship_text(x["id"]) for x in p["ships"]], "; "))
+                 ships=listing([labels.ship_text(x["id"]) for x in p["ships"]], SEMICOLON))
     extensions = listing([term(EXTENSION_NAMES.get(x, x.replace("_", " ")))
                           for x in p["extensions"]])
     return ((msg("Score"), str(p["score"])),
             (msg("Goods"), labels.bundle_text(p["goods"])),
             (msg("Ships"), ships),
-            (msg("Extensions"), extensions or msg("none")),
+            (msg("Extensions"), extensions or msg("no extensions")),
             (msg("Captains"), captains(p["captains"])),
-            (msg("One-time cards"), hand or msg("none")), (msg("Goal cards"), goals or msg("none")))
+            (msg("One-time cards"), hand or msg("no cards")),
+            (msg("Goal cards"), goals or msg("no cards")))
 
 
 def captains(ids) -> Words:
     """Captains by name ("Da Gama"), not by id ("da_gama")."""
-    return listing([CAPTAINS.get(c, c) for c in ids]) or msg("none")
+    return listing([CAPTAINS.get(c, c) for c in ids]) or msg("no captain")

@@ -137,7 +137,7 @@ def table(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
                        INK.get(good, "#222"))]
     supply = listing([msg("%(n)s %(good)s", n=n, good=term(k))
                       for k, n in v["goods_supply"].items()])
-    face_up = listing([term(t) for t in v["face_up"]]) or msg("none")
+    face_up = listing([term(t) for t in v["face_up"]]) or msg("no plantations")
     parts += [text(PAD + 270, y + 30, say(msg("Colonist ship %(ship)s, supply %(supply)s",
                                               ship=v["colonist_ship"],
                                               supply=v["colonist_supply"])), 10),
@@ -146,6 +146,17 @@ def table(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
                                         "plantations: %(face_up)s", vp=v["vp_supply"],
                                         quarries=v["quarries"], face_up=face_up)), 10)]
     return "".join(parts), y + 90
+
+
+def board_title(v: Mapping[str, Any]) -> str:
+    """The drawing's title; seats are counted from 1 for people, and a
+    spectator (no viewing seat) gets a title of its own."""
+    viewer = v.get("viewer")
+    if viewer is None:
+        return msg("Puerto Rico, round %(round)s: the board as a spectator sees it",
+                   round=v["round"])
+    return msg("Puerto Rico, round %(round)s: the board as seat %(seat)s sees it",
+               round=v["round"], seat=viewer + 1)
 
 
 def svg(v: Mapping[str, Any], names: Sequence[str] | None = None, say: Say = str) -> str:
@@ -159,6 +170,5 @@ def svg(v: Mapping[str, Any], names: Sequence[str] | None = None, say: Say = str
         y += height
     shared, y = table(y + 4, v, say)
     parts.append(shared)
-    title = say(msg("Puerto Rico, round %(round)s: the board as seat %(seat)s sees it",
-                    round=v["round"], seat=v.get("viewer")))
+    title = say(board_title(v))
     return document(WIDTH, y + PAD, title, parts)

@@ -71,7 +71,7 @@ def table(v: Mapping[str, Any], say: Say) -> dict:
     face_up = [tile(say(term(t)), kind=t) for t in v["face_up"]]
     lines = [msg("Colonist ship %(ship)s, supply %(supply)s", ship=v["colonist_ship"],
                  supply=v["colonist_supply"]),
-             msg("Goods left: %(goods)s", goods=_goods(v["goods_supply"]) or msg("none")),
+             msg("Goods left: %(goods)s", goods=_goods(v["goods_supply"]) or msg("no goods")),
              msg("VP chips left %(vp)s, quarries %(quarries)s", vp=v["vp_supply"],
                  quarries=v["quarries"])]
     groups = [group(say(msg("Roles (doubloons on them)")), roles),

@@ -54,7 +54,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
 
 def _counts(d: Mapping[str, int]) -> Words:
     return listing([msg("%(n)s %(good)s", n=n, good=term(k)) for k, n in d.items() if n]
-                   ) or msg("none")
+                   ) or msg("no goods")
 
 
 def _names(items: list, empty: str = N_("none")) -> Words:
@@ -77,7 +77,7 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
         (msg("Roles taken"), _names(taken)),
         (msg("Ships"), ships),
         (msg("Trading house"), _names([term(g) for g in v["trading_house"]], N_("empty"))),
-        (msg("Face-up plantations"), _names([term(t) for t in v["face_up"]])),
+        (msg("Face-up plantations"), _names([term(t) for t in v["face_up"]], N_("no plantations"))),
         (msg("Plantations"), nmsg("%(face_down)s face down, %(discarded)s discarded, %(n)s quarry",
                                   "%(face_down)s face down, %(discarded)s discarded, "
                                   "%(n)s quarries", v["quarries"], face_down=v["stack_size"],
@@ -96,7 +96,10 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
 
 def _player_rows(p: Mapping[str, Any]) -> tuple:
     tiles = [msg("%(n)s %(kind)s (%(worked)s worked)", n=p["tiles"][t], kind=term(t),
-                 worked=p["worked"][t]) for t in TILES if p["tiles"][t]]
+                 worked=p["worked"][t]) for t in TILES if p["tiles"][t] and t != "quarry"]
+    if p["tiles"]["quarry"]:            # a countable noun: "2 quarries", "2 Steinbrüche"
+        tiles.append(nmsg("%(n)s quarry (%(worked)s worked)", "%(n)s quarries (%(worked)s worked)",
+                          p["tiles"]["quarry"], worked=p["worked"]["quarry"]))
     if p.get("forests"):
         tiles.append(nmsg("%(n)s forest", "%(n)s forests", p["forests"]))
     city = listing([msg("%(building)s (%(manned)s/%(circles)s)", building=term(CARDS[b].title),

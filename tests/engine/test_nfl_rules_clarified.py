@@ -57,8 +57,8 @@ def test_gold_may_be_paid_instead_of_a_good_the_player_has_and_he_chooses_how():
                     {"type": "pay", "gold_for": ["cloth"]},
                     {"type": "pay", "gold_for": ["wood", "cloth"]}]
     words = [GAME.label(s, a) for a in pays]
-    assert words[0].startswith("Pay 1 wood + 1 cloth for small ship " + slot0)
-    assert words[1].startswith("Pay 1 cloth + 1 gold (gold for 1 wood) for small ship")
+    assert words[0].startswith("Pay 1 wood + 1 cloth for a small ship " + slot0)
+    assert words[1].startswith("Pay 1 cloth + 1 gold (gold for 1 wood) for a small ship")
     assert words[3].startswith("Pay 2 gold (gold for 1 wood + 1 cloth)")
     assert GAME.default_action(s) == PLAIN          # a timeout pays with the goods
     s = play(s, {"type": "pay", "gold_for": ["wood"]})
@@ -82,7 +82,7 @@ def test_gold_covers_every_good_the_player_lacks_as_often_as_he_has_gold():
     s.players[ME]["goods"].update(wood=0, cloth=0)   # no income to spend: gold only
     s._legal = None
     build = {"type": "build", "row": "small", "slot": 1}
-    assert GAME.label(s, build).startswith("Build small ship ")
+    assert GAME.label(s, build).startswith("Build a small ship ")
     assert GAME.label(s, build).split(" for ")[-1] == "2 gold"
     s = play(s, build)
     assert s.players[ME]["goods"]["gold"] == 0 and len(s.players[ME]["ships"]) == 2
