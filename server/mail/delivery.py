@@ -334,5 +334,6 @@ def retry(row_id: int, now: dt.datetime) -> bool:
 
 
 def counts_by_status() -> dict[str, int]:
-    return {row.status: row.n for row in Outbox.select(Outbox.status, fn.COUNT(Outbox.id).alias("n"))
-            .group_by(Outbox.status)}
+    return {row.status: row.n
+            for row in (Outbox.select(Outbox.status, fn.COUNT(Outbox.id).alias("n"))
+                        .group_by(Outbox.status))}

@@ -91,7 +91,8 @@ class DatabaseCollector:
                                 "waiting to be sent (0: none waits)")
         age.add_metric([], _seconds(now, oldest))
         found = [mails, depth, age]
-        beats = {row.name: row.beat_at for row in Heartbeat.select(Heartbeat.name, Heartbeat.beat_at)}
+        beats = {row.name: row.beat_at
+                 for row in Heartbeat.select(Heartbeat.name, Heartbeat.beat_at)}
         for name, metric, text in (
                 ("scheduler", "pbem_sweep_lag_seconds", "Seconds since the last sweep began"),
                 ("sender", "pbem_sender_lag_seconds", "Seconds since the sender's last round")):
