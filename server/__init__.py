@@ -75,5 +75,7 @@ def behind_proxy(app: Flask) -> None:
     without a proxy of ours in front, anyone could set those headers)."""
     hops = {part: app.config[f"PROXY_FIX_X_{part.upper()}"] for part in ("for", "proto", "host")}
     if any(hops.values()):
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops["for"], x_proto=hops["proto"],
-                                x_host=hops["host"], x_port=0, x_prefix=0)
+        # Flask's way to put middleware in front: the instance's wsgi_app
+        # shadows the method (through vars(): mypy forbids patching a method).
+        vars(app)["wsgi_app"] = ProxyFix(app.wsgi_app, x_for=hops["for"], x_proto=hops["proto"],
+                                         x_host=hops["host"], x_port=0, x_prefix=0)

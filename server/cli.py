@@ -96,15 +96,18 @@ def needs_database(command: click.Command) -> click.Command:
     migrated; otherwise one line says what is missing (exit status 1)."""
     from server.database_check import why_not_ready
     wrapped = copy.copy(command)
+    original = command.callback
+    if original is None:
+        raise TypeError(f"the command {command.name} has nothing to run")
 
-    @functools.wraps(command.callback)
+    @functools.wraps(original)
     def callback(*args, **kwargs):
         app = click.get_current_context().ensure_object(ScriptInfo).load_app()
         with app.app_context():
             problem = why_not_ready(current_app.config)
             if problem:
                 raise click.ClickException(problem)
-            return command.callback(*args, **kwargs)
+            return original(*args, **kwargs)
     wrapped.callback = callback
     return wrapped
 

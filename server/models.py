@@ -156,7 +156,8 @@ class Game(BaseModel):
 
 class Seat(BaseModel):
     game = ForeignKeyField(Game, backref="seats", on_delete="CASCADE")
-    index = IntegerField()
+    # The stubs see the field shadow Model.index(); peewee's fields may.
+    index = IntegerField()  # type: ignore[assignment]
     user = ForeignKeyField(User, null=True, backref="seats")
     # Bumping it revokes every link sent for this seat.
     link_version = IntegerField(default=1)
@@ -352,7 +353,7 @@ class InboundMail(BaseModel):
     mail delivered twice is acted on once."""
 
     message_id = CharField(unique=True)
-    raw = TextField()
+    raw = TextField()   # type: ignore[assignment]  # shadows Model.raw(), as peewee allows
     from_addr = CharField(default="")
     to_addr = CharField(default="")
     subject = CharField(default="")

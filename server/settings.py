@@ -62,7 +62,8 @@ def _bool(text: str) -> bool:
     return word in TRUE
 
 
-PARSERS = {int: _int, float: _float, bool: _bool, str: str}
+PARSERS: dict[type, typing.Callable[[str], typing.Any]] = {
+    int: _int, float: _float, bool: _bool, str: str}
 EXPECTED = {int: "a whole number", float: "a number",
             bool: "one of " + ", ".join(f"{t}/{f}" for t, f in zip(TRUE, FALSE)),
             str: "text"}

@@ -93,8 +93,8 @@ def read_bounce(raw: bytes, paths: ReturnPaths, envelope_to=()) -> Bounce | None
     text = inbound.plain_text(msg)
     if fields is None:
         # Not a standard report: a bounce to the return path is a failure.
-        status = STATUS_IN_TEXT.search(text[:20_000])
-        return Bounce(outbox_id, message_id, "failed", status.group(0) if status else "5.0.0",
+        found = STATUS_IN_TEXT.search(text[:20_000])
+        return Bounce(outbox_id, message_id, "failed", found.group(0) if found else "5.0.0",
                       _squeeze(text[:2000])[:500] or "undeliverable")
     action = fields.get("action", "failed").lower()
     status_match = STATUS.match(fields.get("status", ""))

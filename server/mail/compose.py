@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from babel.dates import format_date
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -170,7 +170,7 @@ class Mailer:
 
     # -- the kinds of mail ------------------------------------------------
     def invitation(self, game: Game, title: str, host: User, email: str,
-                   reply_to: str = "") -> Outbox:
+                   reply_to: str = "") -> Outbox | None:
         # No sign-in in the link: a forwarded invitation hands over no account.
         # ``reply_to``: the game's lobby address ("/join 2" by reply).
         return self.queue("invite", email, self.subject_for(game, title, N_("Invitation")),
@@ -179,8 +179,8 @@ class Mailer:
                           author=host)
 
     def turn(self, game: Game, title: str, seat: Seat, prompt: str, summary: list[str],
-             deadline: str, menu: dict | None = None, talk: list[dict] = (),
-             away: list[dict] = (), board: list[dict] = ()) -> Outbox | None:
+             deadline: str, menu: dict | None = None, talk: Sequence[dict] = (),
+             away: Sequence[dict] = (), board: Sequence[dict] = ()) -> Outbox | None:
         """``menu``: the numbered choices, holdings and reply address
         (services/reply_menu.py), when replies are on; ``talk``: the table
         talk this seat has not had by mail yet; ``away``: the moves others
@@ -211,21 +211,21 @@ class Mailer:
                                  "seat_url": self.links.seat_url(seat)},
                                 seat.turn_started_at, holds_clock=False)
 
-    def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox:
+    def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox | None:
         return self.queue("started", seat.user.email,
                           self.subject_for(game, title, N_("The game has started")),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "to_move": to_move_name, "seat_url": self.links.seat_url(seat)},
                           game, seat.user)
 
-    def new_link(self, game: Game, title: str, seat: Seat) -> Outbox:
+    def new_link(self, game: Game, title: str, seat: Seat) -> Outbox | None:
         return self.queue("new_link", seat.user.email,
                           self.subject_for(game, title, N_("A new link to your seat")),
                           {"name": seat.user.name, "seat": seat.index + 1, "title": title,
                            "seat_url": self.links.seat_url(seat)}, game, seat.user)
 
     def final(self, game: Game, title: str, seat: Seat, rows: list[dict],
-              reason: str) -> Outbox:
+              reason: str) -> Outbox | None:
         return self.queue("final", seat.user.email, self.subject_for(game, title, N_("Result")),
                           {"name": seat.user.name, "title": title, "rows": rows,
                            "reason": reason, "seat_url": self.links.seat_url(seat)},
@@ -390,7 +390,7 @@ class Mailer:
                           {"name": user.name, "reset_url": self.links.reset_url(user),
                            "minutes": self.links.reset_max_age // 60}, None, user)
 
-    def reset_unknown(self, email: str, language: str | None = None) -> Outbox:
+    def reset_unknown(self, email: str, language: str | None = None) -> Outbox | None:
         return self.queue("reset_unknown", email, lambda code: "[pbem] " + translate(
                               code, N_("Password reset")),
                           {"signup_url": f"{self.links.base_url}/signup"}, None,

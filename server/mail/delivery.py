@@ -120,7 +120,8 @@ def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
                .where((Outbox.claimed_until >= now)
                       & Outbox.claimed_by.startswith(f"{host}:")))
     freed = 0
-    for (holder,) in holders.tuples():
+    for row in holders:
+        holder = row.claimed_by
         if not holder_running(holder):
             freed += (Outbox.update(claimed_until=None, claimed_by="")
                       .where(Outbox.claimed_by == holder).execute())
@@ -333,5 +334,6 @@ def retry(row_id: int, now: dt.datetime) -> bool:
 
 
 def counts_by_status() -> dict[str, int]:
-    return dict(Outbox.select(Outbox.status, fn.COUNT(Outbox.id))
-                .group_by(Outbox.status).tuples())
+    return {row.status: row.n
+            for row in (Outbox.select(Outbox.status, fn.COUNT(Outbox.id).alias("n"))
+                        .group_by(Outbox.status))}

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import typing
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.header import decode_header, make_header
@@ -193,7 +194,7 @@ def walk(msg: Message):
         yield part
         payload = part.get_payload()
         if part.is_multipart() and isinstance(payload, list):
-            stack.extend(reversed(payload))
+            stack.extend(reversed(typing.cast(list[Message], payload)))  # a multipart's parts
 
 
 def part_text(part: Message) -> str:

@@ -78,7 +78,7 @@ class Links:
         has read them already (the seat is then looked up there)."""
         data = self._load("seat", token, self.seat_max_age)
         if seats is None:
-            seat = SEAT.first(data.get("g"), data.get("s")) if _ints(data, "g", "s") else None
+            seat = SEAT.first(data["g"], data["s"]) if _ints(data, "g", "s") else None
         else:
             seat = next((s for s in seats if (s.game_id, s.index) == (data.get("g"), data.get("s"))),
                         None)

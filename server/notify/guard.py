@@ -26,7 +26,7 @@ def check_host(settings, host: str, port: int | None) -> None:
     except (OSError, UnicodeError):
         raise Refused(N_("The host of that address cannot be found.")) from None
     for *_, sockaddr in found:
-        if not is_public(sockaddr[0]):
+        if not is_public(str(sockaddr[0])):
             raise Refused(N_("That address points into a private network; "
                              "the server does not post there."))
 

@@ -57,11 +57,11 @@ def rows(user: User, now: dt.datetime, everything: bool = False, sort: str = "id
     for seat in (Seat.select(Seat, User).join(User)
                  .where(Seat.game.in_(ids)).order_by(Seat.index)):
         seats[seat.game_id].append(seat)
-    last_move = dict(Event.select(Event.game, fn.MAX(Event.created_at))
-                     .where(Event.game.in_(ids) & (Event.kind == "move")
-                            & (Event.undone == False))  # noqa: E712 (SQL)
-                     .group_by(Event.game)
-                     .tuples())
+    last_move = {row.game_id: row.last
+                 for row in (Event.select(Event.game, fn.MAX(Event.created_at).alias("last"))
+                             .where(Event.game.in_(ids) & (Event.kind == "move")
+                                    & (Event.undone == False))  # noqa: E712 (SQL)
+                             .group_by(Event.game))}
     failing = failing_since(s.user.email for group in seats.values() for s in group)
     found = [_row(g, seats[g.id], last_move.get(g.id) or g.started_at or now, now, failing)
              for g in games]
@@ -79,7 +79,8 @@ def _row(game: Game, seats: list[Seat], last: dt.datetime, now: dt.datetime,
     late = (deadline is not None and deadline < now and not game.paused
             and not (pending.withdrawn or pending.absent or pending.mail_hold_since))
     row = Row(game, rules(game).title, pending.user.name if pending else "",
-              deadline, max(now - last, dt.timedelta(0)), now - deadline if late else None,
+              deadline, max(now - last, dt.timedelta(0)),
+              now - deadline if late and deadline is not None else None,
               [s.user.name for s in seats if s.withdrawn or s.absent],
               mail_failing={s.user.name: failing[s.user.email.lower()] for s in seats
                             if s.user.email.lower() in failing and not s.withdrawn})

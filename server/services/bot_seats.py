@@ -42,6 +42,8 @@ def seed_for(game: Game, seat_index: int) -> int:
 
 def action_for(game: Game, kind, state, seat: Seat):
     """The move the seat's bot plays now."""
+    if seat.bot is None:
+        raise ValueError(f"seat {seat.index} of game {game.id} is played by no bot")
     return bots.choose(seat.bot, kind, state, seat.index, seed_for(game, seat.index))
 
 

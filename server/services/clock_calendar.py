@@ -73,11 +73,11 @@ def choices(default_night: tuple[int, int]) -> list[tuple[str, str]]:
                 nights.append(night)
         except ValueError:          # a NIGHT_* setting that is no night: left out
             pass
-    found = []
+    found: list[tuple[str, str]] = []
     for name in POLICIES:
-        for night in nights if "no_nights" in name else [None]:
-            p = Policy(weekends="no_weekends" in name, night=night)
-            value = name if night is None else f"{name}/{night[0]}-{night[1]}"
+        for window in nights if "no_nights" in name else [None]:
+            p = Policy(weekends="no_weekends" in name, night=window)
+            value = name if window is None else f"{name}/{window[0]}-{window[1]}"
             found.append((value, describe(p, zone_note=False)))
     return found
 

@@ -95,6 +95,8 @@ def shift_pending(user_id: int, delta: dt.timedelta, now: dt.datetime) -> int:
     pending = (Seat.select(Seat, Game).join(Game)
                .where((Seat.user == user_id) & Seat.deadline.is_null(False)))
     for seat in pending:
+        if seat.deadline is None:       # never: the query wants one
+            continue
         game = seat.game
         seat.deadline = max(now, turn_clock.after_stop(game, user, seat.deadline, *stop))
         if seat.next_reminder_at is not None:       # None: all of this turn's went out
@@ -155,7 +157,7 @@ def release(seat_id: int, now: dt.datetime) -> bool:
     if seat is None or seat.mail_hold_since is None:
         return False
     stood = max(now - seat.mail_hold_since, dt.timedelta(0))
-    changes = {"mail_hold_since": None}
+    changes: dict[str, dt.datetime | None] = {"mail_hold_since": None}
     if seat.deadline is not None:
         changes["deadline"] = seat.deadline + stood
     if seat.next_reminder_at is not None:

@@ -195,15 +195,16 @@ def failing_since(addresses) -> dict[str, dt.datetime]:
     if not addresses:
         return {}
     address = fn.LOWER(Outbox.to_addr)
-    last_ok = dict(Outbox.select(address, fn.MAX(Outbox.id))
-                   .where(address.in_(addresses) & (Outbox.status == "sent"))
-                   .group_by(address).tuples())
-    found = {}
-    for addr, row_id, created in (Outbox.select(address, Outbox.id, Outbox.created_at)
-                                  .where(address.in_(addresses) & Outbox.status.in_(FAILING))
-                                  .order_by(Outbox.id).tuples()):
-        if row_id > last_ok.get(addr, 0) and addr not in found:
-            found[addr] = created
+    last_ok = {row.addr: row.last_id
+               for row in (Outbox.select(address.alias("addr"), fn.MAX(Outbox.id).alias("last_id"))
+                           .where(address.in_(addresses) & (Outbox.status == "sent"))
+                           .group_by(address))}
+    found: dict[str, dt.datetime] = {}
+    for row in (Outbox.select(address.alias("addr"), Outbox.id, Outbox.created_at)
+                .where(address.in_(addresses) & Outbox.status.in_(FAILING))
+                .order_by(Outbox.id)):
+        if row.id > last_ok.get(row.addr, 0) and row.addr not in found:
+            found[row.addr] = row.created_at
     return found
 
 

@@ -243,6 +243,8 @@ def _compact_seats(game: Game, seats: list[Seat], filled: list[Seat]) -> None:
 def _announce_start(game: Game, kind, mailer: Mailer, now) -> None:
     seats = list(Seat.select(Seat, User).join(User).where(Seat.game == game.id)
                  .order_by(Seat.index))         # bots' seats have no user to mail
+    if game.to_move is None:
+        raise ValueError(f"game {game.id} started with nobody to move")
     to_move_name = seat_names(game)[game.to_move]
     for seat in seats:
         if seat.index != game.to_move:

@@ -33,7 +33,8 @@ def readiness(settings, now: dt.datetime | None = None) -> dict[str, Check]:
     checks = {"database": Check(True, "answers")}
     try:
         checks["migrations"] = _migrations()
-        beats = dict(Heartbeat.select(Heartbeat.name, Heartbeat.beat_at).tuples())
+        beats = {row.name: row.beat_at
+                 for row in Heartbeat.select(Heartbeat.name, Heartbeat.beat_at)}
         for name in ("scheduler", "sender"):
             checks[name] = _fresh(name, beats.get(name), now,
                                   settings[f"READY_{name.upper()}_MAX_AGE"])

@@ -40,7 +40,7 @@ def parse_own_reminders(text: str) -> list | None:
     if len(items) > MAX_REMINDERS:
         raise ValueError(msg("At most %(n)s reminders per turn.", n=MAX_REMINDERS))
     for item in items:
-        if item != "half" and not 0 < item <= MAX_HOURS:
+        if not isinstance(item, str) and not 0 < item <= MAX_HOURS:    # str: "half"
             raise ValueError(msg("A reminder comes more than 0 and at most %(most)s hours "
                                  "before the deadline; %(hours)s is not.", most=MAX_HOURS,
                                  hours=f"{item:g}"))
@@ -100,7 +100,7 @@ def check_digest_hour(hour: int | None) -> None:
 def quiet_digest_note(hour: int, quiet: cal.Policy | None) -> str:
     """What the player is told when their digest hour lies in their quiet
     hours (it then comes when they begin, like a reminder); "" otherwise."""
-    if quiet is None:
+    if quiet is None or quiet.night is None:
         return ""
     start, end = quiet.night
     if (hour - start) % 24 >= (end - start) % 24:

@@ -76,8 +76,9 @@ class DatabaseCollector:
         yield from found
 
     def _read(self, now: dt.datetime) -> list:
-        by_status = dict(Outbox.select(Outbox.status, fn.COUNT(Outbox.id))
-                         .group_by(Outbox.status).tuples())
+        by_status = {row.status: row.n for row in
+                     Outbox.select(Outbox.status, fn.COUNT(Outbox.id).alias("n"))
+                     .group_by(Outbox.status)}
         mails = GaugeMetricFamily("pbem_mails", "Mails in the outbox, by status", labels=["status"])
         for status in sorted(set(STATUSES) | set(by_status)):
             mails.add_metric([status], by_status.get(status, 0))
@@ -90,7 +91,8 @@ class DatabaseCollector:
                                 "waiting to be sent (0: none waits)")
         age.add_metric([], _seconds(now, oldest))
         found = [mails, depth, age]
-        beats = dict(Heartbeat.select(Heartbeat.name, Heartbeat.beat_at).tuples())
+        beats = {row.name: row.beat_at
+                 for row in Heartbeat.select(Heartbeat.name, Heartbeat.beat_at)}
         for name, metric, text in (
                 ("scheduler", "pbem_sweep_lag_seconds", "Seconds since the last sweep began"),
                 ("sender", "pbem_sender_lag_seconds", "Seconds since the sender's last round")):

@@ -204,7 +204,7 @@ def _restart_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
         _due_now(seat, now)
         return
     moves.notify_turn(game, now, mailer)
-    if game.paused:
+    if game.paused and game.paused_at is not None:     # pause() sets both
         _shift(game, [Seat.get_by_id(seat.id)], now, game.paused_at)
 
 
@@ -239,6 +239,8 @@ def _tell(mailer: Mailer, game: Game, what: str, reason: str, only=None, skip=()
           lines=(), subject: str = N_("Moderator note")) -> None:
     """Mail ``what`` to the players (only the seat indexes in ``only``, if given)."""
     for seat in _seats(game):
+        if seat.user is None:       # _seats joins the users: never
+            continue
         if (only is None or seat.index in only) and seat.index not in skip:
             _mail(mailer, game, seat.user, what, reason, mailer.links.seat_url(seat), lines,
                   subject)
@@ -266,10 +268,10 @@ def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
         _note(game, seq, {"note": "extend", "hours": hours, "reason": reason}, text, user, now,
               seat=seat.index)
         base = seat.deadline if seat.deadline and seat.deadline > now else now
-        user = seat.user if seat.user_id else None
-        seat.deadline = turn_clock.deadline_from(game, user, base, hours)   # clock hours
+        player = seat.user if seat.user_id else None
+        seat.deadline = turn_clock.deadline_from(game, player, base, hours)   # clock hours
         seat.next_reminder_at = turn_clock.next_reminder(
-            game, user, seat.deadline, now, now, clocks.reminder_hours(game))
+            game, player, seat.deadline, now, now, clocks.reminder_hours(game))
         seat.mail_hold_since = None     # a clock held for a failing mail: the moderator decided
         seat.save(only=[Seat.deadline, Seat.next_reminder_at, Seat.mail_hold_since])
         deadline, paused = seat.deadline, game.paused
@@ -353,6 +355,8 @@ def replace(game_id: int, user: User, seq: int, index: int, email: str, name: st
             raise ModerationError(msg("%(name)s already plays another seat of this game.",
                                       name=newcomer.name))
         old = seat.user
+        if old is None:
+            raise ValueError(f"seat {index} of game {game.id} has no player to replace")
         text = _said(msg("%(who)s (moderator) gave seat %(seat)s of %(old)s to %(new)s.",
                          who=user.name, seat=index + 1, old=old.name, new=newcomer.name), reason)
         new = _note(game, seq, {"note": "replace", "seat": index, "old": old.id,

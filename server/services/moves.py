@@ -79,8 +79,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         raise ValueError(f"unknown actor {actor!r}")
     now = now or utcnow()
     with db.atomic():
-        game = game_with_snapshot(game_id)
-        _check_turn(game, seat, expected_seq, actor)
+        game = _check_turn(game_with_snapshot(game_id), seat, expected_seq, actor)
         kind = rules(game)
         state = state if state is not None else load_state(game)
         legal = find_legal(kind, state, seat, action)
@@ -111,7 +110,7 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         _after_move(game, seat, actor, now, mailer, notify, new_state)
     return Played(seq, next_seat, over, new_state)
 
-def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> None:
+def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> Game:
     if game is None:
         raise NotFound(N_("There is no such game."))
     if game.status == "finished":
@@ -124,13 +123,14 @@ def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> 
         raise StaleMove(N_("The game has moved on since this page was made."))
     if game.to_move != seat:
         raise MoveRejected(N_("It is not your turn."))
+    return game
 
 def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mailer,
                 notify: bool = True, state=None) -> None:
     """Clocks and mails that follow a move.  The seat that moved changes in
     one UPDATE (bench/server_move_roundtrip.py counts the statements)."""
     mine = (Seat.game == game.id) & (Seat.index == seat)
-    changes = {"last_move_seq": game.seq}
+    changes: dict[str, object] = {"last_move_seq": game.seq}
     if actor == "player":
         # They are back: the timeout count restarts and the list of moves
         # played for them while away is done (services/while_away.py).
@@ -159,6 +159,8 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     """Start the clock of the seat to move and mail it (unless it reads a
     digest).  ``names`` and ``state``: when the caller has them."""
     # Every seat with its user in one statement: the one to move, and the names.
+    if game.to_move is None:
+        raise ValueError(f"game {game.id} has nobody to move")
     seats = seats_with_users(game)
     seat = seats[game.to_move]
     clocks.start_turn(game, seat, now)

@@ -43,7 +43,7 @@ def listing(limit: int = LISTED) -> list[OpenGame]:
         seats[seat.game_id].append(seat)
     rows = []
     for game in found:
-        free = sum(1 for s in seats[game.id] if s.user_id is None and not s.bot)
+        free = len([s for s in seats[game.id] if s.user_id is None and not s.bot])
         if free:
             rows.append(OpenGame(game, game.host.name, len(seats[game.id]), free,
                                  [s.user.name for s in seats[game.id] if s.user_id]))

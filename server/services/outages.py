@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from peewee import IntegrityError
 
@@ -41,7 +42,7 @@ class Outage:
     def length(self) -> dt.timedelta:
         return self.ended - self.began
 
-    def covers(self, when: dt.datetime | None) -> bool:
+    def covers(self, when: dt.datetime | None) -> TypeGuard[dt.datetime]:
         return when is not None and self.began < when <= self.ended
 
 
@@ -123,12 +124,14 @@ def shift_clocks(outage: Outage) -> list[Seat]:
                .where(fell & Seat.deadline.is_null(False) & (Game.status == "active")
                       & (Game.to_move == Seat.index))
                .order_by(Seat.id))
-    moved = []
+    moved: list[Seat] = []
     for seat in running:
-        changes = {}
+        if seat.deadline is None:       # never: the query wants one
+            continue
+        changes: dict[str, dt.datetime | None] = {}
         if outage.covers(seat.deadline):
             changes["deadline"] = seat.deadline + outage.length
-        deadline = changes.get("deadline", seat.deadline)
+        deadline = changes.get("deadline") or seat.deadline
         if outage.covers(seat.next_reminder_at):
             reminder = seat.next_reminder_at + outage.length
             changes["next_reminder_at"] = reminder if reminder < deadline else None
@@ -141,7 +144,7 @@ def shift_clocks(outage: Outage) -> list[Seat]:
 
 def tell(mailer: Mailer, outage: Outage, moved: list[Seat]) -> None:
     """One mail per player whose deadline moved, one summary per moderator."""
-    games = {}
+    games: dict[int, Game] = {}
     for seat in moved:
         game = games.setdefault(seat.game_id, Game.get_by_id(seat.game_id))
         if seat.absent or seat.withdrawn:

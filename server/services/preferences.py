@@ -11,7 +11,7 @@ from engine.words import N_
 from server.db import db
 from server.i18n import known
 from server.models import Game, Seat, User, utcnow
-from server.services import clocks, mail_schedule, turn_clock
+from server.services import clock_calendar, clocks, mail_schedule, turn_clock
 
 MAIL_MODES = ("every", "digest")
 
@@ -32,7 +32,7 @@ class MailSchedule:
     quiet_from: int | None
     quiet_until: int | None
     digest_hour: int | None
-    quiet: object = None            # clock_calendar.Policy of the quiet hours
+    quiet: clock_calendar.Policy | None = None            # the quiet hours
 
     def digest_note(self, site_hour: int) -> str:
         hour = site_hour if self.digest_hour is None else self.digest_hour
@@ -103,6 +103,7 @@ def reschedule(user: User, old_zone: str, now: dt.datetime) -> None:
                       & (Game.status == "active")))
     for seat in pending:
         game = seat.game
+        assert seat.deadline is not None       # the query selects only seats with one
         if old_zone != user.timezone and seat.deadline > now:
             seat.deadline = turn_clock.rezoned(game, old_zone, user, seat.deadline, now)
         seat.next_reminder_at = turn_clock.next_reminder(

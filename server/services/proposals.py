@@ -12,6 +12,7 @@ a move or any other note since makes it lapse, as it would make a form stale.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 from engine.words import N_, msg, nmsg
 from server.db import Prepared, db
@@ -19,9 +20,9 @@ from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
 from server.services import moderation, moves, seat_views, takebacks
 
-SERVICES = {"default": moderation.play_default, "replace": moderation.replace,
-            "remove": moderation.remove, "undo": moderation.undo,
-            "abandon": moderation.abandon}
+SERVICES: dict[str, Callable[..., str]] = {
+    "default": moderation.play_default, "replace": moderation.replace,
+    "remove": moderation.remove, "undo": moderation.undo, "abandon": moderation.abandon}
 
 
 def propose(game_id: int, user: User, seq: int, action: str, params: dict, reason: str, *,

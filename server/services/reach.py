@@ -72,7 +72,7 @@ def hold_while_waiting(seat: Seat, now: dt.datetime) -> bool:
     return True
 
 
-def warned(seat: Seat, turn_of: dt.datetime, now: dt.datetime) -> bool:
+def warned(seat: Seat, turn_of: dt.datetime | None, now: dt.datetime) -> bool:
     """A reminder or last call of the turn that began at ``turn_of`` reached
     the player: if that turn is still pending, it is the turn's warning."""
     return (Seat.update(reminded_at=now)

@@ -469,7 +469,7 @@ def lobby(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
     left = [line for line in done if line.startswith("You left")]
     if (joined or left) and host.id != user.id:
         # The host hears of it, and can answer that mail with /start.
-        news = [msg("%(name)s now sits in seat %(seat)s.", name=user.name,
+        news: list[str] = [msg("%(name)s now sits in seat %(seat)s.", name=user.name,
                     seat=joined[-1].split()[-1].rstrip("."))] if joined else []
         news += [open_games.left_text(user)] if left else []
         _lobby_answer(host.email, host, game, mailer, "applied", "", news)

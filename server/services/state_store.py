@@ -69,6 +69,8 @@ def replay(game: Game, upto: int | None = None):
     if upto is not None:
         query = query.where(Event.seq <= upto)
     for row in query:
+        if row.seat is None:
+            raise ValueError(f"a move of game {game.id} has no seat")
         state, _ = kind.apply(state, row.seat, row.action)
     return state
 

@@ -137,7 +137,8 @@ def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
     holders = (Seat.select(Seat.claimed_by).distinct()
                .where((Seat.claimed_until >= now) & Seat.claimed_by.startswith(f"{host}:")))
     freed = 0
-    for (holder,) in holders.tuples():
+    for row in holders:
+        holder = row.claimed_by
         if not holder_running(holder):
             freed += (Seat.update(claimed_until=None, claimed_by="")
                       .where((Seat.claimed_by == holder) & (Seat.claimed_until >= now))
@@ -247,7 +248,8 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
     actor = "bot" if seat.bot else "timeout"
     with db.atomic():
         game = Game.get_by_id(seat.game_id)
-        kind, state, played = rules(game), None, []
+        kind, state = rules(game), None
+        played: list[str] = []
         while (len(played) < MAX_CHAIN and game.status == "active" and not game.paused
                and game.to_move == seat.index):
             state = state if state is not None else load_state(game)
@@ -358,6 +360,8 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
 
 
 def _queue_reminder(mailer: Mailer, game: Game, seat: Seat, last_call: bool = False):
+    if seat.user is None:
+        raise ValueError(f"seat {seat.index} of game {game.id} has no player to remind")
     state = load_state(game, save=False)
     menu = reply_menu.menu(mailer.settings, game, seat, state)
     return mailer.reminder(game, rules(game).title, seat,
@@ -396,6 +400,8 @@ def send_digests(settings, mailer: Mailer, now: dt.datetime, limit: int) -> int:
            .limit(limit))
     sent = 0
     for row in list(due):
+        if row.next_digest_at is None:      # never: NULL is not <= now
+            continue
         sent += _digest(settings, mailer, row.id, row.next_digest_at, now)
     return sent
 

@@ -132,7 +132,8 @@ def ask(game_id: int, user: User, seq: int, back_to: int, *, mailer: Mailer,
         if not asked:       # nobody else plays (a practice game): nobody to ask
             return _take_back(game, user, seqs, [], mailer, now)
         names = seat_views.seat_names(game)
-        later = [f"{names[r.seat]} (#{r.seq})" for r in sorted(rows, key=lambda r: r.seq)[1:]]
+        later = [f"{names[r.seat]} (#{r.seq})" for r in sorted(rows, key=lambda r: r.seq)[1:]
+                 if r.seat is not None]     # moves: every one has its seat
         text = _request_text(user, back_to, later)
         hours = float(mailer.settings.get("TAKEBACK_HOURS", 24))
         new = moderation._note(game, seq, {"note": "takeback_request", "seqs": seqs}, text,
@@ -270,6 +271,8 @@ def _end(game: Game, takeback: Takeback, status: str, text: Words | None, user: 
     """The request ends without taking anything back; the clock runs again."""
     _claim(takeback, status, now)
     if note:
+        if text is None or user is None:
+            raise ValueError("a request that ends with a note needs its text and its user")
         moderation._note(game, game.seq, {"note": f"takeback_{status}",
                                           "takeback": takeback.id}, text, user, now,
                          actor="player" if status == "refused" else "timeout")

@@ -11,8 +11,10 @@ from server.i18n import DEFAULT, LANGUAGES, TRANSLATIONS, known, say
 
 
 def page_language() -> str:
-    if current_user and current_user.is_authenticated and known(current_user.language):
-        return known(current_user.language)
+    if current_user and current_user.is_authenticated:
+        code = known(current_user.language)
+        if code:
+            return code
     return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
 
 

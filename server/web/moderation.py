@@ -5,7 +5,9 @@ services/moderation.py and redirect; only moderators (and a game's host, for tha
 game) get past ``_moderated``."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import click
 from flask import (
@@ -110,7 +112,8 @@ class BotAccountForm(ModeratorForm):
 
 
 # What each action posts and the service it calls (with the form's own fields).
-ACTIONS = {
+# action: (its form, the service that does it, the service's arguments from the form)
+ACTIONS: dict[str, tuple[type[ReasonForm], Callable[..., str], Callable[[Any], dict]]] = {
     "extend": (ExtendForm, moderate.extend, lambda f: {"hours": f.hours.data}),
     "default": (ReasonForm, moderate.play_default, lambda f: {}),
     "pause": (ReasonForm, moderate.pause, lambda f: {}),
@@ -207,7 +210,7 @@ def game_page(game: Game) -> dict:
     names = seat_names(game, page_language())
     # A host who plays sees only their own seat's secrets.
     log = log_lines(game, mine, names, language=page_language())
-    by_seq = {}
+    by_seq: dict[int, list[str]] = {}
     for line in log:
         by_seq.setdefault(line.seq, []).append(line.text)
     recent = list(Event.select().where((Event.game == game.id) & (Event.kind == "move"))

@@ -22,10 +22,10 @@ def mailer():
     return current_app.extensions["pbem_mailer"]
 
 
-def language_name(code: str) -> str:
+def language_name(code: str) -> str | None:
     """A table's language in the reader's words ("Dutch", "Niederländisch")."""
-    code = known(code)
-    return Locale.parse(code).get_language_name(page_language()) if code else ""
+    found = known(code)
+    return Locale.parse(found).get_language_name(page_language()) if found else ""
 
 
 @bp.get("/games/open")

@@ -112,7 +112,8 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     # While a takeback is asked the game waits for its answers.
     my_turn = (viewer is not None and viewer == game.to_move and not game.paused
                and not seat.withdrawn and takeback["open"] is None)
-    offered = choices(game, state, viewer, names, language) if my_turn else []
+    offered = (choices(game, state, viewer, names, language)
+               if my_turn and viewer is not None else [])
     panels = drawings.drawing(kind, state, viewer, names, seat)
     own_panel, other_panels = drawings.split(panels)
     return dict(
@@ -125,7 +126,8 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
                                                   language=language),
         choices=offered, choice_groups=grouped(offered),
         to_move=to_move,
-        deadline=deadline_text(to_move and to_move.deadline, timezone, language),
+        deadline=deadline_text(to_move.deadline if to_move is not None else None,
+                               timezone, language),
         time_left=to_move and say(language, turn_clock.status_text(
             game, to_move.user, to_move.deadline, utcnow())),
         rows=outcome_rows(game, result_names(game, names, language), language),

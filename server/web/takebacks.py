@@ -79,6 +79,6 @@ def box(game: Game, seat: Seat | None) -> dict:
                 "what": takebacks.describe(game, request, page_language()),
                 "expires": deadline_text(request.expires_at, _timezone(seat), page_language()),
                 "form": TakebackAnswerForm(seq=str(game.seq))}
-    offers = takebacks.offers(game, seat, page_language()) if plays else []
+    offers = takebacks.offers(game, seat, page_language()) if plays and seat is not None else []
     return {"open": None, "offers": offers,
             "form": TakebackForm(seq=str(game.seq))}

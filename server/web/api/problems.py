@@ -36,8 +36,9 @@ def documented(bp):
 
 def language() -> str:
     user = g.get("api_user")
-    if user is not None and known(user.language):
-        return known(user.language)
+    code = known(user.language) if user is not None else None
+    if code:
+        return code
     return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
 
 

@@ -75,14 +75,16 @@ def game_view(game: Game, user: User, language: str, since: int | None) -> dict:
         summary(game, seat), paused=game.paused, seats=seat_list(seats, names),
         view=kind.view(state, viewer),
         deadline=to_move.deadline if to_move is not None else None,
-        deadline_text=deadline_text(to_move and to_move.deadline, user.timezone, language),
+        deadline_text=deadline_text(to_move.deadline if to_move is not None else None,
+                                    user.timezone, language),
         prompt=name_seats(translate(language, template, values), names)
         if game.status == "active" else "",
         board=[{"title": s.title, "rows": [{"label": label, "value": value}
                                           for label, value in s.rows]}
                for s in board(game, state, viewer, names, language)],
         legal_moves=[{"action": c.action, "label": c.label, "group": c.group}
-                     for c in choices(game, state, viewer, names, language)] if movable else [],
+                     for c in choices(game, state, viewer, names, language)]
+        if movable and viewer is not None else [],
         log=[{"seq": line.seq, "text": line.text} for line in log],
         result=[{"name": r["name"], "seat": r["seat"], "total": r["total"],
                  "winner": r["winner"]} for r in result])
