@@ -1,7 +1,9 @@
 """The scheduler's sweep on a large database, SQLite or PostgreSQL.
 
-Fills a fresh SQLite file (or a schema of its own on PostgreSQL) with N active two-player Puerto Rico games of
-which D have a seat past its deadline, then times one sweep (which plays the
+Fills a fresh SQLite file (or a schema of its own on PostgreSQL) with N
+active two-player Puerto Rico games of which D have a seat past its
+deadline, then times (in CPU: this process and, on PostgreSQL, its
+backend) one sweep (which plays the
 D timeouts, writes their log rows and snapshots and queues their mails) and
 an empty sweep; then, on the same database, plays as many player moves (the
 default action, through the same ``moves.play`` a move page calls) and prints
