@@ -6,12 +6,24 @@ games are made through the services; from then on everything is what players
 do: a turn mail reaches the catcher, a client thread follows its seat link,
 reads the move page and posts moves until the page offers none, and so on
 until every game is over.  Then the same client hammers a bare Flask app
-under the same gunicorn settings for the same number of requests.
+under the same gunicorn settings, twice: a page that answers "ok", and the
+floor of a move (one transaction that reads a game row FOR UPDATE, inserts
+an event row and updates the game row; a small page rendered; one mail
+composed with email.message.EmailMessage).
 
-It prints moves per second, median and p99 per move post, the ratio to the
-bare app, the median per band of progress (does latency grow as the tables
-fill?), and checks: every game's event log replays to its stored snapshot,
-every turn mail reached the catcher exactly once by Message-ID, no 5xx.
+CPU is counted for this run's own processes only: gunicorn and its workers,
+the schedulers and senders it started, this process (clients and catcher),
+and the PostgreSQL backends serving them, found in pg_stat_activity by this
+run's database and application_name and read from /proc/<pid>/stat.  Other
+work on the machine (other benchmarks, other databases) is not in it.
+
+It prints moves per second, median and p99 per move post, requests per move
+post, the median per band of progress (does latency grow as the tables
+fill?), the server CPU (web workers, their PostgreSQL backends, senders,
+schedulers) per move post against a bare request's and against the floor
+move's (the ratios), and checks: every game's event log replays to its
+stored snapshot, every turn mail reached the catcher exactly once by
+Message-ID, no 5xx.
 
     .venv/bin/python bench/http_moves.py                  # 20 games
     .venv/bin/python bench/http_moves.py --games 1000 --clients 32 --kind new_found_land
@@ -39,6 +51,7 @@ from email.policy import default as email_policy
 from html import unescape
 from pathlib import Path
 
+import psycopg
 from aiosmtpd.controller import Controller
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +75,59 @@ app = Flask(__name__)
 def index():
     return "ok"
 """
+# What a move must do at the least (the floor): one transaction on a game row
+# and an event row, a small page, one mail composed.
+FLOOR_APP = '''
+import os
+from email.message import EmailMessage
+
+import psycopg
+from flask import Flask, request
+
+app = Flask(__name__)
+PAGE = """<!doctype html><html lang=en><title>{{ name }}</title>
+<h1>{{ name }}</h1><p>Move {{ seq }} played: {{ action }}.</p>
+<form method=post action="/move/{{ game }}">
+{% for a in actions %}<button name=action value="{{ a }}">{{ a }}</button>{% endfor %}
+</form>"""
+TEMPLATE = app.jinja_env.from_string(PAGE)     # compiled once, as Flask's files are
+_conn = []
+
+
+def connection():
+    if not _conn or _conn[0].closed:
+        _conn[:] = [psycopg.connect(os.environ["FLOOR_DSN"], autocommit=True)]
+    return _conn[0]
+
+
+@app.get("/")
+def index():
+    return "ok"
+
+
+@app.post("/move/<int:game>")
+def move(game):
+    action = request.form.get("action", "")
+    conn = connection()
+    with conn.transaction():
+        seq, name = conn.execute("SELECT seq, name FROM floor_game WHERE id = %s FOR UPDATE",
+                                 (game,)).fetchone()
+        conn.execute("INSERT INTO floor_event (game, seq, action) VALUES (%s, %s, %s)",
+                     (game, seq + 1, action))
+        conn.execute("UPDATE floor_game SET seq = %s WHERE id = %s", (seq + 1, game))
+    mail = EmailMessage()
+    mail["Subject"] = f"Your turn: {name}"
+    mail["From"] = "pbem@bench.example"
+    mail["To"] = f"player{game}@bench.example"
+    mail.set_content(f"Move {seq + 1} of {name} was {action}. Your turn.")
+    mail.as_bytes()
+    return TEMPLATE.render(name=name, seq=seq + 1, action=action, game=game,
+                           actions=["a", "b", "c"])
+'''
+FLOOR_TABLES = ("CREATE TABLE floor_game (id integer PRIMARY KEY, seq integer NOT NULL, "
+                "name text NOT NULL)",
+                "CREATE TABLE floor_event (id bigserial PRIMARY KEY, game integer NOT NULL, "
+                "seq integer NOT NULL, action text NOT NULL)")
 
 
 def free_port() -> int:
@@ -89,13 +155,23 @@ class Catcher:
         return "250 OK"
 
 
+class RequestCounter(urllib.request.BaseHandler):
+    """Counts each request the opener sends, redirects included."""
+
+    def http_request(self, req):
+        Player.requests["all"] += 1
+        return req
+
+
 # -- a player --------------------------------------------------------------------
 class Player:
     """One browser-like client per seat link: cookies, redirects, forms."""
 
+    requests = Counter()        # every request sent, redirects followed included
+
     def __init__(self):
         self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), RequestCounter())
 
     def get(self, url: str) -> tuple[int, str, str]:
         try:
@@ -190,79 +266,168 @@ def wait_for(url: str, seconds: float = 60) -> None:
     raise SystemExit(f"{url} did not answer")
 
 
-def bare_rate(workers: int, clients: int, requests: int, logdir: Path) -> tuple[float, Counter]:
-    """Requests per second of a bare Flask app under the same gunicorn
-    settings, and its CPU seconds per request by role."""
-    (logdir / "bare_app.py").write_text(BARE_APP)
+def bare_rate(app: str, workers: int, clients: int, requests: int, logdir: Path,
+              monitor: "Backends", env: dict | None = None) -> tuple[float, Counter]:
+    """Requests per second of a small Flask app under the same gunicorn
+    settings, and its CPU seconds per request by role.  ``app``: "bare" (a
+    page that says ok) or "floor" (the least a move must do: FLOOR_APP)."""
+    (logdir / f"{app}_app.py").write_text(BARE_APP if app == "bare" else FLOOR_APP)
     port = free_port()
     proc = start([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "config/gunicorn.conf.py"),
                   "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
-                  "--chdir", str(logdir), "bare_app:app"],
-                 dict(os.environ, PBEM_ACCESS_LOG="/dev/null"), logdir / "bare.log")
+                  "--chdir", str(logdir), f"{app}_app:app"],
+                 dict(os.environ, PBEM_ACCESS_LOG="/dev/null", **(env or {})),
+                 logdir / f"{app}.log")
     try:
         wait_for(f"http://127.0.0.1:{port}/")
         per_client = max(requests // clients, 1)
+        statuses: Counter = Counter()
 
-        def hit():
+        def hit(n: int):
             player = Player()
             for _ in range(per_client):
-                player.get(f"http://127.0.0.1:{port}/")
+                if app == "bare":
+                    status, _, _ = player.get(f"http://127.0.0.1:{port}/")
+                else:       # each client its own game: no waiting on another's lock
+                    status, _, _ = player.post(f"http://127.0.0.1:{port}/move/{n}",
+                                               {"action": "a"})
+                statuses[status] += 1
 
-        threads = [threading.Thread(target=hit) for _ in range(clients)]
+        threads = [threading.Thread(target=hit, args=(n,)) for n in range(clients)]
         roles = {proc.pid: "web workers"}
-        cpu_before, started = cpu_by_role(roles), time.perf_counter()
+        cpu_before, started = cpu_by_role(roles, monitor), time.perf_counter()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         elapsed, done = time.perf_counter() - started, per_client * clients
-        cpu = cpu_by_role(roles) - cpu_before
-        cpu.pop("PostgreSQL", None)        # other work on the machine, not this app
+        cpu = cpu_by_role(roles, monitor) - cpu_before
+        if set(statuses) != {200}:
+            raise SystemExit(f"the {app} app answered {dict(statuses)}; see {logdir}/{app}.log")
         return done / elapsed, Counter({role: s / done for role, s in cpu.items()})
     finally:
         proc.terminate()
         proc.wait(10)
 
 
+def floor_env(database: str, schema: str, clients: int) -> dict:
+    """The floor app's tables (one game per client) and its connection."""
+    with psycopg.connect(with_query(database, options=f"-c search_path={schema}"),
+                         autocommit=True) as conn:
+        for statement in FLOOR_TABLES:
+            conn.execute(statement)
+        for n in range(clients):
+            conn.execute("INSERT INTO floor_game (id, seq, name) VALUES (%s, 0, %s)",
+                         (n, f"Floor {n}"))
+    return {"FLOOR_DSN": with_query(database, options=f"-c search_path={schema}",
+                                    application_name=app_name("floor"))}
+
+
+def with_query(url: str, **params: str) -> str:
+    query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
+    return url + ("&" if "?" in url else "?") + query
+
+
+def app_name(role: str) -> str:
+    """The application_name of this run's connections in one role."""
+    return f"pbem-bench-{os.getpid()}-{role}"
+
+
 # -- where the CPU goes -----------------------------------------------------------
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def _stat(pid: int) -> tuple[int, str, float] | None:
+    """(parent pid, command name, CPU seconds so far) of one process: its own
+    time and that of its children that ended (gunicorn restarts its workers
+    every few thousand requests)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    name = stat[stat.index("(") + 1:stat.rindex(")")]
+    fields = stat[stat.rindex(")") + 2:].split()
+    return int(fields[1]), name, sum(int(f) for f in fields[11:15]) / TICK
+
+
 def _processes() -> dict[int, tuple[int, str, float]]:
-    """pid -> (parent pid, command name, CPU seconds so far) for every process."""
     found = {}
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        # Its own time and that of its children that ended (gunicorn restarts
-        # its workers every few thousand requests).
-        found[int(entry.name)] = (int(fields[1]), name,
-                                  sum(int(f) for f in fields[11:15]) / TICK)
+        if entry.name.isdigit() and (stat := _stat(int(entry.name))) is not None:
+            found[int(entry.name)] = stat
     return found
 
 
-def cpu_by_role(roles: dict[int, str]) -> Counter:
-    """CPU seconds so far per role: each started process with its children
-    (gunicorn's workers), PostgreSQL's processes, and this process (the
-    clients and the SMTP catcher)."""
-    procs = _processes()
+class Backends:
+    """CPU of the PostgreSQL backends that serve this run's connections, and
+    only those: pg_stat_activity names them by database and application_name
+    (the server's processes, the floor app), /proc/<pid>/stat gives their
+    CPU.  A thread polls, so a backend that ends between two readings keeps
+    its last one; a backend first seen after ``start`` counts from zero."""
+
+    def __init__(self, database: str, roles: dict[str, str]):
+        self.datname = urllib.parse.urlparse(database).path.lstrip("/")
+        self.roles = roles                      # application_name -> role
+        self.conn = psycopg.connect(with_query(database, application_name=app_name("monitor")),
+                                    autocommit=True)
+        self.seen: dict[int, list] = {}         # pid -> [role, CPU at first sight, last CPU]
+        self.started = False
+        self.lock, self.stop = threading.Lock(), threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self.poll()
+        self.started = True
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.wait(0.25):
+            self.poll()
+
+    def poll(self) -> None:
+        with self.lock:
+            rows = self.conn.execute(
+                "SELECT pid, application_name FROM pg_stat_activity "
+                "WHERE datname = %s AND application_name = ANY(%s)",
+                (self.datname, list(self.roles))).fetchall()
+            for pid, name in rows:
+                stat = _stat(pid)
+                if stat is None:
+                    continue
+                if pid not in self.seen:
+                    self.seen[pid] = [self.roles[name], stat[2] if not self.started else 0.0,
+                                      stat[2]]
+                self.seen[pid][2] = stat[2]
+
+    def used(self) -> Counter:
+        self.poll()
+        with self.lock:
+            used = Counter()
+            for role, first, last in self.seen.values():
+                used[role] += last - first
+            return used
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.conn.close()
+
+
+def cpu_by_role(roles: dict[int, str], backends: Backends) -> Counter:
+    """CPU seconds so far per role: each process this run started with its
+    children (gunicorn's workers), the PostgreSQL backends serving them, and
+    this process (the clients and the SMTP catcher)."""
     used: Counter = Counter()
-    for pid, (parent, name, seconds) in procs.items():
+    for pid, (parent, _name, seconds) in _processes().items():
         if pid in roles:
             used[roles[pid]] += seconds
         elif parent in roles:
             used[roles[parent]] += seconds
-        elif name == "postgres":
-            used["PostgreSQL"] += seconds
+    used.update(backends.used())
     me = resource.getrusage(resource.RUSAGE_SELF)
     used["clients and catcher"] = me.ru_utime + me.ru_stime
     return used
+
 
 
 # -- checks ----------------------------------------------------------------------
@@ -291,6 +456,8 @@ def main() -> None:
     ap.add_argument("--kind", default="puerto_rico", help="puerto_rico or new_found_land")
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--clients", type=int, default=16)
+    ap.add_argument("--bare-requests", type=int, default=4000,
+                    help="requests to each of the bare and the floor app")
     ap.add_argument("--database", default=os.environ.get("PBEM_BENCH_PG", PG))
     args = ap.parse_args()
     logdir = Path(os.environ.get("PBEM_BENCH_DIR", "/tmp")) / f"pbem-http-{os.getpid()}"
@@ -298,7 +465,16 @@ def main() -> None:
     schema = f"bench_{os.getpid()}"
     admin = make_database(args.database)
     admin.execute_sql(f"CREATE SCHEMA {schema}")
+    try:
+        run(args, schema, logdir)
+    finally:
+        admin.execute_sql(f"DROP SCHEMA {schema} CASCADE")
+
+
+def run(args, schema: str, logdir: Path) -> None:
     url = f"{args.database}?schema={schema}"
+    monitor = Backends(args.database, {app_name("server"): "PostgreSQL",
+                                       app_name("floor"): "PostgreSQL"})
 
     turns: queue.Queue = queue.Queue()
     catcher = Catcher(turns)
@@ -306,14 +482,17 @@ def main() -> None:
     smtp.start()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY="bench-secret", PUBLIC_BASE_URL=base,
+    env = dict(os.environ, DATABASE_URL=with_query(url, application_name=app_name("server")),
+               SECRET_KEY="bench-secret", PUBLIC_BASE_URL=base,
                SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp.port), PBEM_INSTANCE=str(logdir),
                SENDER_INTERVAL="0.2", SCHEDULER_INTERVAL="5", LOG_LEVEL="WARNING",
                PBEM_ACCESS_LOG="/dev/null", MAIL_CATCHER_DIR="")
     settings = settings_module.load(env)
-    database = make_database(url, settings)
+    # This process's own connection (making games, checking) is not the server's.
+    database = make_database(with_query(url, application_name=app_name("bench")), settings)
     bind(database)
     migrate(database)
+    monitor.start()
     procs = []
     try:
         procs.append(start([sys.executable, "-m", "gunicorn", "-c",
@@ -337,10 +516,12 @@ def main() -> None:
                 return not Game.select().where(Game.id.in_(game_ids)
                                                & (Game.status != "finished")).exists()
 
-        cpu_before, started = cpu_by_role(roles), time.perf_counter()
+        cpu_before, started = cpu_by_role(roles, monitor), time.perf_counter()
+        requests_before = Player.requests["all"]
         stats = play_all(base, turns, over, args.clients)
         elapsed = time.perf_counter() - started
-        stats["cpu"] = cpu_by_role(roles) - cpu_before
+        stats["cpu"] = cpu_by_role(roles, monitor) - cpu_before
+        stats["requests"] = Player.requests["all"] - requests_before
     finally:
         for proc in procs:
             proc.terminate()
@@ -349,8 +530,13 @@ def main() -> None:
         smtp.stop()
     with database.connection_context():
         problems = check(game_ids, catcher)
-    report(args, stats, elapsed, bare_rate(args.workers, args.clients, 5000, logdir), problems)
-    admin.execute_sql(f"DROP SCHEMA {schema} CASCADE")
+    bare = bare_rate("bare", args.workers, args.clients, args.bare_requests, logdir, monitor)
+    floor = bare_rate("floor", args.workers, args.clients, args.bare_requests, logdir, monitor,
+                      floor_env(args.database, schema, args.clients))
+    monitor.close()
+    report(args, stats, elapsed, bare, floor, problems)
+    database.close()
+
 
 
 def make_games(count: int, mailer: Mailer, kind: str) -> list[int]:
@@ -368,9 +554,12 @@ def make_games(count: int, mailer: Mailer, kind: str) -> list[int]:
     return ids
 
 
+SERVER = ("web workers", "PostgreSQL", "senders", "schedulers")
+
+
 def report(args, stats: dict, elapsed: float, bare_run: tuple[float, Counter],
-           problems: list[str]) -> None:
-    bare, bare_cpu = bare_run
+           floor_run: tuple[float, Counter], problems: list[str]) -> None:
+    (bare, bare_cpu), (floor, floor_cpu) = bare_run, floor_run
     lat = stats["latencies"]
     rate = len(lat) / elapsed
     errors = sum(n for code, n in stats["statuses"].items() if code >= 500)
@@ -378,20 +567,37 @@ def report(args, stats: dict, elapsed: float, bare_run: tuple[float, Counter],
           f"gunicorn {args.workers} "
           f"workers on PostgreSQL, 2 schedulers, 2 senders, {args.clients} client threads")
     print(f"  {len(lat)} move posts in {elapsed:.1f} s: {rate:.1f} moves/s, "
-          f"median {percentile(lat, 50) * 1000:.1f} ms, p99 {percentile(lat, 99) * 1000:.1f} ms")
+          f"median {percentile(lat, 50) * 1000:.1f} ms, p99 {percentile(lat, 99) * 1000:.1f} ms; "
+          f"{stats['requests'] / len(lat):.2f} requests per move post")
     thirds = [lat[i * len(lat) // 3:(i + 1) * len(lat) // 3] for i in range(3)]
     print("  median per third of the run: " + ", ".join(
         f"{percentile(t, 50) * 1000:.1f} ms" for t in thirds if t))
     print(f"  bare Flask app, same gunicorn and client: {bare:.0f} requests/s; "
-          f"moves/s is {rate / bare * 100:.1f} % of it (goal: 30 %)")
-    cpu = stats["cpu"]
-    print(f"  CPU per move post: {sum(cpu.values()) / len(lat) * 1000:.1f} ms in all: " + ", ".join(
-        f"{role} {seconds / len(lat) * 1000:.1f}" for role, seconds in cpu.most_common()))
-    print(f"  CPU per bare request: {sum(bare_cpu.values()) * 1000:.2f} ms in all: " + ", ".join(
-        f"{role} {seconds * 1000:.2f}" for role, seconds in bare_cpu.most_common()))
+          f"moves/s is {rate / bare * 100:.1f} % of it; floor move app: {floor:.0f} moves/s")
+    cpu = Counter({role: s / len(lat) for role, s in stats["cpu"].items()})
+    rows = [("per move post", cpu), ("per bare request", bare_cpu),
+            ("per floor move", floor_cpu)]
+    for name, used in rows:
+        print(f"  CPU {name}: {sum(used.values()) * 1000:.2f} ms in all, server "
+              f"{server(used) * 1000:.2f}: " + ", ".join(
+                  f"{role} {seconds * 1000:.2f}" for role, seconds in used.most_common()))
+    per_request = server(cpu) / (stats["requests"] / len(lat))
+    print(f"  server ratio (server CPU per move post / per bare request): "
+          f"{server(cpu) / server(bare_cpu):.1f}; web workers alone "
+          f"{cpu['web workers'] / bare_cpu['web workers']:.1f}; per request of a move post "
+          f"{per_request / server(bare_cpu):.1f}")
+    print(f"  floor ratio (server CPU per move post / per floor move): "
+          f"{server(cpu) / server(floor_cpu):.1f}; web workers "
+          f"{cpu['web workers'] / floor_cpu['web workers']:.1f}, PostgreSQL "
+          f"{cpu['PostgreSQL'] / max(floor_cpu['PostgreSQL'], 1e-9):.1f}")
     print(f"  answers: {dict(sorted(stats['statuses'].items()))}; 5xx: {errors}")
     print("  checks: " + ("every log replays to its snapshot, every turn mail arrived once"
                          if not problems else "; ".join(problems)))
+
+
+def server(used: Counter) -> float:
+    return sum(used[role] for role in SERVER)
+
 
 
 if __name__ == "__main__":

@@ -99,7 +99,15 @@ def play_games(app, game_ids, counter, profiler, rnd) -> list[tuple[int, int, fl
                 active.discard(game_id)
                 continue
             client = clients[(game_id, to_move)]
-            form = move_form(client.get(f"/games/{game_id}").get_data(as_text=True))
+            page = client.get(f"/games/{game_id}")
+            if page.status_code == 302:
+                # A seat link's session lasts for its turn; the next turn
+                # mail brings a new link (as players follow in http_moves.py).
+                with app.app_context():
+                    seat = Seat.get((Seat.game == game_id) & (Seat.index == to_move))
+                    client.get(f"/s/{links.seat_token(seat)}")
+                page = client.get(f"/games/{game_id}")
+            form = move_form(page.get_data(as_text=True))
             url, csrf, seq, actions = form
             data = {"csrf_token": csrf, "seq": seq, "action": rnd.choice(actions)}
             counter.count = 0
@@ -123,6 +131,8 @@ def main() -> None:
     ap.add_argument("--database", default="postgresql",
                     help="postgresql (the machine's, in a schema of its own) or sqlite")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--profile-out", metavar="FILE",
+                    help="with --profile: also save the profile (pstats) to FILE")
     args = ap.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="pbem-cost-"))
     schema = f"cost_{os.getpid()}"
@@ -140,7 +150,7 @@ def main() -> None:
             migrate(db.obj)
             game_ids = make_games(args.games, app.extensions["pbem_mailer"])
         counter = StatementCounter(db.obj)
-        profiler = cProfile.Profile() if args.profile else None
+        profiler = cProfile.Profile(time.process_time) if args.profile else None  # CPU, not waits
         costs = play_games(app, game_ids, counter, profiler, random.Random(1))
     finally:
         if args.database != "sqlite":
@@ -158,6 +168,8 @@ def report(args, costs, profiler) -> None:
     print(f"  CPU per move (POST + page): median {percentile(cpu, 50) * 1000:.1f} ms, "
           f"p90 {percentile(cpu, 90) * 1000:.1f} ms")
     if profiler:
+        if args.profile_out:
+            profiler.dump_stats(args.profile_out)
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(40)
         stats.sort_stats("tottime").print_stats(25)

@@ -206,10 +206,14 @@ class Prepared:
 
     STAND_IN = -7_919_000_000       # parameter i is compiled as STAND_IN - i
 
+    # A cursor wrapper's state that belongs to one run, not to the query.
+    RUN_STATE = frozenset({"cursor", "count", "index", "initialized", "populated", "row_cache"})
+
     def __init__(self, build: Callable):
         self.build = build
         self.arity = build.__code__.co_argcount
         self._compiled: dict[tuple, tuple] = {}
+        self._reading: dict[tuple, dict] = {}
 
     def _compile(self) -> tuple:
         query = self.build(*(self.STAND_IN - i for i in range(self.arity)))
@@ -229,7 +233,19 @@ class Prepared:
         params = list(params)
         for at, index in slots.items():
             params[at] = int(values[index])
-        return list(query._get_cursor_wrapper(database.execute_sql(sql, params)))
+        wrapper = query._get_cursor_wrapper(database.execute_sql(sql, params))
+        # How rows become models (columns, converters, joined models) is
+        # worked out from the first run's cursor and reused: the same SQL
+        # gives the same columns.  peewee would work it out on every run.
+        reading = self._reading.get(key)
+        if reading is not None:
+            vars(wrapper).update(reading)
+            wrapper.initialized = True
+        rows = list(wrapper)
+        if reading is None and wrapper.initialized:
+            self._reading[key] = {name: value for name, value in vars(wrapper).items()
+                                  if name not in self.RUN_STATE}
+        return rows
 
     def first(self, *values: int):
         found = self.rows(*values)

@@ -56,7 +56,10 @@ class Mailer:
         env = Environment(
             loader=FileSystemLoader(str(MAIL_TEMPLATES)), extensions=["jinja2.ext.i18n"],
             autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+            # Templates are compiled once per process: no stat of each file
+            # on every mail (they change only with a new release).
+            auto_reload=False)
         env.policies["ext.i18n.trimmed"] = True     # as babel.cfg extracts them
         env.install_gettext_translations(translations(code), newstyle=True)
         return env

@@ -13,12 +13,15 @@ import re
 from urllib.parse import unquote, urlsplit
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from peewee import JOIN
 
 from server.db import Prepared
 from server.models import Game, Seat, User
 
+# With its user: whoever opens a seat by its link checks the user's session token.
 SEAT = Prepared(lambda game_id, index: (
-    Seat.select().where((Seat.game == game_id) & (Seat.index == index)).limit(1)))
+    Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+    .where((Seat.game == game_id) & (Seat.index == index)).limit(1)))
 
 
 def _ints(data: dict, *keys: str) -> bool:

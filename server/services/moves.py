@@ -188,7 +188,7 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     prompt = mailer.game_words(seat.user, rules(game), template, values)    # the player's language
     mailer.turn(game, rules(game).title, seat, prompt, summary[-SUMMARY_LINES:],
                 clocks.local_text(seat.deadline, seat.user.timezone, language),
-                menu.context() if menu else None, unseen_talk(game, seat),
+                menu.context() if menu else None, unseen_talk(game, seat, names),
                 away=[vars(p) for p in while_away.played_for(game, seat, names, language)],
                 board=sections)
 

@@ -93,23 +93,46 @@ def choices(game: Game, state, seat: int, names: list[str],
 
 
 def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
-              upto: int | None = None, language: str | None = None) -> list[LogLine]:
+              upto: int | None = None, language: str | None = None,
+              roster: tenures.Roster | None = None) -> list[LogLine]:
     """The log's lines, each naming the seats as they were held at its row
-    (services/tenures.py), not as they are held today."""
-    query = _log_rows(game.id).where(Event.seq > after).order_by(Event.seq)
-    if upto is not None:
-        query = query.where(Event.seq <= upto)
-    return _lines(query, viewer, tenures.roster(game, names), language, rules(game).domain)
+    (services/tenures.py), not as they are held today.  ``roster``:
+    ``tenures.roster(game, names)`` when the caller has read it already."""
+    if upto is None:
+        rows = LOG_ROWS_AFTER.rows(game.id, after)
+    else:
+        rows = _log_rows(game.id).where((Event.seq > after) & (Event.seq <= upto)).order_by(
+            Event.seq)
+    return _lines(rows, viewer, roster or tenures.roster(game, names), language,
+                  rules(game).domain)
 
 
 def recent_log_lines(game: Game, viewer: int | None, names: list[str], count: int,
-                     language: str | None = None) -> list[LogLine]:
+                     language: str | None = None,
+                     roster: tenures.Roster | None = None) -> list[LogLine]:
     """The last ``count`` lines of the log, reading only the last ``count``
     rows (a row has one line or more), so a page costs the same at move 300
     as at move 3."""
     rows = LAST_LOG_ROWS.rows(game.id, count)
-    return _lines(reversed(rows), viewer, tenures.roster(game, names), language,
-                  rules(game).domain)[-count:]
+    return _lines(reversed(rows), viewer, roster or tenures.roster(game, names),
+                  language, rules(game).domain)[-count:]
+
+
+def recent_and_since(game: Game, viewer: int | None, names: list[str], count: int,
+                     since: int | None, language: str | None = None,
+                     roster: tenures.Roster | None = None) -> tuple[list[LogLine], list[LogLine]]:
+    """``recent_log_lines`` and, when ``since`` is given, ``log_lines`` after
+    it: from the same rows when the last ``count`` rows reach back to
+    ``since`` (the page after one's own move), each row's texts made once."""
+    roster = roster or tenures.roster(game, names)
+    rows = list(reversed(LAST_LOG_ROWS.rows(game.id, count)))
+    lines = _lines(rows, viewer, roster, language, rules(game).domain)
+    if since is None:
+        return lines[-count:], []
+    if len(rows) < count or (rows and rows[0].seq <= since + 1):
+        return lines[-count:], [line for line in lines if line.seq > since]
+    return lines[-count:], log_lines(game, viewer, names, after=since, language=language,
+                                     roster=roster)
 
 
 def _log_rows(game_id: int):
@@ -122,6 +145,8 @@ def _log_rows(game_id: int):
 
 LAST_LOG_ROWS = Prepared(lambda game_id, count: (
     _log_rows(game_id).order_by(Event.seq.desc()).limit(count)))
+LOG_ROWS_AFTER = Prepared(lambda game_id, after: (
+    _log_rows(game_id).where(Event.seq > after).order_by(Event.seq)))
 
 
 def _lines(rows, viewer: int | None, roster: tenures.Roster,
@@ -166,10 +191,11 @@ def outcome_rows(game: Game, names: list[str], language: str | None = None) -> l
     return sorted(rows, key=lambda r: (-r["total"], -r["tiebreak"]))
 
 
-def result_names(game: Game, names: list[str], language: str | None = None) -> list[str]:
+def result_names(game: Game, names: list[str], language: str | None = None,
+                 roster: tenures.Roster | None = None) -> list[str]:
     """The names a result shows: each seat's last holder with everybody who
     held it before ("N, who took over from P")."""
-    return tenures.roster(game, names).final_names(language)
+    return (roster or tenures.roster(game, names)).final_names(language)
 
 
 def outcome_reason(game: Game, language: str | None = None) -> str:
@@ -206,15 +232,19 @@ def _shown(row: TableMessage, names: list[str]) -> dict:
             "seat": row.seat + 1, "text": text, "hidden": row.hidden, "at": row.created_at}
 
 
-def unseen_talk(game: Game, seat: Seat) -> list[dict]:
+UNSEEN_TALK = Prepared(lambda game_id, seen_id, seat_index: (
+    TableMessage.select(TableMessage, User).join(User)
+    .where((TableMessage.game == game_id) & (TableMessage.id > seen_id)
+           & (TableMessage.seat != seat_index))
+    .order_by(TableMessage.id)))
+
+
+def unseen_talk(game: Game, seat: Seat, names: list[str] | None = None) -> list[dict]:
     """What ``seat`` has not had by mail yet (for its turn mail or digest);
-    marks it had."""
-    rows = list(TableMessage.select(TableMessage, User).join(User)
-                .where((TableMessage.game == game.id) & (TableMessage.id > seat.talk_seen_id)
-                       & (TableMessage.seat != seat.index))
-                .order_by(TableMessage.id))
+    marks it had.  ``names``: the seats' names when the caller has them."""
+    rows = UNSEEN_TALK.rows(game.id, seat.talk_seen_id, seat.index)
     if not rows:
         return []
     Seat.update(talk_seen_id=rows[-1].id).where(Seat.id == seat.id).execute()
-    names = seat_names(game)
+    names = names or seat_names(game)
     return [_shown(row, names) for row in rows[-TALK_RIDE_ALONG:]]

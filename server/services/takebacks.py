@@ -24,7 +24,7 @@ from functools import partial
 
 from engine import Event as EngineEvent
 from engine.words import N_, Words, msg, nmsg
-from server.db import db
+from server.db import Prepared, db
 from server.i18n import say
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Takeback, User, utcnow
@@ -53,30 +53,48 @@ def _live_moves(game: Game, limit: int):
                 .order_by(Event.seq.desc()).limit(limit))
 
 
-def offers(game: Game, seat: Seat, language: str | None = None) -> list[Offer]:
-    """The moves of ``seat``'s player that they may ask to take back, newest first."""
+def offers(game: Game, seat: Seat, language: str | None = None,
+           names: list[str] | None = None) -> list[Offer]:
+    """The moves of ``seat``'s player that they may ask to take back, newest
+    first.  ``names``: the seats' names when the caller has them."""
     if game.status != "active" or seat.withdrawn or seat.user_id is None:
         return []
-    rows = _live_moves(game, moderation.UNDO_MAX)
-    names = seat_views.seat_names(game)
-    found = []
+    # The last moves without their events; the events of the few listed only.
+    rows = LIVE_MOVE_HEADS.rows(game.id, moderation.UNDO_MAX)
+    names = names or seat_views.seat_names(game)
+    listed = []
     for at, row in enumerate(rows):
         if _own(row, seat):
-            later = list(reversed(rows[:at]))
-            found.append(Offer(row.seq, _text(row, seat.index, names, language),
-                               [f"{names[r.seat]} (#{r.seq})" for r in later]))
-            if len(found) == LISTED:
+            listed.append((at, row))
+            if len(listed) == LISTED:
                 break
+    events = dict(Event.select(Event.id, Event.events)
+                  .where(Event.id.in_([r.id for _, r in listed])).tuples()) if listed else {}
+    found = []
+    for at, row in listed:
+        later = list(reversed(rows[:at]))
+        found.append(Offer(row.seq, _text(row, seat.index, names, language, events[row.id]),
+                           [f"{names[r.seat]} (#{r.seq})" for r in later]))
     return found
+
+
+# Plain rows, not models: fifty of them on every page of a player.
+LIVE_MOVE_HEADS = Prepared(lambda game_id, limit: (
+    Event.select(Event.id, Event.seq, Event.seat, Event.actor, Event.user.alias("user_id"))
+    .where((Event.game == game_id) & (Event.kind == "move")
+           & (Event.undone == False))  # noqa: E712 (SQL)
+    .order_by(Event.seq.desc()).limit(limit).namedtuples()))
 
 
 def _own(row: Event, seat: Seat) -> bool:
     return row.actor == "player" and row.seat == seat.index and row.user_id == seat.user_id
 
 
-def _text(row: Event, viewer: int, names: list[str], language: str | None) -> str:
+def _text(row: Event, viewer: int, names: list[str], language: str | None,
+          events: list | None = None) -> str:
+    """``events``: the row's events when they were read apart from it."""
     texts = [EngineEvent.from_json(data).text_for(viewer, names, partial(say, language))
-             for data in row.events]
+             for data in (row.events if events is None else events)]
     return " ".join(t for t in texts if t) or f"#{row.seq}"
 
 
@@ -92,13 +110,16 @@ def makers_of_last(game: Game, count: int) -> set[int]:
 
 def open_takeback(game: Game, now: dt.datetime | None = None) -> Takeback | None:
     """The request waiting for answers, if the game is still where it was asked."""
-    found = (Takeback.select()
-             .where((Takeback.game == game.id) & (Takeback.status == "open")
-                    & (Takeback.seq == game.seq))
-             .order_by(Takeback.id.desc()).first())
+    found = OPEN_TAKEBACK.first(game.id, game.seq)
     if found is None or found.expires_at <= (now or utcnow()):
         return None
     return found
+
+
+OPEN_TAKEBACK = Prepared(lambda game_id, seq: (
+    Takeback.select()
+    .where((Takeback.game == game_id) & (Takeback.status == "open") & (Takeback.seq == seq))
+    .order_by(Takeback.id.desc()).limit(1)))
 
 
 def describe(game: Game, takeback: Takeback, language: str | None = None) -> str:

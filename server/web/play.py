@@ -32,6 +32,7 @@ from server.services import (
     profiles,
     proposals,
     rematches,
+    tenures,
     turn_clock,
     vacations,
     while_away,
@@ -43,11 +44,10 @@ from server.services.seat_views import (
     bot_title,
     choices,
     deadline_text,
-    log_lines,
     names_of,
     outcome_reason,
     outcome_rows,
-    recent_log_lines,
+    recent_and_since,
     result_names,
     seats_with_users,
     table_talk,
@@ -108,7 +108,9 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     language = page_language()
     to_move = seats[game.to_move] if game.to_move is not None else None
     now = utcnow()
-    takeback = takebacks.box(game, seat)
+    roster = tenures.roster(game, names)        # read once for every text below
+    takeback = takebacks.box(game, seat, names)
+    recent, result = recent_and_since(game, viewer, names, RECENT_LINES, since, language, roster)
     # While a takeback is asked the game waits for its answers.
     my_turn = (viewer is not None and viewer == game.to_move and not game.paused
                and not seat.withdrawn and takeback["open"] is None)
@@ -118,19 +120,19 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     own_panel, other_panels = drawings.split(panels)
     return dict(
         game=game, kind=kind, seat=seat, names=names, seats=seats,
-        recent=recent_log_lines(game, viewer, names, RECENT_LINES, language),
+        recent=recent,
         sections=board(game, state, viewer, names, language),
         prompt=prompt_text(kind, state, names),
         drawing=panels, own_panel=own_panel, other_panels=other_panels,
-        result=[] if since is None else log_lines(game, viewer, names, after=since,
-                                                  language=language),
+        result=result,
         choices=offered, choice_groups=grouped(offered),
         to_move=to_move,
         deadline=deadline_text(to_move.deadline if to_move is not None else None,
                                timezone, language),
         time_left=to_move and say(language, turn_clock.status_text(
             game, to_move.user, to_move.deadline, utcnow())),
-        rows=outcome_rows(game, result_names(game, names, language), language),
+        rows=outcome_rows(game, result_names(game, names, language, roster), language)
+        if game.outcome else [],
         reason=outcome_reason(game, language),
         form=MoveForm(seq=game.seq), json=json,
         link_form=EmptyForm(), away=away_notes(seats, now),

@@ -63,9 +63,10 @@ def _timezone(seat: Seat | None) -> str:
     return seat.user.timezone if seat is not None and seat.user_id else "UTC"
 
 
-def box(game: Game, seat: Seat | None) -> dict:
+def box(game: Game, seat: Seat | None, names: list[str] | None = None) -> dict:
     """What the game page shows of takebacks to this viewer: the open request
-    (and whether they are asked), or the moves they may ask to take back."""
+    (and whether they are asked), or the moves they may ask to take back.
+    ``names``: the seats' names when the page has them."""
     request = takebacks.open_takeback(game)
     me = current_user.id if current_user.is_authenticated else (seat and seat.user_id)
     plays = seat is not None and seat.user_id == me
@@ -79,6 +80,7 @@ def box(game: Game, seat: Seat | None) -> dict:
                 "what": takebacks.describe(game, request, page_language()),
                 "expires": deadline_text(request.expires_at, _timezone(seat), page_language()),
                 "form": TakebackAnswerForm(seq=str(game.seq))}
-    offers = takebacks.offers(game, seat, page_language()) if plays and seat is not None else []
+    offers = (takebacks.offers(game, seat, page_language(), names)
+              if plays and seat is not None else [])
     return {"open": None, "offers": offers,
             "form": TakebackForm(seq=str(game.seq))}
