@@ -68,8 +68,8 @@ def offers(game: Game, seat: Seat, language: str | None = None,
             listed.append((at, row))
             if len(listed) == LISTED:
                 break
-    events = dict(Event.select(Event.id, Event.events)
-                  .where(Event.id.in_([r.id for _, r in listed])).tuples()) if listed else {}
+    events = {e.id: e.events for e in Event.select(Event.id, Event.events)
+              .where(Event.id.in_([r.id for _, r in listed]))} if listed else {}
     found = []
     for at, row in listed:
         later = list(reversed(rows[:at]))
