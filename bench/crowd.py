@@ -25,7 +25,7 @@ def insert(model, rows: list[dict]) -> None:
 def fill(games: int, due: int, now: dt.datetime, users: int = USERS) -> None:
     """``games`` two-player Puerto Rico games at their first decision; in the
     first ``due`` of them the seat to move is past its deadline, and was
-    reminded before it (no last call: services/sweep.py)."""
+    reminded before it (no last call: services/clock/sweep.py)."""
     rules = get_game("puerto_rico")
     state = rules.new_game(2, {}, SEED)
     first, prompt = rules.to_move(state), rules.prompt(state)

@@ -33,7 +33,7 @@ from server.mail.compose import Mailer  # noqa: E402
 from server.models import Game, Outbox  # noqa: E402
 from server.services.moves import play  # noqa: E402
 from server.services.state_store import load_state, rules  # noqa: E402
-from server.services.sweep import due_seats_query, sweep  # noqa: E402
+from server.services.clock.sweep import due_seats_query, sweep  # noqa: E402
 
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"

@@ -17,7 +17,7 @@ if ! command -v chromium >/dev/null 2>&1 || ! [ -x /usr/sbin/dovecot ] \
     fi
 fi
 # axe-core from the npm registry, once, into a cache folder
-# (tests/server/test_accessibility.py injects axe.min.js into each page).
+# (tests/server/web/test_accessibility.py injects axe.min.js into each page).
 AXE_VERSION=4.14.1
 if ! [ -f ".cache/axe-core-$AXE_VERSION/axe.min.js" ]; then
     work=$(mktemp -d)
@@ -31,6 +31,6 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -c constraints.txt -e '.[test]'
 # A game that is not part of pbem, installed as its own package: it proves
-# that games are plug-ins (tests/server/test_plugin_game.py).
+# that games are plug-ins (tests/server/processes/test_plugin_game.py).
 .venv/bin/python -m pip install -q -c constraints.txt -e tests/plugin_game
 exec .venv/bin/python -m pytest "$@"

@@ -15,7 +15,7 @@ factory); the rest is laid out by layer, each importing only those below it:
 web → services → mail → notify → bottom; processes → services.  Nothing imports web/
 except this factory, and nothing imports processes/.  Nothing in server/
 names a particular game: games live in engine/ behind one interface.
-tests/server/test_layers.py holds these rules.
+tests/server/processes/test_layers.py holds these rules.
 """
 from __future__ import annotations
 

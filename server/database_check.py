@@ -1,7 +1,7 @@
 """Whether the configured database is there and migrated, asked before a
 command or a process uses it: ``pbem make-moderator`` on a fresh folder
 used to create an empty SQLite file and die with a traceback; now it says
-what to do (tests/server/test_cli.py)."""
+what to do (tests/server/processes/test_cli.py)."""
 from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit

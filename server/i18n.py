@@ -5,7 +5,7 @@ language: their setting, else the browser's first choice among ours); mails
 by one Jinja environment per language (mail/compose.py), since the sender
 and the scheduler render mail outside any request.  The catalogs live in
 server/translations/<lang>/LC_MESSAGES/messages.po, compiled to .mo
-(``pybabel compile -d server/translations``; tests/server/test_i18n.py fails
+(``pybabel compile -d server/translations``; tests/server/web/test_i18n.py fails
 when a .mo is older than its .po, or a message or placeholder is missing).
 
 The engines' texts for people (prompts, choices, log events, the board's

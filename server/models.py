@@ -81,7 +81,7 @@ class User(UserMixin, BaseModel):
     # When the owner proved the address is theirs (a link mailed to it).
     # Until then: no sign-in, no seat reserved for the address, no game mail.
     email_verified_at = DateTimeField(null=True)
-    # The player's own mail schedule (services/mail_schedule.py), in their
+    # The player's own mail schedule (services/clock/mail_hours.py), in their
     # zone: hours before a deadline a reminder comes (null: each game's own
     # schedule), quiet hours without reminders or digests (from, until;
     # null: none) and the digest's hour (null: the site's DIGEST_HOUR).
@@ -121,7 +121,7 @@ class Game(BaseModel):
     move_hours = IntegerField()
     reminder_hours = JSONField(default=list)
     # When the clock stands still, judged in each seat's own time zone
-    # (services/clock_calendar.py): always runs, no_weekends, no_nights,
+    # (services/clock/running_hours.py): always runs, no_weekends, no_nights,
     # no_weekends_no_nights; the night is from night_from:00 to night_until:00.
     clock_policy = CharField(default="always")
     night_from = IntegerField(default=23)
@@ -137,7 +137,7 @@ class Game(BaseModel):
     started_at = DateTimeField(null=True)
     finished_at = DateTimeField(null=True)
     # A lobby not started in time: its host was reminded, then it was closed
-    # (status "closed"; services/lobby_cleanup.py).
+    # (status "closed"; services/clock/stale_lobbies.py).
     lobby_reminded_at = DateTimeField(null=True)
     closed_at = DateTimeField(null=True)
     # Listed among the open games (web/open_games.py): anybody signed in may
@@ -186,10 +186,10 @@ class Seat(BaseModel):
     # moderator acts (services/deliveries.py).
     mail_hold_since = DateTimeField(null=True)
     # When the player was last reminded of the pending turn: a turn is not
-    # timed out before one warning went out (services/sweep.py, last call).
+    # timed out before one warning went out (services/clock/sweep.py, last call).
     reminded_at = DateTimeField(null=True)
     # The log seq up to which the player has seen the moves played for this
-    # seat by others (services/while_away.py).
+    # seat by others (services/clock/while_away.py).
     away_seen_seq = IntegerField(default=0)
     # The bot (engine/bots) that plays this seat: in a practice game for
     # good, at a table for an absent or departed player until they are back
@@ -294,7 +294,7 @@ class Outbox(BaseModel):
     # turn_started_at), for turn mails and reminders: a reminder counts as a
     # warning once it is sent, and while a mail that ``holds_clock`` (a turn
     # mail, a last call) waits to go out, the seat's clock stands still
-    # (services/sweep.py, services/deliveries.py).
+    # (services/clock/sweep.py, services/deliveries.py).
     turn_of = DateTimeField(null=True)
     holds_clock = BooleanField(default=False)
     # Who the mail goes out on behalf of (the host of an invitation, the
@@ -303,7 +303,7 @@ class Outbox(BaseModel):
     # A notice to a chat or push channel instead of a mail (server/notify):
     # ``to_addr`` is then "channel:<id>", the subject its title and
     # body_text its text; ``recipient`` the player it tells of their turn
-    # (services/reach.py counts it as reaching them).
+    # (services/clock/reach.py counts it as reaching them).
     channel = ForeignKeyField(NotifyChannel, null=True, on_delete="CASCADE")
     recipient = ForeignKeyField(User, null=True, on_delete="SET NULL")
 
@@ -315,7 +315,7 @@ class Outbox(BaseModel):
 
 class Heartbeat(BaseModel):
     """The last time a kind of process ("scheduler") did its round; a gap
-    longer than OUTAGE_GRACE_SECONDS is an outage (services/outages.py)."""
+    longer than OUTAGE_GRACE_SECONDS is an outage (services/clock/outage_guard.py)."""
     name = CharField(unique=True)
     beat_at = DateTimeField()
 

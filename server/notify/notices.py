@@ -2,7 +2,7 @@
 in here): a mail of a kind a channel asked for gets a notice on that
 channel; a turn begins with a line on the game's table channel.
 
-A turn notice holds the seat's clock like a turn mail (services/reach.py):
+A turn notice holds the seat's clock like a turn mail (services/clock/reach.py):
 the clock waits until one of the turn's notices, mail or channel, got
 through.  Quiet hours put off every notice but the turn and the last call,
 which come at once as the turn mail does."""

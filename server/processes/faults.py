@@ -1,5 +1,5 @@
 """Failing a process at a chosen step of handling an incoming mail, for the
-crash tests (tests/server/test_inbound_exactly_once.py).
+crash tests (tests/server/mail/test_inbound_exactly_once.py).
 
 The setting ``FAULT_INJECTION = "<action>@<step>"`` (empty: off; never set
 it on a site) makes the process fail once, at that step:

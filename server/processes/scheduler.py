@@ -1,6 +1,6 @@
 """The scheduler process: ``python -m server.processes.scheduler``.
 
-Runs the sweep (services/sweep.py) every SCHEDULER_INTERVAL seconds with
+Runs the sweep (services/clock/sweep.py) every SCHEDULER_INTERVAL seconds with
 APScheduler's BlockingScheduler, in a process of its own (one scheduler per
 web worker would act N times).  No APScheduler job store: deadlines and
 reminder times live in our tables, so a restart simply catches up: overdue
@@ -30,7 +30,7 @@ from server.models import utcnow
 from server.processes import logs
 from server.processes.backoff import Backoff, drop_connection
 from server.services import metrics
-from server.services.sweep import release_dead_claims, run_bots, sweep
+from server.services.clock.sweep import release_dead_claims, run_bots, sweep
 
 log = logging.getLogger("pbem.scheduler")
 
@@ -82,7 +82,7 @@ class Scheduler:
                      report.last_calls, report.digests, report.vacations)
 
     def bots(self) -> None:
-        """The seats bots play (services/sweep.py run_bots)."""
+        """The seats bots play (services/clock/sweep.py run_bots)."""
         report = run_bots(self.settings, self.mailer, utcnow(), holder=self.holder)
         if report.actions:
             log.info("bots played %d moves in %d turns", report.actions, report.timeouts)

@@ -9,16 +9,14 @@
     proposals      what a host who plays may do only with every other player's yes
     table_talk     players' messages to the table, and a moderator hiding one
     attention      the moderators' dashboard: games that need attention
-    clocks         deadlines, reminder schedules, time zones
-    clock_calendar when a clock runs (always, not on weekends, not at night) in a
-                   zone, across daylight-saving changes: pure functions
-    mail_schedule  a player's own reminder hours, quiet hours, digest hour: pure
-    turn_clock     one seat's clock: the game's policy in the seat's zone plus
-                   the player's mail schedule
-    sweep          what the scheduler does each time it wakes up
+    clock/         time: when a clock runs (running_hours), one seat's clock on
+                   its player's own time (own_time), a player's reminder and quiet
+                   hours (mail_hours), deadlines and reminders (deadlines), whether
+                   a player was reached (reach), vacations, while_away,
+                   outage_guard, stale_lobbies, and what the scheduler does each
+                   time it wakes up (sweep)
     deliveries     what became of the mails: delivery runs, bounces, a seat's
                    clock held while its turn mail does not get through, retries
-    vacations      declaring and ending vacations
     accounts       creating accounts, checking passwords, session tokens
     sessions       browser sessions kept on the server: sign-out ends every copy
     preferences    a player's settings: time zone, which mails, mail schedule

@@ -1,15 +1,15 @@
 """Bots at the table (engine/bots): which bots are offered, who may hand a
 seat to one, and how the scheduler asks a bot for a move.  The player takes
-their seat back by moving (clocks.PLAYER_BACK) or with "I'm back"
+their seat back by moving (deadlines.PLAYER_BACK) or with "I'm back"
 (vacations.come_back).
 
 A bot plays a seat in two cases: an absent or departed player's seat that
 the host or a moderator handed to it (instead of the default action, which
 bleeds points), and the bot seats of a practice game.  A bot seat is due as
-soon as it is its turn, and the scheduler plays it (services/sweep.py), never
+soon as it is its turn, and the scheduler plays it (services/clock/sweep.py), never
 the web request of the move before: a page answers at once.  Every bot move
 is a log row with actor "bot", shown in the game log as played by the bot
-for that seat and listed to its player on return (services/while_away.py).
+for that seat and listed to its player on return (services/clock/while_away.py).
 """
 from __future__ import annotations
 

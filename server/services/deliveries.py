@@ -2,7 +2,7 @@
 does not get through does to a seat's clock.
 
 A turn whose turn mail or last call has not gone out, failed or bounced
-does not run that seat's clock (``Seat.mail_hold_since``, services/reach.py)
+does not run that seat's clock (``Seat.mail_hold_since``, services/clock/reach.py)
 until the mail gets through (after a bounce: any mail to the player), the
 player opens the game, or a moderator extends the time or decides the turn;
 then the deadline moves on by the time the clock stood still.  A reminder
@@ -26,7 +26,8 @@ from server.mail import delivery
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
 from server.notify import delivery as notify_delivery
-from server.services import clocks, moderation, outages, reach, seat_views
+from server.services import moderation, seat_views
+from server.services.clock import deadlines, outage_guard, reach
 
 log = logging.getLogger("pbem.deliveries")
 FAILING = ("failed", "bounced")
@@ -38,7 +39,7 @@ class ClockKeeper(delivery.Observer):
     """Holds a seat's clock when its turn mail fails; counts a delivered
     reminder as the turn's warning; runs the clock again when the player's
     mail gets through and none of the turn's waits any more; starts it late
-    when its turn mail left late (services/outages.py)."""
+    when its turn mail left late (services/outage_guard.py)."""
 
     def __init__(self, settings):
         self.settings = settings
@@ -56,10 +57,10 @@ class ClockKeeper(delivery.Observer):
             if row.kind == "reminder":
                 reach.warned(seat, row.turn_of, now)
             elif row.kind == "turn" and row.holds_clock:
-                outages.mail_left_late(self.settings, row, seat, now)
+                outage_guard.mail_left_late(self.settings, row, seat, now)
                 reach.reached(seat)
         if seat.mail_hold_since is not None and reach.waiting(seat) is None:
-            clocks.release(seat.id, now)
+            deadlines.release(seat.id, now)
 
 
 class NoticeKeeper(notify_delivery.Observer):
@@ -78,7 +79,7 @@ class NoticeKeeper(notify_delivery.Observer):
             elif row.kind == "turn":
                 reach.reached(seat)
         if seat.mail_hold_since is not None and reach.waiting(seat) is None:
-            clocks.release(seat.id, now)
+            deadlines.release(seat.id, now)
 
     def failed(self, row: Outbox, now: dt.datetime) -> None:
         seat = _recipient_seat(row)
@@ -86,7 +87,7 @@ class NoticeKeeper(notify_delivery.Observer):
                 or not reach.of_this_turn(row, seat) or seat.deadline is None):
             return
         if reach.waiting(seat) is not None:      # nothing of the turn got through
-            clocks.hold(seat.id, now, row.turn_of)
+            deadlines.hold(seat.id, now, row.turn_of)
 
 
 def _recipient_seat(row: Outbox) -> Seat | None:
@@ -108,7 +109,7 @@ def deliver(settings, now: dt.datetime | None = None, holder: str | None = None)
     sender's heartbeat tells the scheduler it is running."""
     now = now or utcnow()
     with db.atomic():
-        outages.beat(outages.SENDER, now)
+        outage_guard.beat(outage_guard.SENDER, now)
     return delivery.drain(settings, now, holder, ClockKeeper(settings))
 
 
@@ -159,7 +160,7 @@ def hold_for(row: Outbox, now: dt.datetime, since: dt.datetime | None = None) ->
              .exists())
     if since is not None and not reach.of_this_turn(row, seat):
         since = None
-    return not newer and clocks.hold(seat.id, now, since)
+    return not newer and deadlines.hold(seat.id, now, since)
 
 
 def seen(seat: Seat, now: dt.datetime | None = None) -> bool:
@@ -168,7 +169,7 @@ def seen(seat: Seat, now: dt.datetime | None = None) -> bool:
         return False
     now = now or utcnow()
     reach.reached_otherwise(seat, now)
-    return clocks.release(seat.id, now)
+    return deadlines.release(seat.id, now)
 
 
 def _pending_seat(game_id: int, address: str) -> Seat | None:

@@ -14,7 +14,8 @@ from server.i18n import known
 from server.mail import limits
 from server.mail.compose import Mailer
 from server.models import Game, Invitation, Seat, User, utcnow
-from server.services import clock_calendar, reply_menu, tenures
+from server.services import reply_menu, tenures
+from server.services.clock import running_hours
 from server.services.moves import MoveRejected, NotFound, notify_turn
 from server.services.seat_views import seat_names
 from server.services.state_store import save_snapshot
@@ -45,7 +46,7 @@ def create_game(host: User, kind_name: str, name: str, seat_count: int, options:
                 clock: str = "always", night: tuple[int, int] = (23, 7), *,
                 public: bool = False, language: str | None = None,
                 private: bool = False) -> Game:
-    """``clock``: when the clock stands still (clock_calendar.POLICIES), with
+    """``clock``: when the clock stands still (running_hours.POLICIES), with
     ``night`` = (from hour, until hour) for the policies that stop at night.
     ``public``: listed among the open games; ``language``: the table's (the
     host's when not given); ``private``: kept out of the archive and from
@@ -56,7 +57,7 @@ def create_game(host: User, kind_name: str, name: str, seat_count: int, options:
                              least=kind.min_players, most=kind.max_players))
     options = _checked_options(kind, options)
     try:
-        clock_calendar.policy(clock, *night)
+        running_hours.policy(clock, *night)
     except ValueError as exc:
         raise LobbyError(exc.args[0]) from None
     with db.atomic():

@@ -20,7 +20,8 @@ from server.db import db
 from server.i18n import say, translate
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
-from server.services import clocks, moves, ratings, seat_views, state_store, tenures, turn_clock
+from server.services import moves, ratings, seat_views, state_store, tenures
+from server.services.clock import deadlines, own_time
 from server.services.accounts import EMAIL, NO_PASSWORD
 
 REASON_MAX = 500
@@ -178,17 +179,17 @@ def _due_now(seat: Seat, now: dt.datetime) -> None:
 def _shift(game: Game, seats, stopped_from: dt.datetime, stopped_to: dt.datetime) -> None:
     """The clocks stood still from ``stopped_from`` to ``stopped_to`` (to
     before from: undo that much of a stop): each keeps the clock time it had
-    left, on its player's own time (turn_clock.after_stop)."""
+    left, on its player's own time (own_time.after_stop)."""
     for seat in seats:
         user = seat.user if seat.user_id else None
         if seat.turn_started_at is not None:
             seat.turn_started_at += stopped_to - stopped_from
         if seat.deadline is not None:
-            seat.deadline = turn_clock.after_stop(game, user, seat.deadline, stopped_from,
+            seat.deadline = own_time.after_stop(game, user, seat.deadline, stopped_from,
                                                   stopped_to)
             if seat.next_reminder_at is not None:    # None: all of this turn's went out
-                seat.next_reminder_at = turn_clock.first_reminder(
-                    game, user, seat.deadline, stopped_to, clocks.reminder_hours(game))
+                seat.next_reminder_at = own_time.first_reminder(
+                    game, user, seat.deadline, stopped_to, deadlines.reminder_hours(game))
         seat.save(only=[Seat.deadline, Seat.next_reminder_at, Seat.turn_started_at])
 
 
@@ -269,9 +270,9 @@ def extend(game_id: int, user: User, seq: int, hours: int, reason: str, *,
               seat=seat.index)
         base = seat.deadline if seat.deadline and seat.deadline > now else now
         player = seat.user if seat.user_id else None
-        seat.deadline = turn_clock.deadline_from(game, player, base, hours)   # clock hours
-        seat.next_reminder_at = turn_clock.next_reminder(
-            game, player, seat.deadline, now, now, clocks.reminder_hours(game))
+        seat.deadline = own_time.deadline_from(game, player, base, hours)   # clock hours
+        seat.next_reminder_at = own_time.next_reminder(
+            game, player, seat.deadline, now, now, deadlines.reminder_hours(game))
         seat.mail_hold_since = None     # a clock held for a failing mail: the moderator decided
         seat.save(only=[Seat.deadline, Seat.next_reminder_at, Seat.mail_hold_since])
         deadline, paused = seat.deadline, game.paused

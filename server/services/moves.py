@@ -16,7 +16,8 @@ from server.db import db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, User, utcnow
 from server.notify import notices
-from server.services import clocks, metrics, ratings, reply_menu, while_away
+from server.services import metrics, ratings, reply_menu
+from server.services.clock import deadlines, while_away
 from server.services.seat_views import (
     board,
     log_lines,
@@ -133,8 +134,8 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
     changes: dict[str, object] = {"last_move_seq": game.seq}
     if actor == "player":
         # They are back: the timeout count restarts and the list of moves
-        # played for them while away is done (services/while_away.py).
-        changes.update(clocks.PLAYER_BACK, away_seen_seq=game.seq)
+        # played for them while away is done (services/clock/while_away.py).
+        changes.update(deadlines.PLAYER_BACK, away_seen_seq=game.seq)
     if game.status == "finished":
         Seat.update(**changes).where(mine).execute()
         Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None,
@@ -142,7 +143,7 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
         if notify:
             notify_final(game, mailer)
     elif game.to_move != seat:
-        Seat.update(**changes, **clocks.TURN_OVER).where(mine).execute()
+        Seat.update(**changes, **deadlines.TURN_OVER).where(mine).execute()
         if notify:
             notify_turn(game, now, mailer, state=state)
     elif not Seat.update(**changes).where(mine & Seat.deadline.is_null(False)).execute():
@@ -151,7 +152,7 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
         # turn, however many decisions the rules ask of the seat in a row,
         # and the UPDATE above was the only statement.
         Seat.update(**changes).where(mine).execute()
-        clocks.start_turn(game, Seat.get(mine), now)
+        deadlines.start_turn(game, Seat.get(mine), now)
 
 
 def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
@@ -163,7 +164,7 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
         raise ValueError(f"game {game.id} has nobody to move")
     seats = seats_with_users(game)
     seat = seats[game.to_move]
-    clocks.start_turn(game, seat, now)
+    deadlines.start_turn(game, seat, now)
     if seat.bot or seat.absent or seat.withdrawn:
         return
     if seat.user.mail_mode == "digest":     # no turn mail; the chat channels still hear of it
@@ -172,7 +173,7 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
         state = state if state is not None else load_state(game, save=False)
         template, values = rules(game).prompt_message(state)
         mailer.turn_notices(game, seat, mailer.words(seat.user, template, **values),
-                            clocks.local_text(seat.deadline, seat.user.timezone,
+                            deadlines.local_text(seat.deadline, seat.user.timezone,
                                               seat.user.language))
         return
     names, language = names or names_of(seats), seat.user.language
@@ -187,7 +188,7 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     template, values = rules(game).prompt_message(state)
     prompt = mailer.game_words(seat.user, rules(game), template, values)    # the player's language
     mailer.turn(game, rules(game).title, seat, prompt, summary[-SUMMARY_LINES:],
-                clocks.local_text(seat.deadline, seat.user.timezone, language),
+                deadlines.local_text(seat.deadline, seat.user.timezone, language),
                 menu.context() if menu else None, unseen_talk(game, seat, names),
                 away=[vars(p) for p in while_away.played_for(game, seat, names, language)],
                 board=sections)

@@ -1,7 +1,7 @@
 """A player's own settings: the time zone deadlines are shown in, and which
 mails they get (one per turn or a daily digest; optional mail on or off),
 and their mail schedule: when reminders come, quiet hours, the digest's hour
-(services/mail_schedule.py)."""
+(services/mail_hours.py)."""
 from __future__ import annotations
 
 import datetime as dt
@@ -11,7 +11,7 @@ from engine.words import N_
 from server.db import db
 from server.i18n import known
 from server.models import Game, Seat, User, utcnow
-from server.services import clock_calendar, clocks, mail_schedule, turn_clock
+from server.services.clock import deadlines, mail_hours, own_time, running_hours
 
 MAIL_MODES = ("every", "digest")
 
@@ -32,11 +32,11 @@ class MailSchedule:
     quiet_from: int | None
     quiet_until: int | None
     digest_hour: int | None
-    quiet: clock_calendar.Policy | None = None            # the quiet hours
+    quiet: running_hours.Policy | None = None            # the quiet hours
 
     def digest_note(self, site_hour: int) -> str:
         hour = site_hour if self.digest_hour is None else self.digest_hour
-        return mail_schedule.quiet_digest_note(hour, self.quiet)
+        return mail_hours.quiet_digest_note(hour, self.quiet)
 
 
 def parse_schedule(reminders: str, quiet_from: int | None, quiet_until: int | None,
@@ -46,17 +46,17 @@ def parse_schedule(reminders: str, quiet_from: int | None, quiet_until: int | No
     if quiet_from is None:
         quiet_until = None
     try:
-        hours = mail_schedule.parse_own_reminders(reminders)
+        hours = mail_hours.parse_own_reminders(reminders)
     except ValueError as exc:
         raise ScheduleError("reminder_hours", exc.args[0]) from None
     if quiet_from is not None and quiet_until is None:
         raise ScheduleError("quiet_until", N_("Quiet hours need an end as well as a start."))
     try:
-        quiet = mail_schedule.quiet_hours(quiet_from, quiet_until)
+        quiet = mail_hours.quiet_hours(quiet_from, quiet_until)
     except ValueError as exc:
         raise ScheduleError("quiet_from", exc.args[0]) from None
     try:
-        mail_schedule.check_digest_hour(digest_hour)
+        mail_hours.check_digest_hour(digest_hour)
     except ValueError as exc:
         raise ScheduleError("digest_hour", exc.args[0]) from None
     return MailSchedule(hours, quiet_from, quiet_until, digest_hour, quiet)
@@ -73,7 +73,7 @@ def save_settings(user: User, timezone: str, mail_mode: str, optional_mail: bool
         raise ValueError(f"unknown mail mode {mail_mode!r}")
     now = now or utcnow()
     with db.atomic():
-        old_zone, old_hour = user.timezone, turn_clock.digest_hour(user, digest_hour)
+        old_zone, old_hour = user.timezone, own_time.digest_hour(user, digest_hour)
         user.timezone = timezone
         user.optional_mail = optional_mail
         if board_as_text is not None:
@@ -86,9 +86,9 @@ def save_settings(user: User, timezone: str, mail_mode: str, optional_mail: bool
             user.reminder_hours = schedule.reminder_hours
             user.quiet_from, user.quiet_until = schedule.quiet_from, schedule.quiet_until
             user.digest_hour = schedule.digest_hour
-        moved = (old_zone != timezone or old_hour != turn_clock.digest_hour(user, digest_hour))
+        moved = (old_zone != timezone or old_hour != own_time.digest_hour(user, digest_hour))
         if mail_mode == "digest" and (user.mail_mode != "digest" or moved):
-            user.next_digest_at = clocks.next_digest_time(user, now, digest_hour)
+            user.next_digest_at = deadlines.next_digest_time(user, now, digest_hour)
         user.mail_mode = mail_mode
         user.save()
         reschedule(user, old_zone, now)
@@ -105,10 +105,10 @@ def reschedule(user: User, old_zone: str, now: dt.datetime) -> None:
         game = seat.game
         assert seat.deadline is not None       # the query selects only seats with one
         if old_zone != user.timezone and seat.deadline > now:
-            seat.deadline = turn_clock.rezoned(game, old_zone, user, seat.deadline, now)
-        seat.next_reminder_at = turn_clock.next_reminder(
+            seat.deadline = own_time.rezoned(game, old_zone, user, seat.deadline, now)
+        seat.next_reminder_at = own_time.next_reminder(
             game, user, seat.deadline, seat.turn_started_at or now, now,
-            clocks.reminder_hours(game))
+            deadlines.reminder_hours(game))
         seat.save(only=[Seat.deadline, Seat.next_reminder_at])
 
 

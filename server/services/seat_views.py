@@ -18,7 +18,7 @@ from engine.words import N_, Words, msg, term
 from server.db import Prepared
 from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
-from server.services.clocks import local_text
+from server.services.clock.deadlines import local_text
 from server.services import tenures
 from server.services.state_store import rules
 

@@ -22,7 +22,7 @@ from engine.words import N_
 from server.mail.links import LinkError, safe_next
 from server.models import User
 from server.services import accounts
-from server.services.clocks import zone_names
+from server.services.clock.deadlines import zone_names
 from server.web import browser_session, languages, rate_limits, time_zones
 from server.web.errors import link_error
 from server.web.forms import (

@@ -23,7 +23,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from server.i18n import LANGUAGES
 from server.services.accounts import EMAIL
-from server.services.mail_schedule import own_reminders_text
+from server.services.clock.mail_hours import own_reminders_text
 
 HOURS = [SelectChoice(h, f"{h:02d}:00") for h in range(24)]
 
@@ -107,7 +107,7 @@ class NewGameForm(FlaskForm):
         _l("Reminders: \"half\" (halfway) or hours before the deadline, comma separated"),
         [Optional(), Regexp(r"^\s*(half|\d+)(\s*,\s*(half|\d+))*\s*$", re.IGNORECASE,
                             message="\"half\" or numbers of hours, separated by commas")])
-    # Choices (clock_calendar.choices) come from the NIGHT_* settings: set by the view.
+    # Choices (running_hours.choices) come from the NIGHT_* settings: set by the view.
     clock_policy = SelectField(_l("When the clock runs (judged in each player's own time zone)"),
                                default="always")
     # Choices (bot_seats.PRACTICE_BOTS) set by the view; "" = invite people.

@@ -24,16 +24,8 @@ from engine.words import N_, msg
 from server.i18n import LANGUAGES, say
 from server.mail.links import LinkError
 from server.models import Game, Invitation, Seat, User
-from server.services import (
-    accounts,
-    bot_seats,
-    clock_calendar,
-    clocks,
-    games,
-    open_games,
-    seat_views,
-    turn_clock,
-)
+from server.services import accounts, bot_seats, games, open_games, seat_views
+from server.services.clock import deadlines, own_time, running_hours
 from server.services.seat_views import seat_names
 from server.services.state_store import load_state, rules
 from server.web import open_games as open_games_web
@@ -60,7 +52,7 @@ def mailer():
 
 @bp.app_context_processor
 def clock_policy_text():
-    return {"clock_text": lambda game: say(page_language(), turn_clock.policy_text(game))}
+    return {"clock_text": lambda game: say(page_language(), own_time.policy_text(game))}
 
 
 @bp.get("/")
@@ -103,7 +95,7 @@ def new_game():
     form.kind.choices = [(name, g.title) for name, g in sorted(GAMES.items())]
     night = (current_app.config["NIGHT_FROM_HOUR"], current_app.config["NIGHT_UNTIL_HOUR"])
     form.clock_policy.choices = [(value, say(page_language(), label))
-                                 for value, label in clock_calendar.choices(night)]
+                                 for value, label in running_hours.choices(night)]
     form.practice.choices = practice_choices()
     form.language.choices = language_choices()
     kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
@@ -124,7 +116,7 @@ def new_game():
         options = {spec.name: request.form.get(f"option_{spec.name}", spec.default)
                    for spec in kind.options}
         try:
-            hours = clocks.parse_reminders(form.reminder_hours.data, form.move_hours.data)
+            hours = deadlines.parse_reminders(form.reminder_hours.data, form.move_hours.data)
         except ValueError as exc:
             form.reminder_hours.errors = [say_here(exc.args[0])]
             return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
@@ -136,7 +128,7 @@ def new_game():
             return redirect(url_for("play.game", game_id=game.id))
         game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
                                  form.seats.data, options, form.move_hours.data, hours, mailer(),
-                                 *clock_calendar.parse_choice(form.clock_policy.data),
+                                 *running_hours.parse_choice(form.clock_policy.data),
                                  public=form.public.data, language=form.language.data,
                                  private=form.visibility.data == "private")
         return redirect(url_for("lobby.lobby", game_id=game.id))

@@ -43,16 +43,9 @@ from engine.words import N_
 from server.db import db
 from server.i18n import say, translate
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
-from server.services import (
-    attention,
-    bot_accounts,
-    bot_seats,
-    deliveries,
-    outages,
-    proposals,
-    seat_views,
-    table_talk,
-)
+from server.services import (attention, bot_accounts, bot_seats, deliveries, proposals,
+    seat_views, table_talk)
+from server.services.clock import outage_guard
 from server.services import moderation as moderate
 from server.services.seat_views import deadline_text, log_lines, seat_names
 from server.services.state_store import load_state, rules
@@ -190,7 +183,7 @@ def dashboard():
     descending, everything = request.args.get("order") != "asc", request.args.get("all") == "1"
     now = utcnow()
     rows = attention.rows(me(), now, everything, sort, descending)
-    processes = outages.process_status(current_app.config, now) if me().is_moderator else []
+    processes = outage_guard.process_status(current_app.config, now) if me().is_moderator else []
     return render_template("moderation/dashboard.html", rows=rows, sort=sort, everything=everything,
                            descending=descending, span=attention.span, deadline_text=local_time,
                            processes=processes)

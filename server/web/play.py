@@ -25,18 +25,8 @@ from engine.words import N_
 from server.i18n import say, translate
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
-from server.services import (
-    clocks,
-    deliveries,
-    games,
-    profiles,
-    proposals,
-    rematches,
-    tenures,
-    turn_clock,
-    vacations,
-    while_away,
-)
+from server.services import deliveries, games, profiles, proposals, rematches, tenures
+from server.services.clock import deadlines, own_time, vacations, while_away
 from server.services import table_talk as table_talk_service
 from server.services.moves import play
 from server.services.seat_views import (
@@ -129,7 +119,7 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         to_move=to_move,
         deadline=deadline_text(to_move.deadline if to_move is not None else None,
                                timezone, language),
-        time_left=to_move and say(language, turn_clock.status_text(
+        time_left=to_move and say(language, own_time.status_text(
             game, to_move.user, to_move.deadline, utcnow())),
         rows=outcome_rows(game, result_names(game, names, language, roster), language)
         if game.outcome else [],
@@ -138,7 +128,7 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         link_form=EmptyForm(), away=away_notes(seats, now),
         on_vacation=bool(seat and seat.user_id and current_user.is_authenticated
                          and seat.user_id == current_user.id
-                         and clocks.vacation_at(seat.user_id, now)),
+                         and deadlines.vacation_at(seat.user_id, now)),
         rematch=rematches.box(game, current_user, now),
         signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
         played_for_you=while_away.played_for(game, seat, names, language) if seat else [],

@@ -18,7 +18,8 @@ from wtforms.fields.choices import SelectChoice
 from engine.words import N_
 from server.mail.links import LinkError, Links
 from server.models import User, Vacation, utcnow
-from server.services import calendar_feed, clocks, deliveries, preferences, vacations
+from server.services import calendar_feed, deliveries, preferences
+from server.services.clock import deadlines, vacations
 from server.web.forms import HOURS, EmptyForm, SettingsForm, VacationForm
 from server.web.languages import page_language, say_here
 from server.web.protection import csrf
@@ -43,7 +44,7 @@ def settings():
 
 def settings_form() -> SettingsForm:
     form = SettingsForm(obj=current_user)
-    form.timezone.choices = clocks.zone_names()
+    form.timezone.choices = deadlines.zone_names()
     site = current_app.config["DIGEST_HOUR"]
     form.digest_hour.choices = [SelectChoice("", _("%(hour)s (the site's hour)",
                                                          hour=f"{site:02d}:00"))] + HOURS
@@ -76,7 +77,7 @@ def render_settings(form: SettingsForm, vacation_form: VacationForm | None,
                            vacation_form=vacation_form or VacationForm(),
                            channel_form=channel_form or channels.channel_form(),
                            channels=channels.own_channels(), vacations=mine, now=now,
-                           local=lambda when, zone: clocks.local_text(when, zone, page_language()),
+                           local=lambda when, zone: deadlines.local_text(when, zone, page_language()),
                            used=vacations.days_used(current_user, now.year),
                            allowance=allowance, button=EmptyForm(),
                            away=vacations.is_away(current_user, now),

@@ -20,7 +20,7 @@ HEADERS = {
     # Seat and sign-in tokens live in URLs (/s/<token>): never send them to
     # another site.  Not "no-referrer": over https Flask-WTF refuses a POST
     # without a same-origin Referer (WTF_CSRF_SSL_STRICT), so every form
-    # would fail (tests/server/test_https_proxy.py).
+    # would fail (tests/server/web/test_https_proxy.py).
     "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",      # frame-ancestors for browsers without CSP 2

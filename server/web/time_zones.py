@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import cache
 from importlib.resources import files
 
-from server.services.clocks import zone_names
+from server.services.clock.deadlines import zone_names
 
 # Countries whose first zone in tzdata's zone.tab (listed from east to west,
 # or north to south) is not where most of their people live.

@@ -17,7 +17,7 @@ from engine.bots.determinize import imagine
 from tests.engine.game_walks import positions as walk
 
 # pbem's own games: an installed plug-in game (tests/plugin_game/) is for
-# two players only and is tested on its own (tests/server/test_plugin_game.py).
+# two players only and is tested on its own (tests/server/processes/test_plugin_game.py).
 OWN_GAMES = sorted(BUILT_IN)
 PLAYER_COUNTS = [(name, n) for name in OWN_GAMES
                  for n in range(GAMES[name].min_players, GAMES[name].max_players + 1)]

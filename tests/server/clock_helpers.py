@@ -15,7 +15,7 @@ from server.models import Event, Game, Outbox, Seat, User, utcnow
 from server.services import deliveries, games
 from server.services.moves import play
 from server.services.state_store import load_state
-from server.services.sweep import sweep
+from server.services.clock.sweep import sweep
 
 HOUR = dt.timedelta(hours=1)
 

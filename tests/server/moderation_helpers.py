@@ -11,7 +11,7 @@ from server.db import db
 from server.models import Event, Game, Outbox, Seat, Snapshot, User, utcnow
 from server.services import deliveries
 from server.services.state_store import load_state, rules
-from server.services.sweep import sweep
+from server.services.clock.sweep import sweep
 
 HOUR = dt.timedelta(hours=1)
 ACTIONS = ("extend", "default", "pause", "resume", "replace", "remove", "undo", "abandon")
