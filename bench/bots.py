@@ -17,6 +17,7 @@ run replays move for move whatever ``--jobs`` is.
 fit, and the line printed says which budget played.  The time printed is the
 CPU time of the games, summed over the workers, and the wall time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,8 +30,12 @@ from engine import GAMES
 from engine.bots import get_bot
 from engine.bots.search import SearchBot
 
-MATCHES = (("heuristic", "random"), ("heuristic", "default"),
-           ("search", "heuristic"), ("search", "default"))
+MATCHES = (
+    ("heuristic", "random"),
+    ("heuristic", "default"),
+    ("search", "heuristic"),
+    ("search", "default"),
+)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -49,8 +54,9 @@ def make_bot(name: str, budget: tuple | None):
     return get_bot(name)
 
 
-def play(game_name: str, players: int, seats: list[str], seed: int,
-         budget: tuple | None = None) -> tuple[int, ...]:
+def play(
+    game_name: str, players: int, seats: list[str], seed: int, budget: tuple | None = None
+) -> tuple[int, ...]:
     """One game; the winning seats."""
     game = GAMES[game_name]
     bots = {name: make_bot(name, budget) for name in set(seats) if name != "default"}
@@ -58,8 +64,11 @@ def play(game_name: str, players: int, seats: list[str], seed: int,
     while not game.is_over(state):
         seat = game.to_move(state)
         bot = seats[seat]
-        action = (game.default_action(state) if bot == "default"
-                  else bots[bot].choose(game, state, seat, r.getrandbits(48)))
+        action = (
+            game.default_action(state)
+            if bot == "default"
+            else bots[bot].choose(game, state, seat, r.getrandbits(48))
+        )
         state, _ = game.apply(state, seat, action)
     return game.outcome(state).winners
 
@@ -75,8 +84,16 @@ def one(args) -> tuple[float, float]:
     return (seat in winners) / len(winners), time.process_time() - started
 
 
-def match(pool, game_name: str, players: int, bot: str, rival: str, games: int,
-          seed: int = 10_000, budget: tuple | None = None) -> str:
+def match(
+    pool,
+    game_name: str,
+    players: int,
+    bot: str,
+    rival: str,
+    games: int,
+    seed: int = 10_000,
+    budget: tuple | None = None,
+) -> str:
     started = time.monotonic()
     jobs = [(game_name, players, bot, rival, i, seed, budget) for i in range(games)]
     results = list(pool.map(one, jobs, chunksize=max(1, min(20, games // 20))))
@@ -87,18 +104,24 @@ def match(pool, game_name: str, players: int, bot: str, rival: str, games: int,
     if "search" in (bot, rival):
         b = make_bot("search", budget)
         thinking = f"  [search {b.playouts} playouts x {b.candidates} moves, depth {b.depth}]"
-    return (f"{game_name:15} {bot:9} vs {players - 1} x {rival:9} {games:5} games  "
-            f"wins {wins / games:6.1%}  95% CI {low:6.1%} - {high:6.1%}  "
-            f"(cpu {cpu:.0f} s, {cpu / games:.2f} s a game; wall {time.monotonic() - started:.0f} s)"
-            f"{thinking}")
+    return (
+        f"{game_name:15} {bot:9} vs {players - 1} x {rival:9} {games:5} games  "
+        f"wins {wins / games:6.1%}  95% CI {low:6.1%} - {high:6.1%}  "
+        f"(cpu {cpu:.0f} s, {cpu / games:.2f} s a game; wall {time.monotonic() - started:.0f} s)"
+        f"{thinking}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
-    parser.add_argument("--match", action="append", metavar="BOT:RIVAL",
-                        help="only these matches, e.g. heuristic:random (repeatable); "
-                             "default: " + ", ".join(f"{b}:{r}" for b, r in MATCHES))
+    parser.add_argument(
+        "--match",
+        action="append",
+        metavar="BOT:RIVAL",
+        help="only these matches, e.g. heuristic:random (repeatable); "
+        "default: " + ", ".join(f"{b}:{r}" for b, r in MATCHES),
+    )
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=200, help="per match without search")
     parser.add_argument("--search-games", type=int, default=24, help="per match with search")
@@ -108,18 +131,23 @@ def main() -> None:
     parser.add_argument("--depth", type=int, help="thinking bot's rollout length (decisions)")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    matches = ([tuple(m.split(":", 1)) for m in args.match] if args.match else MATCHES)
+    matches = [tuple(m.split(":", 1)) for m in args.match] if args.match else MATCHES
     budget = None
     if (args.playouts, args.candidates, args.depth) != (None, None, None):
         base = SearchBot()
-        budget = (args.playouts or base.playouts, args.candidates or base.candidates,
-                  args.depth or base.depth)
+        budget = (
+            args.playouts or base.playouts,
+            args.candidates or base.candidates,
+            args.depth or base.depth,
+        )
     with ProcessPoolExecutor(args.jobs) as pool:
         for game_name in args.game or sorted(GAMES):
             for bot, rival in matches:
                 games = args.search_games if "search" in (bot, rival) else args.games
-                print(match(pool, game_name, args.players, bot, rival, games, args.seed, budget),
-                      flush=True)
+                print(
+                    match(pool, game_name, args.players, bot, rival, games, args.seed, budget),
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

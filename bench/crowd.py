@@ -1,5 +1,6 @@
 """A crowd of active games, inserted in bulk: for the scheduler benchmark and
 for the tests that need hundreds of overdue seats at once."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -19,7 +20,7 @@ def insert(model, rows: list[dict]) -> None:
         return
     per_insert = max(1, PARAMETERS // len(rows[0]))
     for start in range(0, len(rows), per_insert):
-        model.insert_many(rows[start:start + per_insert]).execute()
+        model.insert_many(rows[start : start + per_insert]).execute()
 
 
 def fill(games: int, due: int, now: dt.datetime, users: int = USERS) -> None:
@@ -31,22 +32,64 @@ def fill(games: int, due: int, now: dt.datetime, users: int = USERS) -> None:
     first, prompt = rules.to_move(state), rules.prompt(state)
     confirmed = dt.datetime(2026, 1, 1)
     with db.atomic():
-        insert(User, [{"email": f"u{i}@example.org", "name": f"U{i}", "password_hash": "x",
-                           "session_token": f"t{i}", "email_verified_at": confirmed}
-                          for i in range(users)])
+        insert(
+            User,
+            [
+                {
+                    "email": f"u{i}@example.org",
+                    "name": f"U{i}",
+                    "password_hash": "x",
+                    "session_token": f"t{i}",
+                    "email_verified_at": confirmed,
+                }
+                for i in range(users)
+            ],
+        )
     for start in range(0, games, 5000):
         ids = range(start, min(games, start + 5000))
         with db.atomic():
-            insert(Game, [{
-                "kind": "puerto_rico", "name": f"G{i}", "host": 1 + i % users,
-                "status": "active", "seat_count": 2, "options": {}, "seed": SEED,
-                "to_move": first, "prompt": prompt, "move_hours": 72,
-                "reminder_hours": [36, 6], "thread_id": f"<t{i}@bench>",
-                "started_at": now} for i in ids])
-            insert(Seat, [{
-                "game": i + 1, "index": k, "user": 1 + (i + k) % users, "joined_at": now,
-                "deadline": (now - dt.timedelta(hours=1 + i % 7) if i < due
-                             else now + dt.timedelta(hours=1 + i % 70)) if k == first else None,
-                "reminded_at": now - dt.timedelta(hours=8) if k == first and i < due else None,
-                "turn_started_at": now - dt.timedelta(hours=72) if k == first else None}
-                for i in ids for k in range(2)])
+            insert(
+                Game,
+                [
+                    {
+                        "kind": "puerto_rico",
+                        "name": f"G{i}",
+                        "host": 1 + i % users,
+                        "status": "active",
+                        "seat_count": 2,
+                        "options": {},
+                        "seed": SEED,
+                        "to_move": first,
+                        "prompt": prompt,
+                        "move_hours": 72,
+                        "reminder_hours": [36, 6],
+                        "thread_id": f"<t{i}@bench>",
+                        "started_at": now,
+                    }
+                    for i in ids
+                ],
+            )
+            insert(
+                Seat,
+                [
+                    {
+                        "game": i + 1,
+                        "index": k,
+                        "user": 1 + (i + k) % users,
+                        "joined_at": now,
+                        "deadline": (
+                            now - dt.timedelta(hours=1 + i % 7)
+                            if i < due
+                            else now + dt.timedelta(hours=1 + i % 70)
+                        )
+                        if k == first
+                        else None,
+                        "reminded_at": now - dt.timedelta(hours=8)
+                        if k == first and i < due
+                        else None,
+                        "turn_started_at": now - dt.timedelta(hours=72) if k == first else None,
+                    }
+                    for i in ids
+                    for k in range(2)
+                ],
+            )

@@ -6,6 +6,7 @@ Prints games per CPU-second, actions/game, mean rounds, mean winning score and t
 of each end trigger, per building option and player count, and each expansion option's
 speed beside base's.  One process, one core.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,8 +60,14 @@ def main() -> None:
         for option in args.options:
             speed[option] = run(game, n, option, args.games, args.path)
         if "base" in speed:
-            print("   " + "  ".join(f"{o}: {v / speed['base']:.0%} of base's speed"
-                                    for o, v in speed.items() if o != "base"))
+            print(
+                "   "
+                + "  ".join(
+                    f"{o}: {v / speed['base']:.0%} of base's speed"
+                    for o, v in speed.items()
+                    if o != "base"
+                )
+            )
 
 
 def run(game, n: int, option: str, games: int, path: str = "simulate") -> float:
@@ -77,10 +84,12 @@ def run(game, n: int, option: str, games: int, path: str = "simulate") -> float:
         triggers[end_trigger(state)] += 1
     dt = time.process_time() - t0
     shares = ", ".join(f"{k} {v / games:.0%}" for k, v in triggers.most_common())
-    print(f"{n} players {option:8}: {games / dt:7.1f} games/s  "
-          f"{statistics.mean(actions):6.1f} actions/game  "
-          f"rounds {statistics.mean(rounds):4.1f} (min {min(rounds)}, max {max(rounds)})  "
-          f"winning score {statistics.mean(best):5.1f}  end: {shares}")
+    print(
+        f"{n} players {option:8}: {games / dt:7.1f} games/s  "
+        f"{statistics.mean(actions):6.1f} actions/game  "
+        f"rounds {statistics.mean(rounds):4.1f} (min {min(rounds)}, max {max(rounds)})  "
+        f"winning score {statistics.mean(best):5.1f}  end: {shares}"
+    )
     return games / dt
 
 

@@ -28,6 +28,7 @@ Message-ID, no 5xx.
     .venv/bin/python bench/http_moves.py                  # 20 games
     .venv/bin/python bench/http_moves.py --games 1000 --clients 32 --kind new_found_land
 """
+
 from __future__ import annotations
 
 import argparse
@@ -124,10 +125,11 @@ def move(game):
     return TEMPLATE.render(name=name, seq=seq + 1, action=action, game=game,
                            actions=["a", "b", "c"])
 '''
-FLOOR_TABLES = ("CREATE TABLE floor_game (id integer PRIMARY KEY, seq integer NOT NULL, "
-                "name text NOT NULL)",
-                "CREATE TABLE floor_event (id bigserial PRIMARY KEY, game integer NOT NULL, "
-                "seq integer NOT NULL, action text NOT NULL)")
+FLOOR_TABLES = (
+    "CREATE TABLE floor_game (id integer PRIMARY KEY, seq integer NOT NULL, name text NOT NULL)",
+    "CREATE TABLE floor_event (id bigserial PRIMARY KEY, game integer NOT NULL, "
+    "seq integer NOT NULL, action text NOT NULL)",
+)
 
 
 def free_port() -> int:
@@ -167,11 +169,12 @@ class RequestCounter(urllib.request.BaseHandler):
 class Player:
     """One browser-like client per seat link: cookies, redirects, forms."""
 
-    requests = Counter()        # every request sent, redirects followed included
+    requests = Counter()  # every request sent, redirects followed included
 
     def __init__(self):
         self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), RequestCounter())
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), RequestCounter()
+        )
 
     def get(self, url: str) -> tuple[int, str, str]:
         try:
@@ -197,8 +200,9 @@ def move_form(html: str):
     inner = form.group(2)
     csrf = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', inner)
     seq = re.search(r'name="seq"[^>]*value="([^"]+)"', inner)
-    actions = [unescape(v) for v in re.findall(r'<button[^>]*name="action"[^>]*value="([^"]*)"',
-                                                inner)]
+    actions = [
+        unescape(v) for v in re.findall(r'<button[^>]*name="action"[^>]*value="([^"]*)"', inner)
+    ]
     if not (csrf and seq and actions):
         return None
     return form.group(1), csrf.group(1), seq.group(1), actions
@@ -211,8 +215,9 @@ def take_turn(base: str, link: str, stats: dict, rnd) -> None:
     while (form := move_form(html)) is not None:
         action_url, csrf, seq, actions = form
         started = time.perf_counter()
-        status, url, html = player.post(base + action_url, {
-            "csrf_token": csrf, "seq": seq, "action": rnd.choice(actions)})
+        status, url, html = player.post(
+            base + action_url, {"csrf_token": csrf, "seq": seq, "action": rnd.choice(actions)}
+        )
         stats["latencies"].append(time.perf_counter() - started)
         stats["statuses"][status] += 1
         if status >= 400:
@@ -221,6 +226,7 @@ def take_turn(base: str, link: str, stats: dict, rnd) -> None:
 
 def play_all(base: str, turns: queue.Queue, games_over, clients: int) -> dict:
     import random
+
     stats = {"latencies": [], "statuses": Counter()}
     lock = threading.Lock()
     stop = threading.Event()
@@ -251,8 +257,7 @@ def play_all(base: str, turns: queue.Queue, games_over, clients: int) -> dict:
 
 # -- processes -------------------------------------------------------------------
 def start(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
-    return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=log.open("w"),
-                            stderr=subprocess.STDOUT)
+    return subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
 
 def wait_for(url: str, seconds: float = 60) -> None:
@@ -266,18 +271,38 @@ def wait_for(url: str, seconds: float = 60) -> None:
     raise SystemExit(f"{url} did not answer")
 
 
-def bare_rate(app: str, workers: int, clients: int, requests: int, logdir: Path,
-              monitor: "Backends", env: dict | None = None) -> tuple[float, Counter]:
+def bare_rate(
+    app: str,
+    workers: int,
+    clients: int,
+    requests: int,
+    logdir: Path,
+    monitor: Backends,
+    env: dict | None = None,
+) -> tuple[float, Counter]:
     """Requests per second of a small Flask app under the same gunicorn
     settings, and its CPU seconds per request by role.  ``app``: "bare" (a
     page that says ok) or "floor" (the least a move must do: FLOOR_APP)."""
     (logdir / f"{app}_app.py").write_text(BARE_APP if app == "bare" else FLOOR_APP)
     port = free_port()
-    proc = start([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "config/gunicorn.conf.py"),
-                  "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
-                  "--chdir", str(logdir), f"{app}_app:app"],
-                 dict(os.environ, PBEM_ACCESS_LOG="/dev/null", **(env or {})),
-                 logdir / f"{app}.log")
+    proc = start(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            str(ROOT / "config/gunicorn.conf.py"),
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--chdir",
+            str(logdir),
+            f"{app}_app:app",
+        ],
+        dict(os.environ, PBEM_ACCESS_LOG="/dev/null", **(env or {})),
+        logdir / f"{app}.log",
+    )
     try:
         wait_for(f"http://127.0.0.1:{port}/")
         per_client = max(requests // clients, 1)
@@ -288,9 +313,8 @@ def bare_rate(app: str, workers: int, clients: int, requests: int, logdir: Path,
             for _ in range(per_client):
                 if app == "bare":
                     status, _, _ = player.get(f"http://127.0.0.1:{port}/")
-                else:       # each client its own game: no waiting on another's lock
-                    status, _, _ = player.post(f"http://127.0.0.1:{port}/move/{n}",
-                                               {"action": "a"})
+                else:  # each client its own game: no waiting on another's lock
+                    status, _, _ = player.post(f"http://127.0.0.1:{port}/move/{n}", {"action": "a"})
                 statuses[status] += 1
 
         threads = [threading.Thread(target=hit, args=(n,)) for n in range(clients)]
@@ -312,15 +336,20 @@ def bare_rate(app: str, workers: int, clients: int, requests: int, logdir: Path,
 
 def floor_env(database: str, schema: str, clients: int) -> dict:
     """The floor app's tables (one game per client) and its connection."""
-    with psycopg.connect(with_query(database, options=f"-c search_path={schema}"),
-                         autocommit=True) as conn:
+    with psycopg.connect(
+        with_query(database, options=f"-c search_path={schema}"), autocommit=True
+    ) as conn:
         for statement in FLOOR_TABLES:
             conn.execute(statement)
         for n in range(clients):
-            conn.execute("INSERT INTO floor_game (id, seq, name) VALUES (%s, 0, %s)",
-                         (n, f"Floor {n}"))
-    return {"FLOOR_DSN": with_query(database, options=f"-c search_path={schema}",
-                                    application_name=app_name("floor"))}
+            conn.execute(
+                "INSERT INTO floor_game (id, seq, name) VALUES (%s, 0, %s)", (n, f"Floor {n}")
+            )
+    return {
+        "FLOOR_DSN": with_query(
+            database, options=f"-c search_path={schema}", application_name=app_name("floor")
+        )
+    }
 
 
 def with_query(url: str, **params: str) -> str:
@@ -345,8 +374,8 @@ def _stat(pid: int) -> tuple[int, str, float] | None:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    name = stat[stat.index("(") + 1:stat.rindex(")")]
-    fields = stat[stat.rindex(")") + 2:].split()
+    name = stat[stat.index("(") + 1 : stat.rindex(")")]
+    fields = stat[stat.rindex(")") + 2 :].split()
     return int(fields[1]), name, sum(int(f) for f in fields[11:15]) / TICK
 
 
@@ -367,10 +396,11 @@ class Backends:
 
     def __init__(self, database: str, roles: dict[str, str]):
         self.datname = urllib.parse.urlparse(database).path.lstrip("/")
-        self.roles = roles                      # application_name -> role
-        self.conn = psycopg.connect(with_query(database, application_name=app_name("monitor")),
-                                    autocommit=True)
-        self.seen: dict[int, list] = {}         # pid -> [role, CPU at first sight, last CPU]
+        self.roles = roles  # application_name -> role
+        self.conn = psycopg.connect(
+            with_query(database, application_name=app_name("monitor")), autocommit=True
+        )
+        self.seen: dict[int, list] = {}  # pid -> [role, CPU at first sight, last CPU]
         self.started = False
         self.lock, self.stop = threading.Lock(), threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -389,14 +419,18 @@ class Backends:
             rows = self.conn.execute(
                 "SELECT pid, application_name FROM pg_stat_activity "
                 "WHERE datname = %s AND application_name = ANY(%s)",
-                (self.datname, list(self.roles))).fetchall()
+                (self.datname, list(self.roles)),
+            ).fetchall()
             for pid, name in rows:
                 stat = _stat(pid)
                 if stat is None:
                     continue
                 if pid not in self.seen:
-                    self.seen[pid] = [self.roles[name], stat[2] if not self.started else 0.0,
-                                      stat[2]]
+                    self.seen[pid] = [
+                        self.roles[name],
+                        stat[2] if not self.started else 0.0,
+                        stat[2],
+                    ]
                 self.seen[pid][2] = stat[2]
 
     def used(self) -> Counter:
@@ -429,7 +463,6 @@ def cpu_by_role(roles: dict[int, str], backends: Backends) -> Counter:
     return used
 
 
-
 # -- checks ----------------------------------------------------------------------
 def check(game_ids: list[int], catcher: Catcher) -> list[str]:
     problems = []
@@ -441,8 +474,12 @@ def check(game_ids: list[int], catcher: Catcher) -> list[str]:
             problems.append(f"game {game.id}: the log does not replay to its snapshot")
         if game.status != "finished":
             problems.append(f"game {game.id} did not finish")
-    sent = [row.message_id for row in Outbox.select(Outbox.message_id)
-            .where((Outbox.kind == "turn") & (Outbox.status == "sent"))]
+    sent = [
+        row.message_id
+        for row in Outbox.select(Outbox.message_id).where(
+            (Outbox.kind == "turn") & (Outbox.status == "sent")
+        )
+    ]
     missing = [m for m in sent if catcher.ids[m] == 0]
     twice = [m for m in sent if catcher.ids[m] > 1]
     if missing or twice:
@@ -456,8 +493,12 @@ def main() -> None:
     ap.add_argument("--kind", default="puerto_rico", help="puerto_rico or new_found_land")
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--clients", type=int, default=16)
-    ap.add_argument("--bare-requests", type=int, default=4000,
-                    help="requests to each of the bare and the floor app")
+    ap.add_argument(
+        "--bare-requests",
+        type=int,
+        default=4000,
+        help="requests to each of the bare and the floor app",
+    )
     ap.add_argument("--database", default=os.environ.get("PBEM_BENCH_PG", PG))
     args = ap.parse_args()
     logdir = Path(os.environ.get("PBEM_BENCH_DIR", "/tmp")) / f"pbem-http-{os.getpid()}"
@@ -473,8 +514,9 @@ def main() -> None:
 
 def run(args, schema: str, logdir: Path) -> None:
     url = f"{args.database}?schema={schema}"
-    monitor = Backends(args.database, {app_name("server"): "PostgreSQL",
-                                       app_name("floor"): "PostgreSQL"})
+    monitor = Backends(
+        args.database, {app_name("server"): "PostgreSQL", app_name("floor"): "PostgreSQL"}
+    )
 
     turns: queue.Queue = queue.Queue()
     catcher = Catcher(turns)
@@ -482,11 +524,20 @@ def run(args, schema: str, logdir: Path) -> None:
     smtp.start()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, DATABASE_URL=with_query(url, application_name=app_name("server")),
-               SECRET_KEY="bench-secret", PUBLIC_BASE_URL=base,
-               SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp.port), PBEM_INSTANCE=str(logdir),
-               SENDER_INTERVAL="0.2", SCHEDULER_INTERVAL="5", LOG_LEVEL="WARNING",
-               PBEM_ACCESS_LOG="/dev/null", MAIL_CATCHER_DIR="")
+    env = dict(
+        os.environ,
+        DATABASE_URL=with_query(url, application_name=app_name("server")),
+        SECRET_KEY="bench-secret",
+        PUBLIC_BASE_URL=base,
+        SMTP_HOST="127.0.0.1",
+        SMTP_PORT=str(smtp.port),
+        PBEM_INSTANCE=str(logdir),
+        SENDER_INTERVAL="0.2",
+        SCHEDULER_INTERVAL="5",
+        LOG_LEVEL="WARNING",
+        PBEM_ACCESS_LOG="/dev/null",
+        MAIL_CATCHER_DIR="",
+    )
     settings = settings_module.load(env)
     # This process's own connection (making games, checking) is not the server's.
     database = make_database(with_query(url, application_name=app_name("bench")), settings)
@@ -495,17 +546,41 @@ def run(args, schema: str, logdir: Path) -> None:
     monitor.start()
     procs = []
     try:
-        procs.append(start([sys.executable, "-m", "gunicorn", "-c",
-                            str(ROOT / "config/gunicorn.conf.py"), "--workers", str(args.workers),
-                            "--bind", f"127.0.0.1:{port}", "server.wsgi:app"], env,
-                           logdir / "web.log"))
+        procs.append(
+            start(
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "-c",
+                    str(ROOT / "config/gunicorn.conf.py"),
+                    "--workers",
+                    str(args.workers),
+                    "--bind",
+                    f"127.0.0.1:{port}",
+                    "server.wsgi:app",
+                ],
+                env,
+                logdir / "web.log",
+            )
+        )
         roles = {procs[0].pid: "web workers"}
         for n in range(2):
-            procs.append(start([sys.executable, "-m", "server.processes.scheduler"], env,
-                               logdir / f"scheduler{n}.log"))
+            procs.append(
+                start(
+                    [sys.executable, "-m", "server.processes.scheduler"],
+                    env,
+                    logdir / f"scheduler{n}.log",
+                )
+            )
             roles[procs[-1].pid] = "schedulers"
-            procs.append(start([sys.executable, "-m", "server.processes.sender"], env,
-                               logdir / f"sender{n}.log"))
+            procs.append(
+                start(
+                    [sys.executable, "-m", "server.processes.sender"],
+                    env,
+                    logdir / f"sender{n}.log",
+                )
+            )
             roles[procs[-1].pid] = "senders"
         wait_for(f"{base}/login")
         with database.connection_context():
@@ -513,8 +588,11 @@ def run(args, schema: str, logdir: Path) -> None:
 
         def over() -> bool:
             with database.connection_context():
-                return not Game.select().where(Game.id.in_(game_ids)
-                                               & (Game.status != "finished")).exists()
+                return (
+                    not Game.select()
+                    .where(Game.id.in_(game_ids) & (Game.status != "finished"))
+                    .exists()
+                )
 
         cpu_before, started = cpu_by_role(roles, monitor), time.perf_counter()
         requests_before = Player.requests["all"]
@@ -531,22 +609,30 @@ def run(args, schema: str, logdir: Path) -> None:
     with database.connection_context():
         problems = check(game_ids, catcher)
     bare = bare_rate("bare", args.workers, args.clients, args.bare_requests, logdir, monitor)
-    floor = bare_rate("floor", args.workers, args.clients, args.bare_requests, logdir, monitor,
-                      floor_env(args.database, schema, args.clients))
+    floor = bare_rate(
+        "floor",
+        args.workers,
+        args.clients,
+        args.bare_requests,
+        logdir,
+        monitor,
+        floor_env(args.database, schema, args.clients),
+    )
     monitor.close()
     report(args, stats, elapsed, bare, floor, problems)
     database.close()
-
 
 
 def make_games(count: int, mailer: Mailer, kind: str) -> list[int]:
     now = utcnow()
     ids = []
     for n in range(count):
-        a = User.create(email=f"a{n}@bench.example", name=f"A{n}", password_hash="-",
-                        email_verified_at=now)
-        b = User.create(email=f"b{n}@bench.example", name=f"B{n}", password_hash="-",
-                        email_verified_at=now)
+        a = User.create(
+            email=f"a{n}@bench.example", name=f"A{n}", password_hash="-", email_verified_at=now
+        )
+        b = User.create(
+            email=f"b{n}@bench.example", name=f"B{n}", password_hash="-", email_verified_at=now
+        )
         game = lobby.create_game(a, kind, f"HTTP {n}", 2, {}, 48, [24, 6], mailer)
         lobby.join(game.id, b, 1)
         lobby.start(game.id, a, mailer)
@@ -557,47 +643,71 @@ def make_games(count: int, mailer: Mailer, kind: str) -> list[int]:
 SERVER = ("web workers", "PostgreSQL", "senders", "schedulers")
 
 
-def report(args, stats: dict, elapsed: float, bare_run: tuple[float, Counter],
-           floor_run: tuple[float, Counter], problems: list[str]) -> None:
+def report(
+    args,
+    stats: dict,
+    elapsed: float,
+    bare_run: tuple[float, Counter],
+    floor_run: tuple[float, Counter],
+    problems: list[str],
+) -> None:
     (bare, bare_cpu), (floor, floor_cpu) = bare_run, floor_run
     lat = stats["latencies"]
     rate = len(lat) / elapsed
     errors = sum(n for code, n in stats["statuses"].items() if code >= 500)
-    print(f"{args.games} two-player games of {args.kind} to the end over HTTP, "
-          f"gunicorn {args.workers} "
-          f"workers on PostgreSQL, 2 schedulers, 2 senders, {args.clients} client threads")
-    print(f"  {len(lat)} move posts in {elapsed:.1f} s: {rate:.1f} moves/s, "
-          f"median {percentile(lat, 50) * 1000:.1f} ms, p99 {percentile(lat, 99) * 1000:.1f} ms; "
-          f"{stats['requests'] / len(lat):.2f} requests per move post")
-    thirds = [lat[i * len(lat) // 3:(i + 1) * len(lat) // 3] for i in range(3)]
-    print("  median per third of the run: " + ", ".join(
-        f"{percentile(t, 50) * 1000:.1f} ms" for t in thirds if t))
-    print(f"  bare Flask app, same gunicorn and client: {bare:.0f} requests/s; "
-          f"moves/s is {rate / bare * 100:.1f} % of it; floor move app: {floor:.0f} moves/s")
+    print(
+        f"{args.games} two-player games of {args.kind} to the end over HTTP, "
+        f"gunicorn {args.workers} "
+        f"workers on PostgreSQL, 2 schedulers, 2 senders, {args.clients} client threads"
+    )
+    print(
+        f"  {len(lat)} move posts in {elapsed:.1f} s: {rate:.1f} moves/s, "
+        f"median {percentile(lat, 50) * 1000:.1f} ms, p99 {percentile(lat, 99) * 1000:.1f} ms; "
+        f"{stats['requests'] / len(lat):.2f} requests per move post"
+    )
+    thirds = [lat[i * len(lat) // 3 : (i + 1) * len(lat) // 3] for i in range(3)]
+    print(
+        "  median per third of the run: "
+        + ", ".join(f"{percentile(t, 50) * 1000:.1f} ms" for t in thirds if t)
+    )
+    print(
+        f"  bare Flask app, same gunicorn and client: {bare:.0f} requests/s; "
+        f"moves/s is {rate / bare * 100:.1f} % of it; floor move app: {floor:.0f} moves/s"
+    )
     cpu = Counter({role: s / len(lat) for role, s in stats["cpu"].items()})
-    rows = [("per move post", cpu), ("per bare request", bare_cpu),
-            ("per floor move", floor_cpu)]
+    rows = [("per move post", cpu), ("per bare request", bare_cpu), ("per floor move", floor_cpu)]
     for name, used in rows:
-        print(f"  CPU {name}: {sum(used.values()) * 1000:.2f} ms in all, server "
-              f"{server(used) * 1000:.2f}: " + ", ".join(
-                  f"{role} {seconds * 1000:.2f}" for role, seconds in used.most_common()))
+        print(
+            f"  CPU {name}: {sum(used.values()) * 1000:.2f} ms in all, server "
+            f"{server(used) * 1000:.2f}: "
+            + ", ".join(f"{role} {seconds * 1000:.2f}" for role, seconds in used.most_common())
+        )
     per_request = server(cpu) / (stats["requests"] / len(lat))
-    print(f"  server ratio (server CPU per move post / per bare request): "
-          f"{server(cpu) / server(bare_cpu):.1f}; web workers alone "
-          f"{cpu['web workers'] / bare_cpu['web workers']:.1f}; per request of a move post "
-          f"{per_request / server(bare_cpu):.1f}")
-    print(f"  floor ratio (server CPU per move post / per floor move): "
-          f"{server(cpu) / server(floor_cpu):.1f}; web workers "
-          f"{cpu['web workers'] / floor_cpu['web workers']:.1f}, PostgreSQL "
-          f"{cpu['PostgreSQL'] / max(floor_cpu['PostgreSQL'], 1e-9):.1f}")
+    print(
+        f"  server ratio (server CPU per move post / per bare request): "
+        f"{server(cpu) / server(bare_cpu):.1f}; web workers alone "
+        f"{cpu['web workers'] / bare_cpu['web workers']:.1f}; per request of a move post "
+        f"{per_request / server(bare_cpu):.1f}"
+    )
+    print(
+        f"  floor ratio (server CPU per move post / per floor move): "
+        f"{server(cpu) / server(floor_cpu):.1f}; web workers "
+        f"{cpu['web workers'] / floor_cpu['web workers']:.1f}, PostgreSQL "
+        f"{cpu['PostgreSQL'] / max(floor_cpu['PostgreSQL'], 1e-9):.1f}"
+    )
     print(f"  answers: {dict(sorted(stats['statuses'].items()))}; 5xx: {errors}")
-    print("  checks: " + ("every log replays to its snapshot, every turn mail arrived once"
-                         if not problems else "; ".join(problems)))
+    print(
+        "  checks: "
+        + (
+            "every log replays to its snapshot, every turn mail arrived once"
+            if not problems
+            else "; ".join(problems)
+        )
+    )
 
 
 def server(used: Counter) -> float:
     return sum(used[role] for role in SERVER)
-
 
 
 if __name__ == "__main__":

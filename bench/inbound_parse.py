@@ -7,6 +7,7 @@ one at a time in the time that others wait.
     .venv/bin/python bench/inbound_parse.py
     .venv/bin/python bench/inbound_parse.py --raw-parser   # the reply parser alone, for comparison
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,8 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.mail import inbound  # noqa: E402
 
-HEAD = (b"From: Player <player@example.org>\r\nTo: play+abc@reply.test\r\n"
-        b"Subject: Re: your turn\r\nMessage-ID: <bench@example.org>\r\n")
+HEAD = (
+    b"From: Player <player@example.org>\r\nTo: play+abc@reply.test\r\n"
+    b"Subject: Re: your turn\r\nMessage-ID: <bench@example.org>\r\n"
+)
 LIMIT = 256 * 1024
 
 
@@ -56,18 +59,26 @@ def shapes() -> dict[str, bytes]:
         "signature words a line": mail("1\n" + "Regards\n" * 30_000),
         "'On ... wrote:' a line": mail("1\n" + "On Mon wrote:\n" * 18_000),
         "printable noise": mail("".join(rng.choice(string.printable) for _ in range(250_000))),
-        "From with 20,000 '('": HEAD.replace(b"From: Player", b"From: " + b"(" * 20_000)
-        + b"\r\n1",
-        "To with 10,000 addresses": HEAD + b"Cc: " + b", ".join(
-            b"x%d@r.test" % i for i in range(10_000)) + b"\r\n\r\n1",
-        "Subject of 15,000 encoded words": HEAD + b"Subject: " + b" ".join(
-            b"=?utf-8?q?a?=" for _ in range(15_000)) + b"\r\n\r\n1",
+        "From with 20,000 '('": HEAD.replace(b"From: Player", b"From: " + b"(" * 20_000) + b"\r\n1",
+        "To with 10,000 addresses": HEAD
+        + b"Cc: "
+        + b", ".join(b"x%d@r.test" % i for i in range(10_000))
+        + b"\r\n\r\n1",
+        "Subject of 15,000 encoded words": HEAD
+        + b"Subject: "
+        + b" ".join(b"=?utf-8?q?a?=" for _ in range(15_000))
+        + b"\r\n\r\n1",
         "20,000 header lines": HEAD + b"X-A: b\r\n" * 20_000 + b"\r\n1",
-        "5,000 MIME parts": HEAD + b'Content-Type: multipart/mixed; boundary="q"\r\n\r\n'
-        + many_parts + b"--q--\r\n",
-        "32 nested multiparts": HEAD + b"".join(
+        "5,000 MIME parts": HEAD
+        + b'Content-Type: multipart/mixed; boundary="q"\r\n\r\n'
+        + many_parts
+        + b"--q--\r\n",
+        "32 nested multiparts": HEAD
+        + b"".join(
             b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (i, i)
-            for i in range(32)) + b"Content-Type: text/plain\r\n\r\n1\r\n",
+            for i in range(32)
+        )
+        + b"Content-Type: text/plain\r\n\r\n1\r\n",
     }
 
 
@@ -82,8 +93,11 @@ def best_of(runs: int, action) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--raw-parser", action="store_true",
-                        help="also time mail-parser-reply on the whole text (slow: minutes)")
+    parser.add_argument(
+        "--raw-parser",
+        action="store_true",
+        help="also time mail-parser-reply on the whole text (slow: minutes)",
+    )
     args = parser.parse_args()
     worst = 0.0
     for name, raw in shapes().items():

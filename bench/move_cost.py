@@ -10,6 +10,7 @@ per move: statements (median, split into the POST and the page), CPU ms
     .venv/bin/python bench/move_cost.py                       # PostgreSQL, 5 games
     .venv/bin/python bench/move_cost.py --database sqlite --profile
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,8 +60,9 @@ def move_form(html: str):
     inner = form.group(2)
     csrf = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', inner).group(1)
     seq = re.search(r'name="seq"[^>]*value="([^"]+)"', inner).group(1)
-    actions = [unescape(v) for v in
-               re.findall(r'<button[^>]*name="action"[^>]*value="([^"]*)"', inner)]
+    actions = [
+        unescape(v) for v in re.findall(r'<button[^>]*name="action"[^>]*value="([^"]*)"', inner)
+    ]
     return form.group(1), csrf, seq, actions
 
 
@@ -68,8 +70,15 @@ def make_games(count: int, mailer) -> list[int]:
     now = utcnow()
     ids = []
     for n in range(count):
-        a, b = (User.create(email=f"{x}{n}@bench.example", name=f"{x.upper()}{n}",
-                            password_hash="-", email_verified_at=now) for x in "ab")
+        a, b = (
+            User.create(
+                email=f"{x}{n}@bench.example",
+                name=f"{x.upper()}{n}",
+                password_hash="-",
+                email_verified_at=now,
+            )
+            for x in "ab"
+        )
         game = lobby.create_game(a, "puerto_rico", f"cost {n}", 2, {}, 48, [24, 6], mailer)
         lobby.join(game.id, b, 1)
         lobby.start(game.id, a, mailer)
@@ -128,11 +137,17 @@ def play_games(app, game_ids, counter, profiler, rnd) -> list[tuple[int, int, fl
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=5)
-    ap.add_argument("--database", default="postgresql",
-                    help="postgresql (the machine's, in a schema of its own) or sqlite")
+    ap.add_argument(
+        "--database",
+        default="postgresql",
+        help="postgresql (the machine's, in a schema of its own) or sqlite",
+    )
     ap.add_argument("--profile", action="store_true")
-    ap.add_argument("--profile-out", metavar="FILE",
-                    help="with --profile: also save the profile (pstats) to FILE")
+    ap.add_argument(
+        "--profile-out",
+        metavar="FILE",
+        help="with --profile: also save the profile (pstats) to FILE",
+    )
     args = ap.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="pbem-cost-"))
     schema = f"cost_{os.getpid()}"
@@ -142,9 +157,16 @@ def main() -> None:
         admin = make_database(os.environ.get("PBEM_BENCH_PG", PG))
         admin.execute_sql(f"CREATE SCHEMA {schema}")
         url = f"{os.environ.get('PBEM_BENCH_PG', PG)}?schema={schema}"
-    app = create_app({"DATABASE_URL": url, "INSTANCE_PATH": str(workdir),
-                      "SECRET_KEY": "cost", "PUBLIC_BASE_URL": "http://bench.localhost",
-                      "MAIL_CATCHER_DIR": "", "DATABASE_POOL_MAX": 4})
+    app = create_app(
+        {
+            "DATABASE_URL": url,
+            "INSTANCE_PATH": str(workdir),
+            "SECRET_KEY": "cost",
+            "PUBLIC_BASE_URL": "http://bench.localhost",
+            "MAIL_CATCHER_DIR": "",
+            "DATABASE_POOL_MAX": 4,
+        }
+    )
     try:
         with app.app_context():
             migrate(db.obj)
@@ -161,12 +183,18 @@ def main() -> None:
 
 def report(args, costs, profiler) -> None:
     posts, pages, cpu = zip(*costs)
-    print(f"{len(costs)} moves in {args.games} two-player games on {args.database}, "
-          "Flask test client, one process")
-    print(f"  statements per move: median {statistics.median(posts):.0f} in the POST "
-          f"+ {statistics.median(pages):.0f} in the page")
-    print(f"  CPU per move (POST + page): median {percentile(cpu, 50) * 1000:.1f} ms, "
-          f"p90 {percentile(cpu, 90) * 1000:.1f} ms")
+    print(
+        f"{len(costs)} moves in {args.games} two-player games on {args.database}, "
+        "Flask test client, one process"
+    )
+    print(
+        f"  statements per move: median {statistics.median(posts):.0f} in the POST "
+        f"+ {statistics.median(pages):.0f} in the page"
+    )
+    print(
+        f"  CPU per move (POST + page): median {percentile(cpu, 50) * 1000:.1f} ms, "
+        f"p90 {percentile(cpu, 90) * 1000:.1f} ms"
+    )
     if profiler:
         if args.profile_out:
             profiler.dump_stats(args.profile_out)

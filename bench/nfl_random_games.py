@@ -6,6 +6,7 @@ game (actions applied by players; forced single-choice decisions are played
 by the engine and not counted), mean legal actions per decision, and the mean
 and highest winning score.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,10 +60,12 @@ def main() -> None:
             widths.append(c / k)
             best.append(max(sc.total for sc in game.outcome(state).scores))
         dt = time.process_time() - t0
-        print(f"{n} players: {args.games / dt:7.1f} games/s  "
-              f"{statistics.mean(decisions):6.1f} decisions/game  "
-              f"{statistics.mean(widths):5.1f} choices/decision  "
-              f"winning score {statistics.mean(best):5.1f} (max {max(best)})")
+        print(
+            f"{n} players: {args.games / dt:7.1f} games/s  "
+            f"{statistics.mean(decisions):6.1f} decisions/game  "
+            f"{statistics.mean(widths):5.1f} choices/decision  "
+            f"winning score {statistics.mean(best):5.1f} (max {max(best)})"
+        )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ see that the cost follows the number due, not the number of games:
     .venv/bin/python bench/scheduler_sweep.py --sizes 10000:1000 100000:100 100000:1000
     .venv/bin/python bench/scheduler_sweep.py --database postgresql --sizes 100000:1000
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,10 +32,9 @@ from server import settings as settings_module  # noqa: E402
 from server.db import bind, make_database, migrate  # noqa: E402
 from server.mail.compose import Mailer  # noqa: E402
 from server.models import Game, Outbox  # noqa: E402
+from server.services.clock.sweep import due_seats_query, sweep  # noqa: E402
 from server.services.moves import play  # noqa: E402
 from server.services.state_store import load_state, rules  # noqa: E402
-from server.services.clock.sweep import due_seats_query, sweep  # noqa: E402
-
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -49,9 +49,14 @@ def run(games: int, due: int, backend: str) -> None:
             admin = make_database(os.environ.get("PBEM_BENCH_PG", PG))
             admin.execute_sql(f"CREATE SCHEMA {schema}")
             url = f"{os.environ.get('PBEM_BENCH_PG', PG)}?schema={schema}"
-        settings = settings_module.load(overrides={
-            "DATABASE_URL": url, "SECRET_KEY": "bench",
-            "INSTANCE_PATH": tmp, "PUBLIC_BASE_URL": "http://localhost"})
+        settings = settings_module.load(
+            overrides={
+                "DATABASE_URL": url,
+                "SECRET_KEY": "bench",
+                "INSTANCE_PATH": tmp,
+                "PUBLIC_BASE_URL": "http://localhost",
+            }
+        )
         database = make_database(settings["DATABASE_URL"], settings)
         bind(database)
         migrate(database)
@@ -65,8 +70,9 @@ def run(games: int, due: int, backend: str) -> None:
     report(games, due, backend, *timed)
 
 
-def sweep_and_moves(database, settings, games: int, due: int, now: dt.datetime,
-                    backend: str) -> tuple:
+def sweep_and_moves(
+    database, settings, games: int, due: int, now: dt.datetime, backend: str
+) -> tuple:
     """CPU seconds to fill, to sweep, to sweep again (nothing due), a player's
     move; the sweep's report and the second's, the mails queued, and
     whether the due-seat query uses the deadline index."""
@@ -99,27 +105,45 @@ class CpuClock:
     TICK = os.sysconf("SC_CLK_TCK")
 
     def __init__(self, database, backend: str):
-        self.backend_pid = (database.execute_sql("SELECT pg_backend_pid()").fetchone()[0]
-                            if backend != "sqlite" else None)
+        self.backend_pid = (
+            database.execute_sql("SELECT pg_backend_pid()").fetchone()[0]
+            if backend != "sqlite"
+            else None
+        )
 
     def __call__(self) -> float:
         used = time.process_time()
         if self.backend_pid is not None:
             stat = Path(f"/proc/{self.backend_pid}/stat").read_text()
-            used += sum(int(f) for f in stat[stat.rindex(")") + 2:].split()[11:13]) / self.TICK
+            used += sum(int(f) for f in stat[stat.rindex(")") + 2 :].split()[11:13]) / self.TICK
         return used
 
 
-def report(games: int, due: int, backend: str, t_fill: float, t_sweep: float, t_empty: float,
-           t_move: float, swept, again, mails: int, uses_index: bool) -> None:
+def report(
+    games: int,
+    due: int,
+    backend: str,
+    t_fill: float,
+    t_sweep: float,
+    t_empty: float,
+    t_move: float,
+    swept,
+    again,
+    mails: int,
+    uses_index: bool,
+) -> None:
     per_timeout = t_sweep / max(swept.timeouts, 1) * 1000
-    print(f"{backend}: {games:>7} games, {due:>5} due: sweep {t_sweep:7.2f} CPU s "
-          f"({per_timeout:6.2f} ms per timeout, "
-          f"{swept.timeouts} timeouts, {swept.actions} actions, {mails} mails); "
-          f"empty sweep {t_empty * 1000:6.1f} ms ({again.timeouts} timeouts); "
-          f"due-seat query uses the deadline index: {uses_index}; fill {t_fill:5.1f} s")
-    print(f"{'':>7} a player's move {t_move * 1000:6.2f} ms; a timeout costs "
-          f"{per_timeout / (t_move * 1000):4.2f} moves (goal: at most 1.5)")
+    print(
+        f"{backend}: {games:>7} games, {due:>5} due: sweep {t_sweep:7.2f} CPU s "
+        f"({per_timeout:6.2f} ms per timeout, "
+        f"{swept.timeouts} timeouts, {swept.actions} actions, {mails} mails); "
+        f"empty sweep {t_empty * 1000:6.1f} ms ({again.timeouts} timeouts); "
+        f"due-seat query uses the deadline index: {uses_index}; fill {t_fill:5.1f} s"
+    )
+    print(
+        f"{'':>7} a player's move {t_move * 1000:6.2f} ms; a timeout costs "
+        f"{per_timeout / (t_move * 1000):4.2f} moves (goal: at most 1.5)"
+    )
 
 
 def time_moves(mailer: Mailer, game_ids, now: dt.datetime, cpu) -> float:
@@ -139,11 +163,14 @@ def time_moves(mailer: Mailer, game_ids, now: dt.datetime, cpu) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizes", nargs="*", default=["10000:100"],
-                    help="games:due pairs")
-    ap.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite",
-                    help="a fresh SQLite file, or a schema of its own on the machine's "
-                         "PostgreSQL ($PBEM_BENCH_PG)")
+    ap.add_argument("--sizes", nargs="*", default=["10000:100"], help="games:due pairs")
+    ap.add_argument(
+        "--database",
+        choices=["sqlite", "postgresql"],
+        default="sqlite",
+        help="a fresh SQLite file, or a schema of its own on the machine's "
+        "PostgreSQL ($PBEM_BENCH_PG)",
+    )
     args = ap.parse_args()
     for pair in args.sizes:
         games, due = (int(x) for x in pair.split(":"))

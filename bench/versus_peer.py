@@ -18,6 +18,7 @@ of a checkout with ``--peer``; without it only our figures are printed.
     .venv/bin/python bench/versus_peer.py --games 200
     .venv/bin/python bench/versus_peer.py --peer /tmp/peer-pr --games 200
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,6 +70,7 @@ def peer_paths(path: str) -> dict:
                 game.apply(rnd.choice(game.legal_actions()), validate=validate)
                 actions += 1
             return actions
+
         return one
 
     return {"peer validate=False": play(False), "peer validate=True": play(True)}
@@ -78,10 +80,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=100, help="games per path")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--rounds", type=int, default=5,
-                    help="the games are played in this many rounds, the paths taking turns")
-    ap.add_argument("--peer", metavar="PATH",
-                    help="a checkout of somnambWl/puerto-rico (nothing is fetched)")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="the games are played in this many rounds, the paths taking turns",
+    )
+    ap.add_argument(
+        "--peer", metavar="PATH", help="a checkout of somnambWl/puerto-rico (nothing is fetched)"
+    )
     args = ap.parse_args()
     paths = {"ours simulate": ours_simulate, "ours apply": ours_apply}
     if args.peer:
@@ -95,19 +102,27 @@ def main() -> None:
             started = time.process_time()
             actions[name] += [play(args.players, seed) for seed in seeds]
             rates[name].append(per_round / (time.process_time() - started))
-    print(f"{args.players} players, base game, {per_round * args.rounds} random games per path "
-          f"in {args.rounds} rounds; games per CPU second, median of the rounds (min-max)")
+    print(
+        f"{args.players} players, base game, {per_round * args.rounds} random games per path "
+        f"in {args.rounds} rounds; games per CPU second, median of the rounds (min-max)"
+    )
     median = {name: statistics.median(r) for name, r in rates.items()}
     for name, r in rates.items():
-        print(f"  {name:20} {median[name]:8.1f}  ({min(r):.1f}-{max(r):.1f})  "
-              f"{statistics.mean(actions[name]):6.1f} actions a game")
+        print(
+            f"  {name:20} {median[name]:8.1f}  ({min(r):.1f}-{max(r):.1f})  "
+            f"{statistics.mean(actions[name]):6.1f} actions a game"
+        )
     if args.peer:
-        print(f"  like for like (simulate / validate=False): "
-              f"{median['ours simulate'] / median['peer validate=False']:.2f}x")
-        print(f"  apply / validate=False: "
-              f"{median['ours apply'] / median['peer validate=False']:.2f}x; "
-              f"checked (apply / validate=True): "
-              f"{median['ours apply'] / median['peer validate=True']:.2f}x")
+        print(
+            f"  like for like (simulate / validate=False): "
+            f"{median['ours simulate'] / median['peer validate=False']:.2f}x"
+        )
+        print(
+            f"  apply / validate=False: "
+            f"{median['ours apply'] / median['peer validate=False']:.2f}x; "
+            f"checked (apply / validate=True): "
+            f"{median['ours apply'] / median['peer validate=True']:.2f}x"
+        )
 
 
 if __name__ == "__main__":

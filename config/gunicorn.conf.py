@@ -1,6 +1,7 @@
 """gunicorn's settings for pbem (``pbem web``, or ``gunicorn -c
 config/gunicorn.conf.py server.wsgi:app``).  Each can be changed
 with an environment variable, as noted, or a gunicorn option after ``pbem web``."""
+
 import multiprocessing
 import os
 import tempfile
@@ -49,4 +50,5 @@ def child_exit(server, worker):
     """A worker that ended (restart after max_requests, crash): its live
     gauges are dropped; its counters stay counted."""
     from prometheus_client import multiprocess
+
     multiprocess.mark_process_dead(worker.pid)

@@ -12,6 +12,7 @@ server.
 >>> seat = game.to_move(state)
 >>> state, events = game.apply(state, seat, game.legal_actions(state, seat)[0])
 """
+
 from importlib import import_module
 from importlib.metadata import entry_points
 
@@ -30,8 +31,10 @@ from engine.interface import (
 GROUP = "pbem.games"
 # pbem's own games, as pyproject.toml declares them: used only when pbem runs
 # from a checkout that was never installed (no entry points to read).
-BUILT_IN = {"puerto_rico": "engine.puerto_rico.game:PuertoRico",
-            "new_found_land": "engine.new_found_land.game:NewFoundLand"}
+BUILT_IN = {
+    "puerto_rico": "engine.puerto_rico.game:PuertoRico",
+    "new_found_land": "engine.new_found_land.game:NewFoundLand",
+}
 
 GAMES: dict[str, Game] = {}
 # Plug-ins that are installed but do not load (an import error, not a Game):
@@ -78,5 +81,19 @@ def load_games() -> None:
 
 load_games()
 
-__all__ = ["Action", "BROKEN", "Choice", "Event", "Game", "GAMES", "IllegalMove", "OptionSpec",
-           "Outcome", "SeatScore", "Section", "get_game", "load_games", "register"]
+__all__ = [
+    "Action",
+    "BROKEN",
+    "Choice",
+    "Event",
+    "Game",
+    "GAMES",
+    "IllegalMove",
+    "OptionSpec",
+    "Outcome",
+    "SeatScore",
+    "Section",
+    "get_game",
+    "load_games",
+    "register",
+]

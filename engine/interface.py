@@ -6,13 +6,15 @@ cache and share them freely.  Actions are small JSON-able dicts with a
 ``"type"`` key; the list returned by ``legal_actions`` is the whole truth about
 what a seat may do.
 """
+
 from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from engine.words import Words
 
@@ -24,9 +26,11 @@ _SEAT_REF = re.compile(r"\{s(\d+)\}")
 
 def name_seats(text: str, names: Sequence[str] | None = None) -> str:
     """Replace the engine's seat references ``{s0}``, ``{s1}`` … by names."""
+
     def name(m: re.Match) -> str:
         i = int(m.group(1))
         return names[i] if names is not None and i < len(names) else f"Player {i + 1}"
+
     return _SEAT_REF.sub(name, text)
 
 
@@ -86,8 +90,13 @@ class Event:
 
     __slots__ = ("text", "seat", "private_to", "public_text")
 
-    def __init__(self, text: str, seat: int | None = None, private_to: int | None = None,
-                 public_text: str = ""):
+    def __init__(
+        self,
+        text: str,
+        seat: int | None = None,
+        private_to: int | None = None,
+        public_text: str = "",
+    ):
         self.text, self.seat = text, seat
         self.private_to, self.public_text = private_to, public_text
 
@@ -97,8 +106,12 @@ class Event:
     def __repr__(self) -> str:
         return f"Event({self.text!r}, seat={self.seat}, private_to={self.private_to})"
 
-    def text_for(self, viewer: int | None, names: Sequence[str] | None = None,
-                 say: Callable[[str], str] | None = None) -> str:
+    def text_for(
+        self,
+        viewer: int | None,
+        names: Sequence[str] | None = None,
+        say: Callable[[str], str] | None = None,
+    ) -> str:
         """What ``viewer`` may read, with ``{s0}``-style seat references named;
         ``say`` puts the engine's ``Words`` into the reader's language."""
         if self.private_to is None or self.private_to == viewer:
@@ -108,8 +121,12 @@ class Event:
         return name_seats(say(raw) if say else raw, names)
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"text": self.text, "seat": self.seat,
-                "private_to": self.private_to, "public_text": self.public_text}
+        data: dict[str, Any] = {
+            "text": self.text,
+            "seat": self.seat,
+            "private_to": self.private_to,
+            "public_text": self.public_text,
+        }
         # The texts' templates, for readers of other languages.
         if isinstance(self.text, Words):
             data["words"] = self.text.to_json()
@@ -118,7 +135,7 @@ class Event:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Event":
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
         text, public = data["text"], data.get("public_text", "")
         if "words" in data:
             text = Words.from_json(data["words"])
@@ -158,8 +175,15 @@ class Outcome:
             **words,
             "reason": self.reason,
             "winners": list(self.winners),
-            "scores": [{"seat": s.seat, "total": s.total, "tiebreak": s.tiebreak,
-                        "breakdown": [list(b) for b in s.breakdown]} for s in self.scores],
+            "scores": [
+                {
+                    "seat": s.seat,
+                    "total": s.total,
+                    "tiebreak": s.tiebreak,
+                    "breakdown": [list(b) for b in s.breakdown],
+                }
+                for s in self.scores
+            ],
         }
 
 
@@ -192,8 +216,9 @@ class Game(ABC):
 
     # -- lifecycle -------------------------------------------------------
     @abstractmethod
-    def new_game(self, players: int, options: Mapping[str, str] | None = None,
-                 seed: int = 0) -> Any:
+    def new_game(
+        self, players: int, options: Mapping[str, str] | None = None, seed: int = 0
+    ) -> Any:
         """A fresh state; raises ``IllegalMove`` for a bad player count or option."""
 
     @abstractmethod
@@ -219,8 +244,10 @@ class Game(ABC):
         """Human words for one legal action."""
 
     def choices(self, state: Any, seat: int) -> list[Choice]:
-        return [Choice(a, self.label(state, a), self.group_title(a.get("type", "")))
-                for a in self.legal_actions(state, seat)]
+        return [
+            Choice(a, self.label(state, a), self.group_title(a.get("type", "")))
+            for a in self.legal_actions(state, seat)
+        ]
 
     def group_title(self, action_type: str) -> str:
         """The heading over a kind of choice ("Build"); an engine may hand
@@ -241,19 +268,26 @@ class Game(ABC):
         """JSON-able state as ``seat`` may see it (None: a spectator)."""
 
     @abstractmethod
-    def board(self, view: Mapping[str, Any],
-              names: Sequence[str] | None = None) -> list[Section]:
+    def board(self, view: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
         """A view laid out as titled rows of text, for pages and emails."""
 
-    def board_svg(self, view: Mapping[str, Any], names: Sequence[str] | None = None,
-                  say: Callable[[str], str] = str) -> str | None:
+    def board_svg(
+        self,
+        view: Mapping[str, Any],
+        names: Sequence[str] | None = None,
+        say: Callable[[str], str] = str,
+    ) -> str | None:
         """The view drawn as an SVG document (text, escaped, no script), or
         None for a game without a drawing: the text board stands alone.
         ``say`` renders the drawing's ``Words`` in the reader's language."""
         return None
 
-    def board_layout(self, view: Mapping[str, Any], names: Sequence[str] | None = None,
-                     say: Callable[[str], str] = str) -> list[dict[str, Any]] | None:
+    def board_layout(
+        self,
+        view: Mapping[str, Any],
+        names: Sequence[str] | None = None,
+        say: Callable[[str], str] = str,
+    ) -> list[dict[str, Any]] | None:
         """The view as panels of tiles (engine/layout.py) that a page lays
         out as HTML for any width, or None for a game without one."""
         return None

@@ -3,6 +3,7 @@
 The state lives inside the game state, so replaying a log reproduces every
 shuffle, and the JSON snapshot stays small.
 """
+
 MASK = (1 << 64) - 1
 
 

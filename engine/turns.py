@@ -7,17 +7,19 @@ Its states carry ``over``, ``turn``, a ``_legal`` cache and
 ``clone``/``to_json``/``from_json``.  This class does the rest of the
 interface: validation, copying, forced moves, caching, storage.
 """
+
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.interface import Event, Game, IllegalMove
 from engine.words import Words, msg
 
 
 class OneSeatAtATime(Game):
-    state_class: Any       # the game's State class: clone(), to_json(), from_json()
+    state_class: Any  # the game's State class: clone(), to_json(), from_json()
 
     @abstractmethod
     def turn_options(self, s: Any, seat: int) -> list[dict]:
@@ -34,8 +36,10 @@ class OneSeatAtATime(Game):
             spec = next((o for o in self.options if o.name == key), None)
             choice = spec.canonical(value) if spec is not None else None
             if spec is None or choice is None:
-                raise IllegalMove(f"unknown option {key}={value}"
-                                  + (f"; allowed: {spec.allowed()}" if spec else ""))
+                raise IllegalMove(
+                    f"unknown option {key}={value}"
+                    + (f"; allowed: {spec.allowed()}" if spec else "")
+                )
             checked[key] = choice
         return checked
 
@@ -45,7 +49,7 @@ class OneSeatAtATime(Game):
     def legal_actions(self, state: Any, seat: int) -> list[dict]:
         if state.over or seat != state.turn:
             return []
-        if state._legal is None:        # states never change, so caching is safe
+        if state._legal is None:  # states never change, so caching is safe
             state._legal = self.turn_options(state, seat)
         return list(state._legal)
 
@@ -57,8 +61,12 @@ class OneSeatAtATime(Game):
         if state._legal is None:
             state._legal = self.turn_options(state, seat)
         if action not in state._legal:
-            raise IllegalMove(msg("That move is not allowed now; you were asked to %(prompt)s.",
-                                  prompt=Words(*self.prompt_message(state))))
+            raise IllegalMove(
+                msg(
+                    "That move is not allowed now; you were asked to %(prompt)s.",
+                    prompt=Words(*self.prompt_message(state)),
+                )
+            )
         s = self.successor(state)
         ev: list[Event] = []
         self.step_in_place(s, action, ev)
@@ -76,10 +84,10 @@ class OneSeatAtATime(Game):
         s._legal = None
         self.turn_act(s, s.turn, action, ev)
         opts = s._legal
-        if opts is None or len(opts) == 1:     # else a real decision is waiting
+        if opts is None or len(opts) == 1:  # else a real decision is waiting
             self.play_forced(s, ev)
 
-    def simulate(self, state: Any) -> "Simulation":
+    def simulate(self, state: Any) -> Simulation:
         return Simulation(self, state)
 
     def play_forced(self, s: Any, ev: list[Event]) -> None:
@@ -147,7 +155,7 @@ class Simulation:
 
     def __init__(self, rules: OneSeatAtATime, state: Any):
         self.rules, self.state, self._events = rules, state.clone(), NO_EVENTS
-        self._step = rules.step_in_place        # looked up once: play() runs per move
+        self._step = rules.step_in_place  # looked up once: play() runs per move
 
     def to_move(self) -> int | None:
         s = self.state

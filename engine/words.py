@@ -14,10 +14,12 @@ translated too.  The templates are marked by the calls ``msg``, ``nmsg`` and
 string formatting stays English: a missing translation reads as English,
 never as an error.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any, Callable, Mapping
+from typing import Any
 
 _new_str = str.__new__
 
@@ -72,8 +74,13 @@ class Words(str):
     # one is kept as cheap as a str subclass allows.
     _parts: tuple[str, Mapping[str, Any], str | None, int | None]
 
-    def __new__(cls, template: str, values: Mapping[str, Any] | None = None,
-                plural: str | None = None, n: int | None = None) -> "Words":
+    def __new__(
+        cls,
+        template: str,
+        values: Mapping[str, Any] | None = None,
+        plural: str | None = None,
+        n: int | None = None,
+    ) -> Words:
         form = plural if plural is not None and n != 1 else template
         self = _new_str(cls, form % values if values else form)
         self._parts = (template, values or {}, plural, n)
@@ -87,16 +94,18 @@ class Words(str):
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"t": self.template}
         if self.values:
-            data["v"] = {k: v.to_json() if isinstance(v, Words) else v
-                         for k, v in self.values.items()}
+            data["v"] = {
+                k: v.to_json() if isinstance(v, Words) else v for k, v in self.values.items()
+            }
         if self.plural is not None:
             data["p"], data["n"] = self.plural, self.n
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Words":
-        values = {k: cls.from_json(v) if isinstance(v, dict) else v
-                  for k, v in data.get("v", {}).items()}
+    def from_json(cls, data: Mapping[str, Any]) -> Words:
+        values = {
+            k: cls.from_json(v) if isinstance(v, dict) else v for k, v in data.get("v", {}).items()
+        }
         return cls(data["t"], values, data.get("p"), data.get("n"))
 
 
@@ -120,13 +129,14 @@ def term(word: str) -> Words:
     return Words(word)
 
 
-def render(text: str, gettext: Callable[[str], str],
-           ngettext: Callable[[str, str, int], str]) -> str:
+def render(
+    text: str, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str]
+) -> str:
     """``text`` in the language of ``gettext``/``ngettext``; plain strings as they are."""
     if not isinstance(text, Words):
         return text
     if not text.template:
-        return ""                       # gettext("") is the catalog's header
+        return ""  # gettext("") is the catalog's header
     if text.plural is not None:
         form = ngettext(text.template, text.plural, text.n)
     else:

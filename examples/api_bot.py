@@ -13,6 +13,7 @@ run is repeatable.  It knows nothing of either game beyond the legal moves
 the API gives it, and sees nothing its seat may not see.  With --game it
 stops when that game is over; otherwise it plays on until stopped.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,9 +25,11 @@ import httpx
 
 class ApiBot:
     def __init__(self, base_url: str, token: str, seed: int = 1, client=None):
-        self.http = client or httpx.Client(base_url=base_url.rstrip("/") + "/api/v1",
-                                           headers={"Authorization": f"Bearer {token}"},
-                                           timeout=90)
+        self.http = client or httpx.Client(
+            base_url=base_url.rstrip("/") + "/api/v1",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=90,
+        )
         self.rng = random.Random(seed)
         self.moves = 0
 
@@ -39,9 +42,11 @@ class ApiBot:
         view = self.http.get(f"/games/{game_id}").raise_for_status().json()
         if not view["legal_moves"]:
             return False
-        answer = self.http.post(f"/games/{game_id}/moves",
-                                json={"seq": view["seq"], "action": self.choose(view["legal_moves"])})
-        if answer.status_code == 409:       # stale: somebody moved first; read again
+        answer = self.http.post(
+            f"/games/{game_id}/moves",
+            json={"seq": view["seq"], "action": self.choose(view["legal_moves"])},
+        )
+        if answer.status_code == 409:  # stale: somebody moved first; read again
             return False
         answer.raise_for_status()
         self.moves += 1

@@ -3,8 +3,17 @@
 Tables are declared here as frozen copies, independent of server/models.py,
 so that this file keeps creating the same schema whatever the models become.
 """
-from peewee import (BigIntegerField, BooleanField, CharField, DateTimeField,
-                    ForeignKeyField, IntegerField, Model, TextField)
+
+from peewee import (
+    BigIntegerField,
+    BooleanField,
+    CharField,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
 
 
 def up(migrator, db):

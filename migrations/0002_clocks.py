@@ -1,7 +1,15 @@
 """Clocks: turn start, claims, timeouts and absence on seats; time zone and mail
 preferences on accounts; extra mail headers; vacations."""
-from peewee import (BooleanField, DateTimeField, ForeignKeyField, IntegerField, Model,
-                    CharField, TextField)
+
+from peewee import (
+    BooleanField,
+    CharField,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
 
 
 def up(migrator, db):

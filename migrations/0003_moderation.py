@@ -1,5 +1,6 @@
 """Moderation: site moderators, pause time, withdrawn seats, and event rows
 that are notes or undone moves (replay skips both)."""
+
 from peewee import BooleanField, CharField, DateTimeField
 
 

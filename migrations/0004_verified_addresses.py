@@ -3,6 +3,7 @@
 Accounts made before this migration signed up when no confirmation existed;
 they keep working (their address counts as confirmed when they were made),
 or every player of a running game would stop getting turn mails at once."""
+
 from peewee import DateTimeField
 
 

@@ -1,7 +1,7 @@
 """Proposals: a moderation action a host who plays asks the other players to
 agree to (undo, another player's default move, removal, abandoning)."""
-from peewee import (CharField, DateTimeField, ForeignKeyField, IntegerField, Model,
-                    TextField)
+
+from peewee import CharField, DateTimeField, ForeignKeyField, IntegerField, Model, TextField
 
 
 def up(migrator, db):

@@ -1,4 +1,5 @@
 """Inbound mail: every reply that came in, raw, with what became of it."""
+
 from peewee import CharField, DateTimeField, ForeignKeyField, Model, TextField
 
 

@@ -1,6 +1,7 @@
 """Delivery you can see: outbox rows are queued, deferred, sent, bounced or
 failed, with the SMTP server's answer; claims are short leases with a holder;
 a seat's clock can stand still while its turn mail does not get through."""
+
 from peewee import BooleanField, CharField, DateTimeField, TextField
 
 

@@ -1,7 +1,7 @@
 """Table talk: players' messages to the table, and per seat the newest one
 that rode along in a mail."""
-from peewee import (BooleanField, DateTimeField, ForeignKeyField, IntegerField, Model,
-                    TextField)
+
+from peewee import BooleanField, DateTimeField, ForeignKeyField, IntegerField, Model, TextField
 
 
 def up(migrator, db):

@@ -1,6 +1,7 @@
 """The clock guard: a heartbeat per kind of process (the outage guard reads
 it), and per seat when its player was last reminded of the pending turn
 (no timeout without a warning)."""
+
 from peewee import CharField, DateTimeField, Model
 
 

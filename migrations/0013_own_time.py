@@ -1,6 +1,7 @@
 """Clocks on the players' own time: per game, when its clock stops (weekends,
 a night window, in each seat's zone); per player, when reminders come, quiet
 hours and the hour of the digest."""
+
 from peewee import CharField, IntegerField, TextField
 
 

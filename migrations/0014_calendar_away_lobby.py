@@ -1,6 +1,7 @@
 """A calendar address per player (revoked by bumping its version), what each
 seat has seen of the moves played for it while away, and when a lobby's host
 was reminded to start it."""
+
 from peewee import DateTimeField, IntegerField
 
 

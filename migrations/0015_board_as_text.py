@@ -1,4 +1,5 @@
 """A player may see the board as text only, without the drawing."""
+
 from peewee import BooleanField
 
 

@@ -1,4 +1,5 @@
 """Bots at the table: the bot playing a seat, if any."""
+
 from peewee import CharField
 
 

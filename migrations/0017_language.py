@@ -1,4 +1,5 @@
 """The language a player reads pbem in."""
+
 from peewee import CharField
 
 

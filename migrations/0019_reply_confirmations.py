@@ -1,4 +1,5 @@
 """Replies held until their sender's own address confirms them (issue 24)."""
+
 from peewee import DateTimeField, ForeignKeyField, IntegerField, Model, TextField
 
 

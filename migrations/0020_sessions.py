@@ -1,5 +1,6 @@
 """Sessions kept on the server (a copied cookie dies with its sign-out) and
 the rate-limit counters every web worker shares."""
+
 from peewee import CharField, DateTimeField, FloatField, ForeignKeyField, IntegerField, Model
 
 

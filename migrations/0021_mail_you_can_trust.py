@@ -1,6 +1,7 @@
 """Mail you can trust (issue 24): an outbox row knows the turn it tells its
 player about and whether the seat's clock waits for it, and on whose behalf
 it goes out; what one address got lately is counted by an index."""
+
 from peewee import BooleanField, DateTimeField, ForeignKeyField, Model
 
 
@@ -13,9 +14,11 @@ def up(migrator, db):
     migrator.migrate(
         migrator.add_column("outbox", "turn_of", DateTimeField(null=True)),
         migrator.add_column("outbox", "holds_clock", BooleanField(default=False)),
-        migrator.add_column("outbox", "author_id",
-                            ForeignKeyField(Account, null=True, on_delete="SET NULL",
-                                            field=Account.id)),
+        migrator.add_column(
+            "outbox",
+            "author_id",
+            ForeignKeyField(Account, null=True, on_delete="SET NULL", field=Account.id),
+        ),
         migrator.add_index("outbox", ("to_addr", "created_at"), False),
     )
 

@@ -1,5 +1,6 @@
 """Who holds a seat's claim (host:pid:nonce): a scheduler that starts frees
 the claims of its dead predecessors on the same host at once."""
+
 from peewee import CharField
 
 

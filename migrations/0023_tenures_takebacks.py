@@ -6,10 +6,10 @@ of a seat is the "old" player of its first replacement note (else the seat's
 holder today); each replacement, removal, resignation and bot takeover
 noted since ends one tenure and, but for a removal or resignation, begins
 the next.  A seat never given away gets one tenure, from row 0 on."""
+
 import json
 
-from peewee import (CharField, DateTimeField, ForeignKeyField, IntegerField, Model,
-                    TextField)
+from peewee import CharField, DateTimeField, ForeignKeyField, IntegerField, Model, TextField
 
 
 def _tables(db):
@@ -90,22 +90,44 @@ def seat_history(seat_user, seat_bot, notes: list[tuple[int, dict]]) -> list[dic
     """The tenures of one seat from its holder today and its notes (seq, action)."""
     replaced = [a for _, a in notes if a["note"] == "replace"]
     first = replaced[0].get("old") if replaced else seat_user
-    open_ = {"user": first, "bot": None if first else seat_bot, "from_seq": 0,
-             "to_seq": None, "began": "joined", "ended": ""}
+    open_ = {
+        "user": first,
+        "bot": None if first else seat_bot,
+        "from_seq": 0,
+        "to_seq": None,
+        "began": "joined",
+        "ended": "",
+    }
     held = [open_]
     for seq, action in notes:
         current = held[-1] if held[-1]["to_seq"] is None else None
         if action["note"] in ("remove", "resign"):
             if current:
                 current.update(to_seq=seq, ended=action["note"] + "d")
-        elif action["note"] == "bot" and current is None:   # a departed seat's bot
-            held.append({"user": None, "bot": action.get("bot"), "from_seq": seq,
-                         "to_seq": None, "began": "took_over", "ended": ""})
+        elif action["note"] == "bot" and current is None:  # a departed seat's bot
+            held.append(
+                {
+                    "user": None,
+                    "bot": action.get("bot"),
+                    "from_seq": seq,
+                    "to_seq": None,
+                    "began": "took_over",
+                    "ended": "",
+                }
+            )
         elif action["note"] == "replace":
             if current:
                 current.update(to_seq=seq, ended="replaced")
-            held.append({"user": action.get("new"), "bot": None, "from_seq": seq,
-                         "to_seq": None, "began": "replaced", "ended": ""})
+            held.append(
+                {
+                    "user": action.get("new"),
+                    "bot": None,
+                    "from_seq": seq,
+                    "to_seq": None,
+                    "began": "replaced",
+                    "ended": "",
+                }
+            )
     return held
 
 
@@ -115,9 +137,11 @@ def up(migrator, db):
     started = Game.select(Game.id).where(Game.status.in_(("active", "finished")))
     for game in started:
         notes: dict[int, list] = {}
-        for row in (Event.select(Event.seq, Event.action)
-                    .where((Event.game == game.id) & (Event.kind == "note"))
-                    .order_by(Event.seq)):
+        for row in (
+            Event.select(Event.seq, Event.action)
+            .where((Event.game == game.id) & (Event.kind == "note"))
+            .order_by(Event.seq)
+        ):
             action = json.loads(row.action or "{}")
             if action.get("note") in SEAT_NOTES and isinstance(action.get("seat"), int):
                 notes.setdefault(action["seat"], []).append((row.seq, action))

@@ -4,8 +4,17 @@ game kind with the change each rated game made.
 
 Games that ended before are not rated here: `pbem ratings-rebuild` rates
 every finished game in order (README, Ratings)."""
-from peewee import (BooleanField, CharField, DateTimeField, FloatField, ForeignKeyField,
-                    IntegerField, Model, TextField)
+
+from peewee import (
+    BooleanField,
+    CharField,
+    DateTimeField,
+    FloatField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    TextField,
+)
 
 
 def _tables(db):
@@ -66,7 +75,18 @@ def up(migrator, db):
 
 def down(migrator, db):
     migrator.migrate(
-        migrator.drop_table("rating_change"), migrator.drop_table("player_rating"),
-        *(migrator.drop_column("account", c) for c in
-          ("languages", "show_languages", "show_playing", "show_finished", "show_ratings")),
-        migrator.drop_column("game", "private"), migrator.drop_column("game", "rating"))
+        migrator.drop_table("rating_change"),
+        migrator.drop_table("player_rating"),
+        *(
+            migrator.drop_column("account", c)
+            for c in (
+                "languages",
+                "show_languages",
+                "show_playing",
+                "show_finished",
+                "show_ratings",
+            )
+        ),
+        migrator.drop_column("game", "private"),
+        migrator.drop_column("game", "rating"),
+    )

@@ -3,8 +3,8 @@ language its table speaks; players of a finished game may agree to a rematch.
 
 Games made before are not listed (their hosts invited people) and speak
 their host's language."""
-from peewee import (BooleanField, CharField, DateTimeField, ForeignKeyField, Model,
-                    TextField)
+
+from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, Model, TextField
 
 
 def _tables(db):
@@ -53,5 +53,8 @@ def up(migrator, db):
 
 
 def down(migrator, db):
-    migrator.migrate(migrator.drop_table("rematch"), migrator.drop_column("game", "language"),
-                     migrator.drop_column("game", "public"))
+    migrator.migrate(
+        migrator.drop_table("rematch"),
+        migrator.drop_column("game", "language"),
+        migrator.drop_column("game", "public"),
+    )

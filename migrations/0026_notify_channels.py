@@ -2,6 +2,7 @@
 channels and a game's table channel; an outbox row may go to a channel
 instead of an address, and a seat may let the table channel replace its turn
 mails."""
+
 from peewee import (
     BooleanField,
     CharField,
@@ -49,12 +50,16 @@ def up(migrator, db):
     db.create_tables([NotifyChannel])
     migrator.migrate(
         migrator.add_column("seat", "table_channel_only", BooleanField(default=False)),
-        migrator.add_column("outbox", "channel_id",
-                            ForeignKeyField(NotifyChannel, null=True, on_delete="CASCADE",
-                                            field=NotifyChannel.id)),
-        migrator.add_column("outbox", "recipient_id",
-                            ForeignKeyField(Account, null=True, on_delete="SET NULL",
-                                            field=Account.id)),
+        migrator.add_column(
+            "outbox",
+            "channel_id",
+            ForeignKeyField(NotifyChannel, null=True, on_delete="CASCADE", field=NotifyChannel.id),
+        ),
+        migrator.add_column(
+            "outbox",
+            "recipient_id",
+            ForeignKeyField(Account, null=True, on_delete="SET NULL", field=Account.id),
+        ),
     )
 
 

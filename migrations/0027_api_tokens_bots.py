@@ -1,6 +1,7 @@
 """The open API: personal access tokens (stored as hashes, with scopes, an
 expiry and a last-used time), accounts marked as bots, and the record of
 moderators' actions on accounts (who marked a bot, when, why)."""
+
 from peewee import (
     BooleanField,
     CharField,
@@ -51,5 +52,8 @@ def up(migrator, db):
 
 
 def down(migrator, db):
-    migrator.migrate(migrator.drop_table("account_note"), migrator.drop_table("api_token"),
-                     migrator.drop_column("account", "is_bot"))
+    migrator.migrate(
+        migrator.drop_table("account_note"),
+        migrator.drop_table("api_token"),
+        migrator.drop_column("account", "is_bot"),
+    )

@@ -17,6 +17,7 @@ except this factory, and nothing imports processes/.  Nothing in server/
 names a particular game: games live in engine/ behind one interface.
 tests/server/processes/test_layers.py holds these rules.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -32,13 +33,19 @@ from server import settings as settings_module
 
 def create_app(test_config: dict | None = None) -> Flask:
     settings = settings_module.load(overrides=test_config)
-    app = Flask(__name__, instance_path=settings["INSTANCE_PATH"],
-                template_folder="web/templates", static_folder="web/static")
+    app = Flask(
+        __name__,
+        instance_path=settings["INSTANCE_PATH"],
+        template_folder="web/templates",
+        static_folder="web/static",
+    )
     app.config.update(settings)
     app.config["PERMANENT_SESSION_LIFETIME"] = dt.timedelta(
-        days=settings["PERMANENT_SESSION_LIFETIME_DAYS"])
+        days=settings["PERMANENT_SESSION_LIFETIME_DAYS"]
+    )
     app.config["REMEMBER_COOKIE_DURATION"] = dt.timedelta(
-        days=settings["REMEMBER_COOKIE_DURATION_DAYS"])
+        days=settings["REMEMBER_COOKIE_DURATION_DAYS"]
+    )
     secure_cookies(app)
 
     from server import db, web
@@ -46,7 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from server.web import dev_mail, transport
     from server.web.protection import BoundedInt
 
-    transport.init_app(app)     # inside ProxyFix: the forwarded Host is checked too
+    transport.init_app(app)  # inside ProxyFix: the forwarded Host is checked too
     behind_proxy(app)
 
     # Before any blueprint adds a rule: every <int:...> in a URL is then
@@ -58,7 +65,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     dev_mail.init_app(app)
     for name, error in BROKEN.items():
         logging.getLogger("pbem.games").warning(
-            "the game %s is installed but does not load, so it is left out: %s", name, error)
+            "the game %s is installed but does not load, so it is left out: %s", name, error
+        )
     return app
 
 
@@ -77,5 +85,11 @@ def behind_proxy(app: Flask) -> None:
     if any(hops.values()):
         # Flask's way to put middleware in front: the instance's wsgi_app
         # shadows the method (through vars(): mypy forbids patching a method).
-        vars(app)["wsgi_app"] = ProxyFix(app.wsgi_app, x_for=hops["for"], x_proto=hops["proto"],
-                                         x_host=hops["host"], x_port=0, x_prefix=0)
+        vars(app)["wsgi_app"] = ProxyFix(
+            app.wsgi_app,
+            x_for=hops["for"],
+            x_proto=hops["proto"],
+            x_host=hops["host"],
+            x_port=0,
+            x_prefix=0,
+        )

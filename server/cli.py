@@ -18,6 +18,7 @@ read (server/envfile.py).  Listing the commands (``--help``) and
 command that needs the database first checks it is there and migrated
 (server/database_check.py) and otherwise says so in one line.
 """
+
 from __future__ import annotations
 
 import copy
@@ -55,19 +56,35 @@ class PbemGroup(FlaskGroup):
     development server, whose commands are listed without loading the app."""
 
     def __init__(self, **extra):
-        super().__init__(create_app=_app, add_default_commands=False,
-                         add_version_option=False, load_dotenv=False, set_debug_flag=False,
-                         **extra)
+        super().__init__(
+            create_app=_app,
+            add_default_commands=False,
+            add_version_option=False,
+            load_dotenv=False,
+            set_debug_flag=False,
+            **extra,
+        )
         self.params = [p for p in self.params if p.name not in ("env_file", "app", "debug")]
         self.params[:0] = [
-            click.Option(["-e", "--env-file"], metavar="FILE", expose_value=False,
-                         is_eager=True, callback=_read_env_file,
-                         type=click.Path(dir_okay=False),
-                         help="Read the settings from FILE (NAME=value lines, the format of "
-                              "systemd's EnvironmentFile, e.g. /etc/pbem/env); variables "
-                              "already set in the environment win."),
-            click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True,
-                         callback=_print_version, help="Print the version and exit."),
+            click.Option(
+                ["-e", "--env-file"],
+                metavar="FILE",
+                expose_value=False,
+                is_eager=True,
+                callback=_read_env_file,
+                type=click.Path(dir_okay=False),
+                help="Read the settings from FILE (NAME=value lines, the format of "
+                "systemd's EnvironmentFile, e.g. /etc/pbem/env); variables "
+                "already set in the environment win.",
+            ),
+            click.Option(
+                ["--version"],
+                is_flag=True,
+                expose_value=False,
+                is_eager=True,
+                callback=_print_version,
+                help="Print the version and exit.",
+            ),
         ]
         self.context_settings.pop("auto_envvar_prefix", None)
 
@@ -95,6 +112,7 @@ def needs_database(command: click.Command) -> click.Command:
     """``command`` run inside the app, once the database is there and
     migrated; otherwise one line says what is missing (exit status 1)."""
     from server.database_check import why_not_ready
+
     wrapped = copy.copy(command)
     original = command.callback
     if original is None:
@@ -108,6 +126,7 @@ def needs_database(command: click.Command) -> click.Command:
             if problem:
                 raise click.ClickException(problem)
             return original(*args, **kwargs)
+
     wrapped.callback = callback
     return wrapped
 
@@ -115,35 +134,61 @@ def needs_database(command: click.Command) -> click.Command:
 def _process(name: str, module: str, help_text: str, check_database: bool = True):
     """A subcommand that runs ``python -m server.processes.<module>`` in this
     process, handing it the remaining arguments."""
-    @click.command(name, help=help_text, add_help_option=False,
-                   context_settings={"ignore_unknown_options": True,
-                                     "allow_extra_args": True})
+
+    @click.command(
+        name,
+        help=help_text,
+        add_help_option=False,
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+    )
     @click.pass_context
     def run(ctx):
         sys.argv = [f"pbem {name}", *ctx.args]
         entry = importlib.import_module(f"server.processes.{module}")
         raise SystemExit(entry.main() or 0)
+
     pbem.add_command(needs_database(run) if check_database else run)
 
 
-_process("serve", "serve", "Run everything on the embedded defaults and print the address.",
-         check_database=False)      # it migrates first
+_process(
+    "serve",
+    "serve",
+    "Run everything on the embedded defaults and print the address.",
+    check_database=False,
+)  # it migrates first
 _process("scheduler", "scheduler", "Sweep the clocks: reminders, timeouts, digests.")
 _process("sender", "sender", "Send the outbox over SMTP, with retries.")
 _process("receiver", "receiver", "Take replies from the mail server (SMTP or LMTP).")
 _process("imap-poller", "imap_poller", "Read replies from an IMAP mailbox.")
-_process("catcher", "catcher", "The development mail catcher: --dir FOLDER --port PORT.",
-         check_database=False)
+_process(
+    "catcher",
+    "catcher",
+    "The development mail catcher: --dir FOLDER --port PORT.",
+    check_database=False,
+)
 
 
-@pbem.command("web", add_help_option=False,
-              context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@pbem.command(
+    "web",
+    add_help_option=False,
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
 @click.pass_context
 def web(ctx):
     """Serve the pages with gunicorn and the shipped gunicorn.conf.py; any
     further arguments go to gunicorn (e.g. --bind 0.0.0.0:8000)."""
-    os.execv(sys.executable, [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONFIG),
-                              *ctx.args, "server.wsgi:app"])
+    os.execv(
+        sys.executable,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            str(GUNICORN_CONFIG),
+            *ctx.args,
+            "server.wsgi:app",
+        ],
+    )
 
 
 pbem.add_command(needs_database(web))
@@ -154,6 +199,7 @@ pbem.add_command(needs_database(web))
 def migrate(ctx):
     """Create or update the tables."""
     from server import db
+
     ctx.ensure_object(ScriptInfo).load_app()
     for name in db.migrate():
         click.echo(f"applied {name}")
@@ -166,6 +212,7 @@ def deploy_files(folder):
     """Write the systemd units, the nginx site and the settings file of the
     README's Deploy steps into FOLDER (never over an existing file)."""
     from server.deploy_files import write_all
+
     try:
         for path in write_all(folder):
             click.echo(f"wrote {path}")
@@ -178,10 +225,11 @@ def _administration() -> None:
     from server.services.ratings import rebuild_command
     from server.services.verify import verify_command
     from server.web.moderation import make_moderator
+
     pbem.add_command(needs_database(make_moderator))
-    for command in (backup_command, restore_command, verify_command):   # README "Operations"
+    for command in (backup_command, restore_command, verify_command):  # README "Operations"
         pbem.add_command(command)
-    pbem.add_command(needs_database(rebuild_command))        # README "Ratings"
+    pbem.add_command(needs_database(rebuild_command))  # README "Ratings"
     pbem.add_command(routes_command, "routes")
     pbem.add_command(shell_command, "shell")
 

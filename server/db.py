@@ -1,10 +1,11 @@
 """Database lifecycle: build the peewee database from a URL, open per request,
 close on teardown, and run the migrations (``flask --app server migrate``)."""
+
 from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import quote, urlencode, urlparse
 
 import click
@@ -40,7 +41,7 @@ class CommitUnknown(Exception):
     "nothing was changed"; the page says so and links what to look at."""
 
 
-READS = ("SELECT", "SHOW", "PRAGMA")     # statements that save nothing of ours
+READS = ("SELECT", "SHOW", "PRAGMA")  # statements that save nothing of ours
 
 
 def is_read(sql: str) -> bool:
@@ -61,7 +62,7 @@ class RemembersWrites:
 
     def execute_sql(self, sql, params=None):
         cursor = super().execute_sql(sql, params)
-        if not self.in_transaction() and not is_read(sql):     # autocommitted
+        if not self.in_transaction() and not is_read(sql):  # autocommitted
             RemembersWrites._writes.saved = True
         return cursor
 
@@ -109,7 +110,7 @@ class TrustingPool(HonestCommits, PooledPostgresqlDatabase):
     pinged as before.  A server restart within that moment costs the
     request that meets the dead connection, which is then dropped."""
 
-    PING_AFTER = 5.0        # seconds in the pool before a connection is pinged
+    PING_AFTER = 5.0  # seconds in the pool before a connection is pinged
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -123,16 +124,19 @@ class TrustingPool(HonestCommits, PooledPostgresqlDatabase):
 
     def _is_closed(self, conn) -> bool:
         returned = self._returned_at.pop(self.conn_key(conn), None)
-        if (returned is None or time.monotonic() - returned > self.PING_AFTER
-                or conn.closed or self._adapter.txn_status(conn) != self._adapter.txn_idle):
+        if (
+            returned is None
+            or time.monotonic() - returned > self.PING_AFTER
+            or conn.closed
+            or self._adapter.txn_status(conn) != self._adapter.txn_idle
+        ):
             return super()._is_closed(conn)
         return False
 
 
 # sqlite3.connect's own keywords; every other parameter of a sqlite URL is
 # SQLite's (mode=ro, immutable=1, cache=shared …) and goes into its file: URI.
-SQLITE_CONNECT_KEYWORDS = ("timeout", "detect_types", "check_same_thread",
-                           "cached_statements")
+SQLITE_CONNECT_KEYWORDS = ("timeout", "detect_types", "check_same_thread", "cached_statements")
 
 
 def make_database(url: str, settings: dict | None = None):
@@ -147,8 +151,7 @@ def make_database(url: str, settings: dict | None = None):
     if scheme == "sqlite":
         return _sqlite(db_url.parse(url), settings)
     if scheme in ("postgres", "postgresql"):
-        return _postgres(db_url.parse(url, unquote_password=True, unquote_user=True),
-                         settings)
+        return _postgres(db_url.parse(url, unquote_password=True, unquote_user=True), settings)
     raise ValueError(f"unsupported DATABASE_URL scheme {scheme!r}: sqlite or postgresql")
 
 
@@ -158,13 +161,12 @@ def _sqlite(params: dict, settings: dict | None):
         path = str(instance_file(settings, path))
     connect = {key: params.pop(key) for key in SQLITE_CONNECT_KEYWORDS if key in params}
     connect.setdefault("timeout", 10)
-    if params:          # SQLite's own URI parameters
+    if params:  # SQLite's own URI parameters
         query = urlencode({k: _url_text(v) for k, v in params.items()})
         path, connect["uri"] = f"file:{quote(path)}?{query}", True
     # IMMEDIATE: a read-then-write transaction takes the write lock at
     # BEGIN, so two moves on the same game are serialised, not lost.
-    return TrackedSqliteDatabase(path, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE",
-                                 **connect)
+    return TrackedSqliteDatabase(path, pragmas=SQLITE_PRAGMAS, lock_type="IMMEDIATE", **connect)
 
 
 def _url_text(value) -> str:
@@ -179,19 +181,21 @@ def _postgres(params: dict, settings: dict | None):
     if schema:
         # ?schema=name: tables live in that schema (test runs side by side).
         search_path = f"-c search_path={schema}"
-        params["options"] = f"{params['options']} {search_path}" if params.get("options") \
-            else search_path
+        params["options"] = (
+            f"{params['options']} {search_path}" if params.get("options") else search_path
+        )
     params.setdefault("host", "127.0.0.1")
     params.setdefault("port", 5432)
     for key, value in list(params.items()):
-        if isinstance(value, bool):     # db_url made sslcompression=1 … into Python values
+        if isinstance(value, bool):  # db_url made sslcompression=1 … into Python values
             params[key] = int(value)
     pool = (settings or {}).get("DATABASE_POOL_MAX", 0)
     if pool > 0:
         # A new PostgreSQL connection costs ~15 ms: a process keeps up to
         # ``pool`` open and hands them from request to request.
-        return TrustingPool(params.pop("database"), max_connections=pool, stale_timeout=300,
-                            timeout=30, **params)
+        return TrustingPool(
+            params.pop("database"), max_connections=pool, stale_timeout=300, timeout=30, **params
+        )
     return HonestPostgresqlDatabase(params.pop("database"), **params)
 
 
@@ -204,7 +208,7 @@ class Prepared:
     each run sends that SQL with the real values in the stand-ins' places,
     reading the rows as the query itself would (joined models included)."""
 
-    STAND_IN = -7_919_000_000       # parameter i is compiled as STAND_IN - i
+    STAND_IN = -7_919_000_000  # parameter i is compiled as STAND_IN - i
 
     # A cursor wrapper's state that belongs to one run, not to the query.
     RUN_STATE = frozenset({"cursor", "count", "index", "initialized", "populated", "row_cache"})
@@ -218,8 +222,11 @@ class Prepared:
     def _compile(self) -> tuple:
         query = self.build(*(self.STAND_IN - i for i in range(self.arity)))
         sql, params = query.sql()
-        slots = {at: self.STAND_IN - value for at, value in enumerate(params)
-                 if type(value) is int and 0 <= self.STAND_IN - value < self.arity}
+        slots = {
+            at: self.STAND_IN - value
+            for at, value in enumerate(params)
+            if type(value) is int and 0 <= self.STAND_IN - value < self.arity
+        }
         if sorted(slots.values()) != list(range(self.arity)):
             raise ValueError(f"{self.build.__name__}: each parameter must be a value in the SQL")
         return query, sql, params, slots
@@ -243,8 +250,9 @@ class Prepared:
             wrapper.initialized = True
         rows = list(wrapper)
         if reading is None and wrapper.initialized:
-            self._reading[key] = {name: value for name, value in vars(wrapper).items()
-                                  if name not in self.RUN_STATE}
+            self._reading[key] = {
+                name: value for name, value in vars(wrapper).items() if name not in self.RUN_STATE
+            }
         return rows
 
     def first(self, *values: int):
@@ -267,8 +275,11 @@ def migrate(database=None) -> list[str]:
 def pending_migrations(database=None) -> list[str]:
     """The migrations not applied to the database yet (a connection must be open)."""
     database = database or db.obj
-    return [m.name for m in Runner(database, str(MIGRATIONS)).status()
-            if m.path is not None and not m.applied]
+    return [
+        m.name
+        for m in Runner(database, str(MIGRATIONS)).status()
+        if m.path is not None and not m.applied
+    ]
 
 
 def open_db() -> None:
@@ -282,7 +293,7 @@ def close_db(exc=None) -> None:
     try:
         if not db.is_closed():
             db.close()
-    except Exception:   # noqa: BLE001 - a broken connection may fail to close; it is dropped
+    except Exception:  # noqa: BLE001 - a broken connection may fail to close; it is dropped
         pass
 
 

@@ -1,6 +1,7 @@
 """The files of the README's Deploy steps (deploy/ in a checkout, shipped
 inside the package as server/_deploy): ``pbem deploy-files DIR`` writes them
 out, so a server needs the package and nothing else."""
+
 from __future__ import annotations
 
 from pathlib import Path

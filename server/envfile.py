@@ -9,6 +9,7 @@ expand ``${NAME}``.  This reader takes the lines on which they agree,
 ``NAME=value`` (spaces around the value dropped), comments starting with #
 or ; and blank lines, and refuses any other line, naming it, so a file that
 works for one works for the other (tests/server/test_envfile.py)."""
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,10 @@ from pathlib import Path
 
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # What systemd would read differently from the value as written.
-AMBIGUOUS = {"\\": "a backslash (systemd reads it as an escape)",
-             "\"'": "a quote at the start (systemd takes the quotes away)"}
+AMBIGUOUS = {
+    "\\": "a backslash (systemd reads it as an escape)",
+    "\"'": "a quote at the start (systemd takes the quotes away)",
+}
 
 
 class EnvFileError(ValueError):
@@ -39,7 +42,7 @@ def read(path: str | os.PathLike) -> dict[str, str]:
             continue
         name, equals, value = stripped.partition("=")
         name, value = name.strip(), value.strip()
-        problem = (None if equals and NAME.fullmatch(name) else "not NAME=value")
+        problem = None if equals and NAME.fullmatch(name) else "not NAME=value"
         if problem is None and "\\" in value:
             problem = AMBIGUOUS["\\"]
         if problem is None and value[:1] in ("'", '"'):

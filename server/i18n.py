@@ -23,9 +23,10 @@ here is the server's with every installed game's behind it as fallbacks;
 ``translations(code, domain)`` puts one game's first, for a text known to be
 that game's (two games may say one English word differently).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from babel.support import NullTranslations, Translations
@@ -45,8 +46,9 @@ def known(code: str | None) -> str | None:
     return base if base in LANGUAGES else None
 
 
-def translate(code: str | None, template: str, values: dict | None = None,
-              domain: str | None = None) -> str:
+def translate(
+    code: str | None, template: str, values: dict | None = None, domain: str | None = None
+) -> str:
     """``template`` (a msgid with ``%(name)s`` placeholders, such as an
     engine's ``Game.prompt_message``) in language ``code``, filled in."""
     text = translations(code or DEFAULT, domain).gettext(template)
@@ -54,17 +56,23 @@ def translate(code: str | None, template: str, values: dict | None = None,
     return text % {k: say(code, v, domain) for k, v in values.items()} if values else text
 
 
-@lru_cache(maxsize=None)
+@cache
 def translations(code: str, domain: str | None = None) -> NullTranslations:
     """The catalog of ``code``: the server's, then the games' (``domain``'s
     first when given).  English has none (its words are the msgids)."""
     code = known(code) or DEFAULT
     if code == DEFAULT:
         return NullTranslations()
-    own = [_game_catalog(g.domain, g.translations_dir(), code)
-           for g in GAMES.values() if g.domain == domain]
-    others = [_game_catalog(g.domain, g.translations_dir(), code)
-              for g in GAMES.values() if g.domain != domain]
+    own = [
+        _game_catalog(g.domain, g.translations_dir(), code)
+        for g in GAMES.values()
+        if g.domain == domain
+    ]
+    others = [
+        _game_catalog(g.domain, g.translations_dir(), code)
+        for g in GAMES.values()
+        if g.domain != domain
+    ]
     chain = [*own, Translations.load(str(TRANSLATIONS), [code]), *others]
     first = chain[0]
     for catalog in chain[1:]:

@@ -1,5 +1,6 @@
 """The tables.  Schema changes go through migrations/; a test checks that the
 migrated database and these models agree."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -23,7 +24,7 @@ from server.db import db
 
 
 def utcnow() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 class JSONField(TextField):
@@ -308,14 +309,17 @@ class Outbox(BaseModel):
     recipient = ForeignKeyField(User, null=True, on_delete="SET NULL")
 
     class Meta:
-        indexes = ((("status", "next_attempt_at"), False),
-                   # mail/limits.py: what one address got lately
-                   (("to_addr", "created_at"), False))
+        indexes = (
+            (("status", "next_attempt_at"), False),
+            # mail/limits.py: what one address got lately
+            (("to_addr", "created_at"), False),
+        )
 
 
 class Heartbeat(BaseModel):
     """The last time a kind of process ("scheduler") did its round; a gap
     longer than OUTAGE_GRACE_SECONDS is an outage (services/clock/outage_guard.py)."""
+
     name = CharField(unique=True)
     beat_at = DateTimeField()
 
@@ -342,7 +346,7 @@ class Proposal(BaseModel):
     reason = TextField()
     proposer = ForeignKeyField(User)
     seq = IntegerField()
-    agreed = JSONField(default=list)    # user ids
+    agreed = JSONField(default=list)  # user ids
     status = CharField(default="open")  # open, done, refused
     created_at = DateTimeField(default=utcnow)
 
@@ -353,11 +357,11 @@ class InboundMail(BaseModel):
     mail delivered twice is acted on once."""
 
     message_id = CharField(unique=True)
-    raw = TextField()   # type: ignore[assignment]  # shadows Model.raw(), as peewee allows
+    raw = TextField()  # type: ignore[assignment]  # shadows Model.raw(), as peewee allows
     from_addr = CharField(default="")
     to_addr = CharField(default="")
     subject = CharField(default="")
-    via = CharField(default="")              # smtp, lmtp, imap, catcher
+    via = CharField(default="")  # smtp, lmtp, imap, catcher
     game = ForeignKeyField(Game, null=True, on_delete="SET NULL")
     user = ForeignKeyField(User, null=True, on_delete="SET NULL")
     # received, applied, refused (answered: nothing changed), ignored (not answered)
@@ -439,8 +443,8 @@ class Tenure(BaseModel):
     bot = CharField(null=True, max_length=20)
     from_seq = IntegerField()
     to_seq = IntegerField(null=True)
-    began = CharField(default="joined", max_length=12)     # joined, replaced, took_over
-    ended = CharField(default="", max_length=12)           # replaced, removed, resigned
+    began = CharField(default="joined", max_length=12)  # joined, replaced, took_over
+    ended = CharField(default="", max_length=12)  # replaced, removed, resigned
 
     class Meta:
         indexes = ((("game", "seat", "from_seq"), False),)
@@ -455,8 +459,8 @@ class Takeback(BaseModel):
     game = ForeignKeyField(Game, backref="takebacks", on_delete="CASCADE")
     requester = ForeignKeyField(User)
     seat = IntegerField()
-    seqs = JSONField(default=list)      # the log rows of the moves to take back
-    asked = JSONField(default=list)     # user ids whose yes it needs
+    seqs = JSONField(default=list)  # the log rows of the moves to take back
+    asked = JSONField(default=list)  # user ids whose yes it needs
     agreed = JSONField(default=list)
     seq = IntegerField()
     status = CharField(default="open")  # open, done, refused, lapsed
@@ -475,13 +479,15 @@ class Rematch(BaseModel):
 
     game = ForeignKeyField(Game, backref="rematches", on_delete="CASCADE")
     proposer = ForeignKeyField(User)
-    asked = JSONField(default=list)     # user ids whose yes it needs
+    asked = JSONField(default=list)  # user ids whose yes it needs
     agreed = JSONField(default=list)
     status = CharField(default="open")  # open, started, refused, lapsed
     new_game = ForeignKeyField(Game, null=True, backref="+", on_delete="SET NULL")
     created_at = DateTimeField(default=utcnow)
     expires_at = DateTimeField(index=True)
     ended_at = DateTimeField(null=True)
+
+
 class PlayerRating(BaseModel):
     """A player's rating in one game kind (services/ratings.py): openskill's
     Plackett-Luce mean and uncertainty, and how many rated games made it."""
@@ -504,7 +510,7 @@ class RatingChange(BaseModel):
     game = ForeignKeyField(Game, backref="rating_changes", on_delete="CASCADE")
     user = ForeignKeyField(User, on_delete="CASCADE")
     kind = CharField(max_length=40)
-    rank = IntegerField()       # 1: first; equal ranks: a tie
+    rank = IntegerField()  # 1: first; equal ranks: a tie
     mu_before = FloatField()
     sigma_before = FloatField()
     mu_after = FloatField()
@@ -534,12 +540,33 @@ class AccountNote(BaseModel):
 
     user = ForeignKeyField(User, backref="notes", on_delete="CASCADE")
     moderator = ForeignKeyField(User, null=True, on_delete="SET NULL")
-    action = CharField(max_length=20)       # bot, not_bot
+    action = CharField(max_length=20)  # bot, not_bot
     reason = TextField(default="")
     created_at = DateTimeField(default=utcnow)
 
 
-MODELS = [User, Game, Seat, Invitation, Event, Snapshot, NotifyChannel, Outbox, Vacation,
-          Proposal, InboundMail, TableMessage, Heartbeat, BrowserSession, RateCount,
-          ReplyConfirmation, Tenure, Takeback, Rematch, PlayerRating, RatingChange, ApiToken,
-          AccountNote]
+MODELS = [
+    User,
+    Game,
+    Seat,
+    Invitation,
+    Event,
+    Snapshot,
+    NotifyChannel,
+    Outbox,
+    Vacation,
+    Proposal,
+    InboundMail,
+    TableMessage,
+    Heartbeat,
+    BrowserSession,
+    RateCount,
+    ReplyConfirmation,
+    Tenure,
+    Takeback,
+    Rematch,
+    PlayerRating,
+    RatingChange,
+    ApiToken,
+    AccountNote,
+]

@@ -6,6 +6,7 @@ parse stops the start with a SettingsError naming the variable, the value and
 the type expected.  Entry points wrap their start in ``exit_on_settings_error``
 so that is one line on stderr, not a traceback.
 """
+
 from __future__ import annotations
 
 import math
@@ -58,15 +59,22 @@ def _float(text: str) -> float:
 def _bool(text: str) -> bool:
     word = text.strip().lower()
     if word not in TRUE + FALSE:
-        raise ValueError(text)   # a typo must not quietly mean False
+        raise ValueError(text)  # a typo must not quietly mean False
     return word in TRUE
 
 
 PARSERS: dict[type, typing.Callable[[str], typing.Any]] = {
-    int: _int, float: _float, bool: _bool, str: str}
-EXPECTED = {int: "a whole number", float: "a number",
-            bool: "one of " + ", ".join(f"{t}/{f}" for t, f in zip(TRUE, FALSE)),
-            str: "text"}
+    int: _int,
+    float: _float,
+    bool: _bool,
+    str: str,
+}
+EXPECTED = {
+    int: "a whole number",
+    float: "a number",
+    bool: "one of " + ", ".join(f"{t}/{f}" for t, f in zip(TRUE, FALSE)),
+    str: "text",
+}
 NAMES = {"int": int, "float": float, "bool": bool, "str": str, "None": type(None)}
 
 
@@ -100,8 +108,10 @@ def parse(name: str, text: str, annotation):
     try:
         return PARSERS[base](text)
     except ValueError:
-        raise SettingsError(f"setting {name}={text!r} from the environment is not valid: "
-                            f"expected {type_text(annotation)}") from None
+        raise SettingsError(
+            f"setting {name}={text!r} from the environment is not valid: "
+            f"expected {type_text(annotation)}"
+        ) from None
 
 
 def declared(namespace: dict) -> dict:
@@ -113,16 +123,22 @@ def declared(namespace: dict) -> dict:
         if not name.isupper():
             continue
         if name not in annotations:
-            raise SettingsError(f"setting {name} in {CONFIG_FILE} has no declared type: "
-                                f"write it as {name}: int = ... (or float, bool, str, X | None)")
+            raise SettingsError(
+                f"setting {name} in {CONFIG_FILE} has no declared type: "
+                f"write it as {name}: int = ... (or float, bool, str, X | None)"
+            )
         try:
             base, optional = declared_type(annotations[name])
         except TypeError as exc:
             raise SettingsError(f"setting {name} in {CONFIG_FILE}: {exc}") from None
-        if not (type(default) is base or (optional and default is None)
-                or (base is float and type(default) is int)):
-            raise SettingsError(f"setting {name} in {CONFIG_FILE}: the default {default!r} "
-                                f"is not a {base.__name__}")
+        if not (
+            type(default) is base
+            or (optional and default is None)
+            or (base is float and type(default) is int)
+        ):
+            raise SettingsError(
+                f"setting {name} in {CONFIG_FILE}: the default {default!r} is not a {base.__name__}"
+            )
         found[name] = annotations[name]
     return found
 
@@ -132,8 +148,9 @@ def load(environ=os.environ, overrides: dict | None = None) -> dict:
     namespace = runpy.run_path(str(CONFIG_FILE))
     settings = {}
     for name, annotation in declared(namespace).items():
-        settings[name] = (parse(name, environ[name], annotation) if name in environ
-                          else namespace[name])
+        settings[name] = (
+            parse(name, environ[name], annotation) if name in environ else namespace[name]
+        )
     settings["INSTANCE_PATH"] = environ.get("PBEM_INSTANCE", str(DEFAULT_INSTANCE))
     for name in ("SECRET_KEY",):
         if name in environ:
@@ -161,9 +178,11 @@ def _instance_secret(instance: Path) -> str:
             path.chmod(0o600)
         return path.read_text().strip()
     except OSError as exc:
-        raise SettingsError(f"no SECRET_KEY in the environment and the key file {path} "
-                            f"cannot be made or read ({exc.strerror}): set SECRET_KEY, or "
-                            f"give the instance folder (PBEM_INSTANCE) to this user") from None
+        raise SettingsError(
+            f"no SECRET_KEY in the environment and the key file {path} "
+            f"cannot be made or read ({exc.strerror}): set SECRET_KEY, or "
+            f"give the instance folder (PBEM_INSTANCE) to this user"
+        ) from None
 
 
 def instance_file(settings: dict, relative: str) -> Path:

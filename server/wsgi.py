@@ -1,6 +1,7 @@
 """The web application for gunicorn: ``gunicorn server.wsgi:app``
 (``pbem web`` runs exactly that with config/gunicorn.conf.py).  Settings
 come from config/settings.py and the environment; see README."""
+
 from server import create_app
 from server.settings import exit_on_settings_error
 

@@ -15,6 +15,7 @@ move and never shows a player what the bot looked at.
 >>> action in game.legal_actions(state, game.to_move(state))
 True
 """
+
 from __future__ import annotations
 
 from engine.bots.base import Bot, RandomBot

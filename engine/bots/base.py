@@ -1,4 +1,5 @@
 """The bot interface, the bots' seeded draws and the simplest bot."""
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -34,7 +35,7 @@ class Bot(ABC):
     """Chooses one legal action for a seat; pure and seeded."""
 
     name: str
-    title: str          # for players: "a careful bot"
+    title: str  # for players: "a careful bot"
     description: str = ""
 
     @abstractmethod

@@ -8,25 +8,32 @@ plantation, ship or card: each rollout starts from a copy whose hidden
 piles are reshuffled from the bot's own seed.  What the other players hold in
 hand (New Found Land's cards) is left as it is: see engine/bots/search.py.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine.bots.base import Draws
 
-NFL_PILES = ("small_pile", "large_pile", "card_pile", "contract_pile", "island_pile",
-             "compass_pile")
+NFL_PILES = (
+    "small_pile",
+    "large_pile",
+    "card_pile",
+    "contract_pile",
+    "island_pile",
+    "compass_pile",
+)
 
 
 def puerto_rico(state, r: Draws):
-    s = state.clone()           # its own copy of the plantation stack
+    s = state.clone()  # its own copy of the plantation stack
     r.shuffle(s.stack)
     s.rng = r.bits()
     return s
 
 
 def new_found_land(state, r: Draws):
-    s = state.clone()           # a deep copy: its piles are its own
+    s = state.clone()  # a deep copy: its piles are its own
     for name in NFL_PILES:
         r.shuffle(getattr(s, name))
     s.rng = r.bits()

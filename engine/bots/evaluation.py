@@ -5,26 +5,26 @@ hidden parts included, since a bot is handed the whole state) plus what its
 economy is worth in points still to come, minus a share of the best rival's.
 The weights are rough guesses checked by bench/bots.py, not tuned truths.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine.interface import Game
 from engine.new_found_land.components import LOAD_MAX_SHIPS
 from engine.new_found_land.data import ACTIONS as NFL_ACTIONS
 from engine.new_found_land.data import CITIES as NFL_CITIES
-from engine.new_found_land.data import DA_GAMA_CRATES
+from engine.new_found_land.data import DA_GAMA_CRATES, load_good
 from engine.new_found_land.data import ISLANDS as NFL_ISLANDS
 from engine.new_found_land.data import NATIONS as NFL_NATIONS
 from engine.new_found_land.data import ROUNDS as NFL_ROUNDS
 from engine.new_found_land.data import SHIPS as NFL_SHIPS
 from engine.new_found_land.data import SPACES as NFL_SPACES
-from engine.new_found_land.data import load_good
 from engine.new_found_land.track import fifty_bonus
 from engine.puerto_rico.data import CARDS, PRICE
 from engine.puerto_rico.scoring import score as pr_score
 
-RIVAL_SHARE = 0.5       # a point taken from the leader is worth half a point of ours
+RIVAL_SHARE = 0.5  # a point taken from the leader is worth half a point of ours
 
 
 _PRODUCES = {name: card.produces for name, card in CARDS.items()}
@@ -40,22 +40,29 @@ def puerto_rico_economy(state, seat: int) -> float:
         if good is not None:
             produce[good] += colonists
     w = p.worked
-    made = [w[0]] + [min(w[k], produce[k]) for k in range(1, 5)]   # barrels per kind
+    made = [w[0]] + [min(w[k], produce[k]) for k in range(1, 5)]  # barrels per kind
     flow = made[0] + made[1] + made[2] + made[3] + made[4]
     kinds = (made[0] > 0) + (made[1] > 0) + (made[2] > 0) + (made[3] > 0) + (made[4] > 0)
     trade = PRICE[1] * made[1] + PRICE[2] * made[2] + PRICE[3] * made[3] + PRICE[4] * made[4]
     colonists = sum(w) + sum(p.buildings.values()) + p.san_juan
-    late = state.vp_supply < 25 * state.n / 4          # late game: points, not income
+    late = state.vp_supply < 25 * state.n / 4  # late game: points, not income
     weight = 0.15 if late else 0.45
-    return (weight * p.doubloons + 0.5 * sum(p.goods) + (0.8 if late else 1.2) * flow
-            + 0.25 * kinds + 0.1 * trade * (0 if late else 1) + 0.3 * w[5]
-            + 0.1 * colonists)
+    return (
+        weight * p.doubloons
+        + 0.5 * sum(p.goods)
+        + (0.8 if late else 1.2) * flow
+        + 0.25 * kinds
+        + 0.1 * trade * (0 if late else 1)
+        + 0.3 * w[5]
+        + 0.1 * colonists
+    )
 
 
 def puerto_rico_totals(state) -> list[float]:
     """Per seat: its points now (chips and buildings) and its economy."""
-    return [pr_score(p)[0] + puerto_rico_economy(state, seat)
-            for seat, p in enumerate(state.players)]
+    return [
+        pr_score(p)[0] + puerto_rico_economy(state, seat) for seat, p in enumerate(state.players)
+    ]
 
 
 # -- Race to the New Found Land -------------------------------------------------
@@ -64,13 +71,13 @@ def puerto_rico_totals(state) -> list[float]:
 # island bonus trades two goods for three points, every unplayed card is
 # 2 points at the end, every marker 1 point (scored or in the final count).
 GOOD_WORTH = {"wood": 1.0, "cloth": 1.3, "iron": 1.7, "gold": 1.8}
-CARD_WORTH = 2.2        # a one-time card: 2 points at the end, or its use now
-GOAL_WORTH = 2.5        # a goal card: 2 points at the end, more if played
-MARKER_WORTH = 1.0      # each marker on an unscored island or city
+CARD_WORTH = 2.2  # a one-time card: 2 points at the end, or its use now
+GOAL_WORTH = 2.5  # a goal card: 2 points at the end, more if played
+MARKER_WORTH = 1.0  # each marker on an unscored island or city
 EXT_WORTH = 1.0
-SETTLE_BONUS = 2.5      # the better of a tile's two bonuses
-EXPLORE_BONUS = 5.0     # both bonuses of a freshly placed tile
-CONTRACT_MARKER = 1.5   # a delivery's marker in a city
+SETTLE_BONUS = 2.5  # the better of a tile's two bonuses
+EXPLORE_BONUS = 5.0  # both bonuses of a freshly placed tile
+CONTRACT_MARKER = 1.5  # a delivery's marker in a city
 
 
 def _phase(s) -> str:
@@ -104,10 +111,15 @@ def _yield(action: str, sid: str, captain: str, p: dict, goods: int, factor: flo
 
 # A ship's best use in a later round, but for Deliver (which depends on the
 # goods at hand): nation -> ship -> points.
-_BEST_USE = {nation: {sid: max(_yield(a, sid, "", {"nation": nation}, 0, 1.0)
-                               for a in ("load", "settle", "explore"))
-                      for sid in NFL_SHIPS}
-             for nation in NFL_NATIONS}
+_BEST_USE = {
+    nation: {
+        sid: max(
+            _yield(a, sid, "", {"nation": nation}, 0, 1.0) for a in ("load", "settle", "explore")
+        )
+        for sid in NFL_SHIPS
+    }
+    for nation in NFL_NATIONS
+}
 
 
 def _future_use(nation: str, sid: str, goods: int) -> float:
@@ -123,7 +135,7 @@ def _plan_worth(s, seat: int, p: dict, goods: int, factor: float, ph: str) -> fl
     current = NFL_ACTIONS.index(s.action) if s.action in NFL_ACTIONS else 0
     for i, action in enumerate(NFL_ACTIONS):
         if ph == "act" and (i < current or (i == current and s.turn == seat)):
-            continue        # done, or being played now: its results count instead
+            continue  # done, or being played now: its results count instead
         for sid, captain in s.plan[action][seat]:
             worth += _yield(action, sid, captain, p, goods, factor)
     if ph != "plan":
@@ -132,15 +144,25 @@ def _plan_worth(s, seat: int, p: dict, goods: int, factor: float, ph: str) -> fl
     free = [sid for sid in p["ships"] if sid not in planned]
     if not free:
         return worth
-    decided = seat in s.order[:s.step]
+    decided = seat in s.order[: s.step]
     room = {}
     for i, action in enumerate(NFL_ACTIONS):
         if i > current or (i == current and not decided):
-            most = (LOAD_MAX_SHIPS["value"] if action == "load"
-                    else NFL_NATIONS[p["nation"]]["max"][action])
+            most = (
+                LOAD_MAX_SHIPS["value"]
+                if action == "load"
+                else NFL_NATIONS[p["nation"]]["max"][action]
+            )
             room[action] = most - len(s.plan[action][seat])
-    pairs = sorted(((_yield(a, sid, "", p, goods, factor), sid, a)
-                    for sid in free for a in room if room[a] > 0), reverse=True)
+    pairs = sorted(
+        (
+            (_yield(a, sid, "", p, goods, factor), sid, a)
+            for sid in free
+            for a in room
+            if room[a] > 0
+        ),
+        reverse=True,
+    )
     used = set()
     for y, sid, a in pairs:
         if sid in used or room[a] <= 0:
@@ -163,8 +185,12 @@ def new_found_land_economies(s) -> list[float]:
     for seat, p in enumerate(s.players):
         g = p["goods"]
         goods = g["wood"] + g["cloth"] + g["iron"] + g["gold"]
-        worth = factor * (GOOD_WORTH["wood"] * g["wood"] + GOOD_WORTH["cloth"] * g["cloth"]
-                          + GOOD_WORTH["iron"] * g["iron"] + GOOD_WORTH["gold"] * g["gold"])
+        worth = factor * (
+            GOOD_WORTH["wood"] * g["wood"]
+            + GOOD_WORTH["cloth"] * g["cloth"]
+            + GOOD_WORTH["iron"] * g["iron"]
+            + GOOD_WORTH["gold"] * g["gold"]
+        )
         worth += CARD_WORTH * len(p["hand"]) + GOAL_WORTH * len(p["goals"])
         worth += EXT_WORTH * len(p["exts"]) + fifty_bonus(p)
         if uses:
@@ -216,14 +242,13 @@ def prospects(s) -> list[float]:
         third = counts[2] if len(counts) > 2 else 0
         for owner, mine in tally.items():
             if owner < 0:
-                continue        # the neutral colour of a 2-player game
+                continue  # the neutral colour of a 2-player game
             worth[owner] += MARKER_WORTH * mine
             if mine == top:
                 worth[owner] += bonus["first"] / 2 if second < mine else bonus["second"] / 3
             elif mine == second and top > mine and third < mine:
                 worth[owner] += bonus["second"] / 3
     return worth
-
 
 
 # Per game: every seat's points now plus its economy, for one position
@@ -255,11 +280,10 @@ def value(game: Game, state, seat: int) -> float:
     the best rival's.  A finished game counts only who won."""
     if game.is_over(state):
         outcome = game.outcome(state)
-        assert outcome is not None          # the game is over
+        assert outcome is not None  # the game is over
         scores = [s.total for s in outcome.scores]
         return 1000.0 if seat in outcome.winners else scores[seat] - max(scores)
     totals_of = TOTALS.get(game.name)
-    totals = (totals_of(state) if totals_of
-              else [s.total for s in game.standing(state).scores])
+    totals = totals_of(state) if totals_of else [s.total for s in game.standing(state).scores]
     rivals = [t for other, t in enumerate(totals) if other != seat]
     return totals[seat] - RIVAL_SHARE * max(rivals, default=0.0)

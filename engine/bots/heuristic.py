@@ -6,6 +6,7 @@ its owner then does with it: the building bought, the goods sold), so each
 candidate is followed through the seat's own decisions that come straight
 after it, greedily, a few deep, before the position is judged.
 """
+
 from __future__ import annotations
 
 from engine.bots.base import Bot, Draws
@@ -13,8 +14,8 @@ from engine.bots.evaluation import value
 from engine.interface import Action, Game
 from engine.words import N_
 
-FOLLOW = 3          # own decisions followed after a candidate
-CLOSE = 1e-9        # values closer than this are a tie, broken by the seed
+FOLLOW = 3  # own decisions followed after a candidate
+CLOSE = 1e-9  # values closer than this are a tie, broken by the seed
 
 
 def play(game: Game, state, seat: int, action: Action):

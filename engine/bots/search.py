@@ -12,6 +12,7 @@ It does see what the other players hold in hand (New Found Land's cards):
 the state it is handed has them.  It uses them only through the positions
 its rollouts reach, and no page or mail shows them.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,7 +23,6 @@ from engine.bots.evaluation import settled, value
 from engine.bots.heuristic import HeuristicBot, play
 from engine.interface import Action, Game
 from engine.words import N_
-
 
 SETTLE_MORE = 30
 
@@ -40,9 +40,12 @@ class SearchBot(Bot):
         actions = game.legal_actions(state, seat)
         if len(actions) == 1:
             return actions[0]
-        ranked = sorted(range(len(actions)), reverse=True,
-                        key=lambda i: self.steady.judge(game, state, seat, actions[i]))
-        shortlist = ranked[:self.candidates]
+        ranked = sorted(
+            range(len(actions)),
+            reverse=True,
+            key=lambda i: self.steady.judge(game, state, seat, actions[i]),
+        )
+        shortlist = ranked[: self.candidates]
         r = Draws(seed)
         results: dict[Any, list[Any]] = {i: [] for i in shortlist}
         for n in range(self.playouts):
@@ -58,6 +61,7 @@ class SearchBot(Bot):
         futures (one standard error of the difference): a handful of
         rollouts in a game of random draws must not talk it out of a good
         move."""
+
         def mean(i: int) -> float:
             return sum(results[i]) / len(results[i])
 
@@ -65,10 +69,13 @@ class SearchBot(Bot):
             m, n = mean(i), len(results[i])
             return sum((x - m) ** 2 for x in results[i]) / max(n - 1, 1) / n
 
-        shortlist = [i for i in shortlist if results[i]]    # fewer playouts than candidates
+        shortlist = [i for i in shortlist if results[i]]  # fewer playouts than candidates
         steady = shortlist[0]
         best = max(shortlist, key=lambda i: (mean(i), -shortlist.index(i)))
-        if best != steady and mean(best) - mean(steady) <= (variance(best) + variance(steady)) ** 0.5:
+        if (
+            best != steady
+            and mean(best) - mean(steady) <= (variance(best) + variance(steady)) ** 0.5
+        ):
             return steady
         return best
 

@@ -1,4 +1,5 @@
 """The islands and cities on the board: fitting tiles, fields, markers."""
+
 from __future__ import annotations
 
 from engine.new_found_land.data import CITIES, ISLANDS, SPACES, TILES

@@ -1,4 +1,5 @@
 """Small helpers shared by the phases: events, goods, piles, turn order."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -60,7 +61,7 @@ def payment(goods: dict, cost: dict, gold_for: list[str] | tuple = ()) -> dict |
         own = min(need, goods[g])
         use = own - sum(1 for x in gold_for if x == g)
         if use < 0:
-            return None             # more gold_for than goods held or asked
+            return None  # more gold_for than goods held or asked
         if use:
             pay[g] = use
         gold += need - use

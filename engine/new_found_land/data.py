@@ -4,6 +4,7 @@
 ``ComponentError`` that names the entry) and builds the lookup tables the
 phases use.  Nothing here is a value of its own.
 """
+
 from __future__ import annotations
 
 import copy
@@ -18,13 +19,13 @@ class ComponentError(ValueError):
 
 class Ship(NamedTuple):
     id: str
-    kind: str               # "small", "large" or "charter"
+    kind: str  # "small", "large" or "charter"
     sail: int
     crate: int
     person: int
     spyglass: int
     cost: dict
-    start: str | None       # nation flag of a start ship
+    start: str | None  # nation flag of a start ship
 
 
 ACTIONS = ("load", "settle", "deliver", "explore")
@@ -35,8 +36,13 @@ NAVAL_BASE_SAIL = 2
 
 def raw() -> dict[str, Any]:
     """A deep copy of the data file's values (tests corrupt it to probe ``validate``)."""
-    return copy.deepcopy({k: getattr(components, k) for k in dir(components)
-                          if k.isupper() and not k.startswith("_") and k not in ("R", "X")})
+    return copy.deepcopy(
+        {
+            k: getattr(components, k)
+            for k in dir(components)
+            if k.isupper() and not k.startswith("_") and k not in ("R", "X")
+        }
+    )
 
 
 def _fail(where: str, why: str) -> None:
@@ -50,8 +56,11 @@ def _check(cond: object, where: str, why: str) -> None:
 
 def _check_src(entry: dict, where: str) -> None:
     src = entry.get("src", "")
-    _check(isinstance(src, str) and (src.startswith("rulebook") or src.startswith("reconstructed")),
-           where, "needs a src starting with 'rulebook' or 'reconstructed'")
+    _check(
+        isinstance(src, str) and (src.startswith("rulebook") or src.startswith("reconstructed")),
+        where,
+        "needs a src starting with 'rulebook' or 'reconstructed'",
+    )
 
 
 def _check_goods(d: dict, goods: list, where: str, points: bool = False) -> None:
@@ -88,8 +97,15 @@ def _validate_nations(c, goods, n) -> None:
     nations = c["NATIONS"]
     _check_count(nations, n["nations"], "NATIONS")
     _check(sorted(x["number"] for x in nations) == list(range(1, 6)), "NATIONS", "numbers 1..5")
-    top = max(s["crate"] for s in c["SMALL_SHIPS"] + c["LARGE_SHIPS"]
-              + [k for k in c["ONE_TIME_CARDS"] if k["kind"] == "charter"]) + DA_GAMA_CRATES
+    top = (
+        max(
+            s["crate"]
+            for s in c["SMALL_SHIPS"]
+            + c["LARGE_SHIPS"]
+            + [k for k in c["ONE_TIME_CARDS"] if k["kind"] == "charter"]
+        )
+        + DA_GAMA_CRATES
+    )
     for x in nations:
         where = f"NATIONS {x['name']}"
         table = x["load"]
@@ -97,7 +113,11 @@ def _validate_nations(c, goods, n) -> None:
         ranks = [goods.index(g) if g in goods else -1 for g in table]
         _check(-1 not in ranks, where, "load table names an unknown good")
         _check(ranks == sorted(ranks), where, "load table must not fall in value")
-        _check(set(x["max"]) == {"settle", "deliver", "explore"}, where, "max for settle/deliver/explore")
+        _check(
+            set(x["max"]) == {"settle", "deliver", "explore"},
+            where,
+            "max for settle/deliver/explore",
+        )
         _check(all(1 <= v <= 4 for v in x["max"].values()), where, "max ships 1..4")
         _check_goods(x["extension"]["cost"], goods[:3], where + " extension cost")
 
@@ -107,8 +127,11 @@ def _validate_ships(c, goods, n) -> None:
     _check_count(small, n["small_ships"], "SMALL_SHIPS")
     _check_count(large, n["large_ships"], "LARGE_SHIPS")
     flags = [s["start"] for s in small if s["start"]]
-    _check(sorted(flags) == sorted(x["name"] for x in c["NATIONS"]) and len(flags) == n["start_ships"],
-           "SMALL_SHIPS", "one start ship per nation")
+    _check(
+        sorted(flags) == sorted(x["name"] for x in c["NATIONS"]) and len(flags) == n["start_ships"],
+        "SMALL_SHIPS",
+        "one start ship per nation",
+    )
     for s in small + large:
         where = f"ship {s['id']}"
         _check(1 <= s["sail"] <= 9, where, "sail 1..9")
@@ -127,7 +150,11 @@ def _validate_cards(c, goods, n) -> None:
     cards = c["ONE_TIME_CARDS"]
     _check_count(cards, n["one_time_cards"], "ONE_TIME_CARDS")
     kinds = [k["kind"] for k in cards]
-    for kind, key in (("start", "start_cards"), ("charter", "charter_cards"), ("goods", "goods_cards")):
+    for kind, key in (
+        ("start", "start_cards"),
+        ("charter", "charter_cards"),
+        ("goods", "goods_cards"),
+    ):
         _check(kinds.count(kind) == n[key], "ONE_TIME_CARDS", f"{n[key]} {kind} cards")
     for k in cards:
         if k["kind"] == "charter":
@@ -135,13 +162,29 @@ def _validate_cards(c, goods, n) -> None:
             _check_symbols(k, k["id"])
         else:
             _check_goods(k["gain"], goods, k["id"], points=True)
-    _check(sorted(k["nation"] for k in cards if k["kind"] == "start")
-           == sorted(x["name"] for x in c["NATIONS"]), "ONE_TIME_CARDS", "one start card per nation")
+    _check(
+        sorted(k["nation"] for k in cards if k["kind"] == "start")
+        == sorted(x["name"] for x in c["NATIONS"]),
+        "ONE_TIME_CARDS",
+        "one start card per nation",
+    )
     goals, piles = c["GOAL_CARDS"], c["GOAL_PILES"]
     _check_count(goals, n["goal_cards"], "GOAL_CARDS")
-    _check(len(piles["names"]) * piles["size"] == len(goals), "GOAL_PILES", "piles must hold every card")
-    kinds_ok = {"goods", "symbol", "city_markers", "full_cities", "ships", "one_island",
-                "full_islands", "island_markers"}
+    _check(
+        len(piles["names"]) * piles["size"] == len(goals),
+        "GOAL_PILES",
+        "piles must hold every card",
+    )
+    kinds_ok = {
+        "goods",
+        "symbol",
+        "city_markers",
+        "full_cities",
+        "ships",
+        "one_island",
+        "full_islands",
+        "island_markers",
+    }
     for g in goals:
         _check(g["kind"] in kinds_ok, g["id"], f"unknown goal kind {g['kind']!r}")
         lo, hi = g["lower"], g.get("upper")
@@ -162,8 +205,11 @@ def _validate_board(c, goods, n) -> None:
         _check(isl["first"] > isl["second"] > 0, isl["name"], "first bonus above second")
         _check_count(isl["spaces"], len(isl["spaces"]), isl["name"] + " spaces")
         for sp in isl["spaces"]:
-            _check(sp["shape"] in shapes and sp["orientation"] in shapes[sp["shape"]],
-                   sp["id"], "shape/orientation not in SHAPES")
+            _check(
+                sp["shape"] in shapes and sp["orientation"] in shapes[sp["shape"]],
+                sp["id"],
+                "shape/orientation not in SHAPES",
+            )
             space_shapes.add(sp["shape"])
     tiles = c["ISLAND_TILES"]
     _check_count(tiles, n["island_tiles"], "ISLAND_TILES")
@@ -183,8 +229,11 @@ def _validate_board(c, goods, n) -> None:
     _check(all(str(k) in c["CARTOGRAPHY_TILES"] for k in (2, 3, 4)), "CARTOGRAPHY_TILES", "2, 3, 4")
     cities = c["CITIES"]
     _check_count(cities, n["cities"], "CITIES")
-    _check(sum(x["contract_fields"] for x in cities) == c["OFFER"]["contracts"], "CITIES",
-           "contract fields must add up to the contract offer")
+    _check(
+        sum(x["contract_fields"] for x in cities) == c["OFFER"]["contracts"],
+        "CITIES",
+        "contract fields must add up to the contract offer",
+    )
     for x in cities:
         _check(x["first"] > x["second"] > 0 and x["fields"] >= 2, x["name"], "fields and bonus")
     _validate_contracts(c, goods, n)
@@ -200,9 +249,14 @@ def _validate_contracts(c, goods, n) -> None:
         _check(k["points"] > count, k["id"], "a contract must pay more than Antwerp")
     for a in contracts:
         for b in contracts:
-            if a is not b and all(b["goods"].get(g, 0) >= v for g, v in a["goods"].items()) \
-                    and sum(b["goods"].values()) > sum(a["goods"].values()):
-                _check(b["points"] > a["points"], b["id"], f"asks more than {a['id']} but pays no more")
+            if (
+                a is not b
+                and all(b["goods"].get(g, 0) >= v for g, v in a["goods"].items())
+                and sum(b["goods"].values()) > sum(a["goods"].values())
+            ):
+                _check(
+                    b["points"] > a["points"], b["id"], f"asks more than {a['id']} but pays no more"
+                )
 
 
 def _validate_track(c, goods, n) -> None:
@@ -212,10 +266,17 @@ def _validate_track(c, goods, n) -> None:
         spaces = [f[key] for f in frames]
         _check(spaces == sorted(set(spaces)) and spaces[0] > 3, "FRAME_TILES", f"{key} rising")
     gives = [f["gives"] for f in frames]
-    _check(sorted(g for g in gives if g not in ("captain", "good")) == sorted(c["GOAL_PILES"]["names"]),
-           "FRAME_TILES", "each goal pile has one frame tile")
-    _check(gives[1] == "captain" and gives[3] == "good", "FRAME_TILES",
-           "the second gives a captain, the fourth a good")
+    _check(
+        sorted(g for g in gives if g not in ("captain", "good"))
+        == sorted(c["GOAL_PILES"]["names"]),
+        "FRAME_TILES",
+        "each goal pile has one frame tile",
+    )
+    _check(
+        gives[1] == "captain" and gives[3] == "good",
+        "FRAME_TILES",
+        "the second gives a captain, the fourth a good",
+    )
     _check(len(c["FIFTY_CARDS"]) == n["fifty_cards"], "FIFTY_CARDS", "count")
     _check(all(g in goods for g in c["GOODS_FIELD"]["goods"]), "GOODS_FIELD", "goods")
 
@@ -233,27 +294,48 @@ NATION_ORDER = tuple(sorted(NATIONS, key=lambda k: NATIONS[k]["number"]))
 
 SHIPS: dict[str, Ship] = {}
 for _s in components.SMALL_SHIPS:
-    SHIPS[_s["id"]] = Ship(_s["id"], "small", _s["sail"], _s["crate"], _s["person"],
-                           _s["spyglass"], dict(components.SMALL_SHIP_COST["cost"]), _s["start"])
+    SHIPS[_s["id"]] = Ship(
+        _s["id"],
+        "small",
+        _s["sail"],
+        _s["crate"],
+        _s["person"],
+        _s["spyglass"],
+        dict(components.SMALL_SHIP_COST["cost"]),
+        _s["start"],
+    )
 for _s in components.LARGE_SHIPS:
-    SHIPS[_s["id"]] = Ship(_s["id"], "large", _s["sail"], _s["crate"], _s["person"],
-                           _s["spyglass"], dict(_s["cost"]), None)
+    SHIPS[_s["id"]] = Ship(
+        _s["id"],
+        "large",
+        _s["sail"],
+        _s["crate"],
+        _s["person"],
+        _s["spyglass"],
+        dict(_s["cost"]),
+        None,
+    )
 CARDS = {k["id"]: k for k in components.ONE_TIME_CARDS}
 for _k in components.ONE_TIME_CARDS:
     if _k["kind"] == "charter":
-        SHIPS[_k["id"]] = Ship(_k["id"], "charter", _k["sail"], _k["crate"], _k["person"],
-                               _k["spyglass"], {}, None)
+        SHIPS[_k["id"]] = Ship(
+            _k["id"], "charter", _k["sail"], _k["crate"], _k["person"], _k["spyglass"], {}, None
+        )
 GOALS = {g["id"]: g for g in components.GOAL_CARDS}
 CAPTAINS = {c["id"]: c["title"] for c in components.CAPTAINS}
 FRAMES = {f["id"]: f for f in components.FRAME_TILES}
 ISLANDS = {i["name"]: i for i in components.ISLANDS}
-SPACES = {sp["id"]: (isl["name"], sp["shape"], sp["orientation"])
-          for isl in components.ISLANDS for sp in isl["spaces"]}
+SPACES = {
+    sp["id"]: (isl["name"], sp["shape"], sp["orientation"])
+    for isl in components.ISLANDS
+    for sp in isl["spaces"]
+}
 TILES = {t["id"]: t for t in components.ISLAND_TILES}
 COMPASS = {p["id"]: p["island"] for p in components.COMPASS_TILES}
 CITIES = {x["name"]: x for x in components.CITIES}
-CONTRACT_FIELDS: tuple[str, ...] = tuple(x["name"] for x in components.CITIES
-                                         for _ in range(x["contract_fields"]))
+CONTRACT_FIELDS: tuple[str, ...] = tuple(
+    x["name"] for x in components.CITIES for _ in range(x["contract_fields"])
+)
 CONTRACTS = {k["id"]: k for k in components.CONTRACTS}
 
 

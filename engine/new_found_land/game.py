@@ -1,7 +1,9 @@
 """Race to the New Found Land behind the common game interface."""
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from engine.interface import Event, IllegalMove, OptionSpec, Outcome, Section
 from engine.new_found_land import drawing, labels, layout, scoring, setup, view
@@ -16,20 +18,33 @@ from engine.words import N_, Words, msg, term
 class NewFoundLand(OneSeatAtATime):
     name = "new_found_land"
     title = "Race to the New Found Land"
-    description = N_("Send your ships to explore, settle and deliver in the New World: "
-                     "the most points from islands, trade and goals wins.")
+    description = N_(
+        "Send your ships to explore, settle and deliver in the New World: "
+        "the most points from islands, trade and goals wins."
+    )
     min_players, max_players = 2, 4
     # The advanced frame tiles (components.FRAMES' advanced_space) lie further up.
-    options = (OptionSpec(
-        "frame_tiles", N_("Frame tiles"), ("standard", "advanced"), "standard",
-        help=(N_("The frame tiles lie on spaces 7, 15, 20, 25 and 35 of the score track."),
-              N_("The frame tiles lie on spaces 7, 15, 20, 30 and 40: the last two rewards "
-                 "come later."))),)
+    options = (
+        OptionSpec(
+            "frame_tiles",
+            N_("Frame tiles"),
+            ("standard", "advanced"),
+            "standard",
+            help=(
+                N_("The frame tiles lie on spaces 7, 15, 20, 25 and 35 of the score track."),
+                N_(
+                    "The frame tiles lie on spaces 7, 15, 20, 30 and 40: the last two rewards "
+                    "come later."
+                ),
+            ),
+        ),
+    )
     state_version = VERSION
     state_class = State
 
-    def new_game(self, players: int, options: Mapping[str, str] | None = None,
-                 seed: int = 0) -> State:
+    def new_game(
+        self, players: int, options: Mapping[str, str] | None = None, seed: int = 0
+    ) -> State:
         options = self.checked_options(options)
         s = setup.new_state(players, seed, options.get("frame_tiles") == "advanced")
         ev: list[Event] = []
@@ -53,7 +68,7 @@ class NewFoundLand(OneSeatAtATime):
 
     def turn_act(self, s: State, seat: int, a: dict, ev: list[Event]) -> None:
         if a["type"] == "play":
-            cards.play(s, seat, a, ev)         # frame tiles wait for the end of the turn
+            cards.play(s, seat, a, ev)  # frame tiles wait for the end of the turn
         else:
             PHASES[s.phase].act(s, seat, a, ev)
 
@@ -83,17 +98,24 @@ class NewFoundLand(OneSeatAtATime):
     def group_title(self, action_type: str) -> Words:
         return term(labels.GROUPS.get(action_type, action_type))
 
-    def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
-                  say: Callable[[str], str] = str) -> str:
+    def board_svg(
+        self,
+        v: Mapping[str, Any],
+        names: Sequence[str] | None = None,
+        say: Callable[[str], str] = str,
+    ) -> str:
         return drawing.svg(v, names, say)
 
-    def board_layout(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
-                     say: Callable[[str], str] = str) -> list[dict[str, Any]]:
+    def board_layout(
+        self,
+        v: Mapping[str, Any],
+        names: Sequence[str] | None = None,
+        say: Callable[[str], str] = str,
+    ) -> list[dict[str, Any]]:
         return layout.layout(v, names, say)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state) if state.over else None
 
     def standing(self, state: State) -> Outcome:
-        return scoring.outcome(state)       # points on the score track so far
-
+        return scoring.outcome(state)  # points on the score track so far

@@ -1,4 +1,5 @@
 """Island and city scoring, the final scoring and the outcome."""
+
 from __future__ import annotations
 
 from engine.interface import Event, Outcome, SeatScore
@@ -36,10 +37,14 @@ def majority(counts: dict[int, int], first: int, second: int) -> dict[int, int]:
 
 def due_scorings(s: State) -> list[tuple[str, str]]:
     """Complete, unscored islands and then cities, each group largest bonus first."""
-    islands = sorted((n for n in ISLANDS if n not in s.scored and board.island_full(s, n)),
-                     key=lambda n: -ISLANDS[n]["first"])
-    cities = sorted((n for n in CITIES if n not in s.scored and board.city_full(s, n)),
-                    key=lambda n: -CITIES[n]["first"])
+    islands = sorted(
+        (n for n in ISLANDS if n not in s.scored and board.island_full(s, n)),
+        key=lambda n: -ISLANDS[n]["first"],
+    )
+    cities = sorted(
+        (n for n in CITIES if n not in s.scored and board.city_full(s, n)),
+        key=lambda n: -CITIES[n]["first"],
+    )
     return [("island", n) for n in islands] + [("city", n) for n in cities]
 
 
@@ -50,12 +55,23 @@ def final_scoring(s: State, ev: list[Event]) -> None:
         markers = sum(board.island_markers(s, n).get(seat, 0) for n in ISLANDS if n not in s.scored)
         markers += sum(board.city_markers(s, n).get(seat, 0) for n in CITIES if n not in s.scored)
         cards = (len(p["hand"]) + len(p["goals"])) * FINAL_CARD_POINTS["value"]
-        p["final"] = [[N_("markers on unscored islands and cities"), markers],
-                      [N_("50/100 card"), fifty_bonus(p)], [N_("unplayed cards"), cards]]
+        p["final"] = [
+            [N_("markers on unscored islands and cities"), markers],
+            [N_("50/100 card"), fifty_bonus(p)],
+            [N_("unplayed cards"), cards],
+        ]
         gain = sum(v for _, v in p["final"])
         p["score"] += gain
-        say(ev, seat, msg("%(who)s scores %(n)s in the final scoring (%(total)s).",
-                          who=seat_ref(seat), n=gain, total=p["score"]))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s scores %(n)s in the final scoring (%(total)s).",
+                who=seat_ref(seat),
+                n=gain,
+                total=p["score"],
+            ),
+        )
 
 
 def goods_count(p: dict) -> int:
@@ -64,12 +80,22 @@ def goods_count(p: dict) -> int:
 
 def outcome(s: State) -> Outcome:
     """Most points wins; tie: more goods; still tied: a shared win."""
-    scores = tuple(SeatScore(i, p["score"], tuple((k, v) for k, v in p["final"])
-                             + ((N_("during the game"),
-                                 p["score"] - sum(v for _, v in p["final"])),),
-                             goods_count(p))
-                   for i, p in enumerate(s.players))
+    scores = tuple(
+        SeatScore(
+            i,
+            p["score"],
+            tuple((k, v) for k, v in p["final"])
+            + ((N_("during the game"), p["score"] - sum(v for _, v in p["final"])),),
+            goods_count(p),
+        )
+        for i, p in enumerate(s.players)
+    )
     best = max((sc.total, sc.tiebreak) for sc in scores)
     winners = tuple(sc.seat for sc in scores if (sc.total, sc.tiebreak) == best)
-    return Outcome(scores, winners, msg("It ended after the fourth round.") if s.over else
-                   msg("It was stopped before the end; the scores are as they stood."))
+    return Outcome(
+        scores,
+        winners,
+        msg("It ended after the fourth round.")
+        if s.over
+        else msg("It was stopped before the end; the scores are as they stood."),
+    )

@@ -1,4 +1,5 @@
 """A new game laid out as the rulebook's "Voorbereiding" says (steps 1-13)."""
+
 from __future__ import annotations
 
 from engine import rng
@@ -38,35 +39,35 @@ def new_state(n: int, seed: int, advanced_frames: bool = False) -> State:
     s._legal = None
     s.n, s.rng = n, seed & rng.MASK
     s.options = {"frame_tiles": "advanced" if advanced_frames else "standard"}
-    nations = list(NATION_ORDER)                       # 2. random player boards
+    nations = list(NATION_ORDER)  # 2. random player boards
     s.rng = rng.shuffle(s.rng, nations)
     s.players = [new_player(nations[i], MARKERS) for i in range(n)]
     s.supply = dict(SUPPLY)
-    s.discard = {"small": [], "large": [], "cards": [], "goals": [], "islands": [],
-                 "contracts": []}
+    s.discard = {"small": [], "large": [], "cards": [], "goals": [], "islands": [], "contracts": []}
     _ships(s)
     _cards(s)
-    s.fifty = list(range(len(FIFTY_CARDS)))             # 6.
-    s.contract_pile = sorted(CONTRACTS)                 # 7.
+    s.fifty = list(range(len(FIFTY_CARDS)))  # 6.
+    s.contract_pile = sorted(CONTRACTS)  # 7.
     s.rng = rng.shuffle(s.rng, s.contract_pile)
     s.contracts = [s.contract_pile.pop() for _ in range(OFFER["contracts"])]
-    goals = sorted(GOALS)                               # 8.
+    goals = sorted(GOALS)  # 8.
     s.rng = rng.shuffle(s.rng, goals)
     size = GOAL_PILES["size"]
-    s.goal_piles = {name: goals[i * size:(i + 1) * size]
-                    for i, name in enumerate(GOAL_PILES["names"])}
-    s.captains = list(CAPTAINS)                         # 9.
-    s.goods_field = list(GOODS_FIELD["goods"])          # 10.
+    s.goal_piles = {
+        name: goals[i * size : (i + 1) * size] for i, name in enumerate(GOAL_PILES["names"])
+    }
+    s.captains = list(CAPTAINS)  # 9.
+    s.goods_field = list(GOODS_FIELD["goods"])  # 10.
     for g in s.goods_field:
         s.supply[g] -= 1
     for p in s.players:
         p["goods"]["iron"] += START_IRON["value"]
         s.supply["iron"] -= START_IRON["value"]
-    key = "advanced_space" if advanced_frames else "space"      # 11.
+    key = "advanced_space" if advanced_frames else "space"  # 11.
     s.frames = {fid: [f[key], []] for fid, f in FRAMES.items()}
     s.board, s.scored = {}, []
     s.cities = {c: [] for c in CITIES}
-    _islands(s)                                         # 12.
+    _islands(s)  # 12.
     # 13. the lowest number on a player board starts
     s.start = min(range(n), key=lambda i: NATIONS[s.players[i]["nation"]]["number"])
     s.round, s.phase, s.turn, s.over = 1, "land", None, False
@@ -92,10 +93,12 @@ def _cards(s: State) -> None:
     """5. start cards to their nations, the other start cards to the discard."""
     nations = {p["nation"] for p in s.players}
     for p in s.players:
-        p["hand"].append(next(k for k, c in CARDS.items()
-                              if c["kind"] == "start" and c["nation"] == p["nation"]))
-    s.discard["cards"] = sorted(k for k, c in CARDS.items()
-                                if c["kind"] == "start" and c["nation"] not in nations)
+        p["hand"].append(
+            next(k for k, c in CARDS.items() if c["kind"] == "start" and c["nation"] == p["nation"])
+        )
+    s.discard["cards"] = sorted(
+        k for k, c in CARDS.items() if c["kind"] == "start" and c["nation"] not in nations
+    )
     s.card_pile = sorted(k for k, c in CARDS.items() if c["kind"] != "start")
     s.rng = rng.shuffle(s.rng, s.card_pile)
 
@@ -107,7 +110,7 @@ def _islands(s: State) -> None:
     s.rng = rng.shuffle(s.rng, s.island_pile)
     compass = sorted(COMPASS)
     s.rng = rng.shuffle(s.rng, compass)
-    for pid in compass[-s.n:]:
+    for pid in compass[-s.n :]:
         place_fitting(s, COMPASS[pid], [])
     s.compass_pile = sorted(COMPASS)
     s.rng = rng.shuffle(s.rng, s.compass_pile)

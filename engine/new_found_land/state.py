@@ -8,44 +8,74 @@ Ids: small ships ``s01``…, large ships ``L01``…, one-time cards ``K01``…,
 goal cards ``G01``…, island tiles ``T01``…, contracts ``C01``…, compass tiles
 ``P1``…  Every id is unique across kinds, so a view can be searched for them.
 """
+
 from __future__ import annotations
 
 import marshal
 from typing import Any
 
 VERSION = 1
-NEUTRAL = -1            # the third colour's markers in a 2-player game
+NEUTRAL = -1  # the third colour's markers in a 2-player game
 
 FIELDS = (
-    "n", "rng", "options", "round", "start", "phase", "turn", "over",
-    "action",           # load/settle/deliver/explore in planning and actions
-    "order", "step",    # seats of the current ordered phase and whose turn it is
-    "resume",           # the phase a frame-tile pick interrupted
+    "n",
+    "rng",
+    "options",
+    "round",
+    "start",
+    "phase",
+    "turn",
+    "over",
+    "action",  # load/settle/deliver/explore in planning and actions
+    "order",
+    "step",  # seats of the current ordered phase and whose turn it is
+    "resume",  # the phase a frame-tile pick interrupted
     "players",
-    "small_pile", "small_offer", "large_pile", "large_offer",
-    "card_pile", "contract_pile", "contracts", "goal_piles", "captains", "goods_field",
-    "supply", "island_pile", "compass_pile", "compass_shown",
-    "board",            # space id -> [tile id, [[owner, markers], [owner, markers]]]
-    "cities",           # city -> list of seats, one per marker
-    "scored",           # islands and cities already scored (a good lies on them)
-    "frames",           # frame id -> [space or None when off the track, seats that reached it]
-    "fifty",            # 50/100 cards left, top first (indices into FIFTY_CARDS)
-    "discard",          # kind -> list of ids on the discard board
-    "plan",             # action -> per seat: [[ship id, captain or ""], ...]
-    "work",             # the seat to move's notes inside its turn (an action's crates or
-                        # settle queue, tiles to place, a payment waiting for "pay")
-    "drawn",            # cards or tiles the seat to move drew and may look at
-    "claims",           # [[seat, frame id], ...] waiting for the end of a turn
-    "queue",            # scoring awards still to hand out: [[seat, points, text], ...]
+    "small_pile",
+    "small_offer",
+    "large_pile",
+    "large_offer",
+    "card_pile",
+    "contract_pile",
+    "contracts",
+    "goal_piles",
+    "captains",
+    "goods_field",
+    "supply",
+    "island_pile",
+    "compass_pile",
+    "compass_shown",
+    "board",  # space id -> [tile id, [[owner, markers], [owner, markers]]]
+    "cities",  # city -> list of seats, one per marker
+    "scored",  # islands and cities already scored (a good lies on them)
+    "frames",  # frame id -> [space or None when off the track, seats that reached it]
+    "fifty",  # 50/100 cards left, top first (indices into FIFTY_CARDS)
+    "discard",  # kind -> list of ids on the discard board
+    "plan",  # action -> per seat: [[ship id, captain or ""], ...]
+    "work",  # the seat to move's notes inside its turn (an action's crates or
+    # settle queue, tiles to place, a payment waiting for "pay")
+    "drawn",  # cards or tiles the seat to move drew and may look at
+    "claims",  # [[seat, frame id], ...] waiting for the end of a turn
+    "queue",  # scoring awards still to hand out: [[seat, points, text], ...]
 )
 
 
 def new_player(nation: str, markers: int) -> dict[str, Any]:
-    return {"nation": nation, "score": 0,
-            "goods": {"wood": 0, "cloth": 0, "iron": 0, "gold": 0},
-            "ships": [], "exts": [], "hand": [], "goals": [], "captains": [],
-            "markers": markers, "fifty": None, "hundred": False,
-            "goals_played": 0, "final": []}
+    return {
+        "nation": nation,
+        "score": 0,
+        "goods": {"wood": 0, "cloth": 0, "iron": 0, "gold": 0},
+        "ships": [],
+        "exts": [],
+        "hand": [],
+        "goals": [],
+        "captains": [],
+        "markers": markers,
+        "fifty": None,
+        "hundred": False,
+        "goals_played": 0,
+        "final": [],
+    }
 
 
 class State:
@@ -94,7 +124,7 @@ class State:
     queue: Any
     _legal: Any
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         s = State.__new__(State)
         values = marshal.loads(marshal.dumps([getattr(self, f) for f in FIELDS]))
         for f, v in zip(FIELDS, values):
@@ -108,9 +138,11 @@ class State:
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "State":
+    def from_json(cls, d: dict[str, Any]) -> State:
         if d.get("version") != VERSION:
-            raise ValueError(f"New Found Land state version {d.get('version')!r}, expected {VERSION}")
+            raise ValueError(
+                f"New Found Land state version {d.get('version')!r}, expected {VERSION}"
+            )
         s = cls.__new__(cls)
         data = marshal.loads(marshal.dumps({f: d[f] for f in FIELDS}))
         for f in FIELDS:

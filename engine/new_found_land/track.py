@@ -7,6 +7,7 @@ and the tile's step back happen at the end of the player's whole turn
 not model the wrap, which only matters for a tile stepping back below a
 ship that has gone round).
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -25,12 +26,28 @@ def add_points(s: State, seat: int, pts: int, ev: list[Event], why: Words | str)
     p = s.players[seat]
     old = p["score"]
     new = p["score"] = old + pts
-    say(ev, seat, msg("%(who)s scores %(n)s for %(why)s (%(total)s).", who=seat_ref(seat),
-                      n=pts, why=why, total=new))
+    say(
+        ev,
+        seat,
+        msg(
+            "%(who)s scores %(n)s for %(why)s (%(total)s).",
+            who=seat_ref(seat),
+            n=pts,
+            why=why,
+            total=new,
+        ),
+    )
     if old < 50 <= new and p["fifty"] is None and s.fifty:
         card = p["fifty"] = s.fifty.pop(0)
-        say(ev, seat, msg("%(who)s passes 50 and takes a 50/100 card (+%(n)s at the end).",
-                          who=seat_ref(seat), n=FIFTY_CARDS[card]["fifty"]))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s passes 50 and takes a 50/100 card (+%(n)s at the end).",
+                who=seat_ref(seat),
+                n=FIFTY_CARDS[card]["fifty"],
+            ),
+        )
     if old < 100 <= new and p["fifty"] is not None and not p["hundred"]:
         p["hundred"] = True
         say(ev, seat, msg("%(who)s passes 100 and turns the 50/100 card.", who=seat_ref(seat)))
@@ -54,8 +71,14 @@ def step_back(s: State, fid: str, ev: list[Event]) -> None:
     pos, reached = s.frames[fid]
     if len(reached) >= s.n:
         s.frames[fid][0] = None
-        say(ev, None, msg("Every player has reached the %(frame)s frame tile: it leaves the "
-                          "track.", frame=term(fid)))
+        say(
+            ev,
+            None,
+            msg(
+                "Every player has reached the %(frame)s frame tile: it leaves the track.",
+                frame=term(fid),
+            ),
+        )
         return
     blocked = {f[0] for k, f in s.frames.items() if k != fid and f[0] is not None}
     blocked |= {p["score"] for p in s.players}
@@ -66,5 +89,13 @@ def step_back(s: State, fid: str, ev: list[Event]) -> None:
         pos -= 1
     s.frames[fid][0] = pos
     if pos != start:
-        say(ev, None, msg("The %(frame)s frame tile moves back from %(start)s to %(end)s.",
-                          frame=term(fid), start=start, end=pos))
+        say(
+            ev,
+            None,
+            msg(
+                "The %(frame)s frame tile moves back from %(start)s to %(end)s.",
+                frame=term(fid),
+                start=start,
+                end=pos,
+            ),
+        )

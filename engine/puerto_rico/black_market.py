@@ -14,6 +14,7 @@ to the build choice).  A colonist taken from a quarry or an occupied Forest
 house or Black market may cost its discount: the price is worked out anew
 after every item.
 """
+
 from __future__ import annotations
 
 from engine.puerto_rico.data import CARDS, GOODS, PRICE, TILES
@@ -26,9 +27,11 @@ def capacity(p: Player, used: tuple[str, ...] = ()) -> int:
     """Doubloons the owner's black market can still stand in for (0 without one)."""
     if not p.active("black_market"):
         return 0
-    return (("good" not in used and any(p.goods))
-            + ("colonist" not in used and p.colonists() > 0)
-            + ("vp" not in used and p.vp > 0))
+    return (
+        ("good" not in used and any(p.goods))
+        + ("colonist" not in used and p.colonists() > 0)
+        + ("vp" not in used and p.vp > 0)
+    )
 
 
 def colonist_places(p: Player) -> list[str]:
@@ -46,9 +49,11 @@ def options(p: Player, used: list[str]) -> list[dict]:
         opts += [{"type": "black_market", "pay": "good", "kind": GOODS[k]} for k in kinds]
     if "vp" not in used and p.vp > 0:
         opts.append({"type": "black_market", "pay": "vp"})
-    if "colonist" not in used:      # last: a colonist at work is the dearest item
-        opts += [{"type": "black_market", "pay": "colonist", "from": place}
-                 for place in colonist_places(p)]
+    if "colonist" not in used:  # last: a colonist at work is the dearest item
+        opts += [
+            {"type": "black_market", "pay": "colonist", "from": place}
+            for place in colonist_places(p)
+        ]
     return opts + [CANCEL]
 
 

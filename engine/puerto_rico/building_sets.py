@@ -12,6 +12,7 @@ lists the Factory alone at 7 (line 271), so the base count is what we follow.
 A set under construction lives in ``State.buildings_left`` itself: production
 buildings from the start, each chosen violet type added with its copies.
 """
+
 from __future__ import annotations
 
 from engine import rng
@@ -40,8 +41,7 @@ def open_slots(chosen) -> dict[int, int]:
 def candidates(chosen) -> list[str]:
     """Violet types that still fit, in table order (never an unfitting one)."""
     slots = open_slots(chosen)
-    return [name for name in VIOLET
-            if name not in chosen and slots[CARDS[name].cost] > 0]
+    return [name for name in VIOLET if name not in chosen and slots[CARDS[name].cost] > 0]
 
 
 def is_complete(chosen) -> bool:
@@ -51,8 +51,7 @@ def is_complete(chosen) -> bool:
 def with_building(left: dict[str, int], setup: Setup, name: str) -> dict[str, int]:
     """``left`` with one more type and its copies, in table order."""
     names = set(left) | {name}
-    return {n: left.get(n, 0) or building_supply(setup, (n,))[n]
-            for n in CARDS if n in names}
+    return {n: left.get(n, 0) or building_supply(setup, (n,))[n] for n in CARDS if n in names}
 
 
 def random_set(x: int, setup: Setup) -> tuple[int, dict[str, int]]:
@@ -62,7 +61,7 @@ def random_set(x: int, setup: Setup) -> tuple[int, dict[str, int]]:
     for cost in sorted(VIOLET_SLOTS):
         pool = [name for name in VIOLET if CARDS[name].cost == cost]
         x = rng.shuffle(x, pool)
-        chosen += pool[:VIOLET_SLOTS[cost]]
+        chosen += pool[: VIOLET_SLOTS[cost]]
     names = tuple(n for n in CARDS if n in chosen)
     return x, building_supply(setup, names)
 

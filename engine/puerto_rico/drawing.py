@@ -8,9 +8,11 @@ the table: roles with their doubloons, the cargo ships, the trading house,
 the colonist ship and the supplies.  Every shape has a text label, so the
 drawing reads without its colours too.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from engine.interface import name_seats
 from engine.puerto_rico.data import CARDS, GOODS, TILES
@@ -19,11 +21,23 @@ from engine.svg import circles, document, rect, text
 from engine.words import N_, listing, msg, nmsg, term
 
 WIDTH, PAD, CELL_W, CELL_H = 640, 10, 70, 44
-ISLAND_W = 6 * (CELL_W * 0.6 + 3)                       # six spaces a row
-CITY_W = (WIDTH - 2 * PAD - 16 - ISLAND_W - 12 - 9) / 4    # four a row, in what is left
-COLOURS: dict[str | None, str] = {"corn": "#f2d64b", "indigo": "#3b5bab", "sugar": "#f4f4f4", "tobacco": "#a0673a",
-           "coffee": "#4a2f1e", "quarry": "#9a9a9a", "forest": "#3c7a3c"}
-INK: dict[str | None, str] = {"indigo": "#fff", "coffee": "#fff", "tobacco": "#fff", "forest": "#fff"}
+ISLAND_W = 6 * (CELL_W * 0.6 + 3)  # six spaces a row
+CITY_W = (WIDTH - 2 * PAD - 16 - ISLAND_W - 12 - 9) / 4  # four a row, in what is left
+COLOURS: dict[str | None, str] = {
+    "corn": "#f2d64b",
+    "indigo": "#3b5bab",
+    "sugar": "#f4f4f4",
+    "tobacco": "#a0673a",
+    "coffee": "#4a2f1e",
+    "quarry": "#9a9a9a",
+    "forest": "#3c7a3c",
+}
+INK: dict[str | None, str] = {
+    "indigo": "#fff",
+    "coffee": "#fff",
+    "tobacco": "#fff",
+    "forest": "#fff",
+}
 TILE_WORDS = {"forest": N_("forest")}
 # The drawing's words go through ``say`` (the server's translation of
 # engine/words.py's Words into the reader's language; English by default).
@@ -44,9 +58,10 @@ def island(x: float, y: float, player: Mapping[str, Any], say: Say = str) -> str
         if i < len(spaces):
             kind, worked = spaces[i]
             ink = INK.get(kind, "#222")
-            parts += [rect(cx, cy, w, h, COLOURS[kind]),
-                      text(cx + w / 2, cy + 12, say(term(TILE_WORDS.get(kind, kind))), 9,
-                           "middle", ink)]
+            parts += [
+                rect(cx, cy, w, h, COLOURS[kind]),
+                text(cx + w / 2, cy + 12, say(term(TILE_WORDS.get(kind, kind))), 9, "middle", ink),
+            ]
             if kind != "forest":
                 parts.append(circles(cx + w / 2, cy + h - 7, 1, int(worked), ink))
         else:
@@ -83,27 +98,37 @@ def city(x: float, y: float, player: Mapping[str, Any], say: Say = str) -> str:
         fill, ink = COLOURS.get(good, "#d9c7e8"), INK.get(good, "#222")
         bx, by = x + col * (w + 3), y + row * (h + 3)
         height = h * 2 + 3 if card.large else h
-        parts += [rect(bx, by, w, height, fill),
-                  text(bx + 4, by + 12, say(term(card.title)), 9, fill=ink),
-                  circles(bx + 8, by + height - 8, card.circles, player["buildings"][name], ink)]
+        parts += [
+            rect(bx, by, w, height, fill),
+            text(bx + 4, by + 12, say(term(card.title)), 9, fill=ink),
+            circles(bx + 8, by + height - 8, card.circles, player["buildings"][name], ink),
+        ]
     return "".join(parts)
 
 
-def player_panel(y: float, i: int, p: Mapping[str, Any], name: str, viewer,
-                 say: Say = str) -> tuple[str, float]:
+def player_panel(
+    y: float, i: int, p: Mapping[str, Any], name: str, viewer, say: Say = str
+) -> tuple[str, float]:
     who = msg("%(name)s (you)", name=name) if viewer == i else name
     vp = p["vp"] if p.get("vp") is not None else msg("hidden")
-    goods = listing([msg("%(n)s %(good)s", n=n, good=term(k))
-                     for k, n in p["goods"].items() if n]) or msg("no goods")
-    head = msg("%(who)s: %(doubloons)s, VP chips %(vp)s, %(goods)s, %(colonists)s in San Juan",
-               who=who, vp=vp, goods=goods,
-               doubloons=nmsg("%(n)s doubloon", "%(n)s doubloons", p["doubloons"]),
-               colonists=nmsg("%(n)s colonist", "%(n)s colonists", p["san_juan"]))
+    goods = listing(
+        [msg("%(n)s %(good)s", n=n, good=term(k)) for k, n in p["goods"].items() if n]
+    ) or msg("no goods")
+    head = msg(
+        "%(who)s: %(doubloons)s, VP chips %(vp)s, %(goods)s, %(colonists)s in San Juan",
+        who=who,
+        vp=vp,
+        goods=goods,
+        doubloons=nmsg("%(n)s doubloon", "%(n)s doubloons", p["doubloons"]),
+        colonists=nmsg("%(n)s colonist", "%(n)s colonists", p["san_juan"]),
+    )
     height = 3 * (CELL_H * 0.8 + 3) + 48
-    parts = [rect(PAD, y, WIDTH - 2 * PAD, height, "#fbfaf6", "#999"),
-             text(PAD + 8, y + 16, say(head), 11, weight="bold"),
-             island(PAD + 8, y + 40, p, say),
-             city(PAD + 8 + ISLAND_W + 12, y + 40, p, say)]
+    parts = [
+        rect(PAD, y, WIDTH - 2 * PAD, height, "#fbfaf6", "#999"),
+        text(PAD + 8, y + 16, say(head), 11, weight="bold"),
+        island(PAD + 8, y + 40, p, say),
+        city(PAD + 8 + ISLAND_W + 12, y + 40, p, say),
+    ]
     return "".join(parts), height + 8
 
 
@@ -113,38 +138,87 @@ def table(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
     for i, (role, coins) in enumerate(roles):
         rx = PAD + i * 78
         taken = coins is None
-        parts += [rect(rx, y + 18, 74, 34, "#ddd" if taken else "#fff3c4"),
-                  text(rx + 37, y + 32, say(term(ROLE_TITLES.get(role, role))), 10, "middle"),
-                  text(rx + 37, y + 46, say(msg("taken") if taken else msg("%(n)s d", n=coins)),
-                       9, "middle")]
+        parts += [
+            rect(rx, y + 18, 74, 34, "#ddd" if taken else "#fff3c4"),
+            text(rx + 37, y + 32, say(term(ROLE_TITLES.get(role, role))), 10, "middle"),
+            text(
+                rx + 37,
+                y + 46,
+                say(msg("taken") if taken else msg("%(n)s d", n=coins)),
+                9,
+                "middle",
+            ),
+        ]
     y += 62
     parts.append(text(PAD, y + 12, say(msg("Cargo ships")), 11, weight="bold"))
     for i, ship in enumerate(v["ships"]):
         sx = PAD + i * 150
         kind = ship["kind"]
-        parts += [rect(sx, y + 18, 140, 30, COLOURS.get(kind, "#e6f0f7")),
-                  text(sx + 6, y + 37, say(msg("%(count)s/%(capacity)s %(cargo)s",
-                                               count=ship["count"], capacity=ship["capacity"],
-                                               cargo=term(kind) if kind else msg("empty"))),
-                       10, fill=INK.get(kind, "#222"))]
+        parts += [
+            rect(sx, y + 18, 140, 30, COLOURS.get(kind, "#e6f0f7")),
+            text(
+                sx + 6,
+                y + 37,
+                say(
+                    msg(
+                        "%(count)s/%(capacity)s %(cargo)s",
+                        count=ship["count"],
+                        capacity=ship["capacity"],
+                        cargo=term(kind) if kind else msg("empty"),
+                    )
+                ),
+                10,
+                fill=INK.get(kind, "#222"),
+            ),
+        ]
     y += 56
     house = v["trading_house"] + [None] * (4 - len(v["trading_house"]))
     parts.append(text(PAD, y + 12, say(msg("Trading house")), 11, weight="bold"))
     for i, good in enumerate(house):
         hx = PAD + i * 64
-        parts += [rect(hx, y + 18, 60, 24, COLOURS.get(good, "#fff")),
-                  text(hx + 30, y + 34, say(term(good) if good else msg("free")), 9, "middle",
-                       INK.get(good, "#222"))]
-    supply = listing([msg("%(n)s %(good)s", n=n, good=term(k))
-                      for k, n in v["goods_supply"].items()])
+        parts += [
+            rect(hx, y + 18, 60, 24, COLOURS.get(good, "#fff")),
+            text(
+                hx + 30,
+                y + 34,
+                say(term(good) if good else msg("free")),
+                9,
+                "middle",
+                INK.get(good, "#222"),
+            ),
+        ]
+    supply = listing(
+        [msg("%(n)s %(good)s", n=n, good=term(k)) for k, n in v["goods_supply"].items()]
+    )
     face_up = listing([term(t) for t in v["face_up"]]) or msg("no plantations")
-    parts += [text(PAD + 270, y + 30, say(msg("Colonist ship %(ship)s, supply %(supply)s",
-                                              ship=v["colonist_ship"],
-                                              supply=v["colonist_supply"])), 10),
-              text(PAD, y + 62, say(msg("Goods left: %(goods)s", goods=supply)), 10),
-              text(PAD, y + 78, say(msg("VP chips left %(vp)s, quarries %(quarries)s, face-up "
-                                        "plantations: %(face_up)s", vp=v["vp_supply"],
-                                        quarries=v["quarries"], face_up=face_up)), 10)]
+    parts += [
+        text(
+            PAD + 270,
+            y + 30,
+            say(
+                msg(
+                    "Colonist ship %(ship)s, supply %(supply)s",
+                    ship=v["colonist_ship"],
+                    supply=v["colonist_supply"],
+                )
+            ),
+            10,
+        ),
+        text(PAD, y + 62, say(msg("Goods left: %(goods)s", goods=supply)), 10),
+        text(
+            PAD,
+            y + 78,
+            say(
+                msg(
+                    "VP chips left %(vp)s, quarries %(quarries)s, face-up plantations: %(face_up)s",
+                    vp=v["vp_supply"],
+                    quarries=v["quarries"],
+                    face_up=face_up,
+                )
+            ),
+            10,
+        ),
+    ]
     return "".join(parts), y + 90
 
 
@@ -153,10 +227,14 @@ def board_title(v: Mapping[str, Any]) -> str:
     spectator (no viewing seat) gets a title of its own."""
     viewer = v.get("viewer")
     if viewer is None:
-        return msg("Puerto Rico, round %(round)s: the board as a spectator sees it",
-                   round=v["round"])
-    return msg("Puerto Rico, round %(round)s: the board as seat %(seat)s sees it",
-               round=v["round"], seat=viewer + 1)
+        return msg(
+            "Puerto Rico, round %(round)s: the board as a spectator sees it", round=v["round"]
+        )
+    return msg(
+        "Puerto Rico, round %(round)s: the board as seat %(seat)s sees it",
+        round=v["round"],
+        seat=viewer + 1,
+    )
 
 
 def svg(v: Mapping[str, Any], names: Sequence[str] | None = None, say: Say = str) -> str:

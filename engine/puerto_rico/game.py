@@ -1,7 +1,9 @@
 """Puerto Rico behind the common game interface."""
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from engine.interface import Choice, IllegalMove, Outcome, Section
 from engine.puerto_rico import drawing, guests, labels, layout, phases, scoring, setup, view
@@ -19,15 +21,18 @@ from engine.words import N_, Words, msg, term
 class PuertoRico(OneSeatAtATime):
     name = "puerto_rico"
     title = "Puerto Rico"
-    description = N_("Plant, build and ship as a colonial governor: the most victory "
-                     "points from buildings and shipped goods wins.")
+    description = N_(
+        "Plant, build and ship as a colonial governor: the most victory "
+        "points from buildings and shipped goods wins."
+    )
     min_players, max_players = 2, 5
     options = building_options.OPTIONS
     state_version = VERSION
     state_class = State
 
-    def new_game(self, players: int, options: Mapping[str, str] | None = None,
-                 seed: int = 0) -> State:
+    def new_game(
+        self, players: int, options: Mapping[str, str] | None = None, seed: int = 0
+    ) -> State:
         return setup.new_state(players, seed, building_options.building_set(options))
 
     def prompt(self, state: State) -> str:
@@ -53,7 +58,7 @@ class PuertoRico(OneSeatAtATime):
             raise IllegalMove(msg("Nobody is to move."))
         phase = state.phase
         if guests.DONE in opts:
-            return guests.DONE          # the guests stay where they are
+            return guests.DONE  # the guests stay where they are
         if phase == "select":
             return select.default(state, opts)
         if phase == "role":
@@ -82,25 +87,33 @@ class PuertoRico(OneSeatAtATime):
         actions = sorted(self.legal_actions(state, seat), key=labels.order_of)
         return [Choice(a, self.label(state, a), labels.group_of(a)) for a in actions]
 
-    def board_svg(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
-                  say: Callable[[str], str] = str) -> str:
+    def board_svg(
+        self,
+        v: Mapping[str, Any],
+        names: Sequence[str] | None = None,
+        say: Callable[[str], str] = str,
+    ) -> str:
         return drawing.svg(v, names, say)
 
-    def board_layout(self, v: Mapping[str, Any], names: Sequence[str] | None = None,
-                     say: Callable[[str], str] = str) -> list[dict[str, Any]]:
+    def board_layout(
+        self,
+        v: Mapping[str, Any],
+        names: Sequence[str] | None = None,
+        say: Callable[[str], str] = str,
+    ) -> list[dict[str, Any]]:
         return layout.layout(v, names, say)
 
     def outcome(self, state: State) -> Outcome | None:
         return scoring.outcome(state) if state.over else None
 
     def standing(self, state: State) -> Outcome:
-        return scoring.outcome(state)       # the final count works at any moment
+        return scoring.outcome(state)  # the final count works at any moment
 
 
 def _default_role(s: State, opts: list[dict]) -> dict:
     """Prospector when on offer (nobody else acts: the closest to a pass);
     otherwise the role with the most doubloons, first in table order."""
-    opts = [a for a in opts if a["type"] == "role"]     # guests stay put
+    opts = [a for a in opts if a["type"] == "role"]  # guests stay put
     for a in opts:
         if a["role"].startswith("prospector"):
             return a

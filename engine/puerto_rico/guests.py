@@ -11,6 +11,7 @@ open; and right after the owner's own settler or builder action (which ends
 that turn) the owner may still move guests onto the new tile or building.
 A guest works where it goes; on the Guest house it works nowhere.
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -25,8 +26,7 @@ DONE = {"type": "guests_done"}
 def targets(p: Player) -> list[str]:
     """Places with an empty circle a guest may go to, tiles first."""
     out = [TILES[t] for t in range(6) if p.tiles[t] > p.worked[t]]
-    out += [n for n, c in p.buildings.items()
-            if n != HOUSE and c < CARDS[n].circles]
+    out += [n for n, c in p.buildings.items() if n != HOUSE and c < CARDS[n].circles]
     return out
 
 
@@ -56,8 +56,16 @@ def move(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     else:
         p.worked[TILES.index(target)] += 1
         where = msg("%(kind)s tile", kind=term(target))
-    ev.append(Event(msg("%(who)s moves a colonist from the Guest house to the %(where)s.",
-                        who="{s%d}" % seat, where=where), seat))
+    ev.append(
+        Event(
+            msg(
+                "%(who)s moves a colonist from the Guest house to the %(where)s.",
+                who="{s%d}" % seat,
+                where=where,
+            ),
+            seat,
+        )
+    )
 
 
 def follow_up(s: State, seat: int) -> bool:

@@ -1,4 +1,5 @@
 """Words for prompts and actions, as a form or an email shows them."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -28,28 +29,53 @@ PROMPTS = {
 # Templates the rules no longer write but stored event logs still hold: kept
 # in the game's catalogs so old games read in every language.
 STORED_TEMPLATES = (N_("%(kind)s plantation"),)
-PLANTATION_NAMES = {"corn": N_("corn plantation"), "indigo": N_("indigo plantation"),
-                    "sugar": N_("sugar plantation"), "tobacco": N_("tobacco plantation"),
-                    "coffee": N_("coffee plantation")}
+PLANTATION_NAMES = {
+    "corn": N_("corn plantation"),
+    "indigo": N_("indigo plantation"),
+    "sugar": N_("sugar plantation"),
+    "tobacco": N_("tobacco plantation"),
+    "coffee": N_("coffee plantation"),
+}
 # The values of the building-set option (options.py), as the lobby names them.
 OPTION_VALUES = (N_("base"), N_("extended"), N_("random"))
-PENDING_PROMPTS = {"black_market": N_("pay the rest of the price on the black market"),
-                   "hacienda_tile": N_("place the hacienda's tile face up or as a forest"),
-                   "second_tile": N_("take a second tile (library)"),
-                   "guests": N_("move colonists from the Guest house, or leave them"),
-                   "bonus": N_("choose the craftsman's extra barrel")}
-PASS_LABELS = {"settler": N_("Take no plantation"), "builder": N_("Build nothing"),
-               "trader": N_("Sell nothing"), "captain": N_("Do not use the wharf now")}
+PENDING_PROMPTS = {
+    "black_market": N_("pay the rest of the price on the black market"),
+    "hacienda_tile": N_("place the hacienda's tile face up or as a forest"),
+    "second_tile": N_("take a second tile (library)"),
+    "guests": N_("move colonists from the Guest house, or leave them"),
+    "bonus": N_("choose the craftsman's extra barrel"),
+}
+PASS_LABELS = {
+    "settler": N_("Take no plantation"),
+    "builder": N_("Build nothing"),
+    "trader": N_("Sell nothing"),
+    "captain": N_("Do not use the wharf now"),
+}
 
 
 # Headings over the kinds of choice on the move page.
-GROUPS = {"role": N_("Role"), "pass": N_("Pass"), "plantation": N_("Plantation"),
-          "quarry": N_("Quarry"), "hacienda": N_("Hacienda"), "place": N_("Place"),
-          "auto_place": N_("Auto place"), "build": N_("Build"), "sell": N_("Sell"),
-          "bonus": N_("Bonus"), "load": N_("Load"), "wharf": N_("Wharf"), "store": N_("Store"),
-          "select": N_("Select"), "forest": N_("Forest"), "hacienda_tile": N_("Hacienda tile"),
-          "guest": N_("Guest"), "guests_done": N_("Guests done"),
-          "black_market": N_("Black market"), "small_wharf": N_("Small wharf")}
+GROUPS = {
+    "role": N_("Role"),
+    "pass": N_("Pass"),
+    "plantation": N_("Plantation"),
+    "quarry": N_("Quarry"),
+    "hacienda": N_("Hacienda"),
+    "place": N_("Place"),
+    "auto_place": N_("Auto place"),
+    "build": N_("Build"),
+    "sell": N_("Sell"),
+    "bonus": N_("Bonus"),
+    "load": N_("Load"),
+    "wharf": N_("Wharf"),
+    "store": N_("Store"),
+    "select": N_("Select"),
+    "forest": N_("Forest"),
+    "hacienda_tile": N_("Hacienda tile"),
+    "guest": N_("Guest"),
+    "guests_done": N_("Guests done"),
+    "black_market": N_("Black market"),
+    "small_wharf": N_("Small wharf"),
+}
 
 
 def prompt(s: State) -> str:
@@ -86,8 +112,9 @@ def _label(s: State, a: dict) -> Words:
         coins = s.roles.get(a["role"], 0)
         role = term(ROLE_TITLES[a["role"]])
         if coins:
-            return nmsg("%(role)s (+%(n)s doubloon)", "%(role)s (+%(n)s doubloons)", coins,
-                        role=role)
+            return nmsg(
+                "%(role)s (+%(n)s doubloon)", "%(role)s (+%(n)s doubloons)", coins, role=role
+            )
         return role
     if t == "pass":
         return term(PASS_LABELS.get(s.phase, N_("Pass")))
@@ -97,24 +124,36 @@ def _label(s: State, a: dict) -> Words:
 
 
 def _place(s: State, seat: int, a: dict) -> Words:
-    return nmsg("Put a colonist on the %(target)s", "Put %(n)s colonists on the %(target)s",
-                a["count"], target=target_title(a["target"]))
+    return nmsg(
+        "Put a colonist on the %(target)s",
+        "Put %(n)s colonists on the %(target)s",
+        a["count"],
+        target=target_title(a["target"]),
+    )
 
 
 def _build(s: State, seat: int, a: dict) -> Words:
     name = a["building"]
-    return msg("Build the %(building)s for %(price)s (%(card)s)", building=term(CARDS[name].title),
-               price=cost(s, seat, name), card=describe(name))
+    return msg(
+        "Build the %(building)s for %(price)s (%(card)s)",
+        building=term(CARDS[name].title),
+        price=cost(s, seat, name),
+        card=describe(name),
+    )
 
 
 def _sell(s: State, seat: int, a: dict) -> Words:
     good = term(a["kind"])
     if a.get("to") == "trading_post":
         kind = GOODS.index(a["kind"])
-        return msg("Sell one %(good)s to your trading post for %(price)s", good=good,
-                   price=price(s, seat, kind, "trading_post"))
-    return msg("Sell one %(good)s for %(price)s", good=good,
-               price=price(s, seat, GOODS.index(a["kind"])))
+        return msg(
+            "Sell one %(good)s to your trading post for %(price)s",
+            good=good,
+            price=price(s, seat, kind, "trading_post"),
+        )
+    return msg(
+        "Sell one %(good)s for %(price)s", good=good, price=price(s, seat, GOODS.index(a["kind"]))
+    )
 
 
 def _load(s: State, seat: int, a: dict) -> Words:
@@ -126,14 +165,17 @@ def _load(s: State, seat: int, a: dict) -> Words:
 def _store(s: State, seat: int, a: dict) -> Words:
     loose = Counter(a.get("barrels", [a.get("single")]))
     kept = [msg("all %(good)s", good=term(g)) for g in a["warehouse"]]
-    kept += [msg("one %(good)s", good=term(g)) if n == 1
-             else msg("%(n)s %(good)s", n=n, good=term(g)) for g, n in loose.items()]
+    kept += [
+        msg("one %(good)s", good=term(g)) if n == 1 else msg("%(n)s %(good)s", n=n, good=term(g))
+        for g, n in loose.items()
+    ]
     return msg("Keep %(goods)s; return the rest", goods=listing(kept))
 
 
 SIMPLE_LABELS = {
-    "plantation": lambda s, seat, a: msg("Take %(tile)s plantation",
-                                         tile=tile_name(GOODS.index(a["kind"]))),
+    "plantation": lambda s, seat, a: msg(
+        "Take %(tile)s plantation", tile=tile_name(GOODS.index(a["kind"]))
+    ),
     "quarry": lambda s, seat, a: msg("Take a quarry"),
     "hacienda": lambda s, seat, a: msg("Hacienda: first draw an extra face-down plantation"),
     "place": _place,
@@ -142,9 +184,11 @@ SIMPLE_LABELS = {
     "sell": _sell,
     "bonus": lambda s, seat, a: msg("Take one more %(good)s", good=term(a["kind"])),
     "load": _load,
-    "wharf": lambda s, seat, a: msg("Ship all %(n)s %(good)s with your wharf",
-                                    n=s.players[seat].goods[GOODS.index(a["kind"])],
-                                    good=term(a["kind"])),
+    "wharf": lambda s, seat, a: msg(
+        "Ship all %(n)s %(good)s with your wharf",
+        n=s.players[seat].goods[GOODS.index(a["kind"])],
+        good=term(a["kind"]),
+    ),
     "store": _store,
 }
 
@@ -164,22 +208,31 @@ def _black_market(s: State, seat: int, a: dict) -> Words:
 def _small_wharf(s: State, seat: int, a: dict) -> Words:
     goods = s.players[seat].goods
     n = sum(goods[GOODS.index(g)] for g in a["kinds"])
-    return nmsg("Ship all %(kinds)s (%(n)s barrel) on your small wharf",
-                "Ship all %(kinds)s (%(n)s barrels) on your small wharf", n,
-                kinds=listing([term(g) for g in a["kinds"]]))
+    return nmsg(
+        "Ship all %(kinds)s (%(n)s barrel) on your small wharf",
+        "Ship all %(kinds)s (%(n)s barrels) on your small wharf",
+        n,
+        kinds=listing([term(g) for g in a["kinds"]]),
+    )
 
 
 EXPANSION_LABELS = {
-    "select": lambda s, seat, a: msg("Choose the %(building)s (%(card)s)",
-                                     building=term(CARDS[a["building"]].title),
-                                     card=describe(a["building"])),
-    "forest": lambda s, seat, a: msg("Take a forest (a face-down tile: -1 doubloon per 2 when "
-                                     "building)"),
-    "hacienda_tile": lambda s, seat, a: (msg("Keep the drawn tile face up")
-                                         if a["as"] == "plantation"
-                                         else msg("Turn the drawn tile face down as a forest")),
-    "guest": lambda s, seat, a: msg("Move a guest to the %(target)s",
-                                    target=target_title(a["target"])),
+    "select": lambda s, seat, a: msg(
+        "Choose the %(building)s (%(card)s)",
+        building=term(CARDS[a["building"]].title),
+        card=describe(a["building"]),
+    ),
+    "forest": lambda s, seat, a: msg(
+        "Take a forest (a face-down tile: -1 doubloon per 2 when building)"
+    ),
+    "hacienda_tile": lambda s, seat, a: (
+        msg("Keep the drawn tile face up")
+        if a["as"] == "plantation"
+        else msg("Turn the drawn tile face down as a forest")
+    ),
+    "guest": lambda s, seat, a: msg(
+        "Move a guest to the %(target)s", target=target_title(a["target"])
+    ),
     "guests_done": lambda s, seat, a: msg("Leave the guests where they are"),
     "black_market": _black_market,
     "small_wharf": _small_wharf,
@@ -193,8 +246,9 @@ def group_of(action: dict) -> Words:
     kind = action.get("type", "")
     if kind == "build":
         card = CARDS[action["building"]]
-        return nmsg("Build: buildings worth %(n)s point", "Build: buildings worth %(n)s points",
-                    card.vp)
+        return nmsg(
+            "Build: buildings worth %(n)s point", "Build: buildings worth %(n)s points", card.vp
+        )
     if kind == "select":
         return msg("Select: cost %(cost)s", cost=CARDS[action["building"]].cost)
     return term(GROUPS.get(kind, kind))

@@ -1,4 +1,5 @@
 """Final scoring: chips + building points + bonuses of occupied large buildings."""
+
 from __future__ import annotations
 
 from engine.interface import Outcome, SeatScore
@@ -9,8 +10,9 @@ from engine.words import N_, Words, listing, msg, term
 
 def guild_hall(p: Player) -> int:
     """1 per small, 2 per large production building, occupied or not."""
-    return sum((1 if CARDS[n].circles == 1 else 2)
-               for n in p.buildings if CARDS[n].produces is not None)
+    return sum(
+        (1 if CARDS[n].circles == 1 else 2) for n in p.buildings if CARDS[n].produces is not None
+    )
 
 
 def residence(p: Player) -> int:
@@ -44,9 +46,14 @@ def cloister(p: Player) -> int:
     return CLOISTER_POINTS[sum(n // 3 for n in p.tiles)]
 
 
-LARGE_BONUS = {"score_guild_hall": guild_hall, "score_residence": residence,
-               "score_fortress": fortress, "score_customs_house": customs_house,
-               "score_city_hall": city_hall, "score_cloister": cloister}
+LARGE_BONUS = {
+    "score_guild_hall": guild_hall,
+    "score_residence": residence,
+    "score_fortress": fortress,
+    "score_customs_house": customs_house,
+    "score_city_hall": city_hall,
+    "score_cloister": cloister,
+}
 
 
 def score(p: Player) -> tuple[int, tuple[tuple[str, int], ...]]:
@@ -67,23 +74,31 @@ def outcome(s: State) -> Outcome:
         scores.append(SeatScore(seat, total, parts, p.doubloons + sum(p.goods)))
     best = max((sc.total, sc.tiebreak) for sc in scores)
     winners = tuple(sc.seat for sc in scores if (sc.total, sc.tiebreak) == best)
-    reason = end_sentence(s.end_triggered) if s.over else \
-        msg("It was stopped in round %(round)s; the scores are as they stood.", round=s.round)
+    reason = (
+        end_sentence(s.end_triggered)
+        if s.over
+        else msg("It was stopped in round %(round)s; the scores are as they stood.", round=s.round)
+    )
     return Outcome(tuple(scores), winners, reason)
 
 
 # Why the game ended, in words: the end conditions trigger_end records.
-END_WORDS = {"colonists": N_("the colonists ran out"),
-             "vp chips": N_("the victory-point chips ran out"),
-             "city": N_("a player filled all twelve city spaces")}
+END_WORDS = {
+    "colonists": N_("the colonists ran out"),
+    "vp chips": N_("the victory-point chips ran out"),
+    "city": N_("a player filled all twelve city spaces"),
+}
 
 
 def end_sentence(triggered: str) -> Words:
-    """"colonists, city" -> "It ended because the colonists ran out and a
+    """ "colonists, city" -> "It ended because the colonists ran out and a
     player filled all twelve city spaces." """
     causes = [term(END_WORDS.get(t, t)) for t in filter(None, triggered.split(", "))]
     if not causes:
         return msg("It ended.")
-    joined = (msg("%(first)s and %(last)s", first=listing(causes[:-1]), last=causes[-1])
-              if len(causes) > 1 else causes[0])
+    joined = (
+        msg("%(first)s and %(last)s", first=listing(causes[:-1]), last=causes[-1])
+        if len(causes) > 1
+        else causes[0]
+    )
     return msg("It ended because %(causes)s.", causes=joined)

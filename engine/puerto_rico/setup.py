@@ -1,4 +1,5 @@
 """A new game laid out as the rulebook's "Voorbereiding van het spel" says."""
+
 from __future__ import annotations
 
 from engine import rng
@@ -25,7 +26,7 @@ def new_state(n: int, seed: int, buildings: str = BASE) -> State:
     setup = SETUPS[n]
     s = State.__new__(State)
     s.n, s.rng = n, seed & rng.MASK
-    s.rng, s.governor = rng.below(s.rng, n)      # "het lot bepaalt de startspeler"
+    s.rng, s.governor = rng.below(s.rng, n)  # "het lot bepaalt de startspeler"
     s.players = [Player(setup.doubloons) for _ in range(n)]
     tiles = list(PLANTATION_TILES)
     for i, kind in enumerate(setup.start_tiles):
@@ -45,7 +46,7 @@ def new_state(n: int, seed: int, buildings: str = BASE) -> State:
     s.round, s.picks, s.phase, s.turn = 1, 0, "role", s.governor
     s.role_player, s.order, s.step, s.idle = None, [], 0, 0
     s.over = s.captain_bonus_paid = s.hacienda_used = False
-    s.end_triggered = ""                 # the end conditions met, comma-separated
+    s.end_triggered = ""  # the end conditions met, comma-separated
     s.wharf_used, s.memo, s.mayor_pool, s._legal, s._owned = [], None, 0, None, -1
     s.x = None
     if buildings != BASE:
@@ -64,4 +65,3 @@ def _expansion(s: State, setup, buildings: str) -> None:
         s.phase = "select"
     elif buildings == RANDOM:
         s.rng, s.buildings_left = building_sets.random_set(s.rng, setup)
-

@@ -4,6 +4,7 @@ The rules say where a tile lies on the island or city does not matter, so a
 player's board is counts: tiles and occupied tiles per kind, and colonists
 per building.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,16 +36,15 @@ def with_building(buildings: dict[str, int], name: str) -> dict[str, int]:
 
 
 class Player:
-    __slots__ = ("doubloons", "vp", "goods", "tiles", "worked", "buildings",
-                 "san_juan", "forests")
+    __slots__ = ("doubloons", "vp", "goods", "tiles", "worked", "buildings", "san_juan", "forests")
 
     def __init__(self, doubloons: int = 0):
         self.doubloons = doubloons
-        self.vp = 0                     # victory-point chips (hidden from others)
+        self.vp = 0  # victory-point chips (hidden from others)
         self.goods = [0] * 5
-        self.tiles = [0] * 6            # plantations per good, then quarries
-        self.worked = [0] * 6           # of those, how many have a colonist
-        self.buildings: dict[str, int] = {}   # name -> colonists on it
+        self.tiles = [0] * 6  # plantations per good, then quarries
+        self.worked = [0] * 6  # of those, how many have a colonist
+        self.buildings: dict[str, int] = {}  # name -> colonists on it
         self.san_juan = 0
         # Forest house: plantation tiles placed face down, by kind (kept so
         # every tile can be counted); a tuple, so copies may share it.
@@ -87,17 +87,28 @@ class Player:
         return sum(_CIRCLES[n] - c for n, c in self.buildings.items())
 
     def to_json(self) -> dict[str, Any]:
-        d = {"doubloons": self.doubloons, "vp": self.vp, "goods": self.goods[:],
-             "tiles": self.tiles[:], "worked": self.worked[:],
-             "buildings": dict(self.buildings), "san_juan": self.san_juan}
-        if self.forests:            # absent in base games: their JSON is unchanged
+        d = {
+            "doubloons": self.doubloons,
+            "vp": self.vp,
+            "goods": self.goods[:],
+            "tiles": self.tiles[:],
+            "worked": self.worked[:],
+            "buildings": dict(self.buildings),
+            "san_juan": self.san_juan,
+        }
+        if self.forests:  # absent in base games: their JSON is unchanged
             d["forests"] = list(self.forests)
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Player:
         p = cls(d["doubloons"])
-        p.vp, p.goods, p.tiles, p.worked = d["vp"], list(d["goods"]), list(d["tiles"]), list(d["worked"])
+        p.vp, p.goods, p.tiles, p.worked = (
+            d["vp"],
+            list(d["goods"]),
+            list(d["tiles"]),
+            list(d["worked"]),
+        )
         p.buildings, p.san_juan = in_table_order(d["buildings"]), d["san_juan"]
         p.forests = tuple(d.get("forests", ()))
         return p
@@ -109,14 +120,42 @@ class Player:
 # and the list of players (see ``edit``); the other containers change a few
 # times a game, so it shares them, and the rules replace them instead of
 # changing them in place (``s.house = s.house + [kind]``).
-_SCALARS = ("n", "rng", "round", "governor", "phase", "turn", "role_player",
-            "picks", "colonist_supply", "colonist_ship", "vp_supply", "bank",
-            "quarries", "end_triggered", "over", "step", "idle",
-            "captain_bonus_paid", "mayor_pool", "hacienda_used")
-_FLAT = ("goods_supply", "stack", "face_up", "discard", "house", "order",
-         "wharf_used", "roles", "taken", "buildings_left",
-         "memo")   # a phase's own notes: the mayor's previous arrangement, the
-                   # craftsman's produced kinds; None between phases
+_SCALARS = (
+    "n",
+    "rng",
+    "round",
+    "governor",
+    "phase",
+    "turn",
+    "role_player",
+    "picks",
+    "colonist_supply",
+    "colonist_ship",
+    "vp_supply",
+    "bank",
+    "quarries",
+    "end_triggered",
+    "over",
+    "step",
+    "idle",
+    "captain_bonus_paid",
+    "mayor_pool",
+    "hacienda_used",
+)
+_FLAT = (
+    "goods_supply",
+    "stack",
+    "face_up",
+    "discard",
+    "house",
+    "order",
+    "wharf_used",
+    "roles",
+    "taken",
+    "buildings_left",
+    "memo",
+)  # a phase's own notes: the mayor's previous arrangement, the
+# craftsman's produced kinds; None between phases
 
 
 # ``x``: the expansion's own notes (None in a base game, and then absent from
@@ -185,8 +224,12 @@ class State:
         """A copy whose lists and dicts are its own (a bot may shuffle its
         stack); its players are shared until edited (see ``edit``)."""
         s = self.successor()
-        s.stack, s.face_up, s.discard, s.house = (self.stack[:], self.face_up[:],
-                                                  self.discard[:], self.house[:])
+        s.stack, s.face_up, s.discard, s.house = (
+            self.stack[:],
+            self.face_up[:],
+            self.discard[:],
+            self.house[:],
+        )
         s.wharf_used, s.buildings_left = self.wharf_used[:], self.buildings_left.copy()
         s.ships = [sh[:] for sh in self.ships]
         s.x = None if self.x is None else self.x.copy()
@@ -199,10 +242,30 @@ class State:
         once per action on the pure path (see bench/engine_random_games.py)."""
         s = State.__new__(State)
         s.n, s.rng, s.round, s.governor = self.n, self.rng, self.round, self.governor
-        s.phase, s.turn, s.role_player, s.picks = self.phase, self.turn, self.role_player, self.picks
-        s.colonist_supply, s.colonist_ship, s.vp_supply, s.bank = self.colonist_supply, self.colonist_ship, self.vp_supply, self.bank
-        s.quarries, s.end_triggered, s.over, s.step = self.quarries, self.end_triggered, self.over, self.step
-        s.idle, s.captain_bonus_paid, s.mayor_pool, s.hacienda_used = self.idle, self.captain_bonus_paid, self.mayor_pool, self.hacienda_used
+        s.phase, s.turn, s.role_player, s.picks = (
+            self.phase,
+            self.turn,
+            self.role_player,
+            self.picks,
+        )
+        s.colonist_supply, s.colonist_ship, s.vp_supply, s.bank = (
+            self.colonist_supply,
+            self.colonist_ship,
+            self.vp_supply,
+            self.bank,
+        )
+        s.quarries, s.end_triggered, s.over, s.step = (
+            self.quarries,
+            self.end_triggered,
+            self.over,
+            self.step,
+        )
+        s.idle, s.captain_bonus_paid, s.mayor_pool, s.hacienda_used = (
+            self.idle,
+            self.captain_bonus_paid,
+            self.mayor_pool,
+            self.hacienda_used,
+        )
         s.goods_supply = self.goods_supply.copy()
         s.roles, s.taken = self.roles.copy(), self.taken.copy()
         s.stack, s.face_up, s.discard, s.house = self.stack, self.face_up, self.discard, self.house
@@ -248,7 +311,7 @@ class State:
         if s.memo and "buildings" in s.memo:
             s.memo = dict(s.memo, buildings=in_table_order(s.memo["buildings"]))
         s._legal = None
-        s._owned = -1       # all players are this state's own
+        s._owned = -1  # all players are this state's own
         return s
 
     def __eq__(self, other: object) -> bool:

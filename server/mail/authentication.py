@@ -17,6 +17,7 @@ Anything else (no signature, a broken or misaligned one, no DNS answer) is
 "not authenticated": services/reply_confirmations.py then asks the
 account's own address to confirm.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -44,7 +45,7 @@ CATCHER_ID_PREFIX = "pbem-catcher-"
 @dataclass(frozen=True)
 class Verdict:
     authenticated: bool
-    how: str            # what proved it, or why nothing did (for the moderators' log)
+    how: str  # what proved it, or why nothing did (for the moderators' log)
 
 
 @lru_cache(maxsize=1)
@@ -71,8 +72,9 @@ def catcher_authserv_id(settings) -> str:
     """The id the dev mail catcher's Reply form writes its
     Authentication-Results under: derived from SECRET_KEY, so nobody outside
     can write it, and trusted only while MAIL_CATCHER_DIR is set."""
-    digest = hmac.new(str(settings["SECRET_KEY"]).encode(), b"pbem-catcher-authserv",
-                      hashlib.sha256).hexdigest()[:16]
+    digest = hmac.new(
+        str(settings["SECRET_KEY"]).encode(), b"pbem-catcher-authserv", hashlib.sha256
+    ).hexdigest()[:16]
     return f"{CATCHER_ID_PREFIX}{digest}.localhost"
 
 
@@ -88,7 +90,7 @@ def check(raw: bytes, sender: str, settings) -> Verdict:
     try:
         msg = message_from_bytes(raw, policy=policy.compat32)
         from_domain = _single_from_domain(msg, sender)
-    except Exception as exc:      # hostile mail: any parse failure means "not proven"
+    except Exception as exc:  # hostile mail: any parse failure means "not proven"
         return Verdict(False, f"unreadable headers ({type(exc).__name__})")
     if not from_domain:
         return Verdict(False, "not exactly one From: address, or it differs from the sender")
@@ -125,7 +127,7 @@ def _from_results(msg, from_domain: str, servers: set[str]) -> Verdict:
         first = (text.split(";", 1)[0].split() or [""])[0].lower()
         try:
             header = authres.AuthenticationResultsHeader.parse("Authentication-Results: " + text)
-        except Exception:      # authres raises its own and plain errors on junk
+        except Exception:  # authres raises its own and plain errors on junk
             if first in servers:
                 # Ours but unreadable: what lies below it proves nothing.
                 return Verdict(False, f"{first}: unreadable Authentication-Results")
@@ -143,8 +145,11 @@ def _results_verdict(header, authserv: str, from_domain: str) -> Verdict:
     for result in header.results:
         method, outcome = str(result.method).lower(), str(result.result).lower()
         props = {f"{p.type}.{p.name}".lower(): str(p.value).lower() for p in result.properties}
-        if method == "dmarc" and outcome == "pass" \
-                and props.get("header.from", "").strip(".") == from_domain:
+        if (
+            method == "dmarc"
+            and outcome == "pass"
+            and props.get("header.from", "").strip(".") == from_domain
+        ):
             return Verdict(True, f"{authserv}: dmarc=pass header.from={from_domain}")
         if method == "dkim" and outcome == "pass":
             signer = props.get("header.d") or props.get("header.i", "").rpartition("@")[2]
@@ -166,7 +171,7 @@ def _dns_function(settings):
         host, port = _host_port(str(settings["MAIL_AUTH_DNS"]))
         try:
             resolver.nameservers, resolver.port = [host], int(port)
-        except ValueError:      # not an IP address: nothing is looked up
+        except ValueError:  # not an IP address: nothing is looked up
             log.error("MAIL_AUTH_DNS=%r is not an IP address (and port)", host)
             resolver.nameservers = []
     lifetime = float(settings.get("MAIL_AUTH_DNS_TIMEOUT", 5.0))
@@ -174,14 +179,16 @@ def _dns_function(settings):
     def txt(name, timeout=5):
         name = name.decode("ascii") if isinstance(name, bytes) else name
         try:
-            answer = resolver.resolve(name, dns.rdatatype.TXT, lifetime=lifetime,
-                                      raise_on_no_answer=False, search=False)
+            answer = resolver.resolve(
+                name, dns.rdatatype.TXT, lifetime=lifetime, raise_on_no_answer=False, search=False
+            )
         except (dns.exception.DNSException, ValueError):
             return None
         for rrset in answer.response.answer:
             if rrset.rdtype == dns.rdatatype.TXT:
                 return b"".join(next(iter(rrset)).strings)
         return None
+
     return txt
 
 
@@ -210,7 +217,7 @@ def _from_dkim(raw: bytes, from_domain: str, txt) -> Verdict:
     for idx in range(min(count, 5)):
         try:
             good = signer.verify(idx=idx, dnsfunc=txt)
-        except Exception as exc:      # dkim.DKIMException and DNS trouble alike
+        except Exception as exc:  # dkim.DKIMException and DNS trouble alike
             seen.append(f"#{idx + 1}: {type(exc).__name__}")
             continue
         domain = (signer.domain or b"").decode("ascii", "replace").lower()

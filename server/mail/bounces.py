@@ -11,6 +11,7 @@ multipart/report with a message/delivery-status part, as Postfix, Exim and
 the big providers send it) into a ``Bounce``: which mail, whether delivery
 failed for good, the status code and the remote server's diagnostic.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,18 +23,18 @@ from server.mail import inbound
 from server.mail.signed_addresses import AddressError, SignedAddresses
 
 PREFIX = "bounce+"
-LIMIT = 2 ** 63
+LIMIT = 2**63
 STATUS = re.compile(r"^\s*([245])\.\d{1,3}\.\d{1,3}")
 STATUS_IN_TEXT = re.compile(r"\b[245]\.\d{1,3}\.\d{1,3}\b")
 
 
 @dataclass(frozen=True)
 class Bounce:
-    outbox_id: int             # from the signed return path it came to
-    message_id: str            # of the bounced mail, when the report quotes its headers
-    action: str                # failed, delayed, delivered, relayed, expanded
-    status: str                # "5.1.1"
-    diagnostic: str            # the remote server's words, or a summary
+    outbox_id: int  # from the signed return path it came to
+    message_id: str  # of the bounced mail, when the report quotes its headers
+    action: str  # failed, delayed, delivered, relayed, expanded
+    status: str  # "5.1.1"
+    diagnostic: str  # the remote server's words, or a summary
 
     @property
     def failed(self) -> bool:
@@ -47,7 +48,7 @@ class ReturnPaths:
         self.domain = self._signed.domain
 
     @classmethod
-    def from_settings(cls, settings) -> "ReturnPaths":
+    def from_settings(cls, settings) -> ReturnPaths:
         return cls(settings["SECRET_KEY"], settings["BOUNCE_DOMAIN"])
 
     @property
@@ -83,8 +84,14 @@ def read_bounce(raw: bytes, paths: ReturnPaths, envelope_to=()) -> Bounce | None
         return None
     msg = message_from_bytes(raw, policy=policy.compat32)
     if outbox_id is None:
-        outbox_id = _signed_id([a for name in ("Delivered-To", "X-Original-To", "To")
-                                for a in inbound.header_addresses(msg, name)], paths)
+        outbox_id = _signed_id(
+            [
+                a
+                for name in ("Delivered-To", "X-Original-To", "To")
+                for a in inbound.header_addresses(msg, name)
+            ],
+            paths,
+        )
     if outbox_id is None:
         return None
     fields = _delivery_status(msg)
@@ -94,14 +101,20 @@ def read_bounce(raw: bytes, paths: ReturnPaths, envelope_to=()) -> Bounce | None
     if fields is None:
         # Not a standard report: a bounce to the return path is a failure.
         found = STATUS_IN_TEXT.search(text[:20_000])
-        return Bounce(outbox_id, message_id, "failed", found.group(0) if found else "5.0.0",
-                      _squeeze(text[:2000])[:500] or "undeliverable")
+        return Bounce(
+            outbox_id,
+            message_id,
+            "failed",
+            found.group(0) if found else "5.0.0",
+            _squeeze(text[:2000])[:500] or "undeliverable",
+        )
     action = fields.get("action", "failed").lower()
     status_match = STATUS.match(fields.get("status", ""))
     status = fields.get("status", "").split()[0] if status_match else ""
     diagnostic = fields.get("diagnostic-code", "") or _squeeze(text[:2000])[:500]
-    return Bounce(outbox_id, message_id, action[:20], status[:20],
-                  inbound.clean(_squeeze(diagnostic))[:1000])
+    return Bounce(
+        outbox_id, message_id, action[:20], status[:20], inbound.clean(_squeeze(diagnostic))[:1000]
+    )
 
 
 def _signed_id(addresses, paths: ReturnPaths) -> int | None:
@@ -121,8 +134,10 @@ def _delivery_status(msg: Message) -> dict | None:
             continue
         groups = _field_groups(part)
         recipients = groups[1:] or groups
-        chosen = next((g for g in recipients if g.get("action", "").lower() == "failed"),
-                      recipients[0] if recipients else None)
+        chosen = next(
+            (g for g in recipients if g.get("action", "").lower() == "failed"),
+            recipients[0] if recipients else None,
+        )
         if chosen is not None:
             return chosen
     return None
@@ -133,8 +148,10 @@ def _field_groups(part) -> list[dict]:
     then one per recipient.  The email package parses them as sub-messages."""
     payload = part.get_payload()
     if isinstance(payload, list):
-        return [{k.lower(): _squeeze(str(v)[:inbound.MAX_HEADER]) for k, v in block.items()}
-                for block in payload]
+        return [
+            {k.lower(): _squeeze(str(v)[: inbound.MAX_HEADER]) for k, v in block.items()}
+            for block in payload
+        ]
     groups = []
     for block in re.split(r"\r?\n\s*\r?\n", str(payload)):
         fields, name = {}, None
@@ -158,7 +175,7 @@ def _quoted_headers(msg: Message) -> Message | None:
             return inner[0] if isinstance(inner, list) and inner else None
         if kind in ("text/rfc822-headers", "message/global-headers"):
             text = part.get_payload(decode=True) or b""
-            return message_from_bytes(text[:64 * 1024], policy=policy.compat32)
+            return message_from_bytes(text[: 64 * 1024], policy=policy.compat32)
     return None
 
 

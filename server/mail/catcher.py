@@ -1,6 +1,7 @@
 """The built-in mail catcher for development: an SMTP server on loopback that
 writes every mail it receives into a folder, shown by the /dev/mail pages
 (catcher_pages.py).  Run by processes/catcher.py; tests start it in-process."""
+
 from __future__ import annotations
 
 import socket
@@ -32,8 +33,8 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 def start(folder: Path, port: int | None = None) -> Controller:
     """A running catcher on 127.0.0.1; ``controller.port`` tells where."""
-    controller = Controller(FolderHandler(Path(folder)), hostname="127.0.0.1",
-                            port=port or free_port())
+    controller = Controller(
+        FolderHandler(Path(folder)), hostname="127.0.0.1", port=port or free_port()
+    )
     controller.start()
     return controller
-

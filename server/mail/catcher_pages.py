@@ -1,5 +1,6 @@
 """Development only: the pages that show the mails the built-in catcher
 (catcher.py) caught.  Registered only when MAIL_CATCHER_DIR is set."""
+
 from __future__ import annotations
 
 import email
@@ -30,8 +31,10 @@ NAME = re.compile(r"^[0-9a-f]{32}\.eml$")
 # The site's policy (web/protection.py) plus inline style: a mail's HTML is
 # shown in a sandboxed srcdoc frame, which inherits this page's policy, and
 # mail HTML styles itself inline.  Still no script, and not framable.
-MESSAGE_CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+MESSAGE_CSP = (
+    "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 
 
 def folder() -> Path:
@@ -42,11 +45,19 @@ def read(path: Path) -> dict:
     msg = email.message_from_bytes(path.read_bytes(), policy=policy.default)
     text = msg.get_body(("plain",))
     html = msg.get_body(("html",))
-    return {"name": path.name, "to": msg["To"], "subject": msg["Subject"], "date": msg["Date"],
-            "from": msg["From"] or "", "reply_to": msg["Reply-To"] or "",
-            "message_id": msg["Message-ID"], "in_reply_to": msg["In-Reply-To"] or "",
-            "text": text.get_content() if text else "", "html": html.get_content() if html else "",
-            "mtime": path.stat().st_mtime}
+    return {
+        "name": path.name,
+        "to": msg["To"],
+        "subject": msg["Subject"],
+        "date": msg["Date"],
+        "from": msg["From"] or "",
+        "reply_to": msg["Reply-To"] or "",
+        "message_id": msg["Message-ID"],
+        "in_reply_to": msg["In-Reply-To"] or "",
+        "text": text.get_content() if text else "",
+        "html": html.get_content() if html else "",
+        "mtime": path.stat().st_mtime,
+    }
 
 
 @bp.get("/")

@@ -1,6 +1,7 @@
 """Writing mails into the outbox.  Nothing here talks SMTP: the sender does,
 outside any request or transaction.  Mails are rendered when queued, so a
 retry sends exactly the same text under the same Message-ID."""
+
 from __future__ import annotations
 
 import re
@@ -33,8 +34,9 @@ OPTIONAL_KINDS = frozenset({"reminder", "timeout", "final", "started", "talk", "
 # What an account whose address is not confirmed yet may be sent: nothing but
 # the mails that confirm it.  Anybody can sign up with anybody's address; game
 # mail must not follow until its owner has said yes.
-ACCOUNT_KINDS = frozenset({"confirm", "account_exists", "reset", "reset_unknown",
-                           "address_change", "address_notice"})
+ACCOUNT_KINDS = frozenset(
+    {"confirm", "account_exists", "reset", "reset_unknown", "address_change", "address_notice"}
+)
 # The subject of a mail about a game to an address that no confirmed account
 # uses: nothing in it that a user wrote (a game's name is anybody's text).
 STRANGER_SUBJECTS = {"invite": N_("An invitation to a game of %(title)s")}
@@ -54,13 +56,18 @@ class Mailer:
     @staticmethod
     def _environment(code: str) -> Environment:
         env = Environment(
-            loader=FileSystemLoader(str(MAIL_TEMPLATES)), extensions=["jinja2.ext.i18n"],
-            autoescape=select_autoescape(["html"]), undefined=StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+            loader=FileSystemLoader(str(MAIL_TEMPLATES)),
+            extensions=["jinja2.ext.i18n"],
+            autoescape=select_autoescape(["html"]),
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
             # Templates are compiled once per process: no stat of each file
             # on every mail (they change only with a new release).
-            auto_reload=False)
-        env.policies["ext.i18n.trimmed"] = True     # as babel.cfg extracts them
+            auto_reload=False,
+        )
+        env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
         env.install_gettext_translations(translations(code), newstyle=True)
         return env
 
@@ -80,8 +87,9 @@ class Mailer:
     def game_words(self, user: User | None, kind, template: str, values: dict) -> str:
         """A game's template (its prompt) in ``user``'s language, looked up
         in the game's own catalog first (two games may say a word differently)."""
-        return translate(known(user.language) if user is not None else None, template, values,
-                         kind.domain)
+        return translate(
+            known(user.language) if user is not None else None, template, values, kind.domain
+        )
 
     def new_message_id(self) -> str:
         return f"<{uuid.uuid4().hex}@{self.settings['MAIL_ID_DOMAIN']}>"
@@ -90,18 +98,22 @@ class Mailer:
         return self.new_message_id()
 
     @staticmethod
-    def subject_for(game: Game, title: str, what: str = N_("About your game")
-                    ) -> Callable[[str], str]:
+    def subject_for(
+        game: Game, title: str, what: str = N_("About your game")
+    ) -> Callable[[str], str]:
         """A subject that starts with what the mail is (``what``, a msgid:
         "Result: Sugar (Kind #3)"), in the language ``queue`` finds
         for the recipient; the game follows, so an inbox groups its mails.
         Every kind of mail names its own ``what``; the default is a fallback."""
-        return lambda code: clean_header(translate(
-            code, N_("%(what)s: %(game)s (%(title)s #%(id)s)"),
-            {"what": translate(code, what), "game": game.name, "title": title, "id": game.id}))
+        return lambda code: clean_header(
+            translate(
+                code,
+                N_("%(what)s: %(game)s (%(title)s #%(id)s)"),
+                {"what": translate(code, what), "game": game.name, "title": title, "id": game.id},
+            )
+        )
 
-    def subject_saying(self, what: str, prompt: str, game: Game, *,
-                       lower: bool = True) -> str:
+    def subject_saying(self, what: str, prompt: str, game: Game, *, lower: bool = True) -> str:
         """A subject that says what the mail is ("Your turn: choose a role,
         Game X"); the thread is kept by In-Reply-To/References, not by it.
         ``lower``: the prompt is a phrase that continues the sentence (a
@@ -111,12 +123,21 @@ class Mailer:
             prompt = prompt[:1].lower() + prompt[1:]
         return clean_header(f"{what}: {prompt}, {game.name}")
 
-    def queue(self, template: str, to_addr: str, subject: str | Callable[[str], str],
-              context: dict,
-              game: Game | None = None, user: User | None = None,
-              reply_to: str = "", language: str | None = None, *,
-              author: User | None = None, turn_of=None,
-              holds_clock: bool = False) -> Outbox | None:
+    def queue(
+        self,
+        template: str,
+        to_addr: str,
+        subject: str | Callable[[str], str],
+        context: dict,
+        game: Game | None = None,
+        user: User | None = None,
+        reply_to: str = "",
+        language: str | None = None,
+        *,
+        author: User | None = None,
+        turn_of=None,
+        holds_clock: bool = False,
+    ) -> Outbox | None:
         """Render and store one mail; None when the user opted out of its kind,
         or the address had as many mails of its kind lately as it may get
         (mail/limits.py).
@@ -133,36 +154,55 @@ class Mailer:
         if not limits.allows(self.settings, template, to_addr, stranger):
             return None
         code = known(language) or self.language_of(user, to_addr)
-        if callable(subject):           # subject_for's: said in the recipient's language
+        if callable(subject):  # subject_for's: said in the recipient's language
             subject = subject(code)
         if stranger and game is not None:
-            subject = "[pbem] " + translate(code, STRANGER_SUBJECTS.get(template, STRANGER_SUBJECT),
-                                            {"title": context.get("title", "")})
+            subject = "[pbem] " + translate(
+                code,
+                STRANGER_SUBJECTS.get(template, STRANGER_SUBJECT),
+                {"title": context.get("title", "")},
+            )
         headers = {}
         # ``stranger``: no link in it but its own (the footer leaves out the site's).
-        context = dict(context, base_url=self.links.base_url, game=game, stranger=stranger,
-                       settings_url=f"{self.links.base_url}/settings")
+        context = dict(
+            context,
+            base_url=self.links.base_url,
+            game=game,
+            stranger=stranger,
+            settings_url=f"{self.links.base_url}/settings",
+        )
         if user is not None:
             # RFC 8058 one-click unsubscribe; it turns off optional mail only.
             url = self.links.unsubscribe_url(user)
-            headers = {"List-Unsubscribe": f"<{url}>",
-                       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
+            headers = {
+                "List-Unsubscribe": f"<{url}>",
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            }
             context["unsubscribe_url"] = url
         if reply_to:
             headers["Reply-To"] = clean_header(reply_to, 254)
         thread = [game.thread_id] if game is not None else []
         env = self.envs[code]
-        return Outbox.create(headers=headers, author=author, turn_of=turn_of,
+        return Outbox.create(
+            headers=headers,
+            author=author,
+            turn_of=turn_of,
             holds_clock=holds_clock,
-            game=game, kind=template, to_addr=clean_header(to_addr, 254),
+            game=game,
+            kind=template,
+            to_addr=clean_header(to_addr, 254),
             subject=clean_header(subject),
             # Complete on its own: every text part ends with the settings and
             # unsubscribe footer the HTML part has (_layout.html).
-            body_text=(env.get_template(f"{template}.txt").render(context)
-                       + env.get_template("_footer.txt").render(context)),
+            body_text=(
+                env.get_template(f"{template}.txt").render(context)
+                + env.get_template("_footer.txt").render(context)
+            ),
             body_html=env.get_template(f"{template}.html").render(context),
             message_id=self.new_message_id(),
-            in_reply_to=thread[0] if thread else "", references=" ".join(thread))
+            in_reply_to=thread[0] if thread else "",
+            references=" ".join(thread),
+        )
 
     @staticmethod
     def is_stranger(user: User | None, to_addr: str) -> bool:
@@ -172,18 +212,39 @@ class Mailer:
         return not limits.confirmed(to_addr)
 
     # -- the kinds of mail ------------------------------------------------
-    def invitation(self, game: Game, title: str, host: User, email: str,
-                   reply_to: str = "") -> Outbox | None:
+    def invitation(
+        self, game: Game, title: str, host: User, email: str, reply_to: str = ""
+    ) -> Outbox | None:
         # No sign-in in the link: a forwarded invitation hands over no account.
         # ``reply_to``: the game's lobby address ("/join 2" by reply).
-        return self.queue("invite", email, self.subject_for(game, title, N_("Invitation")),
-                          {"host": host.name, "title": title, "lobby_address": reply_to,
-                           "join_url": self.links.join_url(game)}, game, reply_to=reply_to,
-                          author=host)
+        return self.queue(
+            "invite",
+            email,
+            self.subject_for(game, title, N_("Invitation")),
+            {
+                "host": host.name,
+                "title": title,
+                "lobby_address": reply_to,
+                "join_url": self.links.join_url(game),
+            },
+            game,
+            reply_to=reply_to,
+            author=host,
+        )
 
-    def turn(self, game: Game, title: str, seat: Seat, prompt: str, summary: list[str],
-             deadline: str, menu: dict | None = None, talk: Sequence[dict] = (),
-             away: Sequence[dict] = (), board: Sequence[dict] = ()) -> Outbox | None:
+    def turn(
+        self,
+        game: Game,
+        title: str,
+        seat: Seat,
+        prompt: str,
+        summary: list[str],
+        deadline: str,
+        menu: dict | None = None,
+        talk: Sequence[dict] = (),
+        away: Sequence[dict] = (),
+        board: Sequence[dict] = (),
+    ) -> Outbox | None:
         """``menu``: the numbered choices, holdings and reply address
         (services/reply_menu.py), when replies are on; ``talk``: the table
         talk this seat has not had by mail yet; ``away``: the moves others
@@ -191,224 +252,480 @@ class Mailer:
         board as the seat sees it, as sections of rows.  The game's table
         channel says whose turn it is; a player who chose so gets no turn
         mail then (None), only that and their own channels."""
-        context = {"name": seat.user.name, "seat": seat.index + 1, "title": title,
-                   "prompt": prompt, "summary": summary, "deadline": deadline,
-                   "seat_url": self.links.seat_url(seat), "menu": menu,
-                   "talk": list(talk), "away": list(away), "board": list(board)}
+        context = {
+            "name": seat.user.name,
+            "seat": seat.index + 1,
+            "title": title,
+            "prompt": prompt,
+            "summary": summary,
+            "deadline": deadline,
+            "seat_url": self.links.seat_url(seat),
+            "menu": menu,
+            "talk": list(talk),
+            "away": list(away),
+            "board": list(board),
+        }
         if notices.announce_turn(self, game, seat):
             if seat.user.verified:
                 notices.follow_mail(self, "turn", seat.user, game, context, seat.turn_started_at)
             return None
-        return self.queue("turn", seat.user.email, self.subject_saying(
-                              self.words(seat.user, "Your turn"), prompt, game),
-                          context, game, seat.user, reply_to=menu["reply_to"] if menu else "",
-                          turn_of=seat.turn_started_at, holds_clock=True)
+        return self.queue(
+            "turn",
+            seat.user.email,
+            self.subject_saying(self.words(seat.user, "Your turn"), prompt, game),
+            context,
+            game,
+            seat.user,
+            reply_to=menu["reply_to"] if menu else "",
+            turn_of=seat.turn_started_at,
+            holds_clock=True,
+        )
 
     def turn_notices(self, game: Game, seat: Seat, prompt: str, deadline: str) -> None:
         """The chat and push notices of a turn whose player reads a digest
         instead of turn mails: they do not hold the clock, as no turn mail does."""
         notices.announce_turn(self, game, seat)
         if seat.user.verified:
-            notices.follow_mail(self, "turn", seat.user, game,
-                                {"prompt": prompt, "deadline": deadline,
-                                 "seat_url": self.links.seat_url(seat)},
-                                seat.turn_started_at, holds_clock=False)
+            notices.follow_mail(
+                self,
+                "turn",
+                seat.user,
+                game,
+                {"prompt": prompt, "deadline": deadline, "seat_url": self.links.seat_url(seat)},
+                seat.turn_started_at,
+                holds_clock=False,
+            )
 
     def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox | None:
-        return self.queue("started", seat.user.email,
-                          self.subject_for(game, title, N_("The game has started")),
-                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
-                           "to_move": to_move_name, "seat_url": self.links.seat_url(seat)},
-                          game, seat.user)
+        return self.queue(
+            "started",
+            seat.user.email,
+            self.subject_for(game, title, N_("The game has started")),
+            {
+                "name": seat.user.name,
+                "seat": seat.index + 1,
+                "title": title,
+                "to_move": to_move_name,
+                "seat_url": self.links.seat_url(seat),
+            },
+            game,
+            seat.user,
+        )
 
     def new_link(self, game: Game, title: str, seat: Seat) -> Outbox | None:
-        return self.queue("new_link", seat.user.email,
-                          self.subject_for(game, title, N_("A new link to your seat")),
-                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
-                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
+        return self.queue(
+            "new_link",
+            seat.user.email,
+            self.subject_for(game, title, N_("A new link to your seat")),
+            {
+                "name": seat.user.name,
+                "seat": seat.index + 1,
+                "title": title,
+                "seat_url": self.links.seat_url(seat),
+            },
+            game,
+            seat.user,
+        )
 
-    def final(self, game: Game, title: str, seat: Seat, rows: list[dict],
-              reason: str) -> Outbox | None:
-        return self.queue("final", seat.user.email, self.subject_for(game, title, N_("Result")),
-                          {"name": seat.user.name, "title": title, "rows": rows,
-                           "reason": reason, "seat_url": self.links.seat_url(seat)},
-                          game, seat.user)
+    def final(
+        self, game: Game, title: str, seat: Seat, rows: list[dict], reason: str
+    ) -> Outbox | None:
+        return self.queue(
+            "final",
+            seat.user.email,
+            self.subject_for(game, title, N_("Result")),
+            {
+                "name": seat.user.name,
+                "title": title,
+                "rows": rows,
+                "reason": reason,
+                "seat_url": self.links.seat_url(seat),
+            },
+            game,
+            seat.user,
+        )
 
     # -- clocks -----------------------------------------------------------
-    def reminder(self, game: Game, title: str, seat: Seat, prompt: str,
-                 deadline: str, menu: dict | None = None,
-                 last_call: bool = False, default_move: str = "") -> Outbox | None:
+    def reminder(
+        self,
+        game: Game,
+        title: str,
+        seat: Seat,
+        prompt: str,
+        deadline: str,
+        menu: dict | None = None,
+        last_call: bool = False,
+        default_move: str = "",
+    ) -> Outbox | None:
         """``last_call``: the deadline passed before any reminder reached the
         player (the scheduler or the mail was down, or the turn is short): it
         was moved on, and the seat's clock waits until this mail is out.
         ``default_move``: what the server plays if time runs out, as the
         player reads it."""
-        what = (self.words(seat.user, "Last call, your turn") if last_call
-                else self.words(seat.user, "Reminder, your turn"))
-        return self.queue("reminder", seat.user.email, self.subject_saying(what, prompt, game),
-                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
-                           "prompt": prompt, "deadline": deadline, "menu": menu,
-                           "last_call": last_call, "default_move": default_move,
-                           "seat_url": self.links.seat_url(seat)}, game, seat.user,
-                          reply_to=menu["reply_to"] if menu else "",
-                          turn_of=seat.turn_started_at, holds_clock=last_call)
+        what = (
+            self.words(seat.user, "Last call, your turn")
+            if last_call
+            else self.words(seat.user, "Reminder, your turn")
+        )
+        return self.queue(
+            "reminder",
+            seat.user.email,
+            self.subject_saying(what, prompt, game),
+            {
+                "name": seat.user.name,
+                "seat": seat.index + 1,
+                "title": title,
+                "prompt": prompt,
+                "deadline": deadline,
+                "menu": menu,
+                "last_call": last_call,
+                "default_move": default_move,
+                "seat_url": self.links.seat_url(seat),
+            },
+            game,
+            seat.user,
+            reply_to=menu["reply_to"] if menu else "",
+            turn_of=seat.turn_started_at,
+            holds_clock=last_call,
+        )
 
     def lobby_reminder(self, game: Game, title: str, host: User, closes) -> Outbox | None:
-        return self.queue("lobby_reminder", host.email,
-                          self.subject_for(game, title, N_("Your lobby closes soon")),
-                          # The day in the host's language, by Babel ("27 novembre 2026").
-                          {"name": host.name, "title": title,
-                           "closes": closes and format_date(
-                               closes, "long", locale=known(host.language) or DEFAULT),
-                           "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby"},
-                          game, host)
+        return self.queue(
+            "lobby_reminder",
+            host.email,
+            self.subject_for(game, title, N_("Your lobby closes soon")),
+            # The day in the host's language, by Babel ("27 novembre 2026").
+            {
+                "name": host.name,
+                "title": title,
+                "closes": closes
+                and format_date(closes, "long", locale=known(host.language) or DEFAULT),
+                "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby",
+            },
+            game,
+            host,
+        )
 
-    def lobby_closed(self, game: Game, title: str, person: User, days: int,
-                     is_host: bool) -> Outbox | None:
-        return self.queue("lobby_closed", person.email,
-                          self.subject_for(game, title, N_("The lobby closed")),
-                          {"name": person.name, "title": title, "days": days,
-                           "is_host": is_host, "new_url": f"{self.links.base_url}/games/new"},
-                          game, person)
+    def lobby_closed(
+        self, game: Game, title: str, person: User, days: int, is_host: bool
+    ) -> Outbox | None:
+        return self.queue(
+            "lobby_closed",
+            person.email,
+            self.subject_for(game, title, N_("The lobby closed")),
+            {
+                "name": person.name,
+                "title": title,
+                "days": days,
+                "is_host": is_host,
+                "new_url": f"{self.links.base_url}/games/new",
+            },
+            game,
+            person,
+        )
 
-    def lobby_news(self, game: Game, title: str, host: User, what: str,
-                   seats: list[str | None], reply_to: str = "",
-                   author: User | None = None) -> Outbox | None:
+    def lobby_news(
+        self,
+        game: Game,
+        title: str,
+        host: User,
+        what: str,
+        seats: list[str | None],
+        reply_to: str = "",
+        author: User | None = None,
+    ) -> Outbox | None:
         """To the host: ``author`` joined or left the lobby (``what``, an
         engine-style text said in the host's language); ``seats``: who sits
         where now (None: free).  At most ANSWERS_PER_ADDRESS_PER_HOUR an
         hour (mail/limits.py): the page shows the seats anyway."""
-        return self.queue("lobby_news", host.email,
-                          self.subject_for(game, title, N_("Lobby news")),
-                          {"name": host.name, "title": title, "what": say(host.language, what),
-                           "seats": seats, "replies": bool(reply_to),
-                           "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby"},
-                          game, host, reply_to=reply_to, author=author)
+        return self.queue(
+            "lobby_news",
+            host.email,
+            self.subject_for(game, title, N_("Lobby news")),
+            {
+                "name": host.name,
+                "title": title,
+                "what": say(host.language, what),
+                "seats": seats,
+                "replies": bool(reply_to),
+                "lobby_url": f"{self.links.base_url}/games/{game.id}/lobby",
+            },
+            game,
+            host,
+            reply_to=reply_to,
+            author=author,
+        )
 
-    def lobby_cancelled(self, game: Game, title: str, person: User,
-                        host_name: str) -> Outbox | None:
-        return self.queue("lobby_cancelled", person.email,
-                          self.subject_for(game, title, N_("The lobby was called off")),
-                          {"name": person.name, "title": title, "host": host_name,
-                           "open_url": f"{self.links.base_url}/games/open"}, game, person)
+    def lobby_cancelled(
+        self, game: Game, title: str, person: User, host_name: str
+    ) -> Outbox | None:
+        return self.queue(
+            "lobby_cancelled",
+            person.email,
+            self.subject_for(game, title, N_("The lobby was called off")),
+            {
+                "name": person.name,
+                "title": title,
+                "host": host_name,
+                "open_url": f"{self.links.base_url}/games/open",
+            },
+            game,
+            person,
+        )
 
-    def rematch_request(self, game: Game, title: str, person: User, proposer: User,
-                        expires: str) -> Outbox | None:
+    def rematch_request(
+        self, game: Game, title: str, person: User, proposer: User, expires: str
+    ) -> Outbox | None:
         """To a player of a finished game: ``proposer`` asks for a rematch;
         it goes out on the proposer's behalf (counted as an invitation)."""
-        return self.queue("rematch", person.email,
-                          self.subject_for(game, title, N_("Rematch proposal")),
-                          {"name": person.name, "title": title, "proposer": proposer.name,
-                           "expires": expires,
-                           "game_url": f"{self.links.base_url}/games/{game.id}#rematch"},
-                          game, person, author=proposer)
+        return self.queue(
+            "rematch",
+            person.email,
+            self.subject_for(game, title, N_("Rematch proposal")),
+            {
+                "name": person.name,
+                "title": title,
+                "proposer": proposer.name,
+                "expires": expires,
+                "game_url": f"{self.links.base_url}/games/{game.id}#rematch",
+            },
+            game,
+            person,
+            author=proposer,
+        )
 
-    def rematch_ended(self, game: Game, title: str, person: User, what: str,
-                      new_game: Game | None) -> Outbox | None:
+    def rematch_ended(
+        self, game: Game, title: str, person: User, what: str, new_game: Game | None
+    ) -> Outbox | None:
         """How a rematch request ended (``what``, said in the reader's
         language); the new game's start mails follow on their own."""
         url = f"{self.links.base_url}/games/{(new_game or game).id}"
-        return self.queue("rematch_ended", person.email,
-                          self.subject_for(game, title, N_("Rematch")),
-                          {"name": person.name, "title": title,
-                           "what": say(person.language, what), "url": url,
-                           "started": new_game is not None}, game, person)
+        return self.queue(
+            "rematch_ended",
+            person.email,
+            self.subject_for(game, title, N_("Rematch")),
+            {
+                "name": person.name,
+                "title": title,
+                "what": say(person.language, what),
+                "url": url,
+                "started": new_game is not None,
+            },
+            game,
+            person,
+        )
 
-    def outage(self, game: Game, title: str, seat: Seat, began: str, ended: str,
-               deadline: str) -> Outbox | None:
-        return self.queue("outage", seat.user.email,
-                          self.subject_saying(self.words(seat.user, "Your deadline moved"),
-                                              self.words(seat.user, "the server was down"),
-                                              game),
-                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
-                           "began": began, "ended": ended, "deadline": deadline,
-                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
+    def outage(
+        self, game: Game, title: str, seat: Seat, began: str, ended: str, deadline: str
+    ) -> Outbox | None:
+        return self.queue(
+            "outage",
+            seat.user.email,
+            self.subject_saying(
+                self.words(seat.user, "Your deadline moved"),
+                self.words(seat.user, "the server was down"),
+                game,
+            ),
+            {
+                "name": seat.user.name,
+                "seat": seat.index + 1,
+                "title": title,
+                "began": began,
+                "ended": ended,
+                "deadline": deadline,
+                "seat_url": self.links.seat_url(seat),
+            },
+            game,
+            seat.user,
+        )
 
-    def outage_summary(self, moderator: User, began: str, ended: str, seats: int,
-                       games: list[str], more: int) -> Outbox | None:
-        return self.queue("outage_summary", moderator.email,
-                          clean_header("[pbem] " + self.words(
-                              moderator, "The scheduler was down: %(seats)s deadline(s) moved",
-                              seats=seats)),
-                          {"name": moderator.name, "began": began, "ended": ended,
-                           "seats": seats, "games": games, "more": more,
-                           "dashboard_url": f"{self.links.base_url}/moderation"},
-                          None, moderator)
+    def outage_summary(
+        self, moderator: User, began: str, ended: str, seats: int, games: list[str], more: int
+    ) -> Outbox | None:
+        return self.queue(
+            "outage_summary",
+            moderator.email,
+            clean_header(
+                "[pbem] "
+                + self.words(
+                    moderator, "The scheduler was down: %(seats)s deadline(s) moved", seats=seats
+                )
+            ),
+            {
+                "name": moderator.name,
+                "began": began,
+                "ended": ended,
+                "seats": seats,
+                "games": games,
+                "more": more,
+                "dashboard_url": f"{self.links.base_url}/moderation",
+            },
+            None,
+            moderator,
+        )
 
-    def timeout(self, game: Game, title: str, seat: Seat, played: list[str],
-                absent: bool) -> Outbox | None:
-        return self.queue("timeout", seat.user.email,
-                          self.subject_for(game, title, N_("Your time ran out")),
-                          {"name": seat.user.name, "seat": seat.index + 1, "title": title,
-                           "played": played, "absent": absent,
-                           "seat_url": self.links.seat_url(seat)}, game, seat.user)
+    def timeout(
+        self, game: Game, title: str, seat: Seat, played: list[str], absent: bool
+    ) -> Outbox | None:
+        return self.queue(
+            "timeout",
+            seat.user.email,
+            self.subject_for(game, title, N_("Your time ran out")),
+            {
+                "name": seat.user.name,
+                "seat": seat.index + 1,
+                "title": title,
+                "played": played,
+                "absent": absent,
+                "seat_url": self.links.seat_url(seat),
+            },
+            game,
+            seat.user,
+        )
 
-    def stalling(self, game: Game, title: str, moderator: User, absent_name: str,
-                 timeouts: int) -> Outbox | None:
-        return self.queue("stalling", moderator.email,
-                          self.subject_for(game, title, N_("A game is stalling")),
-                          {"name": moderator.name, "title": title, "absent": absent_name,
-                           "timeouts": timeouts,
-                           "game_url": f"{self.links.base_url}/moderation/games/{game.id}"},
-                          game, moderator)
+    def stalling(
+        self, game: Game, title: str, moderator: User, absent_name: str, timeouts: int
+    ) -> Outbox | None:
+        return self.queue(
+            "stalling",
+            moderator.email,
+            self.subject_for(game, title, N_("A game is stalling")),
+            {
+                "name": moderator.name,
+                "title": title,
+                "absent": absent_name,
+                "timeouts": timeouts,
+                "game_url": f"{self.links.base_url}/moderation/games/{game.id}",
+            },
+            game,
+            moderator,
+        )
 
-    def talk(self, game: Game, title: str, seat: Seat, author: str, text: str,
-             reply_to: str, author_user: User | None = None) -> Outbox | None:
+    def talk(
+        self,
+        game: Game,
+        title: str,
+        seat: Seat,
+        author: str,
+        text: str,
+        reply_to: str,
+        author_user: User | None = None,
+    ) -> Outbox | None:
         """A table-talk message, to one of the other players; answering it
         (with replies on) posts the answer to the table."""
-        return self.queue("talk", seat.user.email,
-                          self.subject_saying(self.words(seat.user, "%(author)s says",
-                                                         author=author),
-                                              text.splitlines()[0][:60], game, lower=False),
-                          {"name": seat.user.name, "title": title, "author": author,
-                           "text": text, "replies": bool(reply_to),
-                           "seat_url": self.links.seat_url(seat)},
-                          game, seat.user, reply_to=reply_to, author=author_user)
+        return self.queue(
+            "talk",
+            seat.user.email,
+            self.subject_saying(
+                self.words(seat.user, "%(author)s says", author=author),
+                text.splitlines()[0][:60],
+                game,
+                lower=False,
+            ),
+            {
+                "name": seat.user.name,
+                "title": title,
+                "author": author,
+                "text": text,
+                "replies": bool(reply_to),
+                "seat_url": self.links.seat_url(seat),
+            },
+            game,
+            seat.user,
+            reply_to=reply_to,
+            author=author_user,
+        )
 
     def digest(self, user: User, items: list[dict]) -> Outbox | None:
         waiting = self.words(user, "Games waiting for your move")
-        return self.queue("digest", user.email,
-                          clean_header(f"[pbem] {waiting}: {len(items)}"),
-                          {"name": user.name, "items": items}, None, user)
+        return self.queue(
+            "digest",
+            user.email,
+            clean_header(f"[pbem] {waiting}: {len(items)}"),
+            {"name": user.name, "items": items},
+            None,
+            user,
+        )
 
     # -- accounts -----------------------------------------------------------
     def confirm(self, user: User, next_path: str = "/") -> Outbox | None:
-        return self.queue("confirm", user.email,
-                          "[pbem] " + self.words(user, "Confirm your address"),
-                          {"name": user.name,
-                           "confirm_url": self.links.confirm_url(user, next_path),
-                           "hours": self.links.confirm_max_age // 3600}, None, user)
+        return self.queue(
+            "confirm",
+            user.email,
+            "[pbem] " + self.words(user, "Confirm your address"),
+            {
+                "name": user.name,
+                "confirm_url": self.links.confirm_url(user, next_path),
+                "hours": self.links.confirm_max_age // 3600,
+            },
+            None,
+            user,
+        )
 
     def account_exists(self, user: User) -> Outbox | None:
         """Sign-up with an address that has an account: its owner hears of it,
         the person signing up learns nothing."""
-        return self.queue("account_exists", user.email,
-                          "[pbem] " + self.words(user, "You already have an account"),
-                          {"name": user.name, "login_url": f"{self.links.base_url}/login",
-                           "reset_url": f"{self.links.base_url}/reset"}, None, user)
+        return self.queue(
+            "account_exists",
+            user.email,
+            "[pbem] " + self.words(user, "You already have an account"),
+            {
+                "name": user.name,
+                "login_url": f"{self.links.base_url}/login",
+                "reset_url": f"{self.links.base_url}/reset",
+            },
+            None,
+            user,
+        )
 
     def reset(self, user: User) -> Outbox | None:
-        return self.queue("reset", user.email,
-                          "[pbem] " + self.words(user, "Choose a new password"),
-                          {"name": user.name, "reset_url": self.links.reset_url(user),
-                           "minutes": self.links.reset_max_age // 60}, None, user)
+        return self.queue(
+            "reset",
+            user.email,
+            "[pbem] " + self.words(user, "Choose a new password"),
+            {
+                "name": user.name,
+                "reset_url": self.links.reset_url(user),
+                "minutes": self.links.reset_max_age // 60,
+            },
+            None,
+            user,
+        )
 
     def reset_unknown(self, email: str, language: str | None = None) -> Outbox | None:
-        return self.queue("reset_unknown", email, lambda code: "[pbem] " + translate(
-                              code, N_("Password reset")),
-                          {"signup_url": f"{self.links.base_url}/signup"}, None,
-                          language=language)
+        return self.queue(
+            "reset_unknown",
+            email,
+            lambda code: "[pbem] " + translate(code, N_("Password reset")),
+            {"signup_url": f"{self.links.base_url}/signup"},
+            None,
+            language=language,
+        )
 
     def address_change(self, user: User, new_email: str) -> Outbox | None:
         """To the new address: the link that moves the account there."""
-        mail = self.queue("address_change", new_email,
-                          "[pbem] " + self.words(user, "Confirm your new address"),
-                          {"name": user.name,
-                           "confirm_url": self.links.address_url(user, new_email),
-                           "hours": self.links.confirm_max_age // 3600}, None,
-                          language=user.language)
-        self.queue("address_notice", user.email,
-                   "[pbem] " + self.words(user, "Your address is being changed"),
-                   {"name": user.name, "new_email": new_email,
-                    "reset_url": f"{self.links.base_url}/reset"}, None, user)
+        mail = self.queue(
+            "address_change",
+            new_email,
+            "[pbem] " + self.words(user, "Confirm your new address"),
+            {
+                "name": user.name,
+                "confirm_url": self.links.address_url(user, new_email),
+                "hours": self.links.confirm_max_age // 3600,
+            },
+            None,
+            language=user.language,
+        )
+        self.queue(
+            "address_notice",
+            user.email,
+            "[pbem] " + self.words(user, "Your address is being changed"),
+            {
+                "name": user.name,
+                "new_email": new_email,
+                "reset_url": f"{self.links.base_url}/reset",
+            },
+            None,
+            user,
+        )
         return mail

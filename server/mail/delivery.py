@@ -24,6 +24,7 @@ only for seconds (at once when a sender on the same host starts again:
 ``release_dead_claims``); that row is the only one that may go out twice,
 under the same Message-ID.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -62,7 +63,7 @@ def build_message(row: Outbox, mail_from: str) -> EmailMessage:
     msg["To"] = row.to_addr
     msg["Subject"] = row.subject
     msg["Message-ID"] = row.message_id
-    msg["Date"] = format_datetime(row.created_at.replace(tzinfo=dt.timezone.utc))
+    msg["Date"] = format_datetime(row.created_at.replace(tzinfo=dt.UTC))
     if row.in_reply_to:
         msg["In-Reply-To"] = row.in_reply_to
         msg["References"] = row.references
@@ -90,25 +91,35 @@ def _unclaimed(now: dt.datetime):
 
 
 def _sendable():
-    return (Outbox.status.in_(OPEN)
-            | ((Outbox.status == "failed") & (Outbox.permanent == False)))  # noqa: E712
+    return Outbox.status.in_(OPEN) | ((Outbox.status == "failed") & (Outbox.permanent == False))  # noqa: E712
 
 
 def due_ids(settings, now: dt.datetime) -> list[int]:
-    return [r.id for r in (Outbox.select(Outbox.id)
-                           .where(_sendable() & (Outbox.next_attempt_at <= now) & _unclaimed(now)
-                                  # Notices to channels: server/notify/delivery.py.
-                                  & Outbox.channel.is_null())
-                           .order_by(Outbox.next_attempt_at, Outbox.id)
-                           .limit(settings["SENDER_BATCH"]))]
+    return [
+        r.id
+        for r in (
+            Outbox.select(Outbox.id)
+            .where(
+                _sendable()
+                & (Outbox.next_attempt_at <= now)
+                & _unclaimed(now)
+                # Notices to channels: server/notify/delivery.py.
+                & Outbox.channel.is_null()
+            )
+            .order_by(Outbox.next_attempt_at, Outbox.id)
+            .limit(settings["SENDER_BATCH"])
+        )
+    ]
 
 
 def claim(row_id: int, holder: str, now: dt.datetime, lease: dt.timedelta) -> Outbox | None:
     """The row, claimed by ``holder`` until ``now + lease``; None when another
     sender holds it or it was sent meanwhile."""
-    won = (Outbox.update(claimed_until=now + lease, claimed_by=holder)
-           .where((Outbox.id == row_id) & _sendable() & _unclaimed(now))
-           .execute())
+    won = (
+        Outbox.update(claimed_until=now + lease, claimed_by=holder)
+        .where((Outbox.id == row_id) & _sendable() & _unclaimed(now))
+        .execute()
+    )
     return Outbox.get_by_id(row_id) if won == 1 else None
 
 
@@ -116,15 +127,20 @@ def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
     """Free the rows held by senders of this host that are no longer running
     (a kill -9 leaves its claim behind); returns how many."""
     host = host or socket.gethostname()
-    holders = (Outbox.select(Outbox.claimed_by).distinct()
-               .where((Outbox.claimed_until >= now)
-                      & Outbox.claimed_by.startswith(f"{host}:")))
+    holders = (
+        Outbox.select(Outbox.claimed_by)
+        .distinct()
+        .where((Outbox.claimed_until >= now) & Outbox.claimed_by.startswith(f"{host}:"))
+    )
     freed = 0
     for row in holders:
         holder = row.claimed_by
         if not holder_running(holder):
-            freed += (Outbox.update(claimed_until=None, claimed_by="")
-                      .where(Outbox.claimed_by == holder).execute())
+            freed += (
+                Outbox.update(claimed_until=None, claimed_by="")
+                .where(Outbox.claimed_by == holder)
+                .execute()
+            )
     return freed
 
 
@@ -137,7 +153,7 @@ def holder_running(holder: str) -> bool:
     except (IndexError, ValueError, ProcessLookupError):
         return False
     except PermissionError:
-        return True         # somebody else's process: alive
+        return True  # somebody else's process: alive
     return True
 
 
@@ -186,8 +202,12 @@ class Connection:
         s = self.settings
         timeout = s["SMTP_TIMEOUT"]
         if s["SMTP_TLS"] == "ssl":
-            smtp = smtplib.SMTP_SSL(s["SMTP_HOST"], s["SMTP_PORT"], timeout=timeout,
-                                    context=ssl.create_default_context())
+            smtp = smtplib.SMTP_SSL(
+                s["SMTP_HOST"],
+                s["SMTP_PORT"],
+                timeout=timeout,
+                context=ssl.create_default_context(),
+            )
         else:
             smtp = smtplib.SMTP(s["SMTP_HOST"], s["SMTP_PORT"], timeout=timeout)
             if s["SMTP_TLS"] == "starttls":
@@ -205,7 +225,7 @@ class Connection:
             try:
                 self.smtp.quit()
             except (smtplib.SMTPException, OSError):
-                pass        # the session is being dropped anyway; a failed QUIT changes nothing
+                pass  # the session is being dropped anyway; a failed QUIT changes nothing
             self.smtp = None
 
 
@@ -227,8 +247,12 @@ class Observer:
     def failed(self, row: Outbox, now: dt.datetime) -> None: ...
 
 
-def drain(settings, now: dt.datetime | None = None, holder: str | None = None,
-          observer: Observer | None = None) -> dict:
+def drain(
+    settings,
+    now: dt.datetime | None = None,
+    holder: str | None = None,
+    observer: Observer | None = None,
+) -> dict:
     """Send every due mail once; returns counts of sent, retried and failed."""
     start, started = now or utcnow(), time.monotonic()
     holder = holder or holder_id()
@@ -244,8 +268,11 @@ def drain(settings, now: dt.datetime | None = None, holder: str | None = None,
             if row is None:
                 continue
             try:
-                reply = conn.send(build_message(row, settings["MAIL_FROM"]), row.to_addr,
-                                  envelope_from(settings, row))
+                reply = conn.send(
+                    build_message(row, settings["MAIL_FROM"]),
+                    row.to_addr,
+                    envelope_from(settings, row),
+                )
             except (Unreachable, smtplib.SMTPException, OSError) as exc:
                 if not isinstance(exc, Unreachable):
                     conn.reset()
@@ -255,10 +282,19 @@ def drain(settings, now: dt.datetime | None = None, holder: str | None = None,
                 if outcome == "failed" and row.status != "failed":
                     observer.failed(row, now)
                 continue
-            (Outbox.update(status="sent", sent_at=utcnow(), attempts=row.attempts + 1,
-                           claimed_until=None, claimed_by="", smtp_reply=reply,
-                           permanent=False)
-             .where(Outbox.id == row.id).execute())
+            (
+                Outbox.update(
+                    status="sent",
+                    sent_at=utcnow(),
+                    attempts=row.attempts + 1,
+                    claimed_until=None,
+                    claimed_by="",
+                    smtp_reply=reply,
+                    permanent=False,
+                )
+                .where(Outbox.id == row.id)
+                .execute()
+            )
             counts["sent"] += 1
             observer.sent(row, now)
     finally:
@@ -275,13 +311,24 @@ def _record_failure(settings, row: Outbox, exc: Exception, now: dt.datetime) -> 
     gave_up = permanent or attempts >= settings["SENDER_MAX_ATTEMPTS"]
     error = (UNREACHABLE + str(exc)) if isinstance(exc, Unreachable) else repr(exc)
     # A failure for a passing reason keeps being tried, at the longest interval.
-    wait = (dt.timedelta(seconds=settings["SENDER_RETRY_MAX"]) if gave_up
-            else backoff(settings, attempts))
-    (Outbox.update(attempts=attempts, claimed_until=None, claimed_by="",
-                   last_error=error[:1000], permanent=permanent,
-                   status="failed" if gave_up else "deferred",
-                   next_attempt_at=now + wait)
-     .where(Outbox.id == row.id).execute())
+    wait = (
+        dt.timedelta(seconds=settings["SENDER_RETRY_MAX"])
+        if gave_up
+        else backoff(settings, attempts)
+    )
+    (
+        Outbox.update(
+            attempts=attempts,
+            claimed_until=None,
+            claimed_by="",
+            last_error=error[:1000],
+            permanent=permanent,
+            status="failed" if gave_up else "deferred",
+            next_attempt_at=now + wait,
+        )
+        .where(Outbox.id == row.id)
+        .execute()
+    )
     return "failed" if gave_up else "retry"
 
 
@@ -295,17 +342,23 @@ def _reply_code(exc: Exception) -> int | None:
 # -- after an outage --------------------------------------------------------------
 def waiting_for_server(now: dt.datetime) -> int:
     """Mails that wait because the server could not be reached."""
-    return (Outbox.select()
-            .where(_sendable() & (Outbox.next_attempt_at > now)
-                   & Outbox.last_error.startswith(UNREACHABLE))
-            .count())
+    return (
+        Outbox.select()
+        .where(
+            _sendable() & (Outbox.next_attempt_at > now) & Outbox.last_error.startswith(UNREACHABLE)
+        )
+        .count()
+    )
 
 
 def _requeue_waiting(now: dt.datetime) -> int:
-    return (Outbox.update(next_attempt_at=now)
-            .where(_sendable() & (Outbox.next_attempt_at > now)
-                   & Outbox.last_error.startswith(UNREACHABLE))
-            .execute())
+    return (
+        Outbox.update(next_attempt_at=now)
+        .where(
+            _sendable() & (Outbox.next_attempt_at > now) & Outbox.last_error.startswith(UNREACHABLE)
+        )
+        .execute()
+    )
 
 
 def recover(settings, now: dt.datetime | None = None) -> int:
@@ -327,13 +380,25 @@ def recover(settings, now: dt.datetime | None = None) -> int:
 
 def retry(row_id: int, now: dt.datetime) -> bool:
     """Make a failed or bounced mail due again (a moderator's retry)."""
-    return (Outbox.update(status="queued", attempts=0, next_attempt_at=now, permanent=False,
-                          claimed_until=None, claimed_by="", bounced_at=None)
-            .where((Outbox.id == row_id) & Outbox.status.in_(("failed", "bounced")))
-            .execute()) == 1
+    return (
+        Outbox.update(
+            status="queued",
+            attempts=0,
+            next_attempt_at=now,
+            permanent=False,
+            claimed_until=None,
+            claimed_by="",
+            bounced_at=None,
+        )
+        .where((Outbox.id == row_id) & Outbox.status.in_(("failed", "bounced")))
+        .execute()
+    ) == 1
 
 
 def counts_by_status() -> dict[str, int]:
-    return {row.status: row.n
-            for row in (Outbox.select(Outbox.status, fn.COUNT(Outbox.id).alias("n"))
-                        .group_by(Outbox.status))}
+    return {
+        row.status: row.n
+        for row in (
+            Outbox.select(Outbox.status, fn.COUNT(Outbox.id).alias("n")).group_by(Outbox.status)
+        )
+    }

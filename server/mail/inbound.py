@@ -22,6 +22,7 @@ Every mail is hostile until read, and reading must take bounded time:
   0.2 s; 4,000: 2.7 s; 40 KB of text: minutes).  bench/inbound_parse.py
   measures the worst shapes.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -70,13 +71,13 @@ class Malformed(ValueError):
 @dataclass(frozen=True)
 class ParsedMail:
     message_id: str
-    sender: str            # the From address, lower case
+    sender: str  # the From address, lower case
     recipients: list[str]  # To, Cc and the envelope's RCPT TO, lower case
     subject: str
     in_reply_to: str
-    text: str              # the plain text as sent
+    text: str  # the plain text as sent
     commands: list[str] = field(default_factory=list)
-    automatic: str = ""    # why a machine sent it ("" for a person)
+    automatic: str = ""  # why a machine sent it ("" for a person)
 
 
 def malformed(raw: bytes) -> str:
@@ -88,15 +89,16 @@ def malformed(raw: bytes) -> str:
     return ""
 
 
-def parse(raw: bytes, envelope_to: list[str] | None = None,
-          envelope_from: str | None = None) -> ParsedMail:
+def parse(
+    raw: bytes, envelope_to: list[str] | None = None, envelope_from: str | None = None
+) -> ParsedMail:
     """The mail in ``raw``; Malformed when it cannot be read."""
     reason = malformed(raw)
     if reason:
         raise Malformed(reason)
     try:
         return _parse(raw, envelope_to, envelope_from)
-    except Exception as exc:    # noqa: BLE001: whatever breaks on a mail, the mail is at fault
+    except Exception as exc:  # noqa: BLE001 - whatever breaks on a mail, the mail is at fault
         raise Malformed(f"unreadable ({exc.__class__.__name__})") from exc
 
 
@@ -112,12 +114,16 @@ def _parse(raw: bytes, envelope_to, envelope_from) -> ParsedMail:
     if not message_id:
         # Without one a redelivery is still known: by what it says.
         message_id = f"<sha256-{hashlib.sha256(raw).hexdigest()}@inbound>"
-    return ParsedMail(message_id=message_id[:250], sender=sender[:250],
-                      recipients=list(dict.fromkeys(recipients)),
-                      subject=header_text(msg, "Subject", decode=True)[:200],
-                      in_reply_to=header_text(msg, "In-Reply-To")[:250],
-                      text=text, commands=command_lines(text),
-                      automatic=automatic_reason(msg, sender, envelope_from))
+    return ParsedMail(
+        message_id=message_id[:250],
+        sender=sender[:250],
+        recipients=list(dict.fromkeys(recipients)),
+        subject=header_text(msg, "Subject", decode=True)[:200],
+        in_reply_to=header_text(msg, "In-Reply-To")[:250],
+        text=text,
+        commands=command_lines(text),
+        automatic=automatic_reason(msg, sender, envelope_from),
+    )
 
 
 # -- headers --------------------------------------------------------------------
@@ -146,7 +152,7 @@ def header_text(msg: Message, name: str, decode: bool = False) -> str:
         try:
             value = str(make_header(decode_header(value)))
         except (LookupError, ValueError, UnicodeError, AssertionError):
-            pass        # an unknown charset or a broken encoded word: as written
+            pass  # an unknown charset or a broken encoded word: as written
     return " ".join(clean(value).split())
 
 
@@ -216,8 +222,11 @@ def plain_text(msg: Message) -> str:
     found: dict[str, Message] = {}
     for part in walk(msg):
         kind = part.get_content_type()
-        if kind in ("text/plain", "text/html") and kind not in found \
-                and not str(part.get("Content-Disposition", "")).lower().startswith("attach"):
+        if (
+            kind in ("text/plain", "text/html")
+            and kind not in found
+            and not str(part.get("Content-Disposition", "")).lower().startswith("attach")
+        ):
             found[kind] = part
     part = found.get("text/plain") or found.get("text/html")
     if part is None:
@@ -236,8 +245,8 @@ def parser_window(text: str) -> str:
     quadratic in runs of white space, and the commands are at the top."""
     lines: list[str] = []
     size = 0
-    for line in text[:PARSER_CHARS * 16].split("\n"):
-        line = " ".join(line.split())[:MAX_LINE * 2]
+    for line in text[: PARSER_CHARS * 16].split("\n"):
+        line = " ".join(line.split())[: MAX_LINE * 2]
         if line.startswith(">") or (not line and (not lines or not lines[-1])):
             continue
         lines.append(line)

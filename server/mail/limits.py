@@ -11,6 +11,7 @@ mail of these kinds, whoever queues it; the services that act for a user
 (games.invite, table_talk.post) check theirs first and refuse with a
 message, so that nothing is half done.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -63,10 +64,11 @@ def for_recipient(settings, kind: str, stranger: bool) -> Limit | None:
 
 def confirmed(address: str) -> bool:
     """An account whose owner confirmed it uses this address."""
-    return (User.select(User.id)
-            .where((User.email == address.strip().lower())
-                   & User.email_verified_at.is_null(False))
-            .exists())
+    return (
+        User.select(User.id)
+        .where((User.email == address.strip().lower()) & User.email_verified_at.is_null(False))
+        .exists()
+    )
 
 
 def _addresses(address: str) -> list[str]:
@@ -76,27 +78,37 @@ def _addresses(address: str) -> list[str]:
 def sent_to(address: str, limit: Limit, now: dt.datetime | None = None) -> int:
     """Mails of the limit's kinds written to ``address`` within its window."""
     since = (now or utcnow()) - limit.window
-    return (Outbox.select(fn.COUNT(Outbox.id))
-            .where(Outbox.to_addr.in_(_addresses(address)) & (Outbox.created_at > since)
-                   & Outbox.kind.in_(limit.kinds))
-            .scalar())
+    return (
+        Outbox.select(fn.COUNT(Outbox.id))
+        .where(
+            Outbox.to_addr.in_(_addresses(address))
+            & (Outbox.created_at > since)
+            & Outbox.kind.in_(limit.kinds)
+        )
+        .scalar()
+    )
 
 
 def sent_by(user_id: int, limit: Limit, now: dt.datetime | None = None) -> int:
     """Mails of the limit's kinds written on behalf of the user within its window."""
     since = (now or utcnow()) - limit.window
-    return (Outbox.select(fn.COUNT(Outbox.id))
-            .where((Outbox.author == user_id) & (Outbox.created_at > since)
-                   & Outbox.kind.in_(limit.kinds))
-            .scalar())
+    return (
+        Outbox.select(fn.COUNT(Outbox.id))
+        .where(
+            (Outbox.author == user_id) & (Outbox.created_at > since) & Outbox.kind.in_(limit.kinds)
+        )
+        .scalar()
+    )
 
 
 def talk_posted_by(user_id: int, window: dt.timedelta, now: dt.datetime | None = None) -> int:
     """Table-talk messages the user posted within ``window`` (every game)."""
     since = (now or utcnow()) - window
-    return (TableMessage.select(fn.COUNT(TableMessage.id))
-            .where((TableMessage.user == user_id) & (TableMessage.created_at > since))
-            .scalar())
+    return (
+        TableMessage.select(fn.COUNT(TableMessage.id))
+        .where((TableMessage.user == user_id) & (TableMessage.created_at > since))
+        .scalar()
+    )
 
 
 def allows(settings, kind: str, address: str, stranger: bool, more: int = 1) -> bool:
@@ -104,7 +116,7 @@ def allows(settings, kind: str, address: str, stranger: bool, more: int = 1) -> 
     limit = for_recipient(settings, kind, stranger)
     if limit is None:
         return True
-    if kind in INVITE:      # the hard limit; the others may overshoot by a racer
+    if kind in INVITE:  # the hard limit; the others may overshoot by a racer
         serialize(address)
     return sent_to(address, limit) + more <= limit.count
 
@@ -117,5 +129,6 @@ def serialize(key: str) -> None:
     one at a time.)  A caller taking several takes them in sorted order, so
     that two transactions never wait for each other."""
     if isinstance(db.obj, PostgresqlDatabase) and db.in_transaction():
-        db.execute_sql("SELECT pg_advisory_xact_lock(hashtext(%s))",
-                       (f"pbem-mail:{key.strip().lower()}",))
+        db.execute_sql(
+            "SELECT pg_advisory_xact_lock(hashtext(%s))", (f"pbem-mail:{key.strip().lower()}",)
+        )

@@ -6,6 +6,7 @@ seat links carry the seat's ``link_version`` and its user, join links the
 game's ``join_version``, account links what they change (they stop working
 once it has changed).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -19,9 +20,14 @@ from server.db import Prepared
 from server.models import Game, Seat, User
 
 # With its user: whoever opens a seat by its link checks the user's session token.
-SEAT = Prepared(lambda game_id, index: (
-    Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
-    .where((Seat.game == game_id) & (Seat.index == index)).limit(1)))
+SEAT = Prepared(
+    lambda game_id, index: (
+        Seat.select(Seat, User)
+        .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+        .where((Seat.game == game_id) & (Seat.index == index))
+        .limit(1)
+    )
+)
 
 
 def _ints(data: dict, *keys: str) -> bool:
@@ -39,8 +45,15 @@ class LinkError(Exception):
 
 
 class Links:
-    def __init__(self, secret_key: str, base_url: str, seat_max_age: int,
-                 join_max_age: int, confirm_max_age: int, reset_max_age: int):
+    def __init__(
+        self,
+        secret_key: str,
+        base_url: str,
+        seat_max_age: int,
+        join_max_age: int,
+        confirm_max_age: int,
+        reset_max_age: int,
+    ):
         self._secret = secret_key
         self.base_url = base_url.rstrip("/")
         self.seat_max_age = seat_max_age
@@ -49,10 +62,15 @@ class Links:
         self.reset_max_age = reset_max_age
 
     @classmethod
-    def from_settings(cls, settings) -> "Links":
-        return cls(settings["SECRET_KEY"], settings["PUBLIC_BASE_URL"],
-                   settings["SEAT_LINK_MAX_AGE"], settings["SIGNIN_LINK_MAX_AGE"],
-                   settings["CONFIRM_LINK_MAX_AGE"], settings["RESET_LINK_MAX_AGE"])
+    def from_settings(cls, settings) -> Links:
+        return cls(
+            settings["SECRET_KEY"],
+            settings["PUBLIC_BASE_URL"],
+            settings["SEAT_LINK_MAX_AGE"],
+            settings["SIGNIN_LINK_MAX_AGE"],
+            settings["CONFIRM_LINK_MAX_AGE"],
+            settings["RESET_LINK_MAX_AGE"],
+        )
 
     def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
         return URLSafeTimedSerializer(self._secret, salt=f"pbem-{purpose}")
@@ -71,7 +89,8 @@ class Links:
     # -- seat links -----------------------------------------------------
     def seat_token(self, seat: Seat) -> str:
         return self._serializer("seat").dumps(
-            {"g": seat.game_id, "s": seat.index, "u": seat.user_id, "v": seat.link_version})
+            {"g": seat.game_id, "s": seat.index, "u": seat.user_id, "v": seat.link_version}
+        )
 
     def seat_url(self, seat: Seat) -> str:
         return f"{self.base_url}/s/{self.seat_token(seat)}"
@@ -83,8 +102,9 @@ class Links:
         if seats is None:
             seat = SEAT.first(data["g"], data["s"]) if _ints(data, "g", "s") else None
         else:
-            seat = next((s for s in seats if (s.game_id, s.index) == (data.get("g"), data.get("s"))),
-                        None)
+            seat = next(
+                (s for s in seats if (s.game_id, s.index) == (data.get("g"), data.get("s"))), None
+            )
         if seat is None:
             raise LinkError("invalid")
         if seat.link_version != data.get("v") or seat.user_id != data.get("u"):
@@ -150,7 +170,8 @@ class Links:
         """Sign-up: proves the address; valid while the account is unconfirmed
         and was not signed up for again (the session token changes then)."""
         token = self._serializer("confirm").dumps(
-            {"u": user.id, "e": user.email, "t": user.session_token, "n": next_path})
+            {"u": user.id, "e": user.email, "t": user.session_token, "n": next_path}
+        )
         return f"{self.base_url}/confirm/{token}"
 
     def read_confirm(self, token: str) -> tuple[User, str]:
@@ -165,14 +186,18 @@ class Links:
         changes some other way, or the account's sessions end (a new
         password, "sign out everywhere": the session token changes)."""
         token = self._serializer("address").dumps(
-            {"u": user.id, "o": user.email, "e": new_email, "t": user.session_token})
+            {"u": user.id, "o": user.email, "e": new_email, "t": user.session_token}
+        )
         return f"{self.base_url}/account/address/{token}"
 
     def read_address(self, token: str) -> tuple[User, str]:
         data = self._load("address", token, self.confirm_max_age)
         user = self._user(data)
-        if (user.email != data.get("o") or user.session_token != data.get("t")
-                or not isinstance(data.get("e"), str)):
+        if (
+            user.email != data.get("o")
+            or user.session_token != data.get("t")
+            or not isinstance(data.get("e"), str)
+        ):
             raise LinkError("revoked")
         return user, data["e"]
 
@@ -214,8 +239,12 @@ def safe_next(path) -> str:
     Only a relative path ("/games/3?since=4#result") of printable ASCII,
     without backslashes (browsers read them as slashes), not starting "//",
     and the same once percent-decoded (so "/%2F%2Fevil" is refused too)."""
-    if isinstance(path, str) and len(path) <= NEXT_MAX and stays_on_site(path) \
-            and stays_on_site(unquote(path)):
+    if (
+        isinstance(path, str)
+        and len(path) <= NEXT_MAX
+        and stays_on_site(path)
+        and stays_on_site(unquote(path))
+    ):
         return path
     return "/"
 
@@ -225,5 +254,5 @@ def stays_on_site(path: str) -> bool:
         return False
     if not path.startswith("/") or path.startswith("//"):
         return False
-    parts = urlsplit(path)       # belt and braces: no scheme, no host
+    parts = urlsplit(path)  # belt and braces: no scheme, no host
     return not parts.scheme and not parts.netloc

@@ -11,6 +11,7 @@ revokes every address handed out before, like the signed links.  A
 confirmation address names one held mail (services/reply_confirmations.py):
 it is sent only to the account's own confirmed address, and works once.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,18 +20,18 @@ from server.mail.signed_addresses import AddressError, SignedAddresses
 
 PREFIX = "play+"
 SEAT, LOBBY, TALK, CONFIRM = 0, 1, 2, 3
-LIMIT = 2 ** 63
+LIMIT = 2**63
 __all__ = ["CONFIRM", "LOBBY", "SEAT", "TALK", "AddressError", "ReplyAddresses", "ReplyTarget"]
 
 
 @dataclass(frozen=True)
 class ReplyTarget:
-    kind: int            # SEAT, LOBBY, TALK or CONFIRM
+    kind: int  # SEAT, LOBBY, TALK or CONFIRM
     game_id: int
-    version: int         # the seat's link_version or the game's join_version
+    version: int  # the seat's link_version or the game's join_version
     seat: int = -1
     seq: int = -1
-    confirmation: int = -1   # CONFIRM: the ReplyConfirmation's id
+    confirmation: int = -1  # CONFIRM: the ReplyConfirmation's id
 
 
 def _varints(numbers: list[int]) -> bytes:
@@ -67,7 +68,7 @@ class ReplyAddresses:
         self.domain = self._signed.domain
 
     @classmethod
-    def from_settings(cls, settings) -> "ReplyAddresses":
+    def from_settings(cls, settings) -> ReplyAddresses:
         return cls(settings["SECRET_KEY"], settings["REPLY_DOMAIN"])
 
     @property

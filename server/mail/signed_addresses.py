@@ -3,6 +3,7 @@ lowercase base32 (mail systems may fold the case of a local part) of a small
 payload followed by an HMAC-SHA256 of it, keyed per purpose and cut to 64
 bits.  Reply addresses (reply_address.py) and return paths (bounces.py) are
 both made this way; each knows what its payload means."""
+
 from __future__ import annotations
 
 import base64
@@ -43,7 +44,7 @@ class SignedAddresses:
         or its signature is wrong."""
         if not self.is_ours(address):
             raise AddressError(f"not a {self.prefix} address of ours")
-        token = address.strip().strip("<>").lower().rpartition("@")[0][len(self.prefix):]
+        token = address.strip().strip("<>").lower().rpartition("@")[0][len(self.prefix) :]
         try:
             raw = base64.b32decode(token.upper() + "=" * (-len(token) % 8))
         except (binascii.Error, ValueError):

@@ -4,6 +4,7 @@ A URL in apprise's form (discord://, slack://, matrix://, tgram://, ntfy://,
 pover://, json://, form://) goes through apprise; an http(s):// URL is the
 signed generic webhook (transport.py).  The URL is sealed when stored and
 shown only masked; the webhook's signing key is shown once, when made."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -15,18 +16,38 @@ from server.db import db
 from server.models import Game, NotifyChannel, Outbox, User
 from server.notify import crypto, guard
 
-APPRISE_SCHEMES = frozenset({"discord", "slack", "matrix", "matrixs", "tgram", "ntfy", "ntfys",
-                             "pover", "json", "jsons", "form", "forms"})
+APPRISE_SCHEMES = frozenset(
+    {
+        "discord",
+        "slack",
+        "matrix",
+        "matrixs",
+        "tgram",
+        "ntfy",
+        "ntfys",
+        "pover",
+        "json",
+        "jsons",
+        "form",
+        "forms",
+    }
+)
 # Schemes whose host the player names: checked against private addresses.
 # (The others post to their service's own fixed host.)
-SELF_HOSTED = frozenset({"matrix", "matrixs", "ntfy", "ntfys", "json", "jsons", "form",
-                         "forms", "http", "https"})
+SELF_HOSTED = frozenset(
+    {"matrix", "matrixs", "ntfy", "ntfys", "json", "jsons", "form", "forms", "http", "https"}
+)
 WEBHOOK = frozenset({"http", "https"})
 EVENTS = ("turn", "reminder", "last_call", "result", "proposals", "talk", "lobby")
-EVENT_NAMES = {"turn": N_("Your turn"), "reminder": N_("Reminders"),
-               "last_call": N_("Last calls"), "result": N_("Results"),
-               "proposals": N_("Proposals and takebacks"), "talk": N_("Table talk"),
-               "lobby": N_("Lobby news")}
+EVENT_NAMES = {
+    "turn": N_("Your turn"),
+    "reminder": N_("Reminders"),
+    "last_call": N_("Last calls"),
+    "result": N_("Results"),
+    "proposals": N_("Proposals and takebacks"),
+    "talk": N_("Table talk"),
+    "lobby": N_("Lobby news"),
+}
 # A table channel is shared: it says whose turn it is and how games end.
 TABLE_EVENTS = ("turn", "result")
 MAX_URL = 1000
@@ -41,7 +62,7 @@ class Checked:
     url: str
     scheme: str
     masked: str
-    place: str          # where it posts to (for the per-destination limit)
+    place: str  # where it posts to (for the per-destination limit)
 
 
 def check(settings, url: str) -> Checked:
@@ -50,7 +71,7 @@ def check(settings, url: str) -> Checked:
         return _check(settings, url)
     except guard.Refused as exc:
         raise ChannelError(str(exc)) from None
-    except ValueError as exc:       # urlsplit's "Invalid IPv6 URL" and the like
+    except ValueError as exc:  # urlsplit's "Invalid IPv6 URL" and the like
         if isinstance(exc, ChannelError):
             raise
         raise ChannelError(N_("That channel address is not complete or not valid.")) from None
@@ -67,15 +88,20 @@ def _check(settings, url: str) -> Checked:
         place = f"{scheme}://{host}:{port or ''}{parts.path}"
     elif scheme in APPRISE_SCHEMES:
         import apprise  # 0.4 s to import: only where a channel is checked or sent to
+
         plugin = apprise.Apprise.instantiate(url, suppress_exceptions=True)
         if plugin is None:
             raise ChannelError(N_("That channel address is not complete or not valid."))
         host, port = getattr(plugin, "host", "") or "", getattr(plugin, "port", None)
         place = plugin.url(privacy=False).split("?")[0]
     else:
-        raise ChannelError(N_("Use an apprise address (discord://, slack://, matrix://, "
-                              "tgram://, ntfy://, pover://, json://, form://) or an "
-                              "https:// address for a signed webhook."))
+        raise ChannelError(
+            N_(
+                "Use an apprise address (discord://, slack://, matrix://, "
+                "tgram://, ntfy://, pover://, json://, form://) or an "
+                "https:// address for a signed webhook."
+            )
+        )
     if scheme in SELF_HOSTED and (host or scheme in WEBHOOK):
         guard.check_host(settings, host, port)
         masked = f"{scheme}://{host}{f':{port}' if port else ''}/…"
@@ -95,32 +121,46 @@ def clean_events(events, allowed=EVENTS) -> list[str]:
     return [e for e in allowed if e in set(events or ())]
 
 
-def add(settings, user: User, url: str, events, quiet_from: int | None = None,
-        quiet_until: int | None = None, game: Game | None = None
-        ) -> tuple[NotifyChannel, str]:
+def add(
+    settings,
+    user: User,
+    url: str,
+    events,
+    quiet_from: int | None = None,
+    quiet_until: int | None = None,
+    game: Game | None = None,
+) -> tuple[NotifyChannel, str]:
     """The new channel and, for a signed webhook, its signing key (to show
     once; "" otherwise)."""
     checked = check(settings, url)
     if game is None and own(user).count() >= settings["NOTIFY_MAX_CHANNELS"]:
         raise ChannelError(N_("You have as many channels as you may; remove one first."))
-    if ((quiet_from is None) != (quiet_until is None)
-            or (quiet_from is not None and quiet_from == quiet_until)):
+    if (quiet_from is None) != (quiet_until is None) or (
+        quiet_from is not None and quiet_from == quiet_until
+    ):
         raise ChannelError(N_("Quiet hours need a start and a different end, or neither."))
     key = crypto.new_signing_key() if checked.scheme in WEBHOOK else ""
     channel = NotifyChannel.create(
-        user=user, game=game, scheme=checked.scheme, masked=checked.masked,
+        user=user,
+        game=game,
+        scheme=checked.scheme,
+        masked=checked.masked,
         sealed_url=crypto.seal(settings, checked.url),
         sealed_signing_key=crypto.seal(settings, key) if key else "",
         destination=crypto.destination(settings, checked.place),
         events=clean_events(events, TABLE_EVENTS if game is not None else EVENTS),
-        quiet_from=quiet_from, quiet_until=quiet_until)
+        quiet_from=quiet_from,
+        quiet_until=quiet_until,
+    )
     return channel, key
 
 
 def own(user: User):
-    return (NotifyChannel.select()
-            .where((NotifyChannel.user == user.id) & NotifyChannel.game.is_null())
-            .order_by(NotifyChannel.id))
+    return (
+        NotifyChannel.select()
+        .where((NotifyChannel.user == user.id) & NotifyChannel.game.is_null())
+        .order_by(NotifyChannel.id)
+    )
 
 
 def table_channel(game_id: int) -> NotifyChannel | None:
@@ -137,14 +177,17 @@ def set_table_channel(settings, game: Game, host: User, url: str) -> str:
 
 
 def remove(user: User, channel_id: int) -> bool:
-    return (NotifyChannel.delete()
-            .where((NotifyChannel.id == channel_id) & (NotifyChannel.user == user.id))
-            .execute()) == 1
+    return (
+        NotifyChannel.delete()
+        .where((NotifyChannel.id == channel_id) & (NotifyChannel.user == user.id))
+        .execute()
+    ) == 1
 
 
 def get_own(user: User, channel_id: int) -> NotifyChannel | None:
-    return NotifyChannel.get_or_none((NotifyChannel.id == channel_id)
-                                     & (NotifyChannel.user == user.id))
+    return NotifyChannel.get_or_none(
+        (NotifyChannel.id == channel_id) & (NotifyChannel.user == user.id)
+    )
 
 
 @dataclass(frozen=True)
@@ -157,9 +200,20 @@ class Health:
 
 
 def health(channel: NotifyChannel) -> Health:
-    rows = list(Outbox.select(Outbox.id, Outbox.status, Outbox.attempts, Outbox.last_error,
-                              Outbox.smtp_reply, Outbox.created_at, Outbox.sent_at)
-                .where(Outbox.channel == channel.id).order_by(Outbox.id.desc()).limit(20))
+    rows = list(
+        Outbox.select(
+            Outbox.id,
+            Outbox.status,
+            Outbox.attempts,
+            Outbox.last_error,
+            Outbox.smtp_reply,
+            Outbox.created_at,
+            Outbox.sent_at,
+        )
+        .where(Outbox.channel == channel.id)
+        .order_by(Outbox.id.desc())
+        .limit(20)
+    )
     since = None
     for row in rows:
         if row.status == "sent":

@@ -4,6 +4,7 @@ A channel URL holds its credentials (a Discord webhook token, a Pushover
 key): it is stored sealed with Fernet, under NOTIFY_KEY or, when that is
 empty, a key derived from SECRET_KEY.  Changing the key makes the stored
 channels unreadable: they then fail and their owners add them again."""
+
 from __future__ import annotations
 
 import base64
@@ -26,8 +27,9 @@ class Unreadable(Exception):
 
 def _fernet(settings) -> Fernet:
     material = (settings.get("NOTIFY_KEY") or settings["SECRET_KEY"]).encode()
-    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None,
-               info=b"pbem notify channels").derive(material)
+    key = HKDF(
+        algorithm=hashes.SHA256(), length=32, salt=None, info=b"pbem notify channels"
+    ).derive(material)
     return Fernet(base64.urlsafe_b64encode(key))
 
 
@@ -44,8 +46,9 @@ def unseal(settings, token: str) -> str:
 
 def destination(settings, place: str) -> str:
     """A name for where a URL posts to that says nothing of it."""
-    return hmac.new(settings["SECRET_KEY"].encode(), place.encode(),
-                    hashlib.sha256).hexdigest()[:64]
+    return hmac.new(settings["SECRET_KEY"].encode(), place.encode(), hashlib.sha256).hexdigest()[
+        :64
+    ]
 
 
 def new_signing_key() -> str:

@@ -12,6 +12,7 @@ NOTIFY_DRAIN_SECONDS, so a receiver that hangs delays the next mails by
 seconds, not by its timeout times the batch.  No destination gets more
 than NOTIFY_DESTINATION_MAX notices per NOTIFY_DESTINATION_WINDOW seconds:
 the rest wait (later, never dropped)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -36,8 +37,7 @@ class Observer:
 
 
 def _sendable():
-    return (Outbox.status.in_(OPEN)
-            | ((Outbox.status == "failed") & (Outbox.permanent == False)))
+    return Outbox.status.in_(OPEN) | ((Outbox.status == "failed") & (Outbox.permanent == False))
 
 
 def _unclaimed(now: dt.datetime):
@@ -45,17 +45,28 @@ def _unclaimed(now: dt.datetime):
 
 
 def due_ids(settings, now: dt.datetime) -> list[int]:
-    return [r.id for r in (Outbox.select(Outbox.id)
-                           .where(Outbox.channel.is_null(False) & _sendable()
-                                  & (Outbox.next_attempt_at <= now) & _unclaimed(now))
-                           .order_by(Outbox.next_attempt_at, Outbox.id)
-                           .limit(settings["SENDER_BATCH"]))]
+    return [
+        r.id
+        for r in (
+            Outbox.select(Outbox.id)
+            .where(
+                Outbox.channel.is_null(False)
+                & _sendable()
+                & (Outbox.next_attempt_at <= now)
+                & _unclaimed(now)
+            )
+            .order_by(Outbox.next_attempt_at, Outbox.id)
+            .limit(settings["SENDER_BATCH"])
+        )
+    ]
 
 
 def claim(row_id: int, holder: str, now: dt.datetime, lease: dt.timedelta) -> Outbox | None:
-    won = (Outbox.update(claimed_until=now + lease, claimed_by=holder)
-           .where((Outbox.id == row_id) & _sendable() & _unclaimed(now))
-           .execute())
+    won = (
+        Outbox.update(claimed_until=now + lease, claimed_by=holder)
+        .where((Outbox.id == row_id) & _sendable() & _unclaimed(now))
+        .execute()
+    )
     return Outbox.get_by_id(row_id) if won == 1 else None
 
 
@@ -64,8 +75,9 @@ def backoff(settings, attempts: int) -> dt.timedelta:
     return dt.timedelta(seconds=min(seconds, settings["SENDER_RETRY_MAX"]))
 
 
-def drain(settings, holder: str, now: dt.datetime | None = None,
-          observer: Observer | None = None) -> dict:
+def drain(
+    settings, holder: str, now: dt.datetime | None = None, observer: Observer | None = None
+) -> dict:
     """Send every due notice once; counts of sent, retried, failed and
     held back (by the per-destination limit, or a destination down)."""
     start, started = now or utcnow(), time.monotonic()
@@ -82,8 +94,8 @@ def drain(settings, holder: str, now: dt.datetime | None = None,
             continue
         channel = NotifyChannel.get_or_none(NotifyChannel.id == row.channel_id)
         if channel is None:
-            continue            # removed meanwhile: its rows go with it
-        if channel.destination in down:     # failed a moment ago: next drain
+            continue  # removed meanwhile: its rows go with it
+        if channel.destination in down:  # failed a moment ago: next drain
             _release(row, row.next_attempt_at)
             counts["held"] += 1
             continue
@@ -94,38 +106,56 @@ def drain(settings, holder: str, now: dt.datetime | None = None,
             continue
         try:
             answer = transport.send(settings, row, channel)
-        except Exception as exc:    # noqa: BLE001 - no channel may stop the sender
+        except Exception as exc:  # noqa: BLE001 - no channel may stop the sender
             down.add(channel.destination)
             outcome = _record_failure(settings, row, exc, start)
             counts[outcome] += 1
-            log.warning("notice %s on channel %s (%s): %s", row.id, channel.id,
-                        channel.masked, exc)
+            log.warning("notice %s on channel %s (%s): %s", row.id, channel.id, channel.masked, exc)
             if outcome == "failed" and row.status != "failed":
                 observer.failed(row, now)
             continue
-        (Outbox.update(status="sent", sent_at=utcnow(), attempts=row.attempts + 1,
-                       claimed_until=None, claimed_by="", smtp_reply=answer, last_error="",
-                       permanent=False)
-         .where(Outbox.id == row.id).execute())
+        (
+            Outbox.update(
+                status="sent",
+                sent_at=utcnow(),
+                attempts=row.attempts + 1,
+                claimed_until=None,
+                claimed_by="",
+                smtp_reply=answer,
+                last_error="",
+                permanent=False,
+            )
+            .where(Outbox.id == row.id)
+            .execute()
+        )
         counts["sent"] += 1
         observer.sent(row, now)
     return counts
 
 
 def _release(row: Outbox, until: dt.datetime) -> None:
-    (Outbox.update(claimed_until=None, claimed_by="", next_attempt_at=until)
-     .where(Outbox.id == row.id).execute())
+    (
+        Outbox.update(claimed_until=None, claimed_by="", next_attempt_at=until)
+        .where(Outbox.id == row.id)
+        .execute()
+    )
 
 
 def _over_limit(settings, channel: NotifyChannel, now: dt.datetime) -> dt.datetime | None:
     """When the channel's destination may get a notice again, if it had as
     many as it may lately; None: now."""
     window = dt.timedelta(seconds=settings["NOTIFY_DESTINATION_WINDOW"])
-    recent = (Outbox.select(fn.COUNT(Outbox.id), fn.MIN(Outbox.sent_at))
-              .join(NotifyChannel)
-              .where((NotifyChannel.destination == channel.destination)
-                     & (Outbox.status == "sent") & (Outbox.sent_at > now - window))
-              .tuples().first())
+    recent = (
+        Outbox.select(fn.COUNT(Outbox.id), fn.MIN(Outbox.sent_at))
+        .join(NotifyChannel)
+        .where(
+            (NotifyChannel.destination == channel.destination)
+            & (Outbox.status == "sent")
+            & (Outbox.sent_at > now - window)
+        )
+        .tuples()
+        .first()
+    )
     count, oldest = recent or (0, None)
     if count < settings["NOTIFY_DESTINATION_MAX"]:
         return None
@@ -137,10 +167,22 @@ def _record_failure(settings, row: Outbox, exc: Exception, now: dt.datetime) -> 
     permanent = isinstance(exc, transport.SendError) and exc.permanent
     gave_up = permanent or attempts >= settings["SENDER_MAX_ATTEMPTS"]
     error = str(exc) if isinstance(exc, transport.SendError) else exc.__class__.__name__
-    wait = (dt.timedelta(seconds=settings["SENDER_RETRY_MAX"]) if gave_up
-            else backoff(settings, attempts))
-    (Outbox.update(attempts=attempts, claimed_until=None, claimed_by="",
-                   last_error=error[:1000] or exc.__class__.__name__, permanent=permanent,
-                   status="failed" if gave_up else "deferred", next_attempt_at=now + wait)
-     .where(Outbox.id == row.id).execute())
+    wait = (
+        dt.timedelta(seconds=settings["SENDER_RETRY_MAX"])
+        if gave_up
+        else backoff(settings, attempts)
+    )
+    (
+        Outbox.update(
+            attempts=attempts,
+            claimed_until=None,
+            claimed_by="",
+            last_error=error[:1000] or exc.__class__.__name__,
+            permanent=permanent,
+            status="failed" if gave_up else "deferred",
+            next_attempt_at=now + wait,
+        )
+        .where(Outbox.id == row.id)
+        .execute()
+    )
     return "failed" if gave_up else "retry"

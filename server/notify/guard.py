@@ -4,6 +4,7 @@ resolves to must be a public one.  Checked when a channel is saved and
 again right before each notice goes out (a name may resolve elsewhere
 later).  NOTIFY_ALLOW_PRIVATE_HOSTS lifts it, for tests and for sites whose
 chat server lives beside them."""
+
 from __future__ import annotations
 
 import ipaddress
@@ -27,8 +28,9 @@ def check_host(settings, host: str, port: int | None) -> None:
         raise Refused(N_("The host of that address cannot be found.")) from None
     for *_, sockaddr in found:
         if not is_public(str(sockaddr[0])):
-            raise Refused(N_("That address points into a private network; "
-                             "the server does not post there."))
+            raise Refused(
+                N_("That address points into a private network; the server does not post there.")
+            )
 
 
 def is_public(address: str) -> bool:

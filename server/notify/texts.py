@@ -2,6 +2,7 @@
 what is asked, the deadline in the recipient's zone and the link.  A
 player's own channel gets their seat link; a table channel, shared by the
 whole table, only the game page's address and no one's secrets."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ TABLE_RESULT = N_("%(game)s is over")
 DEADLINE = N_("Deadline: %(deadline)s")
 TEST_TITLE = N_("A test from pbem")
 TEST_BODY = N_("This channel works: your notices will come here.")
-LIMIT = 1500        # chat services cut long messages; a notice is a pointer
+LIMIT = 1500  # chat services cut long messages; a notice is a pointer
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,18 @@ def _join(*lines: str) -> str:
     return "\n".join(line for line in lines if line)[:LIMIT]
 
 
-def personal(language: str | None, event: str, game: str, *, prompt: str = "",
-             deadline: str = "", url: str = "", author: str = "", text: str = "",
-             title: str | None = None) -> Text:
+def personal(
+    language: str | None,
+    event: str,
+    game: str,
+    *,
+    prompt: str = "",
+    deadline: str = "",
+    url: str = "",
+    author: str = "",
+    text: str = "",
+    title: str | None = None,
+) -> Text:
     """``prompt``, ``text`` and ``deadline`` arrive already in the recipient's
     language and zone (as the mail of the same event has them); ``title``:
     the TITLES key when it is not the event's own."""

@@ -5,6 +5,7 @@ the host is resolved and each address checked (guard.py) at connect time,
 so neither a name that resolves elsewhere since the channel was saved nor a
 redirect reaches the server's own network.  The answer (or the error) is
 kept on the outbox row with the URL's secret parts blanked out."""
+
 from __future__ import annotations
 
 import contextlib
@@ -46,21 +47,26 @@ def send(settings, row: Outbox, channel: NotifyChannel) -> str:
             return scrub(_apprise(settings, url, row), url)
     except SendError as exc:
         raise SendError(scrub(str(exc), url), exc.permanent) from None
-    except Exception as exc:    # noqa: BLE001 - whatever a plugin raises is this notice's failure
+    except Exception as exc:  # noqa: BLE001 - whatever a plugin raises is this notice's failure
         raise SendError(scrub(f"{exc.__class__.__name__}: {exc}", url)) from None
 
 
 def _asset(settings):
     import apprise  # 0.4 s to import: only a process that sends to a channel pays it
+
     # Nothing on disk (apprise would cache logins there); no file paths or
     # templates read from what a player typed.
-    return apprise.AppriseAsset(storage_mode=apprise.PersistentStoreMode.MEMORY,
-                                allow_templates=False, secure_logging=True,
-                                service_timeout=settings["NOTIFY_TIMEOUT"])
+    return apprise.AppriseAsset(
+        storage_mode=apprise.PersistentStoreMode.MEMORY,
+        allow_templates=False,
+        secure_logging=True,
+        service_timeout=settings["NOTIFY_TIMEOUT"],
+    )
 
 
 def _apprise(settings, url: str, row: Outbox) -> str:
     import apprise
+
     plugin = apprise.Apprise.instantiate(url, asset=_asset(settings), suppress_exceptions=True)
     if plugin is None:
         raise SendError("the channel address is no longer understood", permanent=True)
@@ -68,28 +74,43 @@ def _apprise(settings, url: str, row: Outbox) -> str:
     plugin.socket_connect_timeout = plugin.socket_read_timeout = timeout
     with apprise.LogCapture(level=logging.INFO) as captured:
         ok = plugin.notify(body=row.body_text or row.subject, title=row.subject)
-        said = " ".join(line.split(" - ", 2)[-1].strip()
-                        for line in captured.getvalue().splitlines() if line.strip())
+        said = " ".join(
+            line.split(" - ", 2)[-1].strip()
+            for line in captured.getvalue().splitlines()
+            if line.strip()
+        )
     if not ok:
         raise SendError(scrub(said or "refused", url))
     return f"delivered by {plugin.service_name}: {said}".strip()[:MAX_ANSWER]
 
 
 def webhook_body(row: Outbox) -> bytes:
-    return json.dumps({"id": row.message_id, "kind": row.kind, "game": row.game_id,
-                       "title": row.subject, "body": row.body_text},
-                      separators=(",", ":"), ensure_ascii=False).encode()
+    return json.dumps(
+        {
+            "id": row.message_id,
+            "kind": row.kind,
+            "game": row.game_id,
+            "title": row.subject,
+            "body": row.body_text,
+        },
+        separators=(",", ":"),
+        ensure_ascii=False,
+    ).encode()
 
 
 def _webhook(settings, url: str, key: str, row: Outbox) -> str:
     body, stamp = webhook_body(row), str(int(time.time()))
-    headers = {"Content-Type": "application/json", "User-Agent": "pbem-notify",
-               crypto.TIMESTAMP_HEADER: stamp,
-               crypto.SIGNATURE_HEADER: crypto.signature(key, stamp, body)}
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "pbem-notify",
+        crypto.TIMESTAMP_HEADER: stamp,
+        crypto.SIGNATURE_HEADER: crypto.signature(key, stamp, body),
+    }
     timeout = settings["NOTIFY_TIMEOUT"]
     try:
-        answer = requests.post(url, data=body, headers=headers, timeout=(timeout, timeout),
-                               allow_redirects=False)
+        answer = requests.post(
+            url, data=body, headers=headers, timeout=(timeout, timeout), allow_redirects=False
+        )
     except requests.RequestException as exc:
         raise SendError(f"{exc.__class__.__name__}: {exc}") from None
     text = f"{answer.status_code} {answer.reason}: {answer.text[:300]}"

@@ -4,6 +4,7 @@ A failure is one log line (what failed, how many in a row, the error's
 first line, when the next try comes), not a traceback at every interval;
 the wait doubles from the process's own interval up to a ceiling.  An error
 that is not the database's is a bug: it keeps its traceback."""
+
 from __future__ import annotations
 
 import logging
@@ -24,8 +25,8 @@ class Backoff:
     def __init__(self, what: str, log: logging.Logger, base: float, ceiling: float):
         self.what, self.log = what, log
         self.base, self.ceiling = max(base, 0.1), max(ceiling, base)
-        self.errors = 0             # failures in a row
-        self.next_try = 0.0         # time.monotonic() before which nothing is tried
+        self.errors = 0  # failures in a row
+        self.next_try = 0.0  # time.monotonic() before which nothing is tried
 
     def ready(self) -> bool:
         return time.monotonic() >= self.next_try
@@ -41,12 +42,22 @@ class Backoff:
         wait = min(self.base * 2 ** min(self.errors - 1, 16), self.ceiling)
         self.next_try = time.monotonic() + wait
         if isinstance(exc, DATABASE_ERRORS):
-            self.log.error("%s failed (%d in a row), database error: %s: %s; next try in %.0f s",
-                           self.what, self.errors, exc.__class__.__name__, first_line(exc),
-                           wait)
+            self.log.error(
+                "%s failed (%d in a row), database error: %s: %s; next try in %.0f s",
+                self.what,
+                self.errors,
+                exc.__class__.__name__,
+                first_line(exc),
+                wait,
+            )
         else:
-            self.log.error("%s failed (%d in a row); next try in %.0f s", self.what,
-                           self.errors, wait, exc_info=exc)
+            self.log.error(
+                "%s failed (%d in a row); next try in %.0f s",
+                self.what,
+                self.errors,
+                wait,
+                exc_info=exc,
+            )
         return wait
 
     def succeeded(self) -> None:
@@ -61,5 +72,5 @@ def drop_connection(database, log: logging.Logger) -> None:
     try:
         if not database.is_closed():
             database.close()
-    except Exception:   # noqa: BLE001 - a broken connection may fail to close; it is dropped
+    except Exception:  # noqa: BLE001 - a broken connection may fail to close; it is dropped
         log.debug("closing the broken connection failed", exc_info=True)

@@ -1,5 +1,6 @@
 """The development mail catcher as a process:
 ``python -m server.processes.catcher --dir FOLDER --port PORT``."""
+
 from __future__ import annotations
 
 import argparse

@@ -16,6 +16,7 @@ it on a site) makes the process fail once, at that step:
   queued), ``before-commit`` and ``after-commit`` (the transaction that
   holds the record).
 """
+
 from __future__ import annotations
 
 import logging
@@ -31,15 +32,23 @@ ACTIONS = ("kill", "cut")
 RECORD = 'INSERT INTO "inbound_mail"'
 EVENT = 'INSERT INTO "event"'
 OUTBOX = 'INSERT INTO "outbox"'
-STEPS = ("before-record", "after-record", "mid-move", "between-moves", "before-answer",
-         "before-commit", "after-commit")
+STEPS = (
+    "before-record",
+    "after-record",
+    "mid-move",
+    "between-moves",
+    "before-answer",
+    "before-commit",
+    "after-commit",
+)
 
 
 def parse(spec: str) -> tuple[str, str]:
     action, _, step = spec.strip().partition("@")
     if action not in ACTIONS or step not in STEPS:
-        raise SettingsError(f"FAULT_INJECTION={spec!r}: expected <{'|'.join(ACTIONS)}>@"
-                         f"<{'|'.join(STEPS)}>")
+        raise SettingsError(
+            f"FAULT_INJECTION={spec!r}: expected <{'|'.join(ACTIONS)}>@<{'|'.join(STEPS)}>"
+        )
     return action, step
 
 
@@ -51,8 +60,8 @@ class Fault:
 
     def __init__(self, database, url: str, action: str, step: str):
         self.database, self.url, self.action, self.step = database, url, action, step
-        self.recorded = False       # a record was written ...
-        self.committed = False      # ... and a commit followed
+        self.recorded = False  # a record was written ...
+        self.committed = False  # ... and a commit followed
         self.events = 0
         self.done = False
         self._execute_sql, self._commit = database.execute_sql, database.commit
@@ -91,7 +100,7 @@ class Fault:
         log.warning("fault injection: %s at %s", self.action, step)
         if self.action == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
-            time.sleep(10)          # the signal is on its way; nothing more runs
+            time.sleep(10)  # the signal is on its way; nothing more runs
         self._cut()
 
     def _cut(self) -> None:

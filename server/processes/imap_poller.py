@@ -12,6 +12,7 @@ finds its Message-ID, so it is played and answered once.  A mail that is
 too large or malformed is kept as ignored and marked, never read again and
 again.  Use ``--once`` to poll a single time (cron, tests).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,7 +54,8 @@ def connect(settings):
         box = MailBoxUnencrypted(host, port)
     else:
         raise settings_module.SettingsError(
-            f"setting IMAP_TLS={tls!r}: expected ssl, starttls or none")
+            f"setting IMAP_TLS={tls!r}: expected ssl, starttls or none"
+        )
     return box.login(settings["IMAP_USER"], settings["IMAP_PASSWORD"], settings["IMAP_FOLDER"])
 
 
@@ -68,8 +70,10 @@ def poll_once(settings, database, mailer: Mailer | None = None) -> dict:
         if done_folder:
             # Seen but not moved: handled by a poller that died between the
             # two steps.  They are done; move them on.
-            left = [m.uid for m in box.fetch(AND(seen=True), mark_seen=False,
-                                              headers_only=True, bulk=True)]
+            left = [
+                m.uid
+                for m in box.fetch(AND(seen=True), mark_seen=False, headers_only=True, bulk=True)
+            ]
             if left:
                 box.move(left, done_folder)
         for msg in box.fetch(AND(seen=False), mark_seen=False, limit=BATCH, bulk=True):
@@ -83,8 +87,8 @@ def poll_once(settings, database, mailer: Mailer | None = None) -> dict:
                 with database.connection_context():
                     replies.receive(raw, mailer, "imap", envelope_from=envelope_from)
             except DATABASE_ERRORS:
-                raise           # the rest waits too: the poller backs off
-            except Exception:   # left unseen: tried again at the next poll
+                raise  # the rest waits too: the poller backs off
+            except Exception:  # left unseen: tried again at the next poll
                 log.exception("imap: could not handle mail uid %s", msg.uid)
                 counts["failed"] += 1
                 continue
@@ -111,22 +115,30 @@ def main() -> None:
     mailer = Mailer(settings)
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
-    log.info("reading %s@%s folder %s every %s s", settings["IMAP_USER"], settings["IMAP_HOST"],
-             settings["IMAP_FOLDER"], settings["IMAP_INTERVAL"])
+    log.info(
+        "reading %s@%s folder %s every %s s",
+        settings["IMAP_USER"],
+        settings["IMAP_HOST"],
+        settings["IMAP_FOLDER"],
+        settings["IMAP_INTERVAL"],
+    )
     errors = 0
     while not stop:
         try:
             counts = poll_once(settings, database, mailer)
-        except (OSError, imaplib.IMAP4.error, ImapToolsError) as exc:   # try again later
+        except (OSError, imaplib.IMAP4.error, ImapToolsError) as exc:  # try again later
             errors += 1
-            log.error("mailbox trouble (%d in a row): %s: %s", errors,
-                      exc.__class__.__name__, exc)
-        except DATABASE_ERRORS as exc:     # one line a failure, not a traceback
+            log.error("mailbox trouble (%d in a row): %s: %s", errors, exc.__class__.__name__, exc)
+        except DATABASE_ERRORS as exc:  # one line a failure, not a traceback
             errors += 1
-            log.error("poll failed (%d in a row), database error: %s: %s", errors,
-                      exc.__class__.__name__, first_line(exc))
+            log.error(
+                "poll failed (%d in a row), database error: %s: %s",
+                errors,
+                exc.__class__.__name__,
+                first_line(exc),
+            )
             drop_connection(database, log)
-        except Exception:       # noqa: BLE001: a bug must not end the poller either
+        except Exception:  # noqa: BLE001 - a bug must not end the poller either
             errors += 1
             log.exception("poll failed (%d in a row)", errors)
             drop_connection(database, log)

@@ -3,6 +3,7 @@ journal or the terminal keeps it), at the level LOG_LEVEL names, in the
 form LOG_FORMAT names: "text" (time level logger: message) or "json" (one
 JSON object per line, for a log collector: time, level, logger, message,
 and ``exception`` with the traceback when there is one)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -19,10 +20,15 @@ class JsonFormatter(logging.Formatter):
     the traceback are escaped by JSON)."""
 
     def format(self, record: logging.LogRecord) -> str:
-        entry = {"time": dt.datetime.fromtimestamp(record.created, dt.timezone.utc)
-                 .isoformat(timespec="milliseconds"),
-                 "level": record.levelname, "logger": record.name,
-                 "message": record.getMessage(), "process": record.process}
+        entry = {
+            "time": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
+                timespec="milliseconds"
+            ),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            "process": record.process,
+        }
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         elif record.exc_text:
@@ -39,29 +45,37 @@ def formatter(log_format: str) -> logging.Formatter:
 def config_dict(log_format: str, level: str) -> dict:
     """The same logging for gunicorn (its ``logconfig_dict``): its own
     messages, its access log and the app's, one form for all."""
-    handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
-               "formatter": "pbem"}
-    made = ({"()": "server.processes.logs.JsonFormatter"}
-            if str(log_format).strip().lower() == "json" else {"format": FORMAT})
+    handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "pbem"}
+    made = (
+        {"()": "server.processes.logs.JsonFormatter"}
+        if str(log_format).strip().lower() == "json"
+        else {"format": FORMAT}
+    )
     level = level.upper() if isinstance(logging.getLevelName(level.upper()), int) else "INFO"
-    return {"version": 1, "disable_existing_loggers": False,
-            "formatters": {"pbem": made},
-            "handlers": {"stderr": handler},
-            "root": {"level": level, "handlers": ["stderr"]},
-            "loggers": {name: {"level": level, "handlers": ["stderr"], "propagate": False}
-                        for name in ("gunicorn.error", "gunicorn.access")}}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"pbem": made},
+        "handlers": {"stderr": handler},
+        "root": {"level": level, "handlers": ["stderr"]},
+        "loggers": {
+            name: {"level": level, "handlers": ["stderr"], "propagate": False}
+            for name in ("gunicorn.error", "gunicorn.access")
+        },
+    }
 
 
 def setup(settings) -> None:
     level = logging.getLevelName(str(settings["LOG_LEVEL"]).upper())
-    if not isinstance(level, int):      # a typo must not silence the logs
+    if not isinstance(level, int):  # a typo must not silence the logs
         level = logging.INFO
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(formatter(settings.get("LOG_FORMAT", "text")))
     logging.basicConfig(level=level, handlers=[handler], force=True)
     if str(settings.get("LOG_FORMAT", "text")).strip().lower() not in FORMATS:
-        logging.getLogger("pbem").warning("LOG_FORMAT=%r is neither text nor json: text it is",
-                                          settings.get("LOG_FORMAT"))
+        logging.getLogger("pbem").warning(
+            "LOG_FORMAT=%r is neither text nor json: text it is", settings.get("LOG_FORMAT")
+        )
     # APScheduler says "Running job ..." at every run (every 2 s for the bots):
     # the processes log what the runs did themselves.
     logging.getLogger("apscheduler").setLevel(max(level, logging.WARNING))

@@ -19,6 +19,7 @@ of the database answers 451 and nothing of the mail stays, so the mail
 server's retry handles it afresh; a mail that did get through is known by
 its Message-ID and not played twice.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -73,7 +74,7 @@ class ReplyHandler:
         raw = envelope.original_content or envelope.content
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
-        if not self.backoff.ready():    # the database failed moments ago: no new try yet
+        if not self.backoff.ready():  # the database failed moments ago: no new try yet
             return TRY_LATER
         if len(raw) > self.settings["INBOUND_MAX_BYTES"]:
             return "552 5.3.4 Message too big for this server"
@@ -82,12 +83,13 @@ class ReplyHandler:
             return f"554 5.6.0 Malformed mail: {reason}"
         loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(None, self.receive, raw, envelope.mail_from,
-                                       list(envelope.rcpt_tos))
+            await loop.run_in_executor(
+                None, self.receive, raw, envelope.mail_from, list(envelope.rcpt_tos)
+            )
         except DATABASE_ERRORS as exc:  # one line; the mail server keeps the mail and retries
             self.backoff.failed(exc)
             return TRY_LATER
-        except Exception:   # a bug with this mail: its traceback, and a retry later
+        except Exception:  # a bug with this mail: its traceback, and a retry later
             log.exception("receiver: could not handle a mail")
             return TRY_LATER
         self.backoff.succeeded()
@@ -97,32 +99,41 @@ class ReplyHandler:
         with self.database.connection_context():
             if any(self.return_paths.is_ours(rcpt) for rcpt in rcpt_tos):
                 return deliveries.handle_bounce(raw, self.settings, envelope_to=rcpt_tos)
-            return replies.receive(raw, self.mailer, self.via, envelope_from=mail_from,
-                                   envelope_to=rcpt_tos)
+            return replies.receive(
+                raw, self.mailer, self.via, envelope_from=mail_from, envelope_to=rcpt_tos
+            )
 
 
 class ReceiverController(Controller):
     def __init__(self, handler, protocol: str, **kwargs):
         self.protocol = protocol
         # aiosmtpd answers 552 to a larger declared SIZE and to more data.
-        super().__init__(handler, data_size_limit=handler.settings["INBOUND_MAX_BYTES"],
-                         **kwargs)
+        super().__init__(handler, data_size_limit=handler.settings["INBOUND_MAX_BYTES"], **kwargs)
 
     def factory(self):
         server_class = LMTP if self.protocol == "lmtp" else SMTP
         return server_class(self.handler, **self.SMTP_kwargs)
 
 
-def start(settings, database, host: str | None = None, port: int | None = None,
-          protocol: str | None = None) -> ReceiverController:
+def start(
+    settings,
+    database,
+    host: str | None = None,
+    port: int | None = None,
+    protocol: str | None = None,
+) -> ReceiverController:
     """A running receiver (in a thread of this process); ``.port`` tells where."""
     protocol = (protocol or settings["RECEIVER_PROTOCOL"]).lower()
     if protocol not in ("smtp", "lmtp"):
         raise settings_module.SettingsError(
-            f"setting RECEIVER_PROTOCOL={protocol!r}: expected smtp or lmtp")
-    controller = ReceiverController(ReplyHandler(settings, database, protocol), protocol,
-                                    hostname=host or settings["RECEIVER_HOST"],
-                                    port=port or settings["RECEIVER_PORT"])
+            f"setting RECEIVER_PROTOCOL={protocol!r}: expected smtp or lmtp"
+        )
+    controller = ReceiverController(
+        ReplyHandler(settings, database, protocol),
+        protocol,
+        hostname=host or settings["RECEIVER_HOST"],
+        port=port or settings["RECEIVER_PORT"],
+    )
     controller.start()
     return controller
 
@@ -132,14 +143,20 @@ def main() -> None:
         settings = settings_module.load()
         logs.setup(settings)
         if not settings["REPLY_DOMAIN"]:
-            raise settings_module.SettingsError("REPLY_DOMAIN is empty: set the domain the "
-                                                "reply addresses use")
+            raise settings_module.SettingsError(
+                "REPLY_DOMAIN is empty: set the domain the reply addresses use"
+            )
         database = make_database(settings["DATABASE_URL"], settings)
         bind(database)
         faults.install(database, settings)
         controller = start(settings, database)
-    log.info("%s on %s:%s for *@%s", settings["RECEIVER_PROTOCOL"], settings["RECEIVER_HOST"],
-             settings["RECEIVER_PORT"], settings["REPLY_DOMAIN"])
+    log.info(
+        "%s on %s:%s for *@%s",
+        settings["RECEIVER_PROTOCOL"],
+        settings["RECEIVER_HOST"],
+        settings["RECEIVER_PORT"],
+        settings["REPLY_DOMAIN"],
+    )
     done = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     signal.signal(signal.SIGINT, lambda *_: done.set())

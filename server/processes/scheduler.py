@@ -13,6 +13,7 @@ dead one on the same host instead of waiting out their lease.
 While the database is down, each failed run is one log line and the next
 try waits, doubling from the interval up to DATABASE_ERROR_BACKOFF_MAX.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -44,8 +45,12 @@ class Scheduler:
         self.mailer = Mailer(settings)
         self.holder = holder_id()
         self.released = False
-        self.backoff = Backoff("scheduler", log, settings["BOT_INTERVAL_SECONDS"],
-                               settings["DATABASE_ERROR_BACKOFF_MAX"])
+        self.backoff = Backoff(
+            "scheduler",
+            log,
+            settings["BOT_INTERVAL_SECONDS"],
+            settings["DATABASE_ERROR_BACKOFF_MAX"],
+        )
 
     def guarded(self, job) -> None:
         """Run ``job`` unless the backoff says wait; a failure is one line."""
@@ -55,7 +60,7 @@ class Scheduler:
             with self.database.connection_context():
                 self._release_once()
                 job()
-        except Exception as exc:    # noqa: BLE001 - a scheduler that exits stops every clock
+        except Exception as exc:  # noqa: BLE001 - a scheduler that exits stops every clock
             self.backoff.failed(exc)
             drop_connection(self.database, log)
             return
@@ -73,13 +78,28 @@ class Scheduler:
         report = sweep(self.settings, self.mailer, utcnow(), holder=self.holder)
         metrics.SWEEP_SECONDS.observe(time.monotonic() - started)
         if report.outage:
-            log.warning("no sweep ran from %s to %s: clocks moved on", report.outage.began,
-                        report.outage.ended)
-        if (report.timeouts or report.reminders or report.digests or report.vacations
-                or report.last_calls):
-            log.info("%d timeouts (%d actions), %d reminders, %d last calls, %d digests, "
-                     "%d vacations started", report.timeouts, report.actions, report.reminders,
-                     report.last_calls, report.digests, report.vacations)
+            log.warning(
+                "no sweep ran from %s to %s: clocks moved on",
+                report.outage.began,
+                report.outage.ended,
+            )
+        if (
+            report.timeouts
+            or report.reminders
+            or report.digests
+            or report.vacations
+            or report.last_calls
+        ):
+            log.info(
+                "%d timeouts (%d actions), %d reminders, %d last calls, %d digests, "
+                "%d vacations started",
+                report.timeouts,
+                report.actions,
+                report.reminders,
+                report.last_calls,
+                report.digests,
+                report.vacations,
+            )
 
     def bots(self) -> None:
         """The seats bots play (services/clock/sweep.py run_bots)."""
@@ -98,18 +118,36 @@ def main() -> None:
     scheduler = BlockingScheduler(timezone="UTC")
     # coalesce + one instance: a late or slow run is not stacked up; the
     # grace time keeps a run that starts a little late from being dropped.
-    scheduler.add_job(work.guarded, "interval", seconds=settings["SCHEDULER_INTERVAL"],
-                      args=(work.sweep,), coalesce=True, max_instances=1,
-                      misfire_grace_time=30, next_run_time=utcnow_aware())
-    scheduler.add_job(work.guarded, "interval", seconds=settings["BOT_INTERVAL_SECONDS"],
-                      args=(work.bots,), coalesce=True, max_instances=1, misfire_grace_time=30)
-    log.info("scheduler %s: sweeping every %s s, bots every %s s", work.holder,
-             settings["SCHEDULER_INTERVAL"], settings["BOT_INTERVAL_SECONDS"])
+    scheduler.add_job(
+        work.guarded,
+        "interval",
+        seconds=settings["SCHEDULER_INTERVAL"],
+        args=(work.sweep,),
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=30,
+        next_run_time=utcnow_aware(),
+    )
+    scheduler.add_job(
+        work.guarded,
+        "interval",
+        seconds=settings["BOT_INTERVAL_SECONDS"],
+        args=(work.bots,),
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=30,
+    )
+    log.info(
+        "scheduler %s: sweeping every %s s, bots every %s s",
+        work.holder,
+        settings["SCHEDULER_INTERVAL"],
+        settings["BOT_INTERVAL_SECONDS"],
+    )
     scheduler.start()
 
 
 def utcnow_aware() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ logged, the connection dropped, and the next round comes after a wait that
 doubles up to SENDER_ERROR_BACKOFF_MAX.  Only SIGTERM or Ctrl-C end it.
 Under ``scripts/serve.sh`` an exit would take the web server down with it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -33,8 +34,8 @@ class Sender:
     def __init__(self, settings, database):
         self.settings, self.database = settings, database
         self.holder = delivery.holder_id()
-        self.errors = 0             # rounds in a row that ended in an error
-        self.probed = 0.0           # time.monotonic() of the last knock on a down server
+        self.errors = 0  # rounds in a row that ended in an error
+        self.probed = 0.0  # time.monotonic() of the last knock on a down server
         self.released = False
 
     def round(self) -> dict:
@@ -54,25 +55,32 @@ class Sender:
                 self.probed = time.monotonic()
                 woken = delivery.recover(self.settings, utcnow())
                 if woken:
-                    log.warning("the SMTP server answers again: %d waiting mail(s) due now",
-                                woken)
+                    log.warning("the SMTP server answers again: %d waiting mail(s) due now", woken)
         return counts
 
     def step(self) -> float:
         """Run a round, catching anything; returns how long to sleep."""
         try:
             counts = self.round()
-        except Exception as exc:    # noqa: BLE001: a sender that exits takes the site down
+        except Exception as exc:  # noqa: BLE001 - a sender that exits takes the site down
             self.errors += 1
-            wait = min(self.settings["SENDER_INTERVAL"] * 2 ** min(self.errors, 16),
-                       self.settings["SENDER_ERROR_BACKOFF_MAX"])
-            if isinstance(exc, DATABASE_ERRORS):   # one line, not a traceback a round
-                log.error("sender: round failed (%d in a row), database error: %s: %s; "
-                          "next try in %.1f s", self.errors, exc.__class__.__name__,
-                          first_line(exc), wait)
+            wait = min(
+                self.settings["SENDER_INTERVAL"] * 2 ** min(self.errors, 16),
+                self.settings["SENDER_ERROR_BACKOFF_MAX"],
+            )
+            if isinstance(exc, DATABASE_ERRORS):  # one line, not a traceback a round
+                log.error(
+                    "sender: round failed (%d in a row), database error: %s: %s; "
+                    "next try in %.1f s",
+                    self.errors,
+                    exc.__class__.__name__,
+                    first_line(exc),
+                    wait,
+                )
             else:
-                log.exception("sender: round failed (%d in a row); next try in %.1f s",
-                              self.errors, wait)
+                log.exception(
+                    "sender: round failed (%d in a row); next try in %.1f s", self.errors, wait
+                )
             drop_connection(self.database, log)
             return wait
         if self.errors:

@@ -2,6 +2,7 @@
 parent.  Migrates, starts the mail catcher (unless SMTP_HOST is set), the mail
 sender, the reply receiver (when REPLY_DOMAIN is set, as it is with the
 catcher), the web server and the scheduler; Ctrl-C stops all."""
+
 from __future__ import annotations
 
 import os
@@ -57,14 +58,32 @@ def commands(env: dict, settings: dict) -> dict[str, list[str]]:
     procs = {}
     if env.get("MAIL_CATCHER_DIR") and "SMTP_HOST" not in os.environ:
         folder = settings_module.instance_file(settings, env["MAIL_CATCHER_DIR"])
-        procs["catcher"] = [PY, "-m", "server.processes.catcher", "--dir", str(folder),
-                            "--port", env["SMTP_PORT"]]
+        procs["catcher"] = [
+            PY,
+            "-m",
+            "server.processes.catcher",
+            "--dir",
+            str(folder),
+            "--port",
+            env["SMTP_PORT"],
+        ]
     procs["sender"] = [PY, "-m", "server.processes.sender"]
     if env.get("REPLY_DOMAIN"):
         procs["receiver"] = [PY, "-m", "server.processes.receiver"]
-    procs["web"] = [PY, "-m", "gunicorn", "-c", str(settings_module.GUNICORN_CONFIG),
-                    "--bind", f"127.0.0.1:{env['PBEM_PORT']}", "--workers", env.get("PBEM_WORKERS", "2"), "--log-level", "warning",
-                    "server.wsgi:app"]
+    procs["web"] = [
+        PY,
+        "-m",
+        "gunicorn",
+        "-c",
+        str(settings_module.GUNICORN_CONFIG),
+        "--bind",
+        f"127.0.0.1:{env['PBEM_PORT']}",
+        "--workers",
+        env.get("PBEM_WORKERS", "2"),
+        "--log-level",
+        "warning",
+        "server.wsgi:app",
+    ]
     procs["scheduler"] = [PY, "-m", "server.processes.scheduler"]
     return procs
 
@@ -80,14 +99,17 @@ def main() -> int:
     # The children share this instance folder (SQLite file, secret key).
     env["PBEM_INSTANCE"] = settings["INSTANCE_PATH"]
     cwd = settings_module.ROOT if settings_module.CHECKOUT else None
-    children = {name: subprocess.Popen(cmd, env=env, cwd=cwd)
-                for name, cmd in commands(env, settings).items()}
+    children = {
+        name: subprocess.Popen(cmd, env=env, cwd=cwd)
+        for name, cmd in commands(env, settings).items()
+    }
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
     signal.signal(signal.SIGINT, lambda *_: stopping.append(1))
     url = env["PUBLIC_BASE_URL"]
-    answered = wait_until_answering(f"http://127.0.0.1:{env['PBEM_PORT']}/login", children,
-                                    stopping)
+    answered = wait_until_answering(
+        f"http://127.0.0.1:{env['PBEM_PORT']}/login", children, stopping
+    )
     code = 0 if answered or stopping else 1
     if answered:
         # The address comes last, once the page answers: it is what to act on.
@@ -106,8 +128,7 @@ def main() -> int:
     return code
 
 
-def wait_until_answering(url: str, children: dict, stopping: list,
-                         seconds: float = 120) -> bool:
+def wait_until_answering(url: str, children: dict, stopping: list, seconds: float = 120) -> bool:
     """Whether ``url`` answered before a child died, Ctrl-C or ``seconds``."""
     deadline = time.monotonic() + seconds
     while not stopping and time.monotonic() < deadline:
@@ -119,7 +140,7 @@ def wait_until_answering(url: str, children: dict, stopping: list,
             with urllib.request.urlopen(url, timeout=5):
                 return True
         except urllib.error.HTTPError:
-            return True             # an answer, if not a page
+            return True  # an answer, if not a page
         except OSError:
             time.sleep(0.2)
     if not stopping:

@@ -6,6 +6,7 @@ cookie carries (changing it signs the user out everywhere).
 Nothing here tells a caller whether an address has an account: sign-up and
 reset answer the same every time, and the mail to the address says the rest.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -37,8 +38,15 @@ def normal_email(text: str) -> str:
     return text.strip().lower()
 
 
-def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str = "/",
-            language: str = "", timezone: str = "UTC") -> None:
+def sign_up(
+    email: str,
+    name: str,
+    password: str,
+    mailer: Mailer,
+    next_path: str = "/",
+    language: str = "",
+    timezone: str = "UTC",
+) -> None:
     """Queue the mail that completes a sign-up; the caller learns nothing.
     ``language`` and ``timezone``: the browser's, the account's first guesses
     (Settings changes them).
@@ -54,19 +62,31 @@ def sign_up(email: str, name: str, password: str, mailer: Mailer, next_path: str
         if user is None:
             try:
                 with db.atomic():
-                    user = User.create(email=email, name=name, password_hash=password_hash,
-                                       language=language, timezone=timezone)
-            except IntegrityError:          # signed up at the same moment
+                    user = User.create(
+                        email=email,
+                        name=name,
+                        password_hash=password_hash,
+                        language=language,
+                        timezone=timezone,
+                    )
+            except IntegrityError:  # signed up at the same moment
                 return
         elif user.verified:
             mailer.account_exists(user)
             return
         else:
             user.name, user.password_hash = name, password_hash
-            user.session_token = secrets.token_hex(16)      # old links stop
+            user.session_token = secrets.token_hex(16)  # old links stop
             user.language, user.timezone = language, timezone
-            user.save(only=[User.name, User.password_hash, User.session_token, User.language,
-                            User.timezone])
+            user.save(
+                only=[
+                    User.name,
+                    User.password_hash,
+                    User.session_token,
+                    User.language,
+                    User.timezone,
+                ]
+            )
         mailer.confirm(user, next_path)
 
 
@@ -81,7 +101,8 @@ def authenticate(email: str, password: str) -> User | None:
 def confirm(user: User) -> None:
     """The owner opened the link mailed to the address and said yes."""
     User.update(email_verified_at=utcnow()).where(
-        (User.id == user.id) & User.email_verified_at.is_null()).execute()
+        (User.id == user.id) & User.email_verified_at.is_null()
+    ).execute()
     user.email_verified_at = user.email_verified_at or utcnow()
 
 
@@ -131,8 +152,9 @@ def change_name(user: User, name: str) -> None:
     User.update(name=name).where(User.id == user.id).execute()
 
 
-def request_address_change(user: User, current_password: str, new_email: str,
-                           mailer: Mailer) -> None:
+def request_address_change(
+    user: User, current_password: str, new_email: str, mailer: Mailer
+) -> None:
     """Mail a link to the new address and tell the old one.  Whether the new
     address has an account shows only when its link is used."""
     if authenticate(user.email, current_password) is None:
@@ -147,8 +169,9 @@ def change_address(user: User, new_email: str) -> None:
     """The new address's owner opened its link and said yes."""
     try:
         with db.atomic():
-            User.update(email=new_email, email_verified_at=utcnow(),
-                        session_token=secrets.token_hex(16)).where(User.id == user.id).execute()
+            User.update(
+                email=new_email, email_verified_at=utcnow(), session_token=secrets.token_hex(16)
+            ).where(User.id == user.id).execute()
             sessions.end_all(user.id)
     except IntegrityError:
         raise AccountError(N_("Another account uses that address now.")) from None
@@ -161,8 +184,12 @@ def user_for_session(session_id: str, key) -> User | None:
     ident, _, token = session_id.partition(":")
     if not ident.isascii() or not ident.isdigit() or len(ident) > 18 or not sessions.is_key(key):
         return None
-    user = (User.select().join(BrowserSession)
-            .where((User.id == int(ident)) & (BrowserSession.key == key)).first())
+    user = (
+        User.select()
+        .join(BrowserSession)
+        .where((User.id == int(ident)) & (BrowserSession.key == key))
+        .first()
+    )
     if user is None or not secrets.compare_digest(user.session_token, token):
         return None
     return user
@@ -179,5 +206,6 @@ def end_all_sessions(user: User) -> None:
 
 def _check_password(password: str) -> None:
     if not PASSWORD_MIN <= len(password) <= 200:
-        raise AccountError(msg("A password has %(least)s to %(most)s characters.",
-                               least=PASSWORD_MIN, most=200))
+        raise AccountError(
+            msg("A password has %(least)s to %(most)s characters.", least=PASSWORD_MIN, most=200)
+        )

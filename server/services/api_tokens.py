@@ -4,6 +4,7 @@ each with scopes, an expiry and the time it was last used; revocable.
 
 A token acts for its account as a player: it never carries moderator
 powers, whatever the account may do in a browser."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -30,8 +31,9 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def create(user: User, name: str, scopes, days: int,
-           now: dt.datetime | None = None) -> tuple[ApiToken, str]:
+def create(
+    user: User, name: str, scopes, days: int, now: dt.datetime | None = None
+) -> tuple[ApiToken, str]:
     """A new token: the row and the token itself, which is not kept."""
     now = now or utcnow()
     name = " ".join((name or "").split())[:NAME_MAX]
@@ -43,8 +45,14 @@ def create(user: User, name: str, scopes, days: int,
     if days not in DAYS:
         raise TokenError(N_("Choose how long the token works."))
     token = PREFIX + secrets.token_urlsafe(32)
-    row = ApiToken.create(user=user.id, name=name, token_hash=digest(token), scopes=scopes,
-                          created_at=now, expires_at=now + dt.timedelta(days=days))
+    row = ApiToken.create(
+        user=user.id,
+        name=name,
+        token_hash=digest(token),
+        scopes=scopes,
+        created_at=now,
+        expires_at=now + dt.timedelta(days=days),
+    )
     return row, token
 
 
@@ -54,10 +62,16 @@ def find(token: str, now: dt.datetime | None = None) -> ApiToken | None:
     if not token.startswith(PREFIX) or len(token) > 100:
         return None
     now = now or utcnow()
-    row = (ApiToken.select(ApiToken, User).join(User)
-           .where((ApiToken.token_hash == digest(token)) & ApiToken.revoked_at.is_null()
-                  & (ApiToken.expires_at > now))
-           .first())
+    row = (
+        ApiToken.select(ApiToken, User)
+        .join(User)
+        .where(
+            (ApiToken.token_hash == digest(token))
+            & ApiToken.revoked_at.is_null()
+            & (ApiToken.expires_at > now)
+        )
+        .first()
+    )
     if row is not None and (row.last_used_at is None or row.last_used_at < now - TOUCH_EVERY):
         ApiToken.update(last_used_at=now).where(ApiToken.id == row.id).execute()
         row.last_used_at = now
@@ -67,15 +81,21 @@ def find(token: str, now: dt.datetime | None = None) -> ApiToken | None:
 def of(user: User, now: dt.datetime | None = None) -> list[ApiToken]:
     """The account's tokens that still work, newest first."""
     now = now or utcnow()
-    return list(ApiToken.select()
-                .where((ApiToken.user == user.id) & ApiToken.revoked_at.is_null()
-                       & (ApiToken.expires_at > now))
-                .order_by(ApiToken.id.desc()))
+    return list(
+        ApiToken.select()
+        .where(
+            (ApiToken.user == user.id) & ApiToken.revoked_at.is_null() & (ApiToken.expires_at > now)
+        )
+        .order_by(ApiToken.id.desc())
+    )
 
 
 def revoke(user: User, token_id: int, now: dt.datetime | None = None) -> bool:
     """Whether a token of ``user``'s was revoked (another's is not touched)."""
-    return bool(ApiToken.update(revoked_at=now or utcnow())
-                .where((ApiToken.id == token_id) & (ApiToken.user == user.id)
-                       & ApiToken.revoked_at.is_null())
-                .execute())
+    return bool(
+        ApiToken.update(revoked_at=now or utcnow())
+        .where(
+            (ApiToken.id == token_id) & (ApiToken.user == user.id) & ApiToken.revoked_at.is_null()
+        )
+        .execute()
+    )

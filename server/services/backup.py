@@ -11,6 +11,7 @@ A restore goes into a new, empty database only (a site's tables there
 make it refuse): restore, point DATABASE_URL at it, run ``pbem migrate``
 and ``pbem verify``, then start the processes.
 """
+
 from __future__ import annotations
 
 import os
@@ -51,8 +52,9 @@ def restore(url: str, source: Path, settings: dict | None = None) -> str:
     database = make_database(url, settings)
     with database.connection_context():
         if database.table_exists("game"):
-            raise BackupError("the target database has pbem's tables already: restore into "
-                              "a new, empty database")
+            raise BackupError(
+                "the target database has pbem's tables already: restore into a new, empty database"
+            )
     if isinstance(database, SqliteDatabase):
         return _sqlite_restore(database, source)
     if isinstance(database, PostgresqlDatabase):
@@ -96,16 +98,19 @@ def _pg_command(tool: str, database: PostgresqlDatabase, *args: str) -> str:
     program = shutil.which(tool)
     if program is None:
         raise BackupError(f"{tool} is not installed (Debian: apt-get install postgresql-client)")
-    params = {k: v for k, v in database.connect_params.items()
-              if k not in NOT_LIBPQ and v is not None}
+    params = {
+        k: v for k, v in database.connect_params.items() if k not in NOT_LIBPQ and v is not None
+    }
     env = dict(os.environ)
     password = params.pop("password", None)
     if password:
         env["PGPASSWORD"] = str(password)
-    conninfo = " ".join(f"{k}={_quoted(v)}" for k, v in
-                        {"dbname": database.database, **params}.items())
-    done = subprocess.run([program, *args, "--dbname", conninfo], env=env,
-                          capture_output=True, text=True)
+    conninfo = " ".join(
+        f"{k}={_quoted(v)}" for k, v in {"dbname": database.database, **params}.items()
+    )
+    done = subprocess.run(
+        [program, *args, "--dbname", conninfo], env=env, capture_output=True, text=True
+    )
     if done.returncode != 0:
         raise BackupError(f"{tool} failed: {done.stderr.strip()}")
     return done.stdout
@@ -132,8 +137,15 @@ def _pg_dump(url: str, database: PostgresqlDatabase, target: Path) -> str:
 
 
 def _pg_restore(database: PostgresqlDatabase, source: Path) -> str:
-    _pg_command("pg_restore", database, "--no-owner", "--no-privileges",
-                "--single-transaction", "--exit-on-error", str(source))
+    _pg_command(
+        "pg_restore",
+        database,
+        "--no-owner",
+        "--no-privileges",
+        "--single-transaction",
+        "--exit-on-error",
+        str(source),
+    )
     return f"restored {source} into database {database.database}"
 
 

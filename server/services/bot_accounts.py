@@ -3,6 +3,7 @@ owner's tokens.  Only a site moderator marks (or unmarks) an account as a
 bot, and each time it is on the record (an ``AccountNote`` with the reason);
 other players then see the account is a program.  The built-in bots
 (engine/bots, services/bot_seats.py) are not accounts and stay as they are."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -13,8 +14,9 @@ from server.models import AccountNote, User, utcnow
 from server.services import moderation
 
 
-def mark(moderator: User, email: str, is_bot: bool, reason: str,
-         now: dt.datetime | None = None) -> User:
+def mark(
+    moderator: User, email: str, is_bot: bool, reason: str, now: dt.datetime | None = None
+) -> User:
     if not moderator.is_moderator:
         raise moderation.Forbidden(N_("Only site moderators may do that."))
     reason = moderation._reason(reason)
@@ -23,9 +25,13 @@ def mark(moderator: User, email: str, is_bot: bool, reason: str,
         if user is None:
             raise moderation.ModerationError(N_("There is no account with that address."))
         User.update(is_bot=is_bot).where(User.id == user.id).execute()
-        AccountNote.create(user=user.id, moderator=moderator.id,
-                           action="bot" if is_bot else "not_bot", reason=reason,
-                           created_at=now or utcnow())
+        AccountNote.create(
+            user=user.id,
+            moderator=moderator.id,
+            action="bot" if is_bot else "not_bot",
+            reason=reason,
+            created_at=now or utcnow(),
+        )
     user.is_bot = is_bot
     return user
 

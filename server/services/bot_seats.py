@@ -11,6 +11,7 @@ the web request of the move before: a page answers at once.  Every bot move
 is a log row with actor "bot", shown in the game log as played by the bot
 for that seat and listed to its player on return (services/clock/while_away.py).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -47,8 +48,17 @@ def action_for(game: Game, kind, state, seat: Seat):
     return bots.choose(seat.bot, kind, state, seat.index, seed_for(game, seat.index))
 
 
-def hand_to_bot(game_id: int, user: User, seq: int, index: int, bot: str, reason: str, *,
-                mailer: Mailer, now: dt.datetime | None = None) -> str:
+def hand_to_bot(
+    game_id: int,
+    user: User,
+    seq: int,
+    index: int,
+    bot: str,
+    reason: str,
+    *,
+    mailer: Mailer,
+    now: dt.datetime | None = None,
+) -> str:
     """The host or a moderator gives an absent or departed seat to ``bot``.
 
     Only such seats: a seat whose player is here is theirs to play.  A host
@@ -63,20 +73,38 @@ def hand_to_bot(game_id: int, user: User, seq: int, index: int, bot: str, reason
         if not moderate.is_autopass(seat):
             raise moderate.ModerationError(
                 f"Seat {index + 1} is still played by its player: only an absent or "
-                "departed player's seat can go to a bot.")
+                "departed player's seat can go to a bot."
+            )
         if seat.bot == bot:
-            raise moderate.ModerationError(msg("The %(bot)s plays seat %(number)s already.",
-                                               bot=term(bot_title(bot)), number=index + 1))
+            raise moderate.ModerationError(
+                msg(
+                    "The %(bot)s plays seat %(number)s already.",
+                    bot=term(bot_title(bot)),
+                    number=index + 1,
+                )
+            )
         name = seat_views.seat_names(game)[index]
         said = dict(who=user.name, seat=index + 1, name=name, bot=term(bot_title(bot)))
-        handed = (msg("%(who)s (moderator) handed seat %(seat)s of %(name)s to the %(bot)s.",
-                      **said) if seat.withdrawn else
-                  msg("%(who)s (moderator) handed seat %(seat)s of %(name)s to the %(bot)s. "
-                      "%(name)s takes the seat back by moving or pressing \"I'm back\".", **said))
+        handed = (
+            msg("%(who)s (moderator) handed seat %(seat)s of %(name)s to the %(bot)s.", **said)
+            if seat.withdrawn
+            else msg(
+                "%(who)s (moderator) handed seat %(seat)s of %(name)s to the %(bot)s. "
+                '%(name)s takes the seat back by moving or pressing "I\'m back".',
+                **said,
+            )
+        )
         text = moderate._said(handed, reason)
-        new = moderate._note(game, seq, {"note": "bot", "seat": index, "bot": bot,
-                                         "reason": reason}, text, user, now, seat=index)
-        if seat.withdrawn:      # nobody holds a departed seat: the bot takes it over
+        new = moderate._note(
+            game,
+            seq,
+            {"note": "bot", "seat": index, "bot": bot, "reason": reason},
+            text,
+            user,
+            now,
+            seat=index,
+        )
+        if seat.withdrawn:  # nobody holds a departed seat: the bot takes it over
             tenures.hand_over(game, index, new, None, bot, began="took_over")
         Seat.update(bot=bot).where(Seat.id == seat.id).execute()
         if game.to_move == index:

@@ -13,6 +13,7 @@ moderators ("mail failing since …"); a moderator can send one again.
 ``handle_bounce(raw)`` is what the receiver calls with a mail that came to a
 return path of ours (bounce+…@BOUNCE_DOMAIN, mail/bounces.py).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -83,20 +84,32 @@ class NoticeKeeper(notify_delivery.Observer):
 
     def failed(self, row: Outbox, now: dt.datetime) -> None:
         seat = _recipient_seat(row)
-        if (seat is None or row.kind != "turn" or not row.holds_clock
-                or not reach.of_this_turn(row, seat) or seat.deadline is None):
+        if (
+            seat is None
+            or row.kind != "turn"
+            or not row.holds_clock
+            or not reach.of_this_turn(row, seat)
+            or seat.deadline is None
+        ):
             return
-        if reach.waiting(seat) is not None:      # nothing of the turn got through
+        if reach.waiting(seat) is not None:  # nothing of the turn got through
             deadlines.hold(seat.id, now, row.turn_of)
 
 
 def _recipient_seat(row: Outbox) -> Seat | None:
     if row.game_id is None or row.recipient_id is None:
         return None
-    return (Seat.select(Seat).join(Game)
-            .where((Seat.game == row.game_id) & (Seat.user == row.recipient_id)
-                   & (Game.status == "active") & (Game.to_move == Seat.index))
-            .first())
+    return (
+        Seat.select(Seat)
+        .join(Game)
+        .where(
+            (Seat.game == row.game_id)
+            & (Seat.user == row.recipient_id)
+            & (Game.status == "active")
+            & (Game.to_move == Seat.index)
+        )
+        .first()
+    )
 
 
 def deliver_notices(settings, holder: str, now: dt.datetime | None = None) -> dict:
@@ -123,7 +136,7 @@ def handle_bounce(raw: bytes, settings, envelope_to=(), now: dt.datetime | None 
     now = now or utcnow()
     try:
         bounce = read_bounce(raw, ReturnPaths.from_settings(settings), envelope_to)
-    except Exception:   # noqa: BLE001: an unreadable report is no bounce, not a retry for ever
+    except Exception:  # noqa: BLE001 - an unreadable report is no bounce, not a retry for ever
         log.exception("an unreadable bounce")
         return False
     if bounce is None:
@@ -134,11 +147,21 @@ def handle_bounce(raw: bytes, settings, envelope_to=(), now: dt.datetime | None 
             return False
         text = " ".join(filter(None, (bounce.status, bounce.diagnostic)))[:1000]
         if not bounce.failed:
-            Outbox.update(last_error=f"{bounce.action}: {text}").where(Outbox.id == row.id).execute()
+            Outbox.update(last_error=f"{bounce.action}: {text}").where(
+                Outbox.id == row.id
+            ).execute()
             return False
-        (Outbox.update(status="bounced", bounced_at=now, last_error=f"bounced: {text}",
-                       claimed_until=None, claimed_by="")
-         .where(Outbox.id == row.id).execute())
+        (
+            Outbox.update(
+                status="bounced",
+                bounced_at=now,
+                last_error=f"bounced: {text}",
+                claimed_until=None,
+                claimed_by="",
+            )
+            .where(Outbox.id == row.id)
+            .execute()
+        )
         hold_for(row, now)
     log.info("mail %s to %s bounced: %s", row.id, row.to_addr, text)
     return True
@@ -155,9 +178,16 @@ def hold_for(row: Outbox, now: dt.datetime, since: dt.datetime | None = None) ->
     seat = _pending_seat(row.game_id, row.to_addr)
     if seat is None or seat.deadline is None or reach.reached_on_channel(seat):
         return False
-    newer = (Outbox.select().where((Outbox.game == row.game_id) & (Outbox.kind == "turn")
-                                   & (Outbox.to_addr == row.to_addr) & (Outbox.id > row.id))
-             .exists())
+    newer = (
+        Outbox.select()
+        .where(
+            (Outbox.game == row.game_id)
+            & (Outbox.kind == "turn")
+            & (Outbox.to_addr == row.to_addr)
+            & (Outbox.id > row.id)
+        )
+        .exists()
+    )
     if since is not None and not reach.of_this_turn(row, seat):
         since = None
     return not newer and deadlines.hold(seat.id, now, since)
@@ -173,20 +203,41 @@ def seen(seat: Seat, now: dt.datetime | None = None) -> bool:
 
 
 def _pending_seat(game_id: int, address: str) -> Seat | None:
-    return (Seat.select(Seat).join(User).switch(Seat).join(Game)
-            .where((Seat.game == game_id) & (fn.LOWER(User.email) == address.lower())
-                   & (Game.status == "active") & (Game.to_move == Seat.index))
-            .first())
+    return (
+        Seat.select(Seat)
+        .join(User)
+        .switch(Seat)
+        .join(Game)
+        .where(
+            (Seat.game == game_id)
+            & (fn.LOWER(User.email) == address.lower())
+            & (Game.status == "active")
+            & (Game.to_move == Seat.index)
+        )
+        .first()
+    )
 
 
 # -- what people see ------------------------------------------------------------
 def recent_mails(user: User, limit: int = RECENT) -> list[Outbox]:
     """The latest mails to the user's address, newest first."""
-    return list(Outbox.select(Outbox.id, Outbox.kind, Outbox.subject, Outbox.status,
-                              Outbox.created_at, Outbox.sent_at, Outbox.bounced_at,
-                              Outbox.attempts, Outbox.last_error, Outbox.smtp_reply)
-                .where(fn.LOWER(Outbox.to_addr) == user.email.lower())
-                .order_by(Outbox.id.desc()).limit(limit))
+    return list(
+        Outbox.select(
+            Outbox.id,
+            Outbox.kind,
+            Outbox.subject,
+            Outbox.status,
+            Outbox.created_at,
+            Outbox.sent_at,
+            Outbox.bounced_at,
+            Outbox.attempts,
+            Outbox.last_error,
+            Outbox.smtp_reply,
+        )
+        .where(fn.LOWER(Outbox.to_addr) == user.email.lower())
+        .order_by(Outbox.id.desc())
+        .limit(limit)
+    )
 
 
 def failing_since(addresses) -> dict[str, dt.datetime]:
@@ -196,14 +247,20 @@ def failing_since(addresses) -> dict[str, dt.datetime]:
     if not addresses:
         return {}
     address = fn.LOWER(Outbox.to_addr)
-    last_ok = {row.addr: row.last_id
-               for row in (Outbox.select(address.alias("addr"), fn.MAX(Outbox.id).alias("last_id"))
-                           .where(address.in_(addresses) & (Outbox.status == "sent"))
-                           .group_by(address))}
+    last_ok = {
+        row.addr: row.last_id
+        for row in (
+            Outbox.select(address.alias("addr"), fn.MAX(Outbox.id).alias("last_id"))
+            .where(address.in_(addresses) & (Outbox.status == "sent"))
+            .group_by(address)
+        )
+    }
     found: dict[str, dt.datetime] = {}
-    for row in (Outbox.select(address.alias("addr"), Outbox.id, Outbox.created_at)
-                .where(address.in_(addresses) & Outbox.status.in_(FAILING))
-                .order_by(Outbox.id)):
+    for row in (
+        Outbox.select(address.alias("addr"), Outbox.id, Outbox.created_at)
+        .where(address.in_(addresses) & Outbox.status.in_(FAILING))
+        .order_by(Outbox.id)
+    ):
         if row.id > last_ok.get(row.addr, 0) and row.addr not in found:
             found[row.addr] = row.created_at
     return found
@@ -211,13 +268,18 @@ def failing_since(addresses) -> dict[str, dt.datetime]:
 
 def failing_mails(game: Game) -> list[Outbox]:
     """The game's failed and bounced mails, for the retry buttons."""
-    return list(Outbox.select().where((Outbox.game == game.id) & Outbox.status.in_(FAILING))
-                .order_by(Outbox.id.desc()).limit(50))
+    return list(
+        Outbox.select()
+        .where((Outbox.game == game.id) & Outbox.status.in_(FAILING))
+        .order_by(Outbox.id.desc())
+        .limit(50)
+    )
 
 
 # -- a moderator sends one again ------------------------------------------------------
-def retry(game_id: int, user: User, seq: int, outbox_id: int,
-          now: dt.datetime | None = None) -> str:
+def retry(
+    game_id: int, user: User, seq: int, outbox_id: int, now: dt.datetime | None = None
+) -> str:
     """Queue a failed or bounced mail of the game again, on the game's record."""
     now = now or utcnow()
     with db.atomic():
@@ -226,11 +288,21 @@ def retry(game_id: int, user: User, seq: int, outbox_id: int,
         if row is None or row.status not in FAILING:
             raise moderation.ModerationError(N_("That mail is not failing (any more)."))
         delivery.retry(row.id, now)
-        seat = (Seat.select(Seat).join(User)
-                .where((Seat.game == game.id) & (fn.LOWER(User.email) == row.to_addr.lower()))
-                .first())
+        seat = (
+            Seat.select(Seat)
+            .join(User)
+            .where((Seat.game == game.id) & (fn.LOWER(User.email) == row.to_addr.lower()))
+            .first()
+        )
         who = seat_views.seat_names(game)[seat.index] if seat else "a player"
         text = f"{user.name} (moderator) sent the {row.kind} mail to {who} again."
-        moderation._note(game, seq, {"note": "mail_retry", "outbox": row.id}, text, user, now,
-                         seat=seat.index if seat else None)
+        moderation._note(
+            game,
+            seq,
+            {"note": "mail_retry", "outbox": row.id},
+            text,
+            user,
+            now,
+            seat=seat.index if seat else None,
+        )
     return f"The {row.kind} mail to {who} is queued again."

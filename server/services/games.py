@@ -3,6 +3,7 @@
 Like the online server's commands: ``/join 2`` takes seat 2, ``/option base``
 sets an option, ``/start`` begins once enough seats are filled.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -27,6 +28,7 @@ class LobbyError(MoveRejected):
 
 class TooManyInvitations(LobbyError):
     """Over a limit on invitation mails (mail/limits.py): nothing was sent."""
+
     status = 429
 
 
@@ -41,11 +43,22 @@ def get_open_game(game_id: int) -> Game:
     return game
 
 
-def create_game(host: User, kind_name: str, name: str, seat_count: int, options: dict,
-                move_hours: int, reminder_hours: list[float], mailer: Mailer,
-                clock: str = "always", night: tuple[int, int] = (23, 7), *,
-                public: bool = False, language: str | None = None,
-                private: bool = False) -> Game:
+def create_game(
+    host: User,
+    kind_name: str,
+    name: str,
+    seat_count: int,
+    options: dict,
+    move_hours: int,
+    reminder_hours: list[float],
+    mailer: Mailer,
+    clock: str = "always",
+    night: tuple[int, int] = (23, 7),
+    *,
+    public: bool = False,
+    language: str | None = None,
+    private: bool = False,
+) -> Game:
     """``clock``: when the clock stands still (running_hours.POLICIES), with
     ``night`` = (from hour, until hour) for the policies that stop at night.
     ``public``: listed among the open games; ``language``: the table's (the
@@ -53,25 +66,44 @@ def create_game(host: User, kind_name: str, name: str, seat_count: int, options:
     outsiders (services/profiles.py)."""
     kind = get_game(kind_name)
     if not kind.min_players <= seat_count <= kind.max_players:
-        raise LobbyError(msg("%(game)s takes %(least)s to %(most)s players.", game=kind.title,
-                             least=kind.min_players, most=kind.max_players))
+        raise LobbyError(
+            msg(
+                "%(game)s takes %(least)s to %(most)s players.",
+                game=kind.title,
+                least=kind.min_players,
+                most=kind.max_players,
+            )
+        )
     options = _checked_options(kind, options)
     try:
         running_hours.policy(clock, *night)
     except ValueError as exc:
         raise LobbyError(exc.args[0]) from None
     with db.atomic():
-        game = Game.create(kind=kind_name, name=name, host=host, seat_count=seat_count,
-                           options=options, seed=secrets.randbits(48), move_hours=move_hours,
-                           reminder_hours=sorted(set(reminder_hours), reverse=True),
-                           thread_id=mailer.thread_id(), clock_policy=clock,
-                           night_from=night[0], night_until=night[1], public=public,
-                           language=known(language) or known(host.language) or "",
-                           private=private)
+        game = Game.create(
+            kind=kind_name,
+            name=name,
+            host=host,
+            seat_count=seat_count,
+            options=options,
+            seed=secrets.randbits(48),
+            move_hours=move_hours,
+            reminder_hours=sorted(set(reminder_hours), reverse=True),
+            thread_id=mailer.thread_id(),
+            clock_policy=clock,
+            night_from=night[0],
+            night_until=night[1],
+            public=public,
+            language=known(language) or known(host.language) or "",
+            private=private,
+        )
         for index in range(seat_count):
-            Seat.create(game=game, index=index,
-                        user=host if index == 0 else None,
-                        joined_at=utcnow() if index == 0 else None)
+            Seat.create(
+                game=game,
+                index=index,
+                user=host if index == 0 else None,
+                joined_at=utcnow() if index == 0 else None,
+            )
     return game
 
 
@@ -83,23 +115,36 @@ def seat_bot(game_id: int, user: User, index: int, bot: str) -> Seat:
     with db.atomic():
         game = get_open_game(game_id)
         _require_host(game, user)
-        taken = (Seat.update(bot=bot)
-                 .where((Seat.game == game.id) & (Seat.index == index) & Seat.user.is_null())
-                 .execute())
+        taken = (
+            Seat.update(bot=bot)
+            .where((Seat.game == game.id) & (Seat.index == index) & Seat.user.is_null())
+            .execute()
+        )
         if taken != 1:
-            raise LobbyError(msg("Seat %(number)s is not an empty seat of this game.",
-                                 number=index + 1))
+            raise LobbyError(
+                msg("Seat %(number)s is not an empty seat of this game.", number=index + 1)
+            )
     return Seat.get((Seat.game == game.id) & (Seat.index == index))
 
 
-def create_practice(host: User, kind_name: str, name: str, seat_count: int, options: dict,
-                    bot: str, move_hours: int, mailer: Mailer, private: bool = False) -> Game:
+def create_practice(
+    host: User,
+    kind_name: str,
+    name: str,
+    seat_count: int,
+    options: dict,
+    bot: str,
+    move_hours: int,
+    mailer: Mailer,
+    private: bool = False,
+) -> Game:
     """A game against bots, started at once: the host plays seat 1 alone, by
     page or mail, with no reminders to wait for (the bots answer within
     seconds; the host's own clock runs as usual)."""
     with db.atomic():
-        game = create_game(host, kind_name, name, seat_count, options, move_hours, [], mailer,
-                           private=private)
+        game = create_game(
+            host, kind_name, name, seat_count, options, move_hours, [], mailer, private=private
+        )
         for index in range(1, seat_count):
             seat_bot(game.id, host, index, bot)
         return start(game.id, host, mailer)
@@ -111,15 +156,30 @@ def _checked_options(kind, options: dict) -> dict:
         spec = next((s for s in kind.options if s.name == name), None)
         if spec is None:
             if not kind.options:
-                raise LobbyError(msg("%(game)s has no option '%(name)s' (it has no options).",
-                                     game=kind.title, name=name))
-            raise LobbyError(msg("%(game)s has no option '%(name)s' (its options: %(known)s).",
-                                 game=kind.title, name=name,
-                                 known=", ".join(s.name for s in kind.options)))
+                raise LobbyError(
+                    msg(
+                        "%(game)s has no option '%(name)s' (it has no options).",
+                        game=kind.title,
+                        name=name,
+                    )
+                )
+            raise LobbyError(
+                msg(
+                    "%(game)s has no option '%(name)s' (its options: %(known)s).",
+                    game=kind.title,
+                    name=name,
+                    known=", ".join(s.name for s in kind.options),
+                )
+            )
         if spec.canonical(value) is None:
-            raise LobbyError(msg("%(option)s: '%(value)s' is not a choice; choose one of "
-                                 "%(allowed)s.", option=term(spec.label), value=value,
-                                 allowed=spec.allowed()))
+            raise LobbyError(
+                msg(
+                    "%(option)s: '%(value)s' is not a choice; choose one of %(allowed)s.",
+                    option=term(spec.label),
+                    value=value,
+                    allowed=spec.allowed(),
+                )
+            )
         chosen[name] = spec.canonical(value)
     return chosen
 
@@ -143,8 +203,13 @@ def invite(game_id: int, user: User, emails: list[str], mailer: Mailer) -> int:
         check_invitation_limits(mailer.settings, user, emails)
         for email in emails:
             Invitation.create(game=game, email=email)
-            mailer.invitation(game, get_game(game.kind).title, user, email,
-                              reply_menu.lobby_address(mailer.settings, game))
+            mailer.invitation(
+                game,
+                get_game(game.kind).title,
+                user,
+                email,
+                reply_menu.lobby_address(mailer.settings, game),
+            )
     return len(emails)
 
 
@@ -154,18 +219,26 @@ def check_invitation_limits(settings, user: User, emails: list[str]) -> None:
     per_user = limits.Limit(settings["INVITES_PER_USER_PER_DAY"], limits.DAY, limits.INVITE)
     left = max(per_user.count - limits.sent_by(user.id, per_user), 0)
     if len(emails) > left:
-        raise TooManyInvitations(msg(
-            "Nothing was sent: one player may send %(limit)s invitations in 24 hours, and "
-            "you have %(left)s left. Share the game's join link instead.",
-            limit=per_user.count, left=left))
+        raise TooManyInvitations(
+            msg(
+                "Nothing was sent: one player may send %(limit)s invitations in 24 hours, and "
+                "you have %(left)s left. Share the game's join link instead.",
+                limit=per_user.count,
+                left=left,
+            )
+        )
     # In sorted order: each check locks its address (limits.serialize).
     full = [e for e in sorted(emails) if not limits.allows(settings, "invite", e, stranger=True)]
     if full:
-        raise TooManyInvitations(msg(
-            "Nothing was sent: %(addresses)s had an invitation from this site in the last "
-            "24 hours, and an address gets at most %(limit)s a day. Leave it out, or share "
-            "the game's join link with them.", addresses=", ".join(full[:5]),
-            limit=settings["INVITES_PER_ADDRESS_PER_DAY"]))
+        raise TooManyInvitations(
+            msg(
+                "Nothing was sent: %(addresses)s had an invitation from this site in the last "
+                "24 hours, and an address gets at most %(limit)s a day. Leave it out, or share "
+                "the game's join link with them.",
+                addresses=", ".join(full[:5]),
+                limit=settings["INVITES_PER_ADDRESS_PER_DAY"],
+            )
+        )
 
 
 def join(game_id: int, user: User, index: int) -> Seat:
@@ -180,10 +253,13 @@ def join(game_id: int, user: User, index: int) -> Seat:
         if seat.user_id is not None:
             raise LobbyError(msg("Seat %(number)s is taken.", number=index + 1))
         Seat.update(user=None, joined_at=None).where(
-            (Seat.game == game.id) & (Seat.user == user.id)).execute()
-        taken = (Seat.update(user=user, joined_at=utcnow(), bot=None)   # a person beats a bot
-                 .where((Seat.id == seat.id) & Seat.user.is_null())
-                 .execute())
+            (Seat.game == game.id) & (Seat.user == user.id)
+        ).execute()
+        taken = (
+            Seat.update(user=user, joined_at=utcnow(), bot=None)  # a person beats a bot
+            .where((Seat.id == seat.id) & Seat.user.is_null())
+            .execute()
+        )
         if taken != 1:
             raise LobbyError(msg("Seat %(number)s was just taken.", number=index + 1))
     return Seat.get_by_id(seat.id)
@@ -195,8 +271,11 @@ def leave(game_id: int, user: User) -> bool:
         game = get_open_game(game_id)
         if game.host_id == user.id:
             raise LobbyError(N_("The host cannot leave; start the game or cancel it."))
-        return bool(Seat.update(user=None, joined_at=None).where(
-            (Seat.game == game.id) & (Seat.user == user.id)).execute())
+        return bool(
+            Seat.update(user=None, joined_at=None)
+            .where((Seat.game == game.id) & (Seat.user == user.id))
+            .execute()
+        )
 
 
 def start(game_id: int, user: User, mailer: Mailer) -> Game:
@@ -208,10 +287,15 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
         seats = list(Seat.select().where(Seat.game == game.id).order_by(Seat.index))
         filled = [s for s in seats if s.user_id is not None or s.bot]
         if len(filled) < kind.min_players:
-            raise LobbyError(nmsg("%(game)s needs at least %(least)s players; %(n)s seat is "
-                                  "filled.", "%(game)s needs at least %(least)s players; %(n)s "
-                                  "seats are filled.", len(filled), game=kind.title,
-                                  least=kind.min_players))
+            raise LobbyError(
+                nmsg(
+                    "%(game)s needs at least %(least)s players; %(n)s seat is filled.",
+                    "%(game)s needs at least %(least)s players; %(n)s seats are filled.",
+                    len(filled),
+                    game=kind.title,
+                    least=kind.min_players,
+                )
+            )
         try:
             state = kind.new_game(len(filled), game.options, game.seed)
         except IllegalMove as exc:
@@ -219,10 +303,17 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
         _compact_seats(game, seats, filled)
         tenures.begin_game(game, list(Seat.select().where(Seat.game == game.id)))
         now = utcnow()
-        claimed = (Game.update(status="active", seat_count=len(filled), started_at=now,
-                               to_move=kind.to_move(state), prompt=kind.prompt(state)[:250])
-                   .where((Game.id == game.id) & (Game.status == "open"))
-                   .execute())
+        claimed = (
+            Game.update(
+                status="active",
+                seat_count=len(filled),
+                started_at=now,
+                to_move=kind.to_move(state),
+                prompt=kind.prompt(state)[:250],
+            )
+            .where((Game.id == game.id) & (Game.status == "open"))
+            .execute()
+        )
         if claimed != 1:
             raise LobbyError(N_("This game has already started."))
         game = Game.get_by_id(game.id)
@@ -232,8 +323,7 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
 
 
 def _compact_seats(game: Game, seats: list[Seat], filled: list[Seat]) -> None:
-    Seat.delete().where((Seat.game == game.id) & Seat.user.is_null()
-                        & Seat.bot.is_null()).execute()
+    Seat.delete().where((Seat.game == game.id) & Seat.user.is_null() & Seat.bot.is_null()).execute()
     # Two passes so the unique (game, index) index never sees a duplicate.
     for seat in filled:
         Seat.update(index=-1 - seat.index).where(Seat.id == seat.id).execute()
@@ -242,8 +332,9 @@ def _compact_seats(game: Game, seats: list[Seat], filled: list[Seat]) -> None:
 
 
 def _announce_start(game: Game, kind, mailer: Mailer, now) -> None:
-    seats = list(Seat.select(Seat, User).join(User).where(Seat.game == game.id)
-                 .order_by(Seat.index))         # bots' seats have no user to mail
+    seats = list(
+        Seat.select(Seat, User).join(User).where(Seat.game == game.id).order_by(Seat.index)
+    )  # bots' seats have no user to mail
     if game.to_move is None:
         raise ValueError(f"game {game.id} started with nobody to move")
     to_move_name = seat_names(game)[game.to_move]

@@ -3,6 +3,7 @@ migrations are current, the scheduler and the sender did a round recently
 (their heartbeats), and no mail has waited in the outbox too long.  Each
 check says ok or not, with a short reason that holds no secret (no address,
 no password, no query: the error's kind and a number at most)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -28,18 +29,20 @@ def readiness(settings, now: dt.datetime | None = None) -> dict[str, Check]:
     try:
         db.connect(reuse_if_open=True)
         db.execute_sql("SELECT 1")
-    except Exception as exc:    # noqa: BLE001 - unreachable, refused, bad password …
+    except Exception as exc:  # noqa: BLE001 - unreachable, refused, bad password …
         return {"database": Check(False, f"unreachable ({exc.__class__.__name__})")}
     checks = {"database": Check(True, "answers")}
     try:
         checks["migrations"] = _migrations()
-        beats = {row.name: row.beat_at
-                 for row in Heartbeat.select(Heartbeat.name, Heartbeat.beat_at)}
+        beats = {
+            row.name: row.beat_at for row in Heartbeat.select(Heartbeat.name, Heartbeat.beat_at)
+        }
         for name in ("scheduler", "sender"):
-            checks[name] = _fresh(name, beats.get(name), now,
-                                  settings[f"READY_{name.upper()}_MAX_AGE"])
+            checks[name] = _fresh(
+                name, beats.get(name), now, settings[f"READY_{name.upper()}_MAX_AGE"]
+            )
         checks["outbox"] = _outbox(now, settings["READY_OUTBOX_MAX_AGE"])
-    except Exception as exc:    # noqa: BLE001 - e.g. no tables yet
+    except Exception as exc:  # noqa: BLE001 - e.g. no tables yet
         checks["schema"] = Check(False, f"cannot be read ({exc.__class__.__name__})")
     return checks
 
@@ -63,8 +66,11 @@ def _fresh(name: str, beat: dt.datetime | None, now: dt.datetime, max_age: int) 
 def _outbox(now: dt.datetime, max_age: int) -> Check:
     # Notices to chat channels are left out: one player's broken channel
     # does not make the site unready (Settings shows it to its owner).
-    oldest = (Outbox.select(fn.MIN(Outbox.created_at))
-              .where(Outbox.status.in_(WAITING) & Outbox.channel.is_null()).scalar())
+    oldest = (
+        Outbox.select(fn.MIN(Outbox.created_at))
+        .where(Outbox.status.in_(WAITING) & Outbox.channel.is_null())
+        .scalar()
+    )
     if oldest is None:
         return Check(True, "nothing waits")
     age = (now - oldest).total_seconds()
@@ -74,5 +80,7 @@ def _outbox(now: dt.datetime, max_age: int) -> Check:
 
 
 def as_json(checks: dict[str, Check]) -> dict:
-    return {"status": "ready" if all(c.ok for c in checks.values()) else "not ready",
-            "checks": {name: asdict(check) for name, check in checks.items()}}
+    return {
+        "status": "ready" if all(c.ok for c in checks.values()) else "not ready",
+        "checks": {name: asdict(check) for name, check in checks.items()},
+    }

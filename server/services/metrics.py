@@ -12,6 +12,7 @@ the same folder) and a scrape adds them up.  What the database knows
 last sweep) is read from it at each scrape: the same answer whichever
 process is asked.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -37,15 +38,25 @@ ACTOR_LABELS = {"player": "player", "timeout": "clock", "bot": "bot", "moderator
 WAITING = ("queued", "deferred")
 STATUSES = ("queued", "deferred", "sent", "bounced", "failed")
 
-MOVES = Counter("pbem_moves", "Moves saved, by who played them (player, clock, bot, "
-                "moderator)", ["actor"])
-INBOUND = Counter("pbem_inbound_mails", "Mails received as replies, by outcome (applied, "
-                  "refused, ignored, duplicate)", ["outcome"])
-SWEEP_SECONDS = Histogram("pbem_sweep_seconds", "How long one scheduler sweep took",
-                          buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120))
-HTTP_SECONDS = Histogram("pbem_http_request_seconds", "Time to answer an HTTP request, by "
-                         "method and status class", ["method", "status"],
-                         buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+MOVES = Counter(
+    "pbem_moves", "Moves saved, by who played them (player, clock, bot, moderator)", ["actor"]
+)
+INBOUND = Counter(
+    "pbem_inbound_mails",
+    "Mails received as replies, by outcome (applied, refused, ignored, duplicate)",
+    ["outcome"],
+)
+SWEEP_SECONDS = Histogram(
+    "pbem_sweep_seconds",
+    "How long one scheduler sweep took",
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120),
+)
+HTTP_SECONDS = Histogram(
+    "pbem_http_request_seconds",
+    "Time to answer an HTTP request, by method and status class",
+    ["method", "status"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
 
 
 def count_move(actor: str) -> None:
@@ -67,7 +78,7 @@ class DatabaseCollector:
         try:
             with db.connection_context():
                 found = self._read(utcnow())
-        except Exception:       # noqa: BLE001 - a scrape must say "down", not fail
+        except Exception:  # noqa: BLE001 - a scrape must say "down", not fail
             up.add_metric([], 0)
             yield up
             return
@@ -76,26 +87,37 @@ class DatabaseCollector:
         yield from found
 
     def _read(self, now: dt.datetime) -> list:
-        by_status = {row.status: row.n for row in
-                     Outbox.select(Outbox.status, fn.COUNT(Outbox.id).alias("n"))
-                     .group_by(Outbox.status)}
+        by_status = {
+            row.status: row.n
+            for row in Outbox.select(Outbox.status, fn.COUNT(Outbox.id).alias("n")).group_by(
+                Outbox.status
+            )
+        }
         mails = GaugeMetricFamily("pbem_mails", "Mails in the outbox, by status", labels=["status"])
         for status in sorted(set(STATUSES) | set(by_status)):
             mails.add_metric([status], by_status.get(status, 0))
-        depth = GaugeMetricFamily("pbem_outbox_depth", "Mails waiting to be sent "
-                                  "(queued or deferred)")
+        depth = GaugeMetricFamily(
+            "pbem_outbox_depth", "Mails waiting to be sent (queued or deferred)"
+        )
         depth.add_metric([], sum(by_status.get(s, 0) for s in WAITING))
-        oldest = (Outbox.select(fn.MIN(Outbox.created_at))   # mails, not chat notices
-                  .where(Outbox.status.in_(WAITING) & Outbox.channel.is_null()).scalar())
-        age = GaugeMetricFamily("pbem_outbox_oldest_age_seconds", "Age of the oldest mail "
-                                "waiting to be sent (0: none waits)")
+        oldest = (
+            Outbox.select(fn.MIN(Outbox.created_at))  # mails, not chat notices
+            .where(Outbox.status.in_(WAITING) & Outbox.channel.is_null())
+            .scalar()
+        )
+        age = GaugeMetricFamily(
+            "pbem_outbox_oldest_age_seconds",
+            "Age of the oldest mail waiting to be sent (0: none waits)",
+        )
         age.add_metric([], _seconds(now, oldest))
         found = [mails, depth, age]
-        beats = {row.name: row.beat_at
-                 for row in Heartbeat.select(Heartbeat.name, Heartbeat.beat_at)}
+        beats = {
+            row.name: row.beat_at for row in Heartbeat.select(Heartbeat.name, Heartbeat.beat_at)
+        }
         for name, metric, text in (
-                ("scheduler", "pbem_sweep_lag_seconds", "Seconds since the last sweep began"),
-                ("sender", "pbem_sender_lag_seconds", "Seconds since the sender's last round")):
+            ("scheduler", "pbem_sweep_lag_seconds", "Seconds since the last sweep began"),
+            ("sender", "pbem_sender_lag_seconds", "Seconds since the sender's last round"),
+        ):
             gauge = GaugeMetricFamily(metric, text + " (-1: never)")
             gauge.add_metric([], _seconds(now, beats.get(name)) if name in beats else -1)
             found.append(gauge)

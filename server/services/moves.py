@@ -4,6 +4,7 @@
 A move, its log row, the new snapshot, the seats' deadlines and the mails it
 causes commit in one transaction, or none of it does.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -40,26 +41,32 @@ from server.services.state_store import (
 ACTORS = ("player", "timeout", "moderator", "bot")
 SUMMARY_LINES = 40
 
+
 class MoveRejected(Exception):
     """The action was not applied; the message is for the player."""
 
     status = 409
 
+
 class StaleMove(MoveRejected):
     """The form was made against an older position (second tab, old mail)."""
 
+
 class NotFound(MoveRejected):
     status = 404
+
 
 @dataclass(frozen=True)
 class Played:
     seq: int
     next_seat: int | None
     over: bool
-    state: object = None        # the engine state after the move
+    state: object = None  # the engine state after the move
+
 
 def canonical(action) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
 
 def find_legal(kind, state, seat: int, action) -> dict:
     """The engine's own legal action equal to ``action``; IllegalMove if none."""
@@ -69,9 +76,20 @@ def find_legal(kind, state, seat: int, action) -> dict:
             return legal
     raise IllegalMove(N_("That move is not one of the moves you may make now."))
 
-def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "player",
-         now: dt.datetime | None = None, *, mailer: Mailer, user_id: int | None = None,
-         notify: bool = True, state=None) -> Played:
+
+def play(
+    game_id: int,
+    seat: int,
+    action,
+    expected_seq: int,
+    actor: str = "player",
+    now: dt.datetime | None = None,
+    *,
+    mailer: Mailer,
+    user_id: int | None = None,
+    notify: bool = True,
+    state=None,
+) -> Played:
     """Apply one action.  ``notify=False``: the caller mails once for a chain
     of actions (a timeout that plays a seat's whole turn); ``state``: the
     state at ``expected_seq`` when the caller has it from the same
@@ -89,27 +107,41 @@ def play(game_id: int, seat: int, action, expected_seq: int, actor: str = "playe
         next_seat = kind.to_move(new_state)
         over = next_seat is None
         outcome = kind.outcome(new_state) if over else None
-        changes = {"seq": seq, "to_move": next_seat,
-                   "prompt": "" if over else kind.prompt(new_state)[:250],
-                   "status": "finished" if over else "active",
-                   "finished_at": now if over else None,
-                   "outcome": outcome.to_json() if outcome else None}
-        claimed = (Game.update(**changes)
-                   .where((Game.id == game_id) & (Game.seq == expected_seq))
-                   .execute())
+        changes = {
+            "seq": seq,
+            "to_move": next_seat,
+            "prompt": "" if over else kind.prompt(new_state)[:250],
+            "status": "finished" if over else "active",
+            "finished_at": now if over else None,
+            "outcome": outcome.to_json() if outcome else None,
+        }
+        claimed = (
+            Game.update(**changes)
+            .where((Game.id == game_id) & (Game.seq == expected_seq))
+            .execute()
+        )
         if claimed != 1:
             raise StaleMove(N_("The game has moved on since this page was made."))
-        Event.create(game=game_id, seq=seq, seat=seat, action=legal, actor=actor,
-                     user=user_id, events=[e.to_json() for e in events], created_at=now)
+        Event.create(
+            game=game_id,
+            seq=seq,
+            seat=seat,
+            action=legal,
+            actor=actor,
+            user=user_id,
+            events=[e.to_json() for e in events],
+            created_at=now,
+        )
         metrics.count_move(actor)
         save_snapshot(game, kind, new_state, seq)
         forget_snapshot(game)
         for name, value in changes.items():
             setattr(game, name, value)
         if over:
-            ratings.game_ended(game, now)       # with the end, or not at all
+            ratings.game_ended(game, now)  # with the end, or not at all
         _after_move(game, seat, actor, now, mailer, notify, new_state)
     return Played(seq, next_seat, over, new_state)
+
 
 def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> Game:
     if game is None:
@@ -126,8 +158,16 @@ def _check_turn(game: Game | None, seat: int, expected_seq: int, actor: str) -> 
         raise MoveRejected(N_("It is not your turn."))
     return game
 
-def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mailer,
-                notify: bool = True, state=None) -> None:
+
+def _after_move(
+    game: Game,
+    seat: int,
+    actor: str,
+    now: dt.datetime,
+    mailer: Mailer,
+    notify: bool = True,
+    state=None,
+) -> None:
     """Clocks and mails that follow a move.  The seat that moved changes in
     one UPDATE (bench/server_move_roundtrip.py counts the statements)."""
     mine = (Seat.game == game.id) & (Seat.index == seat)
@@ -138,8 +178,9 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
         changes.update(deadlines.PLAYER_BACK, away_seen_seq=game.seq)
     if game.status == "finished":
         Seat.update(**changes).where(mine).execute()
-        Seat.update(deadline=None, next_reminder_at=None, turn_started_at=None,
-                    claimed_until=None).where(Seat.game == game.id).execute()
+        Seat.update(
+            deadline=None, next_reminder_at=None, turn_started_at=None, claimed_until=None
+        ).where(Seat.game == game.id).execute()
         if notify:
             notify_final(game, mailer)
     elif game.to_move != seat:
@@ -155,8 +196,9 @@ def _after_move(game: Game, seat: int, actor: str, now: dt.datetime, mailer: Mai
         deadlines.start_turn(game, Seat.get(mine), now)
 
 
-def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
-                names: list[str] | None = None, state=None) -> None:
+def notify_turn(
+    game: Game, now: dt.datetime, mailer: Mailer, names: list[str] | None = None, state=None
+) -> None:
     """Start the clock of the seat to move and mail it (unless it reads a
     digest).  ``names`` and ``state``: when the caller has them."""
     # Every seat with its user in one statement: the one to move, and the names.
@@ -167,31 +209,46 @@ def notify_turn(game: Game, now: dt.datetime, mailer: Mailer,
     deadlines.start_turn(game, seat, now)
     if seat.bot or seat.absent or seat.withdrawn:
         return
-    if seat.user.mail_mode == "digest":     # no turn mail; the chat channels still hear of it
+    if seat.user.mail_mode == "digest":  # no turn mail; the chat channels still hear of it
         if not notices.any_for(game.id, seat.user_id):
             return
         state = state if state is not None else load_state(game, save=False)
         template, values = rules(game).prompt_message(state)
-        mailer.turn_notices(game, seat, mailer.words(seat.user, template, **values),
-                            deadlines.local_text(seat.deadline, seat.user.timezone,
-                                              seat.user.language))
+        mailer.turn_notices(
+            game,
+            seat,
+            mailer.words(seat.user, template, **values),
+            deadlines.local_text(seat.deadline, seat.user.timezone, seat.user.language),
+        )
         return
     names, language = names or names_of(seats), seat.user.language
-    summary = [line.text for line in log_lines(game, seat.index, names, after=seat.last_move_seq,
-                                               language=language)]
+    summary = [
+        line.text
+        for line in log_lines(game, seat.index, names, after=seat.last_move_seq, language=language)
+    ]
     state = state if state is not None else load_state(game, save=False)
     menu = reply_menu.menu(mailer.settings, game, seat, state=state)
     # The board as this seat sees it: tables in the HTML part (mail clients
     # show no inline SVG), rows in the text part, which stands on its own.
-    sections = [{"title": s.title, "rows": list(s.rows)}
-                for s in board(game, state, seat.index, names, language)]
+    sections = [
+        {"title": s.title, "rows": list(s.rows)}
+        for s in board(game, state, seat.index, names, language)
+    ]
     template, values = rules(game).prompt_message(state)
-    prompt = mailer.game_words(seat.user, rules(game), template, values)    # the player's language
-    mailer.turn(game, rules(game).title, seat, prompt, summary[-SUMMARY_LINES:],
-                deadlines.local_text(seat.deadline, seat.user.timezone, language),
-                menu.context() if menu else None, unseen_talk(game, seat, names),
-                away=[vars(p) for p in while_away.played_for(game, seat, names, language)],
-                board=sections)
+    prompt = mailer.game_words(seat.user, rules(game), template, values)  # the player's language
+    mailer.turn(
+        game,
+        rules(game).title,
+        seat,
+        prompt,
+        summary[-SUMMARY_LINES:],
+        deadlines.local_text(seat.deadline, seat.user.timezone, language),
+        menu.context() if menu else None,
+        unseen_talk(game, seat, names),
+        away=[vars(p) for p in while_away.played_for(game, seat, names, language)],
+        board=sections,
+    )
+
 
 def notify_final(game: Game, mailer: Mailer) -> None:
     notices.announce_result(mailer, game)
@@ -199,6 +256,10 @@ def notify_final(game: Game, mailer: Mailer) -> None:
     seats = Seat.select(Seat, User).join(User).where(Seat.game == game.id)
     for seat in seats:
         language = seat.user.language
-        mailer.final(game, rules(game).title, seat,
-                     outcome_rows(game, result_names(game, names, language), language),
-                     outcome_reason(game, language))
+        mailer.final(
+            game,
+            rules(game).title,
+            seat,
+            outcome_rows(game, result_names(game, names, language), language),
+            outcome_reason(game, language),
+        )

@@ -6,6 +6,7 @@ free (no person and no bot in it).  Rating ranges are not offered here: the
 list shows what a lobby is (game, options, seats, clock, language); ratings
 live elsewhere.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -20,7 +21,7 @@ from server.mail.compose import Mailer
 from server.models import Game, Seat, User, utcnow
 from server.services import games, reply_menu
 
-LISTED = 100        # open games on one page, newest first
+LISTED = 100  # open games on one page, newest first
 
 
 @dataclass(frozen=True)
@@ -34,19 +35,34 @@ class OpenGame:
 
 def listing(limit: int = LISTED) -> list[OpenGame]:
     """The open public lobbies with a free seat, newest first."""
-    found = list(Game.select(Game, User).join(User, on=(Game.host == User.id))
-                 .where((Game.status == "open") & (Game.public == True))  # noqa: E712 (SQL)
-                 .order_by(Game.id.desc()).limit(limit))
+    found = list(
+        Game.select(Game, User)
+        .join(User, on=(Game.host == User.id))
+        .where((Game.status == "open") & (Game.public == True))  # noqa: E712 (SQL)
+        .order_by(Game.id.desc())
+        .limit(limit)
+    )
     seats: dict[int, list[Seat]] = {g.id: [] for g in found}
-    for seat in (Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
-                 .where(Seat.game.in_(list(seats))).order_by(Seat.index)):
+    for seat in (
+        Seat.select(Seat, User)
+        .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+        .where(Seat.game.in_(list(seats)))
+        .order_by(Seat.index)
+    ):
         seats[seat.game_id].append(seat)
     rows = []
     for game in found:
         free = len([s for s in seats[game.id] if s.user_id is None and not s.bot])
         if free:
-            rows.append(OpenGame(game, game.host.name, len(seats[game.id]), free,
-                                 [s.user.name for s in seats[game.id] if s.user_id]))
+            rows.append(
+                OpenGame(
+                    game,
+                    game.host.name,
+                    len(seats[game.id]),
+                    free,
+                    [s.user.name for s in seats[game.id] if s.user_id],
+                )
+            )
     return rows
 
 
@@ -56,14 +72,18 @@ def join_listed(game_id: int, user: User, mailer: Mailer) -> tuple[Seat, bool]:
     with db.atomic():
         game = games.get_open_game(game_id)
         if not game.public:
-            raise games.LobbyError(N_("This game is not among the open games; ask its host "
-                                      "for the join link."))
+            raise games.LobbyError(
+                N_("This game is not among the open games; ask its host for the join link.")
+            )
         mine = Seat.get_or_none((Seat.game == game.id) & (Seat.user == user.id))
         if mine is not None:
             return mine, False
-        free = [s.index for s in Seat.select(Seat.index)
-                .where((Seat.game == game.id) & Seat.user.is_null() & Seat.bot.is_null())
-                .order_by(Seat.index)]
+        free = [
+            s.index
+            for s in Seat.select(Seat.index)
+            .where((Seat.game == game.id) & Seat.user.is_null() & Seat.bot.is_null())
+            .order_by(Seat.index)
+        ]
         if not free:
             raise games.LobbyError(N_("Every seat of this game is taken; choose another game."))
         seat = games.join(game.id, user, free[0])
@@ -103,11 +123,21 @@ def tell_host(game: Game, user: User, what: Words, mailer: Mailer) -> None:
         return
     host = User.get_by_id(game.host_id)
     game = Game.get_by_id(game.id)
-    people = (Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
-              .where(Seat.game == game.id).order_by(Seat.index))
-    mailer.lobby_news(game, get_game(game.kind).title, host, what,
-                      [s.user.name if s.user_id else None for s in people],
-                      reply_menu.lobby_address(mailer.settings, game), author=user)
+    people = (
+        Seat.select(Seat, User)
+        .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+        .where(Seat.game == game.id)
+        .order_by(Seat.index)
+    )
+    mailer.lobby_news(
+        game,
+        get_game(game.kind).title,
+        host,
+        what,
+        [s.user.name if s.user_id else None for s in people],
+        reply_menu.lobby_address(mailer.settings, game),
+        author=user,
+    )
 
 
 def cancel(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = None) -> Game:
@@ -117,15 +147,20 @@ def cancel(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = N
         game = games.get_open_game(game_id)
         if game.host_id != user.id:
             raise games.LobbyError(N_("Only the host of this game may do that."))
-        won = (Game.update(status="closed", closed_at=now or utcnow())
-               .where((Game.id == game.id) & (Game.status == "open")).execute())
+        won = (
+            Game.update(status="closed", closed_at=now or utcnow())
+            .where((Game.id == game.id) & (Game.status == "open"))
+            .execute()
+        )
         if won != 1:
             raise games.LobbyError(N_("This game has already started."))
         game = Game.get_by_id(game.id)
         title = get_game(game.kind).title
-        for person in (User.select().join(Seat, on=(Seat.user == User.id))
-                       .where((Seat.game == game.id) & (User.id != user.id))
-                       .order_by(Seat.index)):
+        for person in (
+            User.select()
+            .join(Seat, on=(Seat.user == User.id))
+            .where((Seat.game == game.id) & (User.id != user.id))
+            .order_by(Seat.index)
+        ):
             mailer.lobby_cancelled(game, title, person, user.name)
     return game
-

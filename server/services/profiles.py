@@ -7,6 +7,7 @@ only: nothing of its position, hidden or not.  A private game (Game.private)
 is in no archive and on nobody's profile but its own players'.  Every name
 list of a game names each seat's holders in turn (services/tenures.py).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -37,21 +38,31 @@ class Listed:
     game: Game
     title: str
     names: list[str]
-    result: list[dict] = field(default_factory=list)    # finished games only
-    rank: int | None = None         # the profile's player's, when rated
-    change: float | None = None     # their shown rating's change, when rated
+    result: list[dict] = field(default_factory=list)  # finished games only
+    rank: int | None = None  # the profile's player's, when rated
+    change: float | None = None  # their shown rating's change, when rated
 
 
-def save_choices(user: User, languages: list[str], show_languages: bool, show_playing: bool,
-                 show_finished: bool, show_ratings: bool) -> None:
+def save_choices(
+    user: User,
+    languages: list[str],
+    show_languages: bool,
+    show_playing: bool,
+    show_finished: bool,
+    show_ratings: bool,
+) -> None:
     spoken = [code for code in LANGUAGES if code in languages]
-    User.update(languages=spoken, show_languages=show_languages, show_playing=show_playing,
-                show_finished=show_finished, show_ratings=show_ratings).where(
-        User.id == user.id).execute()
+    User.update(
+        languages=spoken,
+        show_languages=show_languages,
+        show_playing=show_playing,
+        show_finished=show_finished,
+        show_ratings=show_ratings,
+    ).where(User.id == user.id).execute()
 
 
 def player(user_id: int) -> User | None:
-    if not 0 < user_id < 2 ** 62:       # SQLite refuses ids past 2^63
+    if not 0 < user_id < 2**62:  # SQLite refuses ids past 2^63
         return None
     return User.get_or_none(User.id == user_id)
 
@@ -60,7 +71,7 @@ def _their_games(user: User, statuses: tuple[str, ...], own: bool):
     """Games ``user`` held a seat in (any tenure), public ones unless ``own``."""
     held = Tenure.select(Tenure.game).where(Tenure.user == user.id)
     query = Game.select().where(Game.id.in_(held) & Game.status.in_(statuses))
-    return query if own else query.where(Game.private == False)     # noqa: E712 (SQL)
+    return query if own else query.where(Game.private == False)  # noqa: E712 (SQL)
 
 
 def playing(user: User, own: bool, language: str) -> list[Listed]:
@@ -70,36 +81,54 @@ def playing(user: User, own: bool, language: str) -> list[Listed]:
 
 def finished(user: User, own: bool, page: int, language: str) -> tuple[list[Listed], bool]:
     """A page of ``user``'s finished games, newest first; and whether more follow."""
-    games = list(_their_games(user, ("finished",), own)
-                 .order_by(Game.finished_at.desc(), Game.id.desc())
-                 .offset((page - 1) * PAGE_SIZE).limit(PAGE_SIZE + 1))
-    changes = {c.game_id: c for c in RatingChange.select().where(
-        (RatingChange.user == user.id) & RatingChange.game.in_([g.id for g in games]))}
+    games = list(
+        _their_games(user, ("finished",), own)
+        .order_by(Game.finished_at.desc(), Game.id.desc())
+        .offset((page - 1) * PAGE_SIZE)
+        .limit(PAGE_SIZE + 1)
+    )
+    changes = {
+        c.game_id: c
+        for c in RatingChange.select().where(
+            (RatingChange.user == user.id) & RatingChange.game.in_([g.id for g in games])
+        )
+    }
     rows = []
     for game in games[:PAGE_SIZE]:
         listed = _listed(game, language, result=True)
         change = changes.get(game.id)
         if change is not None:
             listed.rank = change.rank
-            listed.change = ((change.mu_after - 3 * change.sigma_after)
-                             - (change.mu_before - 3 * change.sigma_before))
+            listed.change = (change.mu_after - 3 * change.sigma_after) - (
+                change.mu_before - 3 * change.sigma_before
+            )
         rows.append(listed)
     return rows, len(games) > PAGE_SIZE
 
 
 def _listed(game: Game, language: str, result: bool = False) -> Listed:
     names = result_names(game, seat_names(game), language)
-    return Listed(game, GAMES[game.kind].title if game.kind in GAMES else game.kind, names,
-                  outcome_rows(game, names, language) if result else [])
+    return Listed(
+        game,
+        GAMES[game.kind].title if game.kind in GAMES else game.kind,
+        names,
+        outcome_rows(game, names, language) if result else [],
+    )
 
 
 def ratings_of(user: User, settings) -> list[dict]:
-    return [{"kind": row.kind, "title": GAMES[row.kind].title if row.kind in GAMES else row.kind,
-             "shown": ratings.shown(row), "games": row.games,
-             "provisional": ratings.provisional(row, settings)}
-            for row in PlayerRating.select().where((PlayerRating.user == user.id)
-                                                   & (PlayerRating.games > 0))
-            .order_by(PlayerRating.kind)]
+    return [
+        {
+            "kind": row.kind,
+            "title": GAMES[row.kind].title if row.kind in GAMES else row.kind,
+            "shown": ratings.shown(row),
+            "games": row.games,
+            "provisional": ratings.provisional(row, settings),
+        }
+        for row in PlayerRating.select()
+        .where((PlayerRating.user == user.id) & (PlayerRating.games > 0))
+        .order_by(PlayerRating.kind)
+    ]
 
 
 # -- the archive ---------------------------------------------------------------
@@ -112,7 +141,7 @@ class Filters:
     page: int = 1
 
     @classmethod
-    def read(cls, args) -> "Filters":
+    def read(cls, args) -> Filters:
         """From a query string; BadFilter on anything that does not fit."""
         kind = args.get("kind", "")
         if kind and kind not in GAMES:
@@ -120,8 +149,13 @@ class Filters:
         player = args.get("player", "").strip()
         if len(player) > 40 or any(ord(c) < 32 for c in player):
             raise BadFilter(N_("A player's name has at most 40 characters."))
-        return cls(kind, player, _date(args.get("since", "")), _date(args.get("until", "")),
-                   page_number(args.get("page", "")))
+        return cls(
+            kind,
+            player,
+            _date(args.get("since", "")),
+            _date(args.get("until", "")),
+            page_number(args.get("page", "")),
+        )
 
 
 def _date(text: str) -> dt.date | None:
@@ -146,8 +180,7 @@ def page_number(text: str) -> int:
 
 def archive(filters: Filters, viewer: User, language: str) -> tuple[list[Listed], bool]:
     """A page of the public finished games, newest first; and whether more follow."""
-    query = Game.select().where((Game.status == "finished")
-                                & (Game.private == False))      # noqa: E712 (SQL)
+    query = Game.select().where((Game.status == "finished") & (Game.private == False))  # noqa: E712 (SQL)
     if filters.kind:
         query = query.where(Game.kind == filters.kind)
     if filters.since:
@@ -156,12 +189,16 @@ def archive(filters: Filters, viewer: User, language: str) -> tuple[list[Listed]
         query = query.where(Game.finished_at < filters.until + dt.timedelta(days=1))
     if filters.player:
         # Only players whose profile lists their finished games (or the viewer).
-        found = (User.select(User.id).where(
+        found = User.select(User.id).where(
             fn.LOWER(User.name).contains(filters.player.lower())
-            & (User.show_finished | (User.id == viewer.id))))
+            & (User.show_finished | (User.id == viewer.id))
+        )
         query = query.where(Game.id.in_(Tenure.select(Tenure.game).where(Tenure.user.in_(found))))
-    games = list(query.order_by(Game.finished_at.desc(), Game.id.desc())
-                 .offset((filters.page - 1) * PAGE_SIZE).limit(PAGE_SIZE + 1))
+    games = list(
+        query.order_by(Game.finished_at.desc(), Game.id.desc())
+        .offset((filters.page - 1) * PAGE_SIZE)
+        .limit(PAGE_SIZE + 1)
+    )
     return [_listed(g, language, result=True) for g in games[:PAGE_SIZE]], len(games) > PAGE_SIZE
 
 
@@ -170,15 +207,25 @@ def leaderboard(kind: str, page: int, settings) -> tuple[list[dict], bool]:
     """A page of the players rated in ``kind`` who show their ratings, best
     shown (conservative) rating first."""
     shown = PlayerRating.mu - 3 * PlayerRating.sigma
-    rows = list(PlayerRating.select(PlayerRating, User).join(User)
-                .where((PlayerRating.kind == kind) & (PlayerRating.games > 0)
-                       & User.show_ratings)
-                .order_by(shown.desc(), PlayerRating.games.desc(), User.id)
-                .offset((page - 1) * BOARD_SIZE).limit(BOARD_SIZE + 1))
+    rows = list(
+        PlayerRating.select(PlayerRating, User)
+        .join(User)
+        .where((PlayerRating.kind == kind) & (PlayerRating.games > 0) & User.show_ratings)
+        .order_by(shown.desc(), PlayerRating.games.desc(), User.id)
+        .offset((page - 1) * BOARD_SIZE)
+        .limit(BOARD_SIZE + 1)
+    )
     first = (page - 1) * BOARD_SIZE + 1
-    return [{"place": first + i, "user": row.user, "shown": ratings.shown(row),
-             "games": row.games, "provisional": ratings.provisional(row, settings)}
-            for i, row in enumerate(rows[:BOARD_SIZE])], len(rows) > BOARD_SIZE
+    return [
+        {
+            "place": first + i,
+            "user": row.user,
+            "shown": ratings.shown(row),
+            "games": row.games,
+            "provisional": ratings.provisional(row, settings),
+        }
+        for i, row in enumerate(rows[:BOARD_SIZE])
+    ], len(rows) > BOARD_SIZE
 
 
 def may_see_private(game: Game, user) -> bool:

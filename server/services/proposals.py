@@ -9,6 +9,7 @@ the host, with the names of those who agreed in its note; one no ends it
 (also a note).  It holds only while the game stays where it was proposed:
 a move or any other note since makes it lapse, as it would make a form stale.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -21,12 +22,25 @@ from server.models import Game, Proposal, Seat, User, utcnow
 from server.services import moderation, moves, seat_views, takebacks
 
 SERVICES: dict[str, Callable[..., str]] = {
-    "default": moderation.play_default, "replace": moderation.replace,
-    "remove": moderation.remove, "undo": moderation.undo, "abandon": moderation.abandon}
+    "default": moderation.play_default,
+    "replace": moderation.replace,
+    "remove": moderation.remove,
+    "undo": moderation.undo,
+    "abandon": moderation.abandon,
+}
 
 
-def propose(game_id: int, user: User, seq: int, action: str, params: dict, reason: str, *,
-            mailer: Mailer, now: dt.datetime | None = None) -> str:
+def propose(
+    game_id: int,
+    user: User,
+    seq: int,
+    action: str,
+    params: dict,
+    reason: str,
+    *,
+    mailer: Mailer,
+    now: dt.datetime | None = None,
+) -> str:
     if action not in SERVICES:
         raise moderation.ModerationError(N_("That action needs nobody's agreement."))
     now, reason = now or utcnow(), moderation._reason(reason)
@@ -36,28 +50,69 @@ def propose(game_id: int, user: User, seq: int, action: str, params: dict, reaso
         if not moderation.plays_in(user, game):
             raise moderation.Forbidden(N_("Only a host who plays proposes; a moderator acts."))
         what = describe(game, action, params)
-        text = moderation._said(msg("%(who)s (host) proposes to %(what)s; it happens when every "
-                                    "other player agrees on the game page.", who=user.name,
-                                    what=what), reason)
-        new = moderation._note(game, seq, {"note": "proposal", "action": action,
-                                           "params": params, "reason": reason},
-                               text, user, now, actor="host")
-        Proposal.create(game=game.id, action=action, params=params, reason=reason,
-                        proposer=user.id, seq=new, created_at=now)
+        text = moderation._said(
+            msg(
+                "%(who)s (host) proposes to %(what)s; it happens when every "
+                "other player agrees on the game page.",
+                who=user.name,
+                what=what,
+            ),
+            reason,
+        )
+        new = moderation._note(
+            game,
+            seq,
+            {"note": "proposal", "action": action, "params": params, "reason": reason},
+            text,
+            user,
+            now,
+            actor="host",
+        )
+        Proposal.create(
+            game=game.id,
+            action=action,
+            params=params,
+            reason=reason,
+            proposer=user.id,
+            seq=new,
+            created_at=now,
+        )
         mine = {s.index for s in moderation._seats(game) if s.user_id == user.id}
-        moderation._tell(mailer, game, text, reason, skip=mine,
-                         subject=PROPOSAL_SUBJECTS.get(action, N_("Proposal to answer")))
+        moderation._tell(
+            mailer,
+            game,
+            text,
+            reason,
+            skip=mine,
+            subject=PROPOSAL_SUBJECTS.get(action, N_("Proposal to answer")),
+        )
     return N_("Your proposal is on the record: it happens when every other player agrees.")
 
 
-def _try(game_id: int, user: User, seq: int, action: str, params: dict, reason: str,
-         mailer: Mailer, now: dt.datetime) -> None:
+def _try(
+    game_id: int,
+    user: User,
+    seq: int,
+    action: str,
+    params: dict,
+    reason: str,
+    mailer: Mailer,
+    now: dt.datetime,
+) -> None:
     """Carry the action out as if agreed, then roll it all back: what could
     not be done (too many moves to undo, a bad address) is refused now, not
     after everybody has said yes."""
     with db.atomic() as trial:
-        SERVICES[action](game_id, user, seq, reason=reason, mailer=mailer, now=now,
-                         agreed_by=("trial",), **params)
+        SERVICES[action](
+            game_id,
+            user,
+            seq,
+            reason=reason,
+            mailer=mailer,
+            now=now,
+            agreed_by=("trial",),
+            **params,
+        )
         trial.rollback()
 
 
@@ -66,22 +121,29 @@ def open_proposal(game: Game) -> Proposal | None:
     return OPEN_PROPOSAL.first(game.id, game.seq)
 
 
-OPEN_PROPOSAL = Prepared(lambda game_id, seq: (
-    Proposal.select()
-    .where((Proposal.game == game_id) & (Proposal.status == "open") & (Proposal.seq == seq))
-    .order_by(Proposal.id.desc())
-    .limit(1)))
+OPEN_PROPOSAL = Prepared(
+    lambda game_id, seq: (
+        Proposal.select()
+        .where((Proposal.game == game_id) & (Proposal.status == "open") & (Proposal.seq == seq))
+        .order_by(Proposal.id.desc())
+        .limit(1)
+    )
+)
 
 
 def voters(game: Game, proposal: Proposal) -> list[Seat]:
     """Every other player: the seated accounts but the proposer, still playing
     (for a replacement, not the absent player being replaced: they are not
     there to answer)."""
-    seats = Seat.select(Seat, User).join(User).where(
-        (Seat.game == game.id) & (Seat.withdrawn == False))  # noqa: E712 (SQL)
+    seats = (
+        Seat.select(Seat, User).join(User).where((Seat.game == game.id) & (Seat.withdrawn == False))
+    )  # noqa: E712 (SQL)
     replaced = proposal.params.get("index") if proposal.action == "replace" else None
-    found = [s for s in seats if s.user_id != proposal.proposer_id
-             and not (s.index == replaced and s.absent)]
+    found = [
+        s
+        for s in seats
+        if s.user_id != proposal.proposer_id and not (s.index == replaced and s.absent)
+    ]
     if proposal.action == "undo":
         found += _makers_asked(game, proposal, found)
     return found
@@ -93,18 +155,28 @@ def _makers_asked(game: Game, proposal: Proposal, asked: list[Seat]) -> list[Sea
     count = proposal.params.get("count", 1)
     more = takebacks.makers_of_last(game, count if isinstance(count, int) else 1)
     more -= {s.user_id for s in asked} | {proposal.proposer_id}
-    seats = {s.user_id: s for s in Seat.select(Seat, User).join(User).where(
-        (Seat.game == game.id) & Seat.user.in_(list(more)))}
+    seats = {
+        s.user_id: s
+        for s in Seat.select(Seat, User)
+        .join(User)
+        .where((Seat.game == game.id) & Seat.user.in_(list(more)))
+    }
     return [seats.get(uid) or Seat(game=game.id, index=-1, user=uid) for uid in sorted(more)]
 
 
-def answer(game_id: int, user: User, proposal_id: int, agree: bool, *, mailer: Mailer,
-           now: dt.datetime | None = None) -> str:
+def answer(
+    game_id: int,
+    user: User,
+    proposal_id: int,
+    agree: bool,
+    *,
+    mailer: Mailer,
+    now: dt.datetime | None = None,
+) -> str:
     now = now or utcnow()
     with db.atomic():
         game = Game.get_or_none(Game.id == game_id)
-        proposal = Proposal.get_or_none((Proposal.id == proposal_id)
-                                        & (Proposal.game == game_id))
+        proposal = Proposal.get_or_none((Proposal.id == proposal_id) & (Proposal.game == game_id))
         if game is None or proposal is None:
             raise moves.NotFound(N_("There is no such proposal."))
         if open_proposal(game) != proposal:
@@ -120,33 +192,51 @@ def answer(game_id: int, user: User, proposal_id: int, agree: bool, *, mailer: M
         return _carry_out(game, proposal, agreed, mailer, now)
 
 
-def _refuse(game: Game, proposal: Proposal, user: User, mailer: Mailer,
-            now: dt.datetime) -> str:
+def _refuse(game: Game, proposal: Proposal, user: User, mailer: Mailer, now: dt.datetime) -> str:
     Proposal.update(status="refused").where(Proposal.id == proposal.id).execute()
     what = describe(game, proposal.action, proposal.params)
     text = msg("%(who)s refused the proposal to %(what)s.", who=user.name, what=what)
-    moderation._note(game, game.seq, {"note": "refused", "proposal": proposal.id}, text, user,
-                     now, actor="player")
+    moderation._note(
+        game,
+        game.seq,
+        {"note": "refused", "proposal": proposal.id},
+        text,
+        user,
+        now,
+        actor="player",
+    )
     moderation._tell(mailer, game, text, proposal.reason, subject=N_("Proposal refused"))
     return N_("You refused: nothing happens.")
 
 
-def _carry_out(game: Game, proposal: Proposal, agreed: list[int], mailer: Mailer,
-               now: dt.datetime) -> str:
+def _carry_out(
+    game: Game, proposal: Proposal, agreed: list[int], mailer: Mailer, now: dt.datetime
+) -> str:
     Proposal.update(status="done").where(Proposal.id == proposal.id).execute()
     names = [u.name for u in User.select().where(User.id.in_(agreed)).order_by(User.name)]
     reason = f"{proposal.reason} (agreed by {', '.join(names)})"
     proposer = User.get_by_id(proposal.proposer_id)
-    SERVICES[proposal.action](game.id, proposer, game.seq, reason=reason, mailer=mailer,
-                              now=now, agreed_by=tuple(names), **proposal.params)
+    SERVICES[proposal.action](
+        game.id,
+        proposer,
+        game.seq,
+        reason=reason,
+        mailer=mailer,
+        now=now,
+        agreed_by=tuple(names),
+        **proposal.params,
+    )
     return N_("Everybody agreed: it is done.")
 
 
 # What a proposal's mail is, first in its subject: "Undo proposal: Sugar (Kind #3)".
-PROPOSAL_SUBJECTS = {"undo": N_("Undo proposal"), "abandon": N_("Proposal to abandon"),
-                     "remove": N_("Proposal to remove a player"),
-                     "replace": N_("Proposal to give a seat"),
-                     "default": N_("Proposal to play a default move")}
+PROPOSAL_SUBJECTS = {
+    "undo": N_("Undo proposal"),
+    "abandon": N_("Proposal to abandon"),
+    "remove": N_("Proposal to remove a player"),
+    "replace": N_("Proposal to give a seat"),
+    "default": N_("Proposal to play a default move"),
+}
 
 
 def describe(game: Game, action: str, params: dict) -> str:
@@ -154,8 +244,11 @@ def describe(game: Game, action: str, params: dict) -> str:
     seat = params.get("index")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
     if action == "default":
-        return (msg("play the default action for %(who)s", who=names[game.to_move])
-                if game.to_move is not None else msg("play the default action"))
+        return (
+            msg("play the default action for %(who)s", who=names[game.to_move])
+            if game.to_move is not None
+            else msg("play the default action")
+        )
     if action == "replace":
         return msg("give the seat of %(who)s to %(email)s", who=who, email=params.get("email"))
     if action == "remove":

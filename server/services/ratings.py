@@ -22,6 +22,7 @@ sigma (settings RATING_PROVISIONAL_GAMES, RATING_PROVISIONAL_SIGMA).
 they ended (``pbem ratings-rebuild``); the same games in the same order give
 the same ratings.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -51,7 +52,7 @@ RATING_RULES = {
 class Placing:
     seat: int
     user_id: int
-    rank: int           # 1: first; equal ranks: a tie
+    rank: int  # 1: first; equal ranks: a tie
 
 
 def decide(game: Game, outcome: dict | None = None) -> tuple[str, list[Placing]]:
@@ -75,21 +76,40 @@ def _rated_seats(game: Game, held: list[Tenure]) -> dict[int, int]:
     by_seat: dict[int, list[Tenure]] = {}
     for tenure in held:
         by_seat.setdefault(tenure.seat, []).append(tenure)
-    gone = {s.index for s in Seat.select(Seat.index).where(
-        (Seat.game == game.id) & (Seat.absent | Seat.withdrawn))}
-    botted = {e.seat for e in Event.select(Event.seat).where(
-        (Event.game == game.id) & (Event.actor == "bot") & (Event.kind == "move")
-        & (Event.undone == False))}         # noqa: E712 (SQL)
-    return {seat: only[0].user_id for seat, only in by_seat.items()
-            if len(only) == 1 and only[0].user_id is not None and only[0].to_seq is None
-            and seat not in gone and seat not in botted}
+    gone = {
+        s.index
+        for s in Seat.select(Seat.index).where(
+            (Seat.game == game.id) & (Seat.absent | Seat.withdrawn)
+        )
+    }
+    botted = {
+        e.seat
+        for e in Event.select(Event.seat).where(
+            (Event.game == game.id)
+            & (Event.actor == "bot")
+            & (Event.kind == "move")
+            & (Event.undone == False)
+        )
+    }  # noqa: E712 (SQL)
+    return {
+        seat: only[0].user_id
+        for seat, only in by_seat.items()
+        if len(only) == 1
+        and only[0].user_id is not None
+        and only[0].to_seq is None
+        and seat not in gone
+        and seat not in botted
+    }
 
 
 def _ranked(outcome: dict, seats: dict[int, int]) -> list[Placing]:
     """Best first by (winner, score, tiebreak); equal keys share a rank."""
     winners = set(outcome.get("winners", []))
-    keys = {s["seat"]: (s["seat"] in winners, s["total"], s["tiebreak"])
-            for s in outcome.get("scores", []) if s["seat"] in seats}
+    keys = {
+        s["seat"]: (s["seat"] in winners, s["total"], s["tiebreak"])
+        for s in outcome.get("scores", [])
+        if s["seat"] in seats
+    }
     order = sorted(keys, key=lambda seat: (keys[seat], -seat), reverse=True)
     placings, rank, previous = [], 0, None
     for seat in order:
@@ -103,8 +123,7 @@ def game_ended(game: Game, now=None) -> str:
     """Rate ``game`` once, inside the transaction that ended it; returns the
     decision (a second call for the same end changes nothing)."""
     reason, placings = decide(game)
-    claimed = (Game.update(rating=reason)
-               .where((Game.id == game.id) & (Game.rating == "")).execute())
+    claimed = Game.update(rating=reason).where((Game.id == game.id) & (Game.rating == "")).execute()
     if not claimed:
         return Game.get_by_id(game.id).rating
     game.rating = reason
@@ -115,29 +134,58 @@ def game_ended(game: Game, now=None) -> str:
 
 def apply(game: Game, placings: list[Placing], now) -> None:
     ratings = _locked(game.kind, [p.user_id for p in placings])
-    teams = [[MODEL.rating(mu=ratings[p.user_id].mu, sigma=ratings[p.user_id].sigma)]
-             for p in placings]
+    teams = [
+        [MODEL.rating(mu=ratings[p.user_id].mu, sigma=ratings[p.user_id].sigma)] for p in placings
+    ]
     after = MODEL.rate(teams, ranks=[p.rank for p in placings])
     for placing, (new,) in zip(placings, after):
         row = ratings[placing.user_id]
-        RatingChange.create(game=game.id, user=placing.user_id, kind=game.kind,
-                            rank=placing.rank, mu_before=row.mu, sigma_before=row.sigma,
-                            mu_after=new.mu, sigma_after=new.sigma, created_at=now)
-        (PlayerRating.update(mu=new.mu, sigma=new.sigma, games=PlayerRating.games + 1,
-                             updated_at=now)
-         .where(PlayerRating.id == row.id).execute())
+        RatingChange.create(
+            game=game.id,
+            user=placing.user_id,
+            kind=game.kind,
+            rank=placing.rank,
+            mu_before=row.mu,
+            sigma_before=row.sigma,
+            mu_after=new.mu,
+            sigma_after=new.sigma,
+            created_at=now,
+        )
+        (
+            PlayerRating.update(
+                mu=new.mu, sigma=new.sigma, games=PlayerRating.games + 1, updated_at=now
+            )
+            .where(PlayerRating.id == row.id)
+            .execute()
+        )
 
 
 def _locked(kind: str, user_ids: list[int]) -> dict[int, PlayerRating]:
     """The players' ratings in ``kind`` (new ones at the model's start),
     locked on PostgreSQL so two games ending at once do not lose an update."""
     start = MODEL.rating()
-    (PlayerRating.insert_many([{"user": u, "kind": kind, "mu": start.mu, "sigma": start.sigma,
-                                "games": 0, "updated_at": utcnow()} for u in user_ids])
-     .on_conflict_ignore().execute())
-    query = (PlayerRating.select()
-             .where((PlayerRating.kind == kind) & PlayerRating.user.in_(user_ids))
-             .order_by(PlayerRating.user))
+    (
+        PlayerRating.insert_many(
+            [
+                {
+                    "user": u,
+                    "kind": kind,
+                    "mu": start.mu,
+                    "sigma": start.sigma,
+                    "games": 0,
+                    "updated_at": utcnow(),
+                }
+                for u in user_ids
+            ]
+        )
+        .on_conflict_ignore()
+        .execute()
+    )
+    query = (
+        PlayerRating.select()
+        .where((PlayerRating.kind == kind) & PlayerRating.user.in_(user_ids))
+        .order_by(PlayerRating.user)
+    )
     if isinstance(db.obj, PostgresqlDatabase):
         query = query.for_update()
     return {row.user_id: row for row in query}
@@ -189,13 +237,18 @@ def shown(row: PlayerRating) -> float:
 
 
 def provisional(row: PlayerRating, settings) -> bool:
-    return (row.games < settings["RATING_PROVISIONAL_GAMES"]
-            or row.sigma > settings["RATING_PROVISIONAL_SIGMA"])
+    return (
+        row.games < settings["RATING_PROVISIONAL_GAMES"]
+        or row.sigma > settings["RATING_PROVISIONAL_SIGMA"]
+    )
 
 
 @click.command("ratings-rebuild")
-@click.option("--from-log", is_flag=True,
-              help="Replay each game's log for its final ranking instead of the stored result.")
+@click.option(
+    "--from-log",
+    is_flag=True,
+    help="Replay each game's log for its final ranking instead of the stored result.",
+)
 @with_appcontext
 def rebuild_command(from_log: bool):
     """Recompute every rating from the finished games, in the order they ended."""

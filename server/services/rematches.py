@@ -9,6 +9,7 @@ The request mails go out on the proposer's behalf, so they count as
 invitations do (mail/limits.py: INVITES_PER_USER_PER_DAY and
 INVITES_PER_ADDRESS_PER_DAY): nothing is proposed when one would be held back.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -40,13 +41,13 @@ def _players(seats: list[Seat]) -> list[int]:
 
 def _playable(seats: list[Seat]) -> bool:
     """Every seat is still a player's who stayed to the end, or a practice bot's."""
-    return all((s.user_id is not None and not s.withdrawn) or (s.user_id is None and s.bot)
-               for s in seats)
+    return all(
+        (s.user_id is not None and not s.withdrawn) or (s.user_id is None and s.bot) for s in seats
+    )
 
 
 def latest(game: Game) -> Rematch | None:
-    return (Rematch.select().where(Rematch.game == game.id)
-            .order_by(Rematch.id.desc()).first())
+    return Rematch.select().where(Rematch.game == game.id).order_by(Rematch.id.desc()).first()
 
 
 def box(game: Game, user, now: dt.datetime | None = None) -> dict | None:
@@ -59,16 +60,20 @@ def box(game: Game, user, now: dt.datetime | None = None) -> dict | None:
     now, last = now or utcnow(), latest(game)
     if last is not None and last.status == "started":
         return {"new_game": last.new_game_id}
-    pending = last if last is not None and last.status == "open" and last.expires_at > now \
-        else None
+    pending = last if last is not None and last.status == "open" and last.expires_at > now else None
     if pending is None:
         return {"may_propose": _playable(seats), "ended": last.status if last else ""}
     waiting = set(pending.asked) - set(pending.agreed)
-    return {"open": pending, "asked": user.id in waiting,
-            "proposer": User.get_by_id(pending.proposer_id).name,
-            "waiting": [u.name for u in User.select(User.name).where(User.id.in_(list(waiting)))
-                        .order_by(User.name)],
-            "expires": deadline_text(pending.expires_at, user.timezone, user.language)}
+    return {
+        "open": pending,
+        "asked": user.id in waiting,
+        "proposer": User.get_by_id(pending.proposer_id).name,
+        "waiting": [
+            u.name
+            for u in User.select(User.name).where(User.id.in_(list(waiting))).order_by(User.name)
+        ],
+        "expires": deadline_text(pending.expires_at, user.timezone, user.language),
+    }
 
 
 # -- proposing ------------------------------------------------------------------
@@ -84,8 +89,12 @@ def propose(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = 
         if game.status != "finished":
             raise RematchError(N_("Only a finished game is played again."))
         if not _playable(seats):
-            raise RematchError(N_("A player left this game before its end; make a new game "
-                                  "and invite the players you want instead."))
+            raise RematchError(
+                N_(
+                    "A player left this game before its end; make a new game "
+                    "and invite the players you want instead."
+                )
+            )
         last = latest(game)
         if last is not None and last.status == "started":
             raise RematchError(N_("This game has been played again already."))
@@ -97,15 +106,25 @@ def propose(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = 
         people = list(User.select().where(User.id.in_(asked)).order_by(User.id))
         check_limits(mailer.settings, user, [p.email for p in people])
         hours = float(mailer.settings.get("REMATCH_HOURS", 72))
-        rematch = Rematch.create(game=game.id, proposer=user.id, asked=asked, created_at=now,
-                                 expires_at=now + dt.timedelta(hours=hours))
-        if not asked:           # a practice game: nobody else to ask
+        rematch = Rematch.create(
+            game=game.id,
+            proposer=user.id,
+            asked=asked,
+            created_at=now,
+            expires_at=now + dt.timedelta(hours=hours),
+        )
+        if not asked:  # a practice game: nobody else to ask
             _start(game, rematch, user, mailer, now)
             return N_("The new game has started.")
         title = get_game(game.kind).title
         for person in people:
-            mailer.rematch_request(game, title, person, user, deadline_text(
-                rematch.expires_at, person.timezone, person.language))
+            mailer.rematch_request(
+                game,
+                title,
+                person,
+                user,
+                deadline_text(rematch.expires_at, person.timezone, person.language),
+            )
     return N_("Your rematch is proposed: the other players are asked.")
 
 
@@ -115,19 +134,33 @@ def check_limits(settings, user: User, emails: list[str]) -> None:
     limits.serialize(f"user:{user.id}")
     per_user = limits.Limit(settings["INVITES_PER_USER_PER_DAY"], limits.DAY, limits.INVITE)
     if limits.sent_by(user.id, per_user) + len(emails) > per_user.count:
-        raise games.TooManyInvitations(msg(
-            "Nothing was sent: one player may send %(limit)s invitations and rematch "
-            "requests in 24 hours. Try again tomorrow.", limit=per_user.count))
+        raise games.TooManyInvitations(
+            msg(
+                "Nothing was sent: one player may send %(limit)s invitations and rematch "
+                "requests in 24 hours. Try again tomorrow.",
+                limit=per_user.count,
+            )
+        )
     if any(not limits.allows(settings, "rematch", e, stranger=False) for e in sorted(emails)):
-        raise games.TooManyInvitations(msg(
-            "Nothing was sent: a player of this game had an invitation or a rematch request "
-            "from this site in the last 24 hours, and an address gets at most %(limit)s a "
-            "day. Try again tomorrow.", limit=settings["INVITES_PER_ADDRESS_PER_DAY"]))
+        raise games.TooManyInvitations(
+            msg(
+                "Nothing was sent: a player of this game had an invitation or a rematch request "
+                "from this site in the last 24 hours, and an address gets at most %(limit)s a "
+                "day. Try again tomorrow.",
+                limit=settings["INVITES_PER_ADDRESS_PER_DAY"],
+            )
+        )
 
 
 # -- answering --------------------------------------------------------------------
-def answer(game_id: int, rematch_id: int, user: User, agree: bool, mailer: Mailer,
-           now: dt.datetime | None = None) -> str:
+def answer(
+    game_id: int,
+    rematch_id: int,
+    user: User,
+    agree: bool,
+    mailer: Mailer,
+    now: dt.datetime | None = None,
+) -> str:
     now = now or utcnow()
     with db.atomic():
         rematch = Rematch.get_or_none((Rematch.id == rematch_id) & (Rematch.game == game_id))
@@ -139,8 +172,14 @@ def answer(game_id: int, rematch_id: int, user: User, agree: bool, mailer: Maile
             raise RematchError(N_("This rematch request no longer holds."))
         game = Game.get_by_id(game_id)
         if not agree:
-            _end(game, rematch, "refused",
-                 msg("%(who)s said no: there is no rematch.", who=user.name), mailer, now)
+            _end(
+                game,
+                rematch,
+                "refused",
+                msg("%(who)s said no: there is no rematch.", who=user.name),
+                mailer,
+                now,
+            )
             return N_("You said no: there is no rematch.")
         agreed = sorted(set(rematch.agreed) | {user.id})
         Rematch.update(agreed=agreed).where(Rematch.id == rematch.id).execute()
@@ -151,36 +190,55 @@ def answer(game_id: int, rematch_id: int, user: User, agree: bool, mailer: Maile
     return N_("Everybody agreed: the new game has started.")
 
 
-def _start(game: Game, rematch: Rematch, proposer: User, mailer: Mailer,
-           now: dt.datetime) -> Game:
+def _start(game: Game, rematch: Rematch, proposer: User, mailer: Mailer, now: dt.datetime) -> Game:
     """The new game: same kind, name, options, clock and seats; a new seed.
     Its host is the old game's if they play, else the proposer."""
     seats = _seats(game)
     host = game.host_id if game.host_id in _players(seats) else proposer.id
-    new = Game.create(kind=game.kind, name=game.name, host=host, seat_count=len(seats),
-                      options=game.options, seed=secrets.randbits(48),
-                      move_hours=game.move_hours, reminder_hours=game.reminder_hours,
-                      thread_id=mailer.thread_id(), clock_policy=game.clock_policy,
-                      night_from=game.night_from, night_until=game.night_until,
-                      language=game.language, created_at=now)
+    new = Game.create(
+        kind=game.kind,
+        name=game.name,
+        host=host,
+        seat_count=len(seats),
+        options=game.options,
+        seed=secrets.randbits(48),
+        move_hours=game.move_hours,
+        reminder_hours=game.reminder_hours,
+        thread_id=mailer.thread_id(),
+        clock_policy=game.clock_policy,
+        night_from=game.night_from,
+        night_until=game.night_until,
+        language=game.language,
+        created_at=now,
+    )
     for seat in seats:
-        Seat.create(game=new, index=seat.index, user=seat.user_id, joined_at=now,
-                    bot=None if seat.user_id else seat.bot)
+        Seat.create(
+            game=new,
+            index=seat.index,
+            user=seat.user_id,
+            joined_at=now,
+            bot=None if seat.user_id else seat.bot,
+        )
     Rematch.update(status="started", new_game=new.id, ended_at=now).where(
-        Rematch.id == rematch.id).execute()
+        Rematch.id == rematch.id
+    ).execute()
     return games.start(new.id, User.get_by_id(host), mailer)
 
 
 def _claim(rematch: Rematch, status: str, now: dt.datetime) -> None:
     """End the request once: of two answers or sweeps at the same moment one wins."""
-    won = (Rematch.update(status=status, ended_at=now)
-           .where((Rematch.id == rematch.id) & (Rematch.status == "open")).execute())
+    won = (
+        Rematch.update(status=status, ended_at=now)
+        .where((Rematch.id == rematch.id) & (Rematch.status == "open"))
+        .execute()
+    )
     if won != 1:
         raise RematchError(N_("This rematch request no longer holds."))
 
 
-def _end(game: Game, rematch: Rematch, status: str, text: Words, mailer: Mailer,
-         now: dt.datetime) -> None:
+def _end(
+    game: Game, rematch: Rematch, status: str, text: Words, mailer: Mailer, now: dt.datetime
+) -> None:
     _claim(rematch, status, now)
     title = get_game(game.kind).title
     for person in User.select().where(User.id.in_([rematch.proposer_id, *rematch.asked])):
@@ -195,13 +253,15 @@ def _lapsed_text() -> Words:
 def sweep(mailer: Mailer, now: dt.datetime) -> int:
     """Requests not answered by all in time lapse; everybody involved is told."""
     ended = 0
-    for rematch in list(Rematch.select().where((Rematch.status == "open")
-                                               & (Rematch.expires_at <= now))):
+    for rematch in list(
+        Rematch.select().where((Rematch.status == "open") & (Rematch.expires_at <= now))
+    ):
         try:
             with db.atomic():
-                _end(Game.get_by_id(rematch.game_id), rematch, "lapsed", _lapsed_text(),
-                     mailer, now)
+                _end(
+                    Game.get_by_id(rematch.game_id), rematch, "lapsed", _lapsed_text(), mailer, now
+                )
             ended += 1
-        except RematchError:        # an answer or another scheduler came first
+        except RematchError:  # an answer or another scheduler came first
             continue
     return ended

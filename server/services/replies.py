@@ -25,6 +25,7 @@ Answers go only to confirmed account addresses: what was played and what
 comes next, or in one sentence why nothing changed, with the current
 choices.  A sender without an account gets no mail at all.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -44,16 +45,16 @@ from server.mail.compose import Mailer
 from server.mail.inbound import ParsedMail
 from server.mail.reply_address import CONFIRM, LOBBY, TALK, AddressError, ReplyTarget
 from server.models import Game, InboundMail, Seat, User, utcnow
-from server.services import (games, metrics, open_games, reply_confirmations, reply_menu,
-                             table_talk)
+from server.services import games, metrics, open_games, reply_confirmations, reply_menu, table_talk
 from server.services.moves import MoveRejected, play
 from server.services.seat_views import seat_names
 from server.services.state_store import rules
 
 log = logging.getLogger("pbem.replies")
 RAW_LIMIT = 256 * 1024
-FAILED = N_("The server could not handle it. Answer the newest mail of the game, or use "
-            "the game page.")
+FAILED = N_(
+    "The server could not handle it. Answer the newest mail of the game, or use the game page."
+)
 PASS_WORDS = {"pass", "passen", "passer", "passe"}
 NUMBER = re.compile(r"#?([0-9]{1,4})[.)]?")
 
@@ -64,14 +65,19 @@ class Unreadable(Exception):
 
 @dataclass
 class Result:
-    status: str                      # applied, refused, ignored, held
-    reason: str = ""                 # one sentence
+    status: str  # applied, refused, ignored, held
+    reason: str = ""  # one sentence
     played: list[str] = field(default_factory=list)
 
 
 # -- entry ----------------------------------------------------------------------
-def receive(raw: bytes, mailer: Mailer, via: str = "smtp", envelope_from: str | None = None,
-            envelope_to: list[str] | None = None) -> InboundMail | None:
+def receive(
+    raw: bytes,
+    mailer: Mailer,
+    via: str = "smtp",
+    envelope_from: str | None = None,
+    envelope_to: list[str] | None = None,
+) -> InboundMail | None:
     """Handle one incoming mail; None when it was handled before (same Message-ID).
 
     The mail's row, what it did (moves, lobby changes, table talk) and its
@@ -85,8 +91,9 @@ def receive(raw: bytes, mailer: Mailer, via: str = "smtp", envelope_from: str | 
     any other failure is a mail this server cannot handle, kept as ignored and
     not tried again, so no mail is retried for ever."""
     if len(raw) > mailer.settings["INBOUND_MAX_BYTES"]:
-        return _keep_unread(raw, via, f"Larger than {mailer.settings['INBOUND_MAX_BYTES']} "
-                                      "bytes; not read.")
+        return _keep_unread(
+            raw, via, f"Larger than {mailer.settings['INBOUND_MAX_BYTES']} bytes; not read."
+        )
     try:
         mail = inbound.parse(raw, envelope_to, envelope_from)
     except inbound.Malformed as exc:
@@ -105,8 +112,8 @@ def receive(raw: bytes, mailer: Mailer, via: str = "smtp", envelope_from: str | 
         metrics.count_inbound(result.status)
         return row
     except (OperationalError, InterfaceError):
-        raise           # the database: the mail is tried again
-    except Exception:   # noqa: BLE001: a bug or an unhandleable mail must not come back for ever
+        raise  # the database: the mail is tried again
+    except Exception:  # noqa: BLE001 - a bug or an unhandleable mail must not come back for ever
         log.exception("could not handle mail %s", mail.message_id)
         return _keep_failed(mail, raw, to_addr, via, mailer)
 
@@ -116,19 +123,24 @@ def _record(mail: ParsedMail, raw: bytes, to_addr: str, via: str) -> InboundMail
     handled before.  A row still "received" (left by a version that
     committed the row before handling the mail) is taken over and handled."""
     try:
-        with db.atomic():       # a savepoint: a duplicate leaves the transaction usable
+        with db.atomic():  # a savepoint: a duplicate leaves the transaction usable
             return InboundMail.create(
-                message_id=mail.message_id, raw=_raw_text(raw), from_addr=mail.sender[:250],
-                to_addr=(to_addr or ",".join(mail.recipients))[:250], subject=mail.subject,
-                via=via)
+                message_id=mail.message_id,
+                raw=_raw_text(raw),
+                from_addr=mail.sender[:250],
+                to_addr=(to_addr or ",".join(mail.recipients))[:250],
+                subject=mail.subject,
+                via=via,
+            )
     except IntegrityError:
-        pass                    # seen before: handled below, unless it is still "received"
+        pass  # seen before: handled below, unless it is still "received"
     # The UPDATE holds the row until this transaction ends: a second
     # delivery of the same mail waits here, then finds it handled.
-    taken = (InboundMail.update(via=via)
-             .where((InboundMail.message_id == mail.message_id)
-                    & (InboundMail.status == "received"))
-             .execute())
+    taken = (
+        InboundMail.update(via=via)
+        .where((InboundMail.message_id == mail.message_id) & (InboundMail.status == "received"))
+        .execute()
+    )
     return InboundMail.get(InboundMail.message_id == mail.message_id) if taken else None
 
 
@@ -138,24 +150,31 @@ def _keep_unread(raw: bytes, via: str, why: str) -> InboundMail | None:
     message_id = f"<sha256-{hashlib.sha256(raw).hexdigest()}@inbound>"
     try:
         with db.atomic():
-            return InboundMail.create(message_id=message_id, raw=_raw_text(raw), via=via,
-                                      status="ignored", outcome=why)
+            return InboundMail.create(
+                message_id=message_id, raw=_raw_text(raw), via=via, status="ignored", outcome=why
+            )
     except IntegrityError:
         return None
 
 
-def _keep_failed(mail: ParsedMail, raw: bytes, to_addr: str, via: str,
-                 mailer: Mailer) -> InboundMail | None:
+def _keep_failed(
+    mail: ParsedMail, raw: bytes, to_addr: str, via: str, mailer: Mailer
+) -> InboundMail | None:
     """A mail whose handling failed for another reason than the database:
     nothing it did stays; it is kept, and a person who wrote to a reply
     address is told once that it changed nothing."""
     try:
         with db.atomic():
             row = InboundMail.create(
-                message_id=mail.message_id, raw=_raw_text(raw), from_addr=mail.sender[:250],
-                to_addr=(to_addr or ",".join(mail.recipients))[:250], subject=mail.subject,
-                via=via, status="ignored",
-                outcome="Could not be handled (see the log); nothing was changed.")
+                message_id=mail.message_id,
+                raw=_raw_text(raw),
+                from_addr=mail.sender[:250],
+                to_addr=(to_addr or ",".join(mail.recipients))[:250],
+                subject=mail.subject,
+                via=via,
+                status="ignored",
+                outcome="Could not be handled (see the log); nothing was changed.",
+            )
             if to_addr and mail.sender and not mail.automatic:
                 _tell_failed(mail, mailer, row)
             return row
@@ -172,16 +191,27 @@ def _tell_failed(mail: ParsedMail, mailer: Mailer, row: InboundMail) -> None:
             sender = User.get_or_none(User.email == mail.sender)
             if sender is None or not sender.verified:
                 return
-            mailer.queue("reply_refused", sender.email,
-                         "[pbem] " + mailer.words(sender, "Your mail could not be used"),
-                         {"name": sender.name, "reason": say(sender.language, term(FAILED)),
-                          "menu": None, "seat_url": "", "next_name": "", "yours": False,
-                          "title": ""}, None, sender)
+            mailer.queue(
+                "reply_refused",
+                sender.email,
+                "[pbem] " + mailer.words(sender, "Your mail could not be used"),
+                {
+                    "name": sender.name,
+                    "reason": say(sender.language, term(FAILED)),
+                    "menu": None,
+                    "seat_url": "",
+                    "next_name": "",
+                    "yours": False,
+                    "title": "",
+                },
+                None,
+                sender,
+            )
             row.status = "refused"
             row.save()
     except (OperationalError, InterfaceError):
         raise
-    except Exception:   # noqa: BLE001: see receive
+    except Exception:  # noqa: BLE001 - see receive
         log.exception("could not answer mail %s", mail.message_id)
 
 
@@ -195,8 +225,9 @@ def _outcome(result: Result) -> str:
     return " ".join(p for p in (f"Played: {played}." if played else "", result.reason) if p)
 
 
-def _handle(mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer,
-            raw: bytes = b"") -> Result:
+def _handle(
+    mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer, raw: bytes = b""
+) -> Result:
     if mail.automatic:
         return Result("ignored", f"Sent by a machine ({mail.automatic}); not answered.")
     if not mail.sender:
@@ -206,8 +237,7 @@ def _handle(mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer,
     try:
         target = reply_menu.addresses(mailer.settings).read(to_addr)
     except AddressError:
-        return Result("ignored", "This reply address is not one the server gave out; "
-                      "not answered.")
+        return Result("ignored", "This reply address is not one the server gave out; not answered.")
     game = Game.get_or_none(Game.id == target.game_id)
     if game is None:
         return Result("ignored", "That game no longer exists; not answered.")
@@ -224,8 +254,9 @@ def _handle(mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer,
     return _act(mail, target, game, user, mailer)
 
 
-def _act(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
-         mailer: Mailer) -> Result:
+def _act(
+    mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None, mailer: Mailer
+) -> Result:
     """A mail whose sender is proven (or confirmed): do what it says."""
     if target.kind == LOBBY:
         return lobby(mail, target, game, user, mailer)
@@ -234,36 +265,56 @@ def _act(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
     return seat_reply(mail, target, game, user, mailer)
 
 
-def _hold(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
-          row: InboundMail, mailer: Mailer, why: str) -> Result:
+def _hold(
+    mail: ParsedMail,
+    target: ReplyTarget,
+    game: Game,
+    user: User | None,
+    row: InboundMail,
+    mailer: Mailer,
+    why: str,
+) -> Result:
     """A mail not proven to be from its From: is not acted on; its account
     is asked to confirm it, when it could act at all."""
     owner = reply_confirmations.owner(target, game, user)
     if owner is None or not mail.commands:
-        return Result("ignored", f"Not authenticated ({why}), and nothing an account could "
-                      "confirm; not answered.")
+        return Result(
+            "ignored",
+            f"Not authenticated ({why}), and nothing an account could confirm; not answered.",
+        )
     row.user_id = owner.id
-    if reply_confirmations.hold(target, game, owner, mail.commands, row, mailer,
-                                mail.sender) is None:
-        return Result("ignored", f"Not authenticated ({why}); the account was asked to "
-                      "confirm too often this hour, so it was not asked again.")
-    return Result("held", f"Not authenticated ({why}); held until the account's own "
-                  "address confirms it.")
+    if (
+        reply_confirmations.hold(target, game, owner, mail.commands, row, mailer, mail.sender)
+        is None
+    ):
+        return Result(
+            "ignored",
+            f"Not authenticated ({why}); the account was asked to "
+            "confirm too often this hour, so it was not asked again.",
+        )
+    return Result(
+        "held", f"Not authenticated ({why}); held until the account's own address confirms it."
+    )
 
 
-def _confirmed(mail: ParsedMail, target: ReplyTarget, game: Game, row: InboundMail,
-               mailer: Mailer) -> Result:
+def _confirmed(
+    mail: ParsedMail, target: ReplyTarget, game: Game, row: InboundMail, mailer: Mailer
+) -> Result:
     """A reply to a single-use confirmation address: the held mail acts now,
     once, as its account (the address went to no one else).  The reply must
     say yes in its first line: an out-of-office that says nothing of being
     automatic must not confirm a move its owner never saw."""
     if not reply_confirmations.says_yes(mail.commands):
-        return Result("ignored", "A reply to a confirmation address that does not start "
-                      "with yes; nothing confirmed, not answered.")
+        return Result(
+            "ignored",
+            "A reply to a confirmation address that does not start "
+            "with yes; nothing confirmed, not answered.",
+        )
     held = reply_confirmations.claim(target, game, mailer.settings)
     if held is None:
-        return Result("ignored", "This confirmation address was used before or has "
-                      "expired; not answered.")
+        return Result(
+            "ignored", "This confirmation address was used before or has expired; not answered."
+        )
     user = User.get_by_id(held.user_id)
     if not user.verified:
         return Result("ignored", "The account is no longer confirmed; not answered.")
@@ -280,11 +331,22 @@ def _refuse_account(user: User | None, mailer: Mailer, game: Game, reason: str) 
         return Result("ignored", f"{reason} Not answered: the sender has no confirmed account.")
     if _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))
-    mailer.queue("reply_refused", user.email,
-                 "[pbem] " + mailer.words(user, "Your mail could not be used"),
-                 {"name": user.name, "reason": say(user.language, reason), "menu": None,
-                  "seat_url": "", "next_name": "", "yours": False,
-                  "title": rules(game).title}, game, user)
+    mailer.queue(
+        "reply_refused",
+        user.email,
+        "[pbem] " + mailer.words(user, "Your mail could not be used"),
+        {
+            "name": user.name,
+            "reason": say(user.language, reason),
+            "menu": None,
+            "seat_url": "",
+            "next_name": "",
+            "yours": False,
+            "title": rules(game).title,
+        },
+        game,
+        user,
+    )
     return Result("refused", reason)
 
 
@@ -293,10 +355,15 @@ def _refused_often(user: User, settings) -> bool:
     times this past hour: then no more refusals go out, which ends the loop
     with an auto-responder that signs its mail but says it is not one."""
     since = utcnow() - dt.timedelta(hours=1)
-    refused = (InboundMail.select()
-               .where((InboundMail.user == user.id) & (InboundMail.status == "refused")
-                      & (InboundMail.received_at > since))
-               .count())
+    refused = (
+        InboundMail.select()
+        .where(
+            (InboundMail.user == user.id)
+            & (InboundMail.status == "refused")
+            & (InboundMail.received_at > since)
+        )
+        .count()
+    )
     return refused >= int(settings.get("REPLY_REFUSALS_PER_HOUR", 5))
 
 
@@ -305,51 +372,101 @@ def _unanswered(reason) -> str:
 
 
 # -- table talk -----------------------------------------------------------------
-def talk_reply(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
-               mailer: Mailer) -> Result:
+def talk_reply(
+    mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None, mailer: Mailer
+) -> Result:
     """A reply to a table-talk mail: its text (quotes and signature cut) goes
     to the table as the seat's message; nothing is answered but a refusal."""
-    seat = (Seat.select(Seat, User).join(User)
-            .where((Seat.game == game.id) & (Seat.index == target.seat)).get_or_none())
-    if seat is None or user is None or seat.user_id != user.id \
-            or seat.link_version != target.version:
-        return _refuse_account(user, mailer, game,
-                               N_("Table talk is taken only from the player's own confirmed "
-                                  "address, through the newest table-talk mail."))
+    seat = (
+        Seat.select(Seat, User)
+        .join(User)
+        .where((Seat.game == game.id) & (Seat.index == target.seat))
+        .get_or_none()
+    )
+    if (
+        seat is None
+        or user is None
+        or seat.user_id != user.id
+        or seat.link_version != target.version
+    ):
+        return _refuse_account(
+            user,
+            mailer,
+            game,
+            N_(
+                "Table talk is taken only from the player's own confirmed "
+                "address, through the newest table-talk mail."
+            ),
+        )
     try:
         table_talk.post(game.id, seat, "\n".join(mail.commands), mailer)
     except MoveRejected as exc:
-        return _answer(game, seat, mailer, "refused",
-                       msg("Your message was not posted: %(why)s", why=_why(exc)))
+        return _answer(
+            game,
+            seat,
+            mailer,
+            "refused",
+            msg("Your message was not posted: %(why)s", why=_why(exc)),
+        )
     return Result("applied", "Posted to the table.")
 
 
 # -- moves ----------------------------------------------------------------------
-def seat_reply(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
-               mailer: Mailer) -> Result:
-    seat = (Seat.select(Seat, User).join(User)
-            .where((Seat.game == game.id) & (Seat.index == target.seat)).get_or_none())
+def seat_reply(
+    mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None, mailer: Mailer
+) -> Result:
+    seat = (
+        Seat.select(Seat, User)
+        .join(User)
+        .where((Seat.game == game.id) & (Seat.index == target.seat))
+        .get_or_none()
+    )
     if seat is None or user is None or seat.user_id != user.id:
-        return _refuse_account(user, mailer, game,
-                               N_("Replies for this seat are taken only from its player's "
-                                  "own confirmed address."))
+        return _refuse_account(
+            user,
+            mailer,
+            game,
+            N_("Replies for this seat are taken only from its player's own confirmed address."),
+        )
     if seat.withdrawn or seat.absent or seat.bot:
         # Resigned, removed, away or handed to a bot: its old addresses are dead.
-        return _refuse_account(user, mailer, game, N_(
-            "This seat no longer takes moves by mail, so your reply was not played; the "
-            "game page says why."))
+        return _refuse_account(
+            user,
+            mailer,
+            game,
+            N_(
+                "This seat no longer takes moves by mail, so your reply was not played; the "
+                "game page says why."
+            ),
+        )
     if seat.link_version != target.version:
-        return _answer(game, seat, mailer, "refused", "This reply address was replaced by "
-                       "a newer one; answer the newest mail of this game.")
+        return _answer(
+            game,
+            seat,
+            mailer,
+            "refused",
+            "This reply address was replaced by a newer one; answer the newest mail of this game.",
+        )
     if game.status == "finished":
-        return _answer(game, seat, mailer, "refused", "This game is over; nothing more "
-                       "can be played.")
+        return _answer(
+            game, seat, mailer, "refused", "This game is over; nothing more can be played."
+        )
     if game.seq != target.seq:
-        return _answer(game, seat, mailer, "refused", "The game has moved on since the mail "
-                       "you answered, so your reply was not played.")
+        return _answer(
+            game,
+            seat,
+            mailer,
+            "refused",
+            "The game has moved on since the mail you answered, so your reply was not played.",
+        )
     if not mail.commands:
-        return _answer(game, seat, mailer, "refused", "No choice was found at the top of "
-                       "your reply: answer with the number of one choice.")
+        return _answer(
+            game,
+            seat,
+            mailer,
+            "refused",
+            "No choice was found at the top of your reply: answer with the number of one choice.",
+        )
     return _play_lines(mail.commands, game, seat, user, mailer)
 
 
@@ -360,18 +477,25 @@ def _play_lines(lines: list[str], game: Game, seat: Seat, user: User, mailer: Ma
     for number, line in enumerate(lines, start=1):
         game = Game.get_by_id(game.id)
         if game.status != "active" or game.to_move != seat.index:
-            reason = (msg("It is not your turn.") if number == 1 else
-                      msg("Line %(number)s and after were not played: your part of the turn is "
-                          "done.", number=number))
+            reason = (
+                msg("It is not your turn.")
+                if number == 1
+                else msg(
+                    "Line %(number)s and after were not played: your part of the turn is done.",
+                    number=number,
+                )
+            )
             break
         try:
-            choice = match(line, reply_menu.seat_choices(game, seat.index,
-                                                          language=user.language))
-            done = play(game.id, seat.index, choice.action, seq, mailer=mailer,
-                        user_id=user.id)
+            choice = match(line, reply_menu.seat_choices(game, seat.index, language=user.language))
+            done = play(game.id, seat.index, choice.action, seq, mailer=mailer, user_id=user.id)
         except (Unreadable, IllegalMove, MoveRejected) as exc:
-            reason = msg("Line %(number)s (\"%(line)s\") was not played: %(why)s",
-                         number=number, line=line[:60], why=_why(exc))
+            reason = msg(
+                'Line %(number)s ("%(line)s") was not played: %(why)s',
+                number=number,
+                line=line[:60],
+                why=_why(exc),
+            )
             break
         played.append(choice.label)
         seq = done.seq
@@ -391,18 +515,25 @@ def match(line: str, choices: list[Choice]) -> Choice:
     if number:
         n = int(number.group(1))
         if not 1 <= n <= len(choices):
-            raise Unreadable(msg("there is no choice %(n)s; choose 1 to %(count)s.", n=n,
-                                 count=len(choices)))
+            raise Unreadable(
+                msg("there is no choice %(n)s; choose 1 to %(count)s.", n=n, count=len(choices))
+            )
         return choices[n - 1]
     labels = [c.label.casefold() for c in choices]
     if text in PASS_WORDS:
-        found = [c for c in choices if c.action.get("type") == "pass"
-                 or c.label.casefold().startswith("pass")]
+        found = [
+            c
+            for c in choices
+            if c.action.get("type") == "pass" or c.label.casefold().startswith("pass")
+        ]
         if not found:
             raise Unreadable(N_("passing is not one of your choices now."))
         return found[0]
-    for test in (lambda label: label == text, lambda label: label.startswith(text),
-                 lambda label: text in label):
+    for test in (
+        lambda label: label == text,
+        lambda label: label.startswith(text),
+        lambda label: text in label,
+    ):
         found = [c for c, label in zip(choices, labels) if test(label)]
         if len(found) == 1:
             return found[0]
@@ -418,8 +549,14 @@ def _why(exc: Exception) -> Words:
     return text if isinstance(text, Words) else term(str(text))
 
 
-def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
-            played: list[str] | None = None) -> Result:
+def _answer(
+    game: Game,
+    seat: Seat,
+    mailer: Mailer,
+    status: str,
+    reason: str,
+    played: list[str] | None = None,
+) -> Result:
     """The mail to the seat's player: what was played, or why not, and the
     choices now (with a fresh reply address)."""
     seat = Seat.get_by_id(seat.id)
@@ -427,50 +564,82 @@ def _answer(game: Game, seat: Seat, mailer: Mailer, status: str, reason: str,
     menu = reply_menu.menu(mailer.settings, game, seat)
     names = seat_names(game)
     kind = rules(game)
-    next_name = names[game.to_move] if game.status == "active" and game.to_move is not None \
-        else ""
-    context = {"name": user.name, "title": kind.title, "reason": _said(user.language, reason),
-               "played": played or [], "over": game.status == "finished",
-               "next_name": next_name, "yours": game.to_move == seat.index,
-               "menu": menu.context() if menu else None,
-               "seat_url": mailer.links.seat_url(seat)}
+    next_name = names[game.to_move] if game.status == "active" and game.to_move is not None else ""
+    context = {
+        "name": user.name,
+        "title": kind.title,
+        "reason": _said(user.language, reason),
+        "played": played or [],
+        "over": game.status == "finished",
+        "next_name": next_name,
+        "yours": game.to_move == seat.index,
+        "menu": menu.context() if menu else None,
+        "seat_url": mailer.links.seat_url(seat),
+    }
     if status != "applied" and _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))
     template = "reply_applied" if status == "applied" else "reply_refused"
-    mailer.queue(template, user.email,
-                 mailer.subject_for(game, kind.title, REPLY_SUBJECTS[template]), context, game,
-                 user, reply_to=menu.reply_to if menu and menu.choices else "")
+    mailer.queue(
+        template,
+        user.email,
+        mailer.subject_for(game, kind.title, REPLY_SUBJECTS[template]),
+        context,
+        game,
+        user,
+        reply_to=menu.reply_to if menu and menu.choices else "",
+    )
     return Result(status, reason, played or [])
 
 
 # -- lobby ----------------------------------------------------------------------
-def lobby(mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None,
-          mailer: Mailer) -> Result:
+def lobby(
+    mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None, mailer: Mailer
+) -> Result:
     kind = get_game(game.kind)
     if user is None:
-        return Result("ignored", "Lobby commands are taken only from the address of a "
-                      "confirmed account; the sender has none, so it is not answered.")
+        return Result(
+            "ignored",
+            "Lobby commands are taken only from the address of a "
+            "confirmed account; the sender has none, so it is not answered.",
+        )
     if game.join_version != target.version:
-        return _lobby_answer(user.email, user, game, mailer, "refused",
-                             N_("This lobby address was revoked by the host."), [])
+        return _lobby_answer(
+            user.email,
+            user,
+            game,
+            mailer,
+            "refused",
+            N_("This lobby address was revoked by the host."),
+            [],
+        )
     done, reason = [], ""
     for line in mail.commands:
         try:
             done.append(lobby_command(line, game, user, kind, mailer))
         except (MoveRejected, IllegalMove, Unreadable) as exc:
-            reason = msg("\"%(line)s\" was not done: %(why)s", line=line[:60], why=_why(exc))
+            reason = msg('"%(line)s" was not done: %(why)s', line=line[:60], why=_why(exc))
             break
     if not mail.commands:
         reason = N_("No command was found at the top of your mail.")
-    result = _lobby_answer(user.email, user, game, mailer, "applied" if done else "refused",
-                           reason, done)
+    result = _lobby_answer(
+        user.email, user, game, mailer, "applied" if done else "refused", reason, done
+    )
     host = User.get_by_id(game.host_id)
     joined = [line for line in done if line.startswith("You sit")]
     left = [line for line in done if line.startswith("You left")]
     if (joined or left) and host.id != user.id:
         # The host hears of it, and can answer that mail with /start.
-        news: list[str] = [msg("%(name)s now sits in seat %(seat)s.", name=user.name,
-                    seat=joined[-1].split()[-1].rstrip("."))] if joined else []
+        news: list[str] = (
+            [
+                msg(
+                    "%(name)s now sits in seat %(seat)s.",
+                    name=user.name,
+                    seat=joined[-1].split()[-1].rstrip("."),
+                )
+            ]
+            if joined
+            else []
+        )
         news += [open_games.left_text(user)] if left else []
         _lobby_answer(host.email, host, game, mailer, "applied", "", news)
     return result
@@ -497,8 +666,13 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
             specs = [s for s in kind.options if s.canonical(value) is not None]
             if not specs:
                 allowed = "; ".join(s.allowed() for s in kind.options) or "none"
-                raise Unreadable(msg("no option takes %(value)s (allowed: %(allowed)s).",
-                                     value=repr(value), allowed=allowed))
+                raise Unreadable(
+                    msg(
+                        "no option takes %(value)s (allowed: %(allowed)s).",
+                        value=repr(value),
+                        allowed=allowed,
+                    )
+                )
             name = specs[0].name
         game = games.set_option(game.id, user, name, value)
         return msg("Option %(name)s is now %(value)s.", name=name, value=game.options[name])
@@ -507,8 +681,10 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
 
 FREE_SEAT = N_("(free)")
 # What an answer to a move by mail is, first in its subject.
-REPLY_SUBJECTS = {"reply_applied": N_("Your mail was played"),
-                  "reply_refused": N_("Your mail could not be used")}
+REPLY_SUBJECTS = {
+    "reply_applied": N_("Your mail was played"),
+    "reply_refused": N_("Your mail could not be used"),
+}
 
 
 def _said(language: str | None, text) -> str:
@@ -518,27 +694,45 @@ def _said(language: str | None, text) -> str:
     return say(language, text if isinstance(text, Words) else term(str(text)))
 
 
-def _lobby_answer(to_addr: str, user: User, game: Game, mailer: Mailer, status: str,
-                  reason: str, done: list[str]) -> Result:
+def _lobby_answer(
+    to_addr: str, user: User, game: Game, mailer: Mailer, status: str, reason: str, done: list[str]
+) -> Result:
     game = Game.get_by_id(game.id)
     kind = get_game(game.kind)
     language = user.language if user else None
-    names = [s.user.name if s.user_id else None for s in
-             Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
-             .where(Seat.game == game.id).order_by(Seat.index)]
+    names = [
+        s.user.name if s.user_id else None
+        for s in Seat.select(Seat, User)
+        .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+        .where(Seat.game == game.id)
+        .order_by(Seat.index)
+    ]
     # An option as the lobby page says it, with the word /option takes beside it.
-    options = [f"{_said(language, spec.label)}: {_said(language, value)}"
-               + ("" if _said(language, value) == str(value) else f" ({value})")
-               for spec in kind.options
-               for value in [game.options.get(spec.name, spec.default)]]
-    context = {"name": user.name if user else "", "title": kind.title,
-               "reason": _said(language, reason), "done": [_said(language, d) for d in done],
-               "status": game.status, "seats": names, "options": options}
+    options = [
+        f"{_said(language, spec.label)}: {_said(language, value)}"
+        + ("" if _said(language, value) == str(value) else f" ({value})")
+        for spec in kind.options
+        for value in [game.options.get(spec.name, spec.default)]
+    ]
+    context = {
+        "name": user.name if user else "",
+        "title": kind.title,
+        "reason": _said(language, reason),
+        "done": [_said(language, d) for d in done],
+        "status": game.status,
+        "seats": names,
+        "options": options,
+    }
     if status != "applied" and _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))
     reply_to = reply_menu.lobby_address(mailer.settings, game) if game.status == "open" else ""
-    mailer.queue("reply_lobby", to_addr, mailer.subject_for(game, kind.title, N_("Lobby news")),
-                 context, game,
-                 user, reply_to=reply_to)
+    mailer.queue(
+        "reply_lobby",
+        to_addr,
+        mailer.subject_for(game, kind.title, N_("Lobby news")),
+        context,
+        game,
+        user,
+        reply_to=reply_to,
+    )
     return Result(status, reason, done)
-

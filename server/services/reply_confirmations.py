@@ -16,6 +16,7 @@ address, which the request names as the sender it came with), and the
 subject is ours alone: a forger can make an account's owner get at most
 REPLY_CONFIRM_PER_HOUR requests an hour, and nothing else.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -31,9 +32,27 @@ SHOWN_LINES = 20
 SHOWN_CHARS = 2000
 # The first line of a confirming reply, in the four languages (and "confirm"
 # words): any other first line, e.g. an out-of-office text, confirms nothing.
-YES_WORDS = frozenset({"yes", "y", "ok", "confirm", "confirmed", "ja", "j", "bevestig",
-                       "bevestigd", "bestätigen", "bestätigt", "bestaetigen", "oui", "o",
-                       "confirmer", "confirme", "confirmé"})
+YES_WORDS = frozenset(
+    {
+        "yes",
+        "y",
+        "ok",
+        "confirm",
+        "confirmed",
+        "ja",
+        "j",
+        "bevestig",
+        "bevestigd",
+        "bestätigen",
+        "bestätigt",
+        "bestaetigen",
+        "oui",
+        "o",
+        "confirmer",
+        "confirme",
+        "confirmé",
+    }
+)
 # What the mail calls the held thing, per reply address kind.
 WHAT = {SEAT: "move", LOBBY: "lobby", TALK: "talk"}
 
@@ -49,11 +68,16 @@ def owner(target: ReplyTarget, game: Game, user: User | None) -> User | None:
         ok = game.join_version == target.version and game.status == "open"
         return user if ok and user is not None and user.verified else None
     seat = Seat.get_or_none((Seat.game == game.id) & (Seat.index == target.seat))
-    if seat is None or seat.user_id is None or seat.withdrawn \
-            or seat.link_version != target.version:
+    if (
+        seat is None
+        or seat.user_id is None
+        or seat.withdrawn
+        or seat.link_version != target.version
+    ):
         return None
-    if target.kind == SEAT and (game.status != "active" or game.seq != target.seq
-                                or game.to_move != seat.index):
+    if target.kind == SEAT and (
+        game.status != "active" or game.seq != target.seq or game.to_move != seat.index
+    ):
         return None
     if target.kind == TALK and game.status == "open":
         return None
@@ -67,35 +91,65 @@ def says_yes(commands: list[str]) -> bool:
     return first in YES_WORDS
 
 
-def hold(target: ReplyTarget, game: Game, user: User, lines: list[str], row: InboundMail,
-         mailer: Mailer, sender: str, now: dt.datetime | None = None
-         ) -> ReplyConfirmation | None:
+def hold(
+    target: ReplyTarget,
+    game: Game,
+    user: User,
+    lines: list[str],
+    row: InboundMail,
+    mailer: Mailer,
+    sender: str,
+    now: dt.datetime | None = None,
+) -> ReplyConfirmation | None:
     """Keep the mail's lines and ask ``user`` to confirm them; None when the
     account was asked too often this hour already (nothing is sent)."""
     now = now or utcnow()
-    recent = (ReplyConfirmation.select()
-              .where((ReplyConfirmation.user == user.id)
-                     & (ReplyConfirmation.created_at > now - dt.timedelta(hours=1)))
-              .count())
+    recent = (
+        ReplyConfirmation.select()
+        .where(
+            (ReplyConfirmation.user == user.id)
+            & (ReplyConfirmation.created_at > now - dt.timedelta(hours=1))
+        )
+        .count()
+    )
     if recent >= int(mailer.settings.get("REPLY_CONFIRM_PER_HOUR", 5)):
         return None
     held = ReplyConfirmation.create(
-        game=game.id, user=user.id, kind=target.kind, seat=target.seat, version=target.version,
-        seq=target.seq, lines=lines, inbound=row.id, created_at=now)
+        game=game.id,
+        user=user.id,
+        kind=target.kind,
+        seat=target.seat,
+        version=target.version,
+        seq=target.seq,
+        lines=lines,
+        inbound=row.id,
+        created_at=now,
+    )
     address = reply_menu.addresses(mailer.settings).for_confirmation(game.id, held.id)
     shown = "\n".join(lines[:SHOWN_LINES])[:SHOWN_CHARS]
-    mailer.queue("reply_confirm", user.email,
-                 "[pbem] " + mailer.words(user, "Please confirm your mail"),
-                 {"name": user.name, "title": rules(game).title, "what": WHAT[target.kind],
-                  "lines": shown.split("\n"), "seat": target.seat + 1,
-                  "sender": clean_header(sender, 120),
-                  "hours": int(mailer.settings.get("REPLY_CONFIRM_MAX_AGE_HOURS", 72))},
-                 game, user, reply_to=address)
+    mailer.queue(
+        "reply_confirm",
+        user.email,
+        "[pbem] " + mailer.words(user, "Please confirm your mail"),
+        {
+            "name": user.name,
+            "title": rules(game).title,
+            "what": WHAT[target.kind],
+            "lines": shown.split("\n"),
+            "seat": target.seat + 1,
+            "sender": clean_header(sender, 120),
+            "hours": int(mailer.settings.get("REPLY_CONFIRM_MAX_AGE_HOURS", 72)),
+        },
+        game,
+        user,
+        reply_to=address,
+    )
     return held
 
 
-def claim(target: ReplyTarget, game: Game, settings,
-          now: dt.datetime | None = None) -> ReplyConfirmation | None:
+def claim(
+    target: ReplyTarget, game: Game, settings, now: dt.datetime | None = None
+) -> ReplyConfirmation | None:
     """The held mail a confirmation address names, marked used; None when it
     is unknown, of another game, used before or expired.  The conditional
     UPDATE lets exactly one of two confirmations arriving together through."""
@@ -104,18 +158,29 @@ def claim(target: ReplyTarget, game: Game, settings,
     if held is None or held.game_id != game.id:
         return None
     oldest = now - dt.timedelta(hours=int(settings.get("REPLY_CONFIRM_MAX_AGE_HOURS", 72)))
-    claimed = (ReplyConfirmation.update(used_at=now)
-               .where((ReplyConfirmation.id == held.id)
-                      & ReplyConfirmation.used_at.is_null()
-                      & (ReplyConfirmation.created_at >= oldest))
-               .execute())
+    claimed = (
+        ReplyConfirmation.update(used_at=now)
+        .where(
+            (ReplyConfirmation.id == held.id)
+            & ReplyConfirmation.used_at.is_null()
+            & (ReplyConfirmation.created_at >= oldest)
+        )
+        .execute()
+    )
     return held if claimed == 1 else None
 
 
 def held_mail(held: ReplyConfirmation, user: User) -> tuple[ParsedMail, ReplyTarget]:
     """The held mail as the reply handlers read it, and the address it was to."""
     lines = list(held.lines)
-    mail = ParsedMail(message_id="", sender=user.email, recipients=[], subject="",
-                      in_reply_to="", text="\n".join(lines), commands=lines)
+    mail = ParsedMail(
+        message_id="",
+        sender=user.email,
+        recipients=[],
+        subject="",
+        in_reply_to="",
+        text="\n".join(lines),
+        commands=lines,
+    )
     target = ReplyTarget(held.kind, held.game_id, held.version, seat=held.seat, seq=held.seq)
     return mail, target

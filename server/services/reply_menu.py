@@ -7,6 +7,7 @@ other seat's hidden information.  The numbers are the positions in
 ``choices(state, seat)``: the same state gives the same list, so a reply's
 number means what the mail showed.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,12 +25,16 @@ from server.services.state_store import load_state, rules
 class Menu:
     prompt: str
     choices: list[str]
-    holdings: list[dict]     # {"title": ..., "rows": [(label, value), ...]}
+    holdings: list[dict]  # {"title": ..., "rows": [(label, value), ...]}
     reply_to: str
 
     def context(self) -> dict:
-        return {"prompt": self.prompt, "choices": self.choices, "holdings": self.holdings,
-                "reply_to": self.reply_to}
+        return {
+            "prompt": self.prompt,
+            "choices": self.choices,
+            "holdings": self.holdings,
+            "reply_to": self.reply_to,
+        }
 
 
 def addresses(settings) -> ReplyAddresses:
@@ -42,8 +47,10 @@ def seat_choices(game: Game, seat: int, state=None, language: str | None = None)
         return []
     state = state if state is not None else load_state(game, save=False)
     kind = rules(game)
-    return [Choice(c.action, say(language, c.label, kind.domain), c.group)
-            for c in kind.choices(state, seat)]
+    return [
+        Choice(c.action, say(language, c.label, kind.domain), c.group)
+        for c in kind.choices(state, seat)
+    ]
 
 
 def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
@@ -56,13 +63,19 @@ def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
     names = seat_names(game)
     own = names[seat.index] if seat.index < len(names) else None
     language = seat.user.language if seat.user_id else None
-    holdings = [{"title": s.title, "rows": list(s.rows)}
-                for s in seat_views.board(game, state, seat.index, names, language)
-                if s.title == own]
+    holdings = [
+        {"title": s.title, "rows": list(s.rows)}
+        for s in seat_views.board(game, state, seat.index, names, language)
+        if s.title == own
+    ]
     choices = [c.label for c in seat_choices(game, seat.index, state, language)]
     prompt = translate(language, *kind.prompt_message(state), kind.domain) if choices else ""
-    return Menu(prompt, choices, holdings,
-                replies.for_seat(game.id, seat.index, seat.link_version, game.seq))
+    return Menu(
+        prompt,
+        choices,
+        holdings,
+        replies.for_seat(game.id, seat.index, seat.link_version, game.seq),
+    )
 
 
 def lobby_address(settings, game: Game) -> str:

@@ -3,6 +3,7 @@
 Everything here goes through the engine's per-seat view and ``text_for``, so a
 page or mail built from it can hold no other seat's hidden information.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -18,11 +19,11 @@ from engine.words import N_, Words, msg, term
 from server.db import Prepared
 from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
-from server.services.clock.deadlines import local_text
 from server.services import tenures
+from server.services.clock.deadlines import local_text
 from server.services.state_store import rules
 
-TALK_RIDE_ALONG = 20    # table-talk messages at most in one turn mail or digest
+TALK_RIDE_ALONG = 20  # table-talk messages at most in one turn mail or digest
 
 
 @dataclass(frozen=True)
@@ -35,11 +36,14 @@ def seat_names(game: Game, language: str | None = None) -> list[str]:
     return names_of(seats_with_users(game), language)
 
 
-SEATS_WITH_USERS = Prepared(lambda game_id: (
-    Seat.select(Seat, User)
-    .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
-    .where(Seat.game == game_id)
-    .order_by(Seat.index)))
+SEATS_WITH_USERS = Prepared(
+    lambda game_id: (
+        Seat.select(Seat, User)
+        .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+        .where(Seat.game == game_id)
+        .order_by(Seat.index)
+    )
+)
 
 
 def seats_with_users(game: Game) -> list[Seat]:
@@ -55,14 +59,17 @@ def names_of(seats: list[Seat], language: str | None = None) -> list[str]:
 
 # A seat nobody holds is called by what plays it (Words: say() puts them
 # in the reader's language; where a plain string is expected they read English).
-BOT_SEAT_NAMES = {"random": N_("Random bot %(number)s"), "heuristic": N_("Steady bot %(number)s"),
-                  "search": N_("Thinking bot %(number)s")}
+BOT_SEAT_NAMES = {
+    "random": N_("Random bot %(number)s"),
+    "heuristic": N_("Steady bot %(number)s"),
+    "search": N_("Thinking bot %(number)s"),
+}
 
 
 def _name(seat: Seat) -> str:
     if seat.user_id:
         return seat.user.name
-    if seat.bot:        # a practice game's bot: "Steady bot 2"
+    if seat.bot:  # a practice game's bot: "Steady bot 2"
         return msg(BOT_SEAT_NAMES.get(seat.bot, N_("Bot %(number)s")), number=seat.index + 1)
     return msg(N_("Player %(number)s"), number=seat.index + 1)
 
@@ -72,55 +79,80 @@ def bot_title(name: str | None) -> str:
     return bot.title if bot else "bot"
 
 
-def board(game: Game, state, viewer: int | None, names: list[str],
-          language: str | None = None) -> list[Section]:
+def board(
+    game: Game, state, viewer: int | None, names: list[str], language: str | None = None
+) -> list[Section]:
     """The board's sections as ``viewer`` sees them, in ``language``."""
     kind = rules(game)
-    said = partial(say, language, domain=kind.domain)      # the game's words first
-    return [Section(name_seats(said(section.title), names),
-                    tuple((said(label), name_seats(said(value), names))
-                          for label, value in section.rows))
-            for section in kind.board(kind.view(state, viewer), names)]
+    said = partial(say, language, domain=kind.domain)  # the game's words first
+    return [
+        Section(
+            name_seats(said(section.title), names),
+            tuple((said(label), name_seats(said(value), names)) for label, value in section.rows),
+        )
+        for section in kind.board(kind.view(state, viewer), names)
+    ]
 
 
-def choices(game: Game, state, seat: int, names: list[str],
-            language: str | None = None) -> list[Choice]:
+def choices(
+    game: Game, state, seat: int, names: list[str], language: str | None = None
+) -> list[Choice]:
     """What ``seat`` may do now, labelled in ``language``."""
     kind = rules(game)
     said = partial(say, language, domain=kind.domain)
-    return [Choice(c.action, name_seats(said(c.label), names), said(c.group))
-            for c in kind.choices(state, seat)]
+    return [
+        Choice(c.action, name_seats(said(c.label), names), said(c.group))
+        for c in kind.choices(state, seat)
+    ]
 
 
-def log_lines(game: Game, viewer: int | None, names: list[str], after: int = 0,
-              upto: int | None = None, language: str | None = None,
-              roster: tenures.Roster | None = None) -> list[LogLine]:
+def log_lines(
+    game: Game,
+    viewer: int | None,
+    names: list[str],
+    after: int = 0,
+    upto: int | None = None,
+    language: str | None = None,
+    roster: tenures.Roster | None = None,
+) -> list[LogLine]:
     """The log's lines, each naming the seats as they were held at its row
     (services/tenures.py), not as they are held today.  ``roster``:
     ``tenures.roster(game, names)`` when the caller has read it already."""
     if upto is None:
         rows = LOG_ROWS_AFTER.rows(game.id, after)
     else:
-        rows = _log_rows(game.id).where((Event.seq > after) & (Event.seq <= upto)).order_by(
-            Event.seq)
-    return _lines(rows, viewer, roster or tenures.roster(game, names), language,
-                  rules(game).domain)
+        rows = (
+            _log_rows(game.id).where((Event.seq > after) & (Event.seq <= upto)).order_by(Event.seq)
+        )
+    return _lines(rows, viewer, roster or tenures.roster(game, names), language, rules(game).domain)
 
 
-def recent_log_lines(game: Game, viewer: int | None, names: list[str], count: int,
-                     language: str | None = None,
-                     roster: tenures.Roster | None = None) -> list[LogLine]:
+def recent_log_lines(
+    game: Game,
+    viewer: int | None,
+    names: list[str],
+    count: int,
+    language: str | None = None,
+    roster: tenures.Roster | None = None,
+) -> list[LogLine]:
     """The last ``count`` lines of the log, reading only the last ``count``
     rows (a row has one line or more), so a page costs the same at move 300
     as at move 3."""
     rows = LAST_LOG_ROWS.rows(game.id, count)
-    return _lines(reversed(rows), viewer, roster or tenures.roster(game, names),
-                  language, rules(game).domain)[-count:]
+    return _lines(
+        reversed(rows), viewer, roster or tenures.roster(game, names), language, rules(game).domain
+    )[-count:]
 
 
-def recent_and_since(game: Game, viewer: int | None, names: list[str], count: int,
-                     since: int | None, language: str | None = None,
-                     roster: tenures.Roster | None = None) -> tuple[list[LogLine], list[LogLine]]:
+def recent_and_since(
+    game: Game,
+    viewer: int | None,
+    names: list[str],
+    count: int,
+    since: int | None,
+    language: str | None = None,
+    roster: tenures.Roster | None = None,
+) -> tuple[list[LogLine], list[LogLine]]:
     """``recent_log_lines`` and, when ``since`` is given, ``log_lines`` after
     it: from the same rows when the last ``count`` rows reach back to
     ``since`` (the page after one's own move), each row's texts made once."""
@@ -131,26 +163,43 @@ def recent_and_since(game: Game, viewer: int | None, names: list[str], count: in
         return lines[-count:], []
     if len(rows) < count or (rows and rows[0].seq <= since + 1):
         return lines[-count:], [line for line in lines if line.seq > since]
-    return lines[-count:], log_lines(game, viewer, names, after=since, language=language,
-                                     roster=roster)
+    return lines[-count:], log_lines(
+        game, viewer, names, after=since, language=language, roster=roster
+    )
 
 
 def _log_rows(game_id: int):
-    return (Event.select(Event.seq, Event.events, Event.undone, Event.actor, Event.seat,
-                         Event.kind, User.name.alias("by_name"))
-            .join(User, JOIN.LEFT_OUTER, on=(Event.user == User.id))
-            .where(Event.game == game_id)
-            .objects())
+    return (
+        Event.select(
+            Event.seq,
+            Event.events,
+            Event.undone,
+            Event.actor,
+            Event.seat,
+            Event.kind,
+            User.name.alias("by_name"),
+        )
+        .join(User, JOIN.LEFT_OUTER, on=(Event.user == User.id))
+        .where(Event.game == game_id)
+        .objects()
+    )
 
 
-LAST_LOG_ROWS = Prepared(lambda game_id, count: (
-    _log_rows(game_id).order_by(Event.seq.desc()).limit(count)))
-LOG_ROWS_AFTER = Prepared(lambda game_id, after: (
-    _log_rows(game_id).where(Event.seq > after).order_by(Event.seq)))
+LAST_LOG_ROWS = Prepared(
+    lambda game_id, count: _log_rows(game_id).order_by(Event.seq.desc()).limit(count)
+)
+LOG_ROWS_AFTER = Prepared(
+    lambda game_id, after: _log_rows(game_id).where(Event.seq > after).order_by(Event.seq)
+)
 
 
-def _lines(rows, viewer: int | None, roster: tenures.Roster,
-           language: str | None, domain: str | None = None) -> list[LogLine]:
+def _lines(
+    rows,
+    viewer: int | None,
+    roster: tenures.Roster,
+    language: str | None,
+    domain: str | None = None,
+) -> list[LogLine]:
     lines = []
     in_language = partial(say, language, domain=domain)
     for row in rows:
@@ -171,8 +220,15 @@ def _played_by(row: Event, name: str, text: str, language: str | None) -> str:
     if row.actor == "timeout":
         return say(language, msg("[the clock for %(name)s] %(text)s", name=name, text=text))
     if row.actor == "moderator" and row.kind == "move":
-        return say(language, msg("[%(who)s (moderator) for %(name)s] %(text)s",
-                                 who=row.by_name or "?", name=name, text=text))
+        return say(
+            language,
+            msg(
+                "[%(who)s (moderator) for %(name)s] %(text)s",
+                who=row.by_name or "?",
+                name=name,
+                text=text,
+            ),
+        )
     return text
 
 
@@ -183,16 +239,26 @@ def outcome_rows(game: Game, names: list[str], language: str | None = None) -> l
     if not game.outcome:
         return []
     winners = set(game.outcome["winners"])
-    rows = [{"name": names[s["seat"]], "seat": s["seat"] + 1, "total": s["total"],
-             "tiebreak": s["tiebreak"],
-             "breakdown": [[say(language, term(label), rules(game).domain), value]
-                           for label, value in s["breakdown"]],
-             "winner": s["seat"] in winners} for s in game.outcome["scores"]]
+    rows = [
+        {
+            "name": names[s["seat"]],
+            "seat": s["seat"] + 1,
+            "total": s["total"],
+            "tiebreak": s["tiebreak"],
+            "breakdown": [
+                [say(language, term(label), rules(game).domain), value]
+                for label, value in s["breakdown"]
+            ],
+            "winner": s["seat"] in winners,
+        }
+        for s in game.outcome["scores"]
+    ]
     return sorted(rows, key=lambda r: (-r["total"], -r["tiebreak"]))
 
 
-def result_names(game: Game, names: list[str], language: str | None = None,
-                 roster: tenures.Roster | None = None) -> list[str]:
+def result_names(
+    game: Game, names: list[str], language: str | None = None, roster: tenures.Roster | None = None
+) -> list[str]:
     """The names a result shows: each seat's last holder with everybody who
     held it before ("N, who took over from P")."""
     return (roster or tenures.roster(game, names)).final_names(language)
@@ -206,8 +272,9 @@ def outcome_reason(game: Game, language: str | None = None) -> str:
     return outcome.get("reason", "")
 
 
-def deadline_text(deadline: dt.datetime | None, tzname: str = "UTC",
-                  language: str | None = None) -> str:
+def deadline_text(
+    deadline: dt.datetime | None, tzname: str = "UTC", language: str | None = None
+) -> str:
     return local_text(deadline, tzname, language)
 
 
@@ -219,24 +286,42 @@ def table_talk(game: Game, limit: int = 30, names: list[str] | None = None) -> l
     return [_shown(row, names) for row in reversed(rows)]
 
 
-LAST_TALK = Prepared(lambda game_id, limit: (
-    TableMessage.select(TableMessage, User).join(User)
-    .where(TableMessage.game == game_id)
-    .order_by(TableMessage.id.desc()).limit(limit)))
+LAST_TALK = Prepared(
+    lambda game_id, limit: (
+        TableMessage.select(TableMessage, User)
+        .join(User)
+        .where(TableMessage.game == game_id)
+        .order_by(TableMessage.id.desc())
+        .limit(limit)
+    )
+)
 
 
 def _shown(row: TableMessage, names: list[str]) -> dict:
     """A message under its author's own name (not the seat's holder today)."""
-    text = (f"(hidden by a moderator: {row.hidden_reason})" if row.hidden else row.text)
-    return {"id": row.id, "name": row.user.name,
-            "seat": row.seat + 1, "text": text, "hidden": row.hidden, "at": row.created_at}
+    text = f"(hidden by a moderator: {row.hidden_reason})" if row.hidden else row.text
+    return {
+        "id": row.id,
+        "name": row.user.name,
+        "seat": row.seat + 1,
+        "text": text,
+        "hidden": row.hidden,
+        "at": row.created_at,
+    }
 
 
-UNSEEN_TALK = Prepared(lambda game_id, seen_id, seat_index: (
-    TableMessage.select(TableMessage, User).join(User)
-    .where((TableMessage.game == game_id) & (TableMessage.id > seen_id)
-           & (TableMessage.seat != seat_index))
-    .order_by(TableMessage.id)))
+UNSEEN_TALK = Prepared(
+    lambda game_id, seen_id, seat_index: (
+        TableMessage.select(TableMessage, User)
+        .join(User)
+        .where(
+            (TableMessage.game == game_id)
+            & (TableMessage.id > seen_id)
+            & (TableMessage.seat != seat_index)
+        )
+        .order_by(TableMessage.id)
+    )
+)
 
 
 def unseen_talk(game: Game, seat: Seat, names: list[str] | None = None) -> list[dict]:

@@ -8,6 +8,7 @@ this browser's row; "sign out everywhere", a new password or a new address
 deletes every row of the account (and changes its ``session_token``, which
 the cookie's user id and every mailed account link carry too).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -15,7 +16,7 @@ import secrets
 
 from server.models import BrowserSession, User, utcnow
 
-KEY_CHARS = 64          # 32 random bytes as hex
+KEY_CHARS = 64  # 32 random bytes as hex
 
 
 def start(user: User | None, lifetime: dt.timedelta) -> str:

@@ -1,5 +1,6 @@
 """Loading a game's state: the snapshot when it is current, else a replay of
 the event log from the seed (the log is the truth, the snapshot a cache)."""
+
 from __future__ import annotations
 
 from peewee import JOIN
@@ -9,7 +10,7 @@ from engine import get_game
 from server.db import Prepared
 from server.models import Event, Game, Snapshot, utcnow
 
-UNREAD = object()       # load_state: the snapshot was not read with the game
+UNREAD = object()  # load_state: the snapshot was not read with the game
 
 
 def rules(game: Game) -> GameRules:
@@ -34,11 +35,14 @@ def load_state(game: Game, save: bool = True):
     return state
 
 
-GAME_WITH_SNAPSHOT = Prepared(lambda game_id: (
-    Game.select(Game, Snapshot)
-    .join(Snapshot, JOIN.LEFT_OUTER, on=(Snapshot.game == Game.id), attr="snap")
-    .where(Game.id == game_id)
-    .limit(1)))
+GAME_WITH_SNAPSHOT = Prepared(
+    lambda game_id: (
+        Game.select(Game, Snapshot)
+        .join(Snapshot, JOIN.LEFT_OUTER, on=(Snapshot.game == Game.id), attr="snap")
+        .where(Game.id == game_id)
+        .limit(1)
+    )
+)
 
 
 def game_with_snapshot(game_id: int) -> Game | None:
@@ -62,10 +66,11 @@ def replay(game: Game, upto: int | None = None):
     the log alone: moves in order, skipping undone moves and notes."""
     kind = rules(game)
     state = kind.new_game(game.seat_count, game.options, game.seed)
-    query = (Event.select(Event.seat, Event.action)
-             .where((Event.game == game.id) & (Event.kind == "move")
-                    & (Event.undone == False))  # noqa: E712 (SQL, not Python)
-             .order_by(Event.seq))
+    query = (
+        Event.select(Event.seat, Event.action)
+        .where((Event.game == game.id) & (Event.kind == "move") & (Event.undone == False))  # noqa: E712 (SQL, not Python)
+        .order_by(Event.seq)
+    )
     if upto is not None:
         query = query.where(Event.seq <= upto)
     for row in query:
@@ -77,9 +82,16 @@ def replay(game: Game, upto: int | None = None):
 
 def save_snapshot(game: Game, kind: GameRules, state, seq: int) -> None:
     """Store the state at ``seq``, unless a newer one is stored already."""
-    values = {"seq": seq, "state_version": kind.state_version,
-              "state": kind.to_json(state), "updated_at": utcnow()}
-    updated = (Snapshot.update(**values)
-               .where((Snapshot.game == game.id) & (Snapshot.seq <= seq)).execute())
+    values = {
+        "seq": seq,
+        "state_version": kind.state_version,
+        "state": kind.to_json(state),
+        "updated_at": utcnow(),
+    }
+    updated = (
+        Snapshot.update(**values)
+        .where((Snapshot.game == game.id) & (Snapshot.seq <= seq))
+        .execute()
+    )
     if not updated and not Snapshot.select().where(Snapshot.game == game.id).exists():
         Snapshot.insert(game=game.id, **values).execute()

@@ -8,6 +8,7 @@ read it (``may_read``).  A moderator may hide a message: the text stays
 in the database, the page says it was hidden and why, and the hiding is a
 note on the game's record.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -32,6 +33,7 @@ class TalkError(moves.MoveRejected):
 
 class TooMuchTalk(TalkError):
     """Over TALK_PER_USER_PER_HOUR: the message is not posted."""
+
     status = 429
 
 
@@ -54,8 +56,9 @@ def may_read(user, game: Game, seat: Seat | None) -> bool:
     return seat is not None or moderation.may_moderate(user, game)
 
 
-def post(game_id: int, seat: Seat, text: str, mailer: Mailer,
-         now: dt.datetime | None = None) -> TableMessage:
+def post(
+    game_id: int, seat: Seat, text: str, mailer: Mailer, now: dt.datetime | None = None
+) -> TableMessage:
     text = clean(text)
     with db.atomic():
         game = Game.get_or_none(Game.id == game_id)
@@ -64,8 +67,9 @@ def post(game_id: int, seat: Seat, text: str, mailer: Mailer,
         if seat.withdrawn or seat.user_id is None:
             raise moderation.Forbidden(N_("Only the players of this game talk at its table."))
         _check_limit(mailer.settings, seat.user_id)
-        message = TableMessage.create(game=game.id, user=seat.user_id, seat=seat.index,
-                                      text=text, created_at=now or utcnow())
+        message = TableMessage.create(
+            game=game.id, user=seat.user_id, seat=seat.index, text=text, created_at=now or utcnow()
+        )
         _mail_the_others(game, message, mailer)
     return message
 
@@ -74,42 +78,79 @@ def _check_limit(settings, user_id: int) -> None:
     limits.serialize(f"talk:{user_id}")
     most = settings["TALK_PER_USER_PER_HOUR"]
     if limits.talk_posted_by(user_id, limits.HOUR) >= most:
-        raise TooMuchTalk(msg("Not posted: a player may post %(limit)s messages an hour at "
-                              "all tables together. Try again later.", limit=most))
+        raise TooMuchTalk(
+            msg(
+                "Not posted: a player may post %(limit)s messages an hour at "
+                "all tables together. Try again later.",
+                limit=most,
+            )
+        )
 
 
 def _mail_the_others(game: Game, message: TableMessage, mailer: Mailer) -> None:
     author = User.get_by_id(message.user_id)
-    others = (Seat.select(Seat, User).join(User)
-              .where((Seat.game == game.id) & (Seat.index != message.seat)))
+    others = (
+        Seat.select(Seat, User)
+        .join(User)
+        .where((Seat.game == game.id) & (Seat.index != message.seat))
+    )
     for seat in others:
         if seat.user.mail_mode == "digest":
-            continue                # it comes with the digest
+            continue  # it comes with the digest
         # Over the address's limit none is queued: the message then rides
         # along in the seat's next turn mail (talk_seen_id stays).  The
         # author's own name: the seat may have changed hands since.
-        queued = mailer.talk(game, rules(game).title, seat, author.name, message.text,
-                             reply_menu.talk_address(mailer.settings, game, seat),
-                             author_user=author)
+        queued = mailer.talk(
+            game,
+            rules(game).title,
+            seat,
+            author.name,
+            message.text,
+            reply_menu.talk_address(mailer.settings, game, seat),
+            author_user=author,
+        )
         if queued is not None:
             Seat.update(talk_seen_id=message.id).where(
-                (Seat.id == seat.id) & (Seat.talk_seen_id < message.id)).execute()
+                (Seat.id == seat.id) & (Seat.talk_seen_id < message.id)
+            ).execute()
 
 
-def hide(game_id: int, user: User, seq: int, message_id: int, reason: str, *,
-         mailer: Mailer, now: dt.datetime | None = None) -> str:
+def hide(
+    game_id: int,
+    user: User,
+    seq: int,
+    message_id: int,
+    reason: str,
+    *,
+    mailer: Mailer,
+    now: dt.datetime | None = None,
+) -> str:
     now, reason = now or utcnow(), moderation._reason(reason)
     with db.atomic():
         game = moderation._begin(game_id, user, seq, statuses=("active", "finished"))
-        message = TableMessage.get_or_none((TableMessage.id == message_id)
-                                           & (TableMessage.game == game.id))
+        message = TableMessage.get_or_none(
+            (TableMessage.id == message_id) & (TableMessage.game == game.id)
+        )
         if message is None or message.hidden:
             raise moderation.ModerationError(N_("There is no such message to hide."))
         name = seat_names(game)[message.seat]
-        text = moderation._said(msg("%(who)s (moderator) hid a table-talk message of %(name)s.",
-                                    who=user.name, name=name), reason)
-        moderation._note(game, seq, {"note": "hide_talk", "message": message.id,
-                                     "reason": reason}, text, user, now)
+        text = moderation._said(
+            msg(
+                "%(who)s (moderator) hid a table-talk message of %(name)s.",
+                who=user.name,
+                name=name,
+            ),
+            reason,
+        )
+        moderation._note(
+            game,
+            seq,
+            {"note": "hide_talk", "message": message.id, "reason": reason},
+            text,
+            user,
+            now,
+        )
         TableMessage.update(hidden=True, hidden_reason=reason).where(
-            TableMessage.id == message.id).execute()
+            TableMessage.id == message.id
+        ).execute()
     return f"The message of {name} is hidden."

@@ -16,6 +16,7 @@ An undo never removes a move its maker did not agree to lose: the players
 asked include everybody whose move would go (``makers``), and a host's undo
 proposal needs their yes too (services/proposals.py).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -30,7 +31,7 @@ from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Takeback, User, utcnow
 from server.services import moderation, moves, seat_views, state_store
 
-LISTED = 5          # own moves offered to take back, newest first
+LISTED = 5  # own moves offered to take back, newest first
 
 
 class TakebackError(moves.MoveRejected):
@@ -40,21 +41,24 @@ class TakebackError(moves.MoveRejected):
 @dataclass(frozen=True)
 class Offer:
     """One of the player's own moves they may ask to take back."""
+
     seq: int
-    text: str               # what the move was, as the player reads it
-    after: list[str]        # the moves after it: "Ann (#58)"
+    text: str  # what the move was, as the player reads it
+    after: list[str]  # the moves after it: "Ann (#58)"
 
 
 def _live_moves(game: Game, limit: int):
-    return list(Event.select(Event.id, Event.seq, Event.seat, Event.actor, Event.user,
-                             Event.events)
-                .where((Event.game == game.id) & (Event.kind == "move")
-                       & (Event.undone == False))  # noqa: E712 (SQL)
-                .order_by(Event.seq.desc()).limit(limit))
+    return list(
+        Event.select(Event.id, Event.seq, Event.seat, Event.actor, Event.user, Event.events)
+        .where((Event.game == game.id) & (Event.kind == "move") & (Event.undone == False))  # noqa: E712 (SQL)
+        .order_by(Event.seq.desc())
+        .limit(limit)
+    )
 
 
-def offers(game: Game, seat: Seat, language: str | None = None,
-           names: list[str] | None = None) -> list[Offer]:
+def offers(
+    game: Game, seat: Seat, language: str | None = None, names: list[str] | None = None
+) -> list[Offer]:
     """The moves of ``seat``'s player that they may ask to take back, newest
     first.  ``names``: the seats' names when the caller has them."""
     if game.status != "active" or seat.withdrawn or seat.user_id is None:
@@ -68,33 +72,53 @@ def offers(game: Game, seat: Seat, language: str | None = None,
             listed.append((at, row))
             if len(listed) == LISTED:
                 break
-    events = {e.id: e.events for e in Event.select(Event.id, Event.events)
-              .where(Event.id.in_([r.id for _, r in listed]))} if listed else {}
+    events = (
+        {
+            e.id: e.events
+            for e in Event.select(Event.id, Event.events).where(
+                Event.id.in_([r.id for _, r in listed])
+            )
+        }
+        if listed
+        else {}
+    )
     found = []
     for at, row in listed:
         later = list(reversed(rows[:at]))
-        found.append(Offer(row.seq, _text(row, seat.index, names, language, events[row.id]),
-                           [f"{names[r.seat]} (#{r.seq})" for r in later]))
+        found.append(
+            Offer(
+                row.seq,
+                _text(row, seat.index, names, language, events[row.id]),
+                [f"{names[r.seat]} (#{r.seq})" for r in later],
+            )
+        )
     return found
 
 
 # Plain rows, not models: fifty of them on every page of a player.
-LIVE_MOVE_HEADS = Prepared(lambda game_id, limit: (
-    Event.select(Event.id, Event.seq, Event.seat, Event.actor, Event.user.alias("user_id"))
-    .where((Event.game == game_id) & (Event.kind == "move")
-           & (Event.undone == False))  # noqa: E712 (SQL)
-    .order_by(Event.seq.desc()).limit(limit).namedtuples()))
+LIVE_MOVE_HEADS = Prepared(
+    lambda game_id, limit: (
+        Event.select(Event.id, Event.seq, Event.seat, Event.actor, Event.user.alias("user_id"))
+        .where((Event.game == game_id) & (Event.kind == "move") & (Event.undone == False))  # noqa: E712 (SQL)
+        .order_by(Event.seq.desc())
+        .limit(limit)
+        .namedtuples()
+    )
+)
 
 
 def _own(row: Event, seat: Seat) -> bool:
     return row.actor == "player" and row.seat == seat.index and row.user_id == seat.user_id
 
 
-def _text(row: Event, viewer: int, names: list[str], language: str | None,
-          events: list | None = None) -> str:
+def _text(
+    row: Event, viewer: int, names: list[str], language: str | None, events: list | None = None
+) -> str:
     """``events``: the row's events when they were read apart from it."""
-    texts = [EngineEvent.from_json(data).text_for(viewer, names, partial(say, language))
-             for data in (row.events if events is None else events)]
+    texts = [
+        EngineEvent.from_json(data).text_for(viewer, names, partial(say, language))
+        for data in (row.events if events is None else events)
+    ]
     return " ".join(t for t in texts if t) or f"#{row.seq}"
 
 
@@ -116,10 +140,14 @@ def open_takeback(game: Game, now: dt.datetime | None = None) -> Takeback | None
     return found
 
 
-OPEN_TAKEBACK = Prepared(lambda game_id, seq: (
-    Takeback.select()
-    .where((Takeback.game == game_id) & (Takeback.status == "open") & (Takeback.seq == seq))
-    .order_by(Takeback.id.desc()).limit(1)))
+OPEN_TAKEBACK = Prepared(
+    lambda game_id, seq: (
+        Takeback.select()
+        .where((Takeback.game == game_id) & (Takeback.status == "open") & (Takeback.seq == seq))
+        .order_by(Takeback.id.desc())
+        .limit(1)
+    )
+)
 
 
 def describe(game: Game, takeback: Takeback, language: str | None = None) -> str:
@@ -127,13 +155,22 @@ def describe(game: Game, takeback: Takeback, language: str | None = None) -> str
     note = Event.get_or_none((Event.game == game.id) & (Event.seq == takeback.seq))
     if note is None:
         return ""
-    return " ".join(EngineEvent.from_json(data).text_for(None, [], partial(say, language))
-                    for data in note.events)
+    return " ".join(
+        EngineEvent.from_json(data).text_for(None, [], partial(say, language))
+        for data in note.events
+    )
 
 
 # -- asking -------------------------------------------------------------------
-def ask(game_id: int, user: User, seq: int, back_to: int, *, mailer: Mailer,
-        now: dt.datetime | None = None) -> str:
+def ask(
+    game_id: int,
+    user: User,
+    seq: int,
+    back_to: int,
+    *,
+    mailer: Mailer,
+    now: dt.datetime | None = None,
+) -> str:
     """``user`` asks to take back their move at log row ``back_to`` and every
     move after it."""
     now = now or utcnow()
@@ -143,26 +180,45 @@ def ask(game_id: int, user: User, seq: int, back_to: int, *, mailer: Mailer,
             raise TakebackError(N_("The game is paused; ask when it goes on."))
         if open_takeback(game, now) is not None:
             raise TakebackError(N_("A takeback is being asked already; wait for its answers."))
-        for stale in Takeback.select().where((Takeback.game == game.id)
-                                             & (Takeback.status == "open")):
+        for stale in Takeback.select().where(
+            (Takeback.game == game.id) & (Takeback.status == "open")
+        ):
             # Run out but not swept yet: it ends first and gives its clock back.
             _end(game, stale, "lapsed", None, None, mailer, now, note=False)
         rows = _rows_back_to(game, seat, back_to)
         asked = _asked(game, user, rows)
         seqs = sorted(r.seq for r in rows)
-        if not asked:       # nobody else plays (a practice game): nobody to ask
+        if not asked:  # nobody else plays (a practice game): nobody to ask
             return _take_back(game, user, seqs, [], mailer, now)
         names = seat_views.seat_names(game)
-        later = [f"{names[r.seat]} (#{r.seq})" for r in sorted(rows, key=lambda r: r.seq)[1:]
-                 if r.seat is not None]     # moves: every one has its seat
+        later = [
+            f"{names[r.seat]} (#{r.seq})"
+            for r in sorted(rows, key=lambda r: r.seq)[1:]
+            if r.seat is not None
+        ]  # moves: every one has its seat
         text = _request_text(user, back_to, later)
         hours = float(mailer.settings.get("TAKEBACK_HOURS", 24))
-        new = moderation._note(game, seq, {"note": "takeback_request", "seqs": seqs}, text,
-                               user, now, actor="player", seat=seat.index)
-        takeback = Takeback.create(game=game.id, requester=user.id, seat=seat.index, seqs=seqs,
-                                   asked=sorted(asked), seq=new, created_at=now,
-                                   expires_at=now + dt.timedelta(hours=hours),
-                                   **_hold_clock(game))
+        new = moderation._note(
+            game,
+            seq,
+            {"note": "takeback_request", "seqs": seqs},
+            text,
+            user,
+            now,
+            actor="player",
+            seat=seat.index,
+        )
+        takeback = Takeback.create(
+            game=game.id,
+            requester=user.id,
+            seat=seat.index,
+            seqs=seqs,
+            asked=sorted(asked),
+            seq=new,
+            created_at=now,
+            expires_at=now + dt.timedelta(hours=hours),
+            **_hold_clock(game),
+        )
         _mail_the_asked(mailer, game, takeback, user, text)
     return N_("Your request is on the record: the other players are asked.")
 
@@ -191,21 +247,35 @@ def _rows_back_to(game: Game, seat: Seat, back_to: int) -> list[Event]:
 
 def _asked(game: Game, user: User, rows: list[Event]) -> set[int]:
     """Every other player still in the game, and whoever made a move that goes."""
-    playing = {s.user_id for s in Seat.select(Seat.user).where(
-        (Seat.game == game.id) & (Seat.withdrawn == False)  # noqa: E712 (SQL)
-        & Seat.user.is_null(False))}
+    playing = {
+        s.user_id
+        for s in Seat.select(Seat.user).where(
+            (Seat.game == game.id)
+            & (Seat.withdrawn == False)  # noqa: E712 (SQL)
+            & Seat.user.is_null(False)
+        )
+    }
     return (playing | makers(rows)) - {user.id}
 
 
 def _request_text(user: User, back_to: int, later: list[str]) -> Words:
     if not later:
-        return msg("%(who)s asks to take back their move (log #%(seq)s); it happens when every "
-                   "other player agrees.", who=user.name, seq=back_to)
-    return nmsg("%(who)s asks to take back their move (log #%(seq)s) and the move after it: "
-                "%(later)s; it happens when every other player agrees.",
-                "%(who)s asks to take back their move (log #%(seq)s) and the %(n)s moves after "
-                "it: %(later)s; it happens when every other player agrees.", len(later),
-                who=user.name, seq=back_to, later=", ".join(later))
+        return msg(
+            "%(who)s asks to take back their move (log #%(seq)s); it happens when every "
+            "other player agrees.",
+            who=user.name,
+            seq=back_to,
+        )
+    return nmsg(
+        "%(who)s asks to take back their move (log #%(seq)s) and the move after it: "
+        "%(later)s; it happens when every other player agrees.",
+        "%(who)s asks to take back their move (log #%(seq)s) and the %(n)s moves after "
+        "it: %(later)s; it happens when every other player agrees.",
+        len(later),
+        who=user.name,
+        seq=back_to,
+        later=", ".join(later),
+    )
 
 
 def _hold_clock(game: Game) -> dict:
@@ -214,31 +284,52 @@ def _hold_clock(game: Game) -> dict:
         return {}
     seat = Seat.get((Seat.game == game.id) & (Seat.index == game.to_move))
     Seat.update(deadline=None, next_reminder_at=None).where(Seat.id == seat.id).execute()
-    return {"held_seat": seat.index, "held_deadline": seat.deadline,
-            "held_reminder": seat.next_reminder_at}
+    return {
+        "held_seat": seat.index,
+        "held_deadline": seat.deadline,
+        "held_reminder": seat.next_reminder_at,
+    }
 
 
-def _mail_the_asked(mailer: Mailer, game: Game, takeback: Takeback, user: User,
-                    text: Words) -> None:
+def _mail_the_asked(
+    mailer: Mailer, game: Game, takeback: Takeback, user: User, text: Words
+) -> None:
     title = state_store.rules(game).title
     url = f"{mailer.links.base_url}/games/{game.id}#takeback"
     for person in User.select().where(User.id.in_(takeback.asked)):
-        mailer.queue("takeback_request", person.email,
-                     mailer.subject_for(game, title, N_("Takeback request")),
-                     {"name": person.name, "title": title, "what": say(person.language, text),
-                      "url": url, "expires": seat_views.deadline_text(
-                          takeback.expires_at, person.timezone, person.language)},
-                     game, user=person)
+        mailer.queue(
+            "takeback_request",
+            person.email,
+            mailer.subject_for(game, title, N_("Takeback request")),
+            {
+                "name": person.name,
+                "title": title,
+                "what": say(person.language, text),
+                "url": url,
+                "expires": seat_views.deadline_text(
+                    takeback.expires_at, person.timezone, person.language
+                ),
+            },
+            game,
+            user=person,
+        )
 
 
 # -- answering ----------------------------------------------------------------
-def answer(game_id: int, user: User, takeback_id: int, seq: int, agree: bool, *,
-           mailer: Mailer, now: dt.datetime | None = None) -> str:
+def answer(
+    game_id: int,
+    user: User,
+    takeback_id: int,
+    seq: int,
+    agree: bool,
+    *,
+    mailer: Mailer,
+    now: dt.datetime | None = None,
+) -> str:
     now = now or utcnow()
     with db.atomic():
         game = Game.get_or_none(Game.id == game_id)
-        takeback = Takeback.get_or_none((Takeback.id == takeback_id)
-                                        & (Takeback.game == game_id))
+        takeback = Takeback.get_or_none((Takeback.id == takeback_id) & (Takeback.game == game_id))
         if game is None or takeback is None:
             raise moves.NotFound(N_("There is no such request."))
         if game.seq != seq or open_takeback(game, now) != takeback:
@@ -247,8 +338,11 @@ def answer(game_id: int, user: User, takeback_id: int, seq: int, agree: bool, *,
             raise moderation.Forbidden(N_("Only the players asked answer this request."))
         requester = User.get_by_id(takeback.requester_id)
         if not agree:
-            text = msg("%(who)s said no to the takeback %(asker)s asked for; the game goes on.",
-                       who=user.name, asker=requester.name)
+            text = msg(
+                "%(who)s said no to the takeback %(asker)s asked for; the game goes on.",
+                who=user.name,
+                asker=requester.name,
+            )
             _end(game, takeback, "refused", text, user, mailer, now)
             return N_("You said no: nothing is taken back.")
         agreed = sorted(set(takeback.agreed) | {user.id})
@@ -259,44 +353,84 @@ def answer(game_id: int, user: User, takeback_id: int, seq: int, agree: bool, *,
         return _take_back(game, requester, takeback.seqs, agreed, mailer, now)
 
 
-def _take_back(game: Game, requester: User, seqs: list[int], agreed: list[int],
-               mailer: Mailer, now: dt.datetime) -> str:
+def _take_back(
+    game: Game,
+    requester: User,
+    seqs: list[int],
+    agreed: list[int],
+    mailer: Mailer,
+    now: dt.datetime,
+) -> str:
     """Undo the moves, as moderation.undo does, on the record."""
     names = [u.name for u in User.select().where(User.id.in_(agreed)).order_by(User.name)]
     said = dict(who=requester.name, first=seqs[0], last=seqs[-1], agreed=", ".join(names))
-    text = (msg("%(who)s took back their move (log #%(first)s to #%(last)s), agreed by "
-                "%(agreed)s.", **said) if names else
-            msg("%(who)s took back their move (log #%(first)s to #%(last)s).", **said))
-    moderation._note(game, game.seq, {"note": "takeback", "seqs": seqs, "asked_by": requester.id,
-                                      "agreed": agreed}, text, requester, now, actor="player")
-    (Event.update(undone=True)
-     .where((Event.game == game.id) & Event.seq.in_(seqs) & (Event.kind == "move"))
-     .execute())
+    text = (
+        msg(
+            "%(who)s took back their move (log #%(first)s to #%(last)s), agreed by %(agreed)s.",
+            **said,
+        )
+        if names
+        else msg("%(who)s took back their move (log #%(first)s to #%(last)s).", **said)
+    )
+    moderation._note(
+        game,
+        game.seq,
+        {"note": "takeback", "seqs": seqs, "asked_by": requester.id, "agreed": agreed},
+        text,
+        requester,
+        now,
+        actor="player",
+    )
+    (
+        Event.update(undone=True)
+        .where((Event.game == game.id) & Event.seq.in_(seqs) & (Event.kind == "move"))
+        .execute()
+    )
     moderation._rebuild(game, now)
     moderation._tell(mailer, game, text, "", subject=N_("Takeback"))
     moderation._restart_turn(game, now, mailer)
-    return N_("The move is taken back; it is your turn again.") if not names else N_(
-        "Everybody agreed: the move is taken back.")
+    return (
+        N_("The move is taken back; it is your turn again.")
+        if not names
+        else N_("Everybody agreed: the move is taken back.")
+    )
 
 
 def _claim(takeback: Takeback, status: str, now: dt.datetime) -> None:
     """End the request once: of two answers or sweeps at the same moment one wins."""
-    won = (Takeback.update(status=status, ended_at=now)
-           .where((Takeback.id == takeback.id) & (Takeback.status == "open")).execute())
+    won = (
+        Takeback.update(status=status, ended_at=now)
+        .where((Takeback.id == takeback.id) & (Takeback.status == "open"))
+        .execute()
+    )
     if won != 1:
         raise moves.StaleMove(N_("This request no longer holds: the game has moved on."))
 
 
-def _end(game: Game, takeback: Takeback, status: str, text: Words | None, user: User | None,
-         mailer: Mailer, now: dt.datetime, note: bool = True) -> None:
+def _end(
+    game: Game,
+    takeback: Takeback,
+    status: str,
+    text: Words | None,
+    user: User | None,
+    mailer: Mailer,
+    now: dt.datetime,
+    note: bool = True,
+) -> None:
     """The request ends without taking anything back; the clock runs again."""
     _claim(takeback, status, now)
     if note:
         if text is None or user is None:
             raise ValueError("a request that ends with a note needs its text and its user")
-        moderation._note(game, game.seq, {"note": f"takeback_{status}",
-                                          "takeback": takeback.id}, text, user, now,
-                         actor="player" if status == "refused" else "timeout")
+        moderation._note(
+            game,
+            game.seq,
+            {"note": f"takeback_{status}", "takeback": takeback.id},
+            text,
+            user,
+            now,
+            actor="player" if status == "refused" else "timeout",
+        )
         moderation._tell(mailer, game, text, "", subject=N_("Takeback"))
     _give_clock_back(game, takeback, now)
 
@@ -304,8 +438,12 @@ def _end(game: Game, takeback: Takeback, status: str, text: Words | None, user: 
 def _give_clock_back(game: Game, takeback: Takeback, now: dt.datetime) -> None:
     """The seat to move gets its deadline back, moved on by the time the
     request was open, if it is still that seat's turn and nothing else set it."""
-    if (takeback.held_seat is None or takeback.held_deadline is None
-            or game.to_move != takeback.held_seat or game.status != "active"):
+    if (
+        takeback.held_seat is None
+        or takeback.held_deadline is None
+        or game.to_move != takeback.held_seat
+        or game.status != "active"
+    ):
         return
     seat = Seat.get((Seat.game == game.id) & (Seat.index == takeback.held_seat))
     if seat.deadline is not None:
@@ -323,7 +461,7 @@ def sweep(mailer: Mailer, now: dt.datetime) -> int:
     for takeback in list(Takeback.select().where(Takeback.status == "open")):
         try:
             ended += _lapse(takeback, mailer, now)
-        except moves.StaleMove:      # another scheduler, an answer or a move came first
+        except moves.StaleMove:  # another scheduler, an answer or a move came first
             continue
     return ended
 
@@ -337,7 +475,9 @@ def _lapse(takeback: Takeback, mailer: Mailer, now: dt.datetime) -> int:
         if takeback.expires_at > now:
             return 0
         requester = User.get_by_id(takeback.requester_id)
-        text = msg("Not every player answered the takeback %(asker)s asked for in time; the "
-                   "game goes on.", asker=requester.name)
+        text = msg(
+            "Not every player answered the takeback %(asker)s asked for in time; the game goes on.",
+            asker=requester.name,
+        )
         _end(game, takeback, "lapsed", text, requester, mailer, now)
         return 1

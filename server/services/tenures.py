@@ -8,6 +8,7 @@ seat to someone else ("replaced") or when a bot takes over a departed seat
 let the player resign.  A bot playing for an absent player who may come back
 holds no tenure: its moves say "[bot for …]" in the log.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,19 +25,33 @@ from server.models import Game, Seat, Tenure, User
 def begin_game(game: Game, seats: list[Seat]) -> None:
     """Every seat's first tenure, at the start (row 0)."""
     for seat in seats:
-        Tenure.create(game=game.id, seat=seat.index, user=seat.user_id,
-                      bot=None if seat.user_id else seat.bot, from_seq=0, began="joined")
+        Tenure.create(
+            game=game.id,
+            seat=seat.index,
+            user=seat.user_id,
+            bot=None if seat.user_id else seat.bot,
+            from_seq=0,
+            began="joined",
+        )
 
 
 def end(game: Game, index: int, seq: int, how: str) -> None:
     """The seat's current tenure ends at row ``seq`` (replaced, removed, resigned)."""
-    (Tenure.update(to_seq=seq, ended=how)
-     .where((Tenure.game == game.id) & (Tenure.seat == index) & Tenure.to_seq.is_null())
-     .execute())
+    (
+        Tenure.update(to_seq=seq, ended=how)
+        .where((Tenure.game == game.id) & (Tenure.seat == index) & Tenure.to_seq.is_null())
+        .execute()
+    )
 
 
-def hand_over(game: Game, index: int, seq: int, user_id: int | None, bot: str | None = None,
-              began: str = "replaced") -> None:
+def hand_over(
+    game: Game,
+    index: int,
+    seq: int,
+    user_id: int | None,
+    bot: str | None = None,
+    began: str = "replaced",
+) -> None:
     """The seat changes hands at row ``seq``."""
     end(game, index, seq, "replaced")
     Tenure.create(game=game.id, seat=index, user=user_id, bot=bot, from_seq=seq, began=began)
@@ -45,7 +60,7 @@ def hand_over(game: Game, index: int, seq: int, user_id: int | None, bot: str | 
 @dataclass(frozen=True)
 class Held:
     seat: int
-    name: str           # the person's (or bot's) own name
+    name: str  # the person's (or bot's) own name
     person: bool
     from_seq: int
     to_seq: int | None
@@ -53,11 +68,14 @@ class Held:
     ended: str
 
 
-TENURES = Prepared(lambda game_id: (
-    Tenure.select(Tenure, User)
-    .join(User, JOIN.LEFT_OUTER, on=(Tenure.user == User.id))
-    .where(Tenure.game == game_id)
-    .order_by(Tenure.seat, Tenure.from_seq, Tenure.id)))
+TENURES = Prepared(
+    lambda game_id: (
+        Tenure.select(Tenure, User)
+        .join(User, JOIN.LEFT_OUTER, on=(Tenure.user == User.id))
+        .where(Tenure.game == game_id)
+        .order_by(Tenure.seat, Tenure.from_seq, Tenure.id)
+    )
+)
 
 
 class Roster:
@@ -81,8 +99,7 @@ class Roster:
             people = [h for h in held if h.person]
             before = [h for h in people if h.from_seq < seq or h.from_seq == 0]
             if before and index < len(names):
-                names[index] = self._long(before[-1], people[:people.index(before[-1])],
-                                          language)
+                names[index] = self._long(before[-1], people[: people.index(before[-1])], language)
         return names
 
     def final_names(self, language: str | None = None) -> list[str]:
@@ -97,8 +114,14 @@ class Roster:
     def _long(last: Held, earlier: list[Held], language: str | None) -> str:
         if not earlier:
             return last.name
-        return say(language, msg("%(name)s, who took over from %(earlier)s", name=last.name,
-                                 earlier=", ".join(h.name for h in earlier)))
+        return say(
+            language,
+            msg(
+                "%(name)s, who took over from %(earlier)s",
+                name=last.name,
+                earlier=", ".join(h.name for h in earlier),
+            ),
+        )
 
     def tenures(self) -> list[Held]:
         return [h for index in sorted(self.by_seat) for h in self.by_seat[index]]
@@ -118,7 +141,11 @@ def roster(game: Game | int, fallback: list[str]) -> Roster:
 def holder_at(game: Game, index: int, seq: int) -> int | None:
     """The user id of the person who held seat ``index`` at row ``seq``."""
     for row in TENURES.rows(game.id):
-        if (row.seat == index and row.user_id is not None and row.from_seq < seq
-                and (row.to_seq is None or seq <= row.to_seq)):
+        if (
+            row.seat == index
+            and row.user_id is not None
+            and row.from_seq < seq
+            and (row.to_seq is None or seq <= row.to_seq)
+        ):
             return row.user_id
     return None

@@ -7,6 +7,7 @@ changed behind the server's back, or a restore lost something.
 Exit status for scripts: 0 when every game agrees, 1 when one differs,
 2 for a game id that does not exist.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,25 +36,32 @@ def verify_game(game: Game) -> Report:
     kind = rules(game)
     try:
         state = replay(game)
-    except Exception as exc:    # noqa: BLE001 - an engine refusal is what we report
+    except Exception as exc:  # noqa: BLE001 - an engine refusal is what we report
         report.differences.append(f"the log does not replay: {exc.__class__.__name__}: {exc}")
         return report
-    last = (Event.select(Event.seq).where(Event.game == game.id)
-            .order_by(Event.seq.desc()).limit(1).scalar()) or 0
+    last = (
+        Event.select(Event.seq)
+        .where(Event.game == game.id)
+        .order_by(Event.seq.desc())
+        .limit(1)
+        .scalar()
+    ) or 0
     if last != game.seq:
         report.differences.append(f"the game row says seq {game.seq}, the log ends at {last}")
     if game.status == "active" and game.to_move != kind.to_move(state):
-        report.differences.append(f"the game row says seat {game.to_move} is to move, "
-                                  f"the log says {kind.to_move(state)}")
+        report.differences.append(
+            f"the game row says seat {game.to_move} is to move, the log says {kind.to_move(state)}"
+        )
     snap = Snapshot.get_or_none(Snapshot.game == game.id)
     if snap is None or snap.state_version != kind.state_version:
-        return report           # no cache (or one for older rules): nothing to compare
+        return report  # no cache (or one for older rules): nothing to compare
     if snap.seq != last:
         state = replay(game, upto=snap.seq)
     where = first_difference(normal(kind.to_json(state)), normal(snap.state))
     if where is not None:
-        report.differences.append(f"the snapshot at seq {snap.seq} differs from the log's "
-                                  f"replay at {where}")
+        report.differences.append(
+            f"the snapshot at seq {snap.seq} differs from the log's replay at {where}"
+        )
     return report
 
 

@@ -4,13 +4,14 @@ form, call a service, render or redirect), templates under templates/<area>/.
 May import services/, mail/ and the bottom layer (models, db, settings);
 nothing outside web/ imports it but the app factory in server/__init__.py.
 """
+
 from __future__ import annotations
 
 from server.version import pbem_version
 from server.web import (
     accounts,
-    channels,
     api,
+    channels,
     errors,
     health,
     languages,
@@ -28,15 +29,27 @@ from server.web import (
     tokens,
 )
 
-AREAS = (accounts, lobby, open_games, play, records, preferences, channels, moderation,
-         takebacks, rematches, people, tokens)
+AREAS = (
+    accounts,
+    lobby,
+    open_games,
+    play,
+    records,
+    preferences,
+    channels,
+    moderation,
+    takebacks,
+    rematches,
+    people,
+    tokens,
+)
 
 
 def init_app(app) -> None:
-    health.init_app(app)         # first: the request timer starts before anything else
-    protection.init_app(app)     # CSRF, body checks, security headers
+    health.init_app(app)  # first: the request timer starts before anything else
+    protection.init_app(app)  # CSRF, body checks, security headers
     languages.init_app(app)
-    app.jinja_env.globals["pbem_version"] = pbem_version()      # in every page's footer
+    app.jinja_env.globals["pbem_version"] = pbem_version()  # in every page's footer
     accounts.init_app(app)
     rate_limits.init_app(app)
     errors.init_app(app)

@@ -4,6 +4,7 @@ everywhere), password reset, and the account page (name, password, address).
 Every link mailed here leads to a page with a button: opening a link changes
 nothing (mail scanners open them all), the POST does.
 """
+
 from __future__ import annotations
 
 from flask import (
@@ -77,8 +78,15 @@ def signup():
     guess = time_zones.zone_for(request.accept_languages)
     if form.validate_on_submit():
         zone = form.timezone.data if form.timezone.data in form.timezone.choices else guess
-        accounts.sign_up(form.email.data, form.name.data, form.password.data, mailer(),
-                         safe_next(request.args.get("next")), languages.page_language(), zone)
+        accounts.sign_up(
+            form.email.data,
+            form.name.data,
+            form.password.data,
+            mailer(),
+            safe_next(request.args.get("next")),
+            languages.page_language(),
+            zone,
+        )
         return check_mail("signup")
     if not form.is_submitted():
         form.timezone.data = guess
@@ -114,8 +122,12 @@ def logout_everywhere():
     if EmptyForm().validate_on_submit():
         accounts.end_all_sessions(current_user)
         browser_session.sign_out()
-        flash(N_("You are signed out on every device, and the links mailed so far no longer "
-                 "sign anybody in."))
+        flash(
+            N_(
+                "You are signed out on every device, and the links mailed so far no longer "
+                "sign anybody in."
+            )
+        )
     return redirect(url_for("lobby.index"))
 
 
@@ -132,8 +144,7 @@ def confirm(token: str):
         sign_in(user)
         flash(_("Your address is confirmed. Welcome!"))
         return redirect(next_path)
-    return render_template("accounts/confirm.html", form=form, email=user.email,
-                           what="signup")
+    return render_template("accounts/confirm.html", form=form, email=user.email, what="signup")
 
 
 @bp.route("/reset", methods=("GET", "POST"))
@@ -159,8 +170,9 @@ def reset(token: str):
         sign_in(user)
         flash(N_("Your new password is set; every other device is signed out."))
         return redirect(url_for("lobby.index"))
-    return render_template("accounts/reset.html", form=form,
-                           email=user.email), 400 if form.errors else 200
+    return render_template(
+        "accounts/reset.html", form=form, email=user.email
+    ), 400 if form.errors else 200
 
 
 @bp.get("/account")
@@ -171,11 +183,15 @@ def account():
 
 def render_account(status: int = 200, **forms):
     has_password = accounts.has_password(current_user)
-    forms = {"name_form": NameForm(name=current_user.name),
-             "password_form": PasswordChangeForm() if has_password else FirstPasswordForm(),
-             "address_form": AddressForm(), **forms}
-    return render_template("accounts/account.html", everywhere=EmptyForm(),
-                           has_password=has_password, **forms), status
+    forms = {
+        "name_form": NameForm(name=current_user.name),
+        "password_form": PasswordChangeForm() if has_password else FirstPasswordForm(),
+        "address_form": AddressForm(),
+        **forms,
+    }
+    return render_template(
+        "accounts/account.html", everywhere=EmptyForm(), has_password=has_password, **forms
+    ), status
 
 
 @bp.post("/account/name")
@@ -207,11 +223,15 @@ def change_password():
                 accounts.change_password(current_user, form.current.data, form.password.data)
         except accounts.AccountError as exc:
             (form.password if first else form.current).errors.append(
-                languages.say_here(exc.args[0]))
+                languages.say_here(exc.args[0])
+            )
         else:
-            sign_in(User.get_by_id(current_user.id))     # this device stays signed in
-            flash(N_("Your password is set: sign in with your address and it.") if first
-                  else N_("Your password is changed; every other device is signed out."))
+            sign_in(User.get_by_id(current_user.id))  # this device stays signed in
+            flash(
+                N_("Your password is set: sign in with your address and it.")
+                if first
+                else N_("Your password is changed; every other device is signed out.")
+            )
             return redirect(url_for("accounts.account"))
     return render_account(400, password_form=form)
 
@@ -223,8 +243,9 @@ def change_address():
     form = AddressForm()
     if form.validate_on_submit():
         try:
-            accounts.request_address_change(current_user, form.current.data, form.email.data,
-                                            mailer())
+            accounts.request_address_change(
+                current_user, form.current.data, form.email.data, mailer()
+            )
         except accounts.AccountError as exc:
             form.email.errors.append(languages.say_here(exc.args[0]))
         else:
@@ -243,8 +264,13 @@ def confirm_address(token: str):
         try:
             accounts.change_address(user, new_email)
         except accounts.AccountError as exc:
-            return render_template("accounts/confirm.html", form=None, email=new_email,
-                                   what="address", problem=languages.say_here(exc.args[0])), 409
+            return render_template(
+                "accounts/confirm.html",
+                form=None,
+                email=new_email,
+                what="address",
+                problem=languages.say_here(exc.args[0]),
+            ), 409
         browser_session.sign_out()
         flash(_("Your account now uses %(email)s. Sign in with it.", email=new_email))
         return redirect(url_for("accounts.login"))

@@ -3,6 +3,7 @@ cookie carries the key of a row, and what the cookie holds (the signed-in
 account, seat links) counts only while that row exists.  Signing in starts a
 new row (the old one ends: a key seen before signing in is worth nothing
 after), signing out ends it and empties the cookie."""
+
 from __future__ import annotations
 
 from flask import current_app, g, session
@@ -52,4 +53,4 @@ def is_alive() -> bool:
 def keep_alive() -> None:
     """A session row for a browser that has none (opening a seat link)."""
     if not is_alive():
-        begin(None)     # begin drops what the dead session held
+        begin(None)  # begin drops what the dead session held

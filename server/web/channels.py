@@ -2,6 +2,7 @@
 a game's table channel, set by its host.  Every form is a POST with its
 CSRF token; a channel's address is shown only masked, and a signed
 webhook's key only once, in the answer to the form that made it."""
+
 from __future__ import annotations
 
 from flask import (
@@ -33,9 +34,14 @@ def channel_form(formdata=None) -> ChannelForm:
 
 
 def own_channels() -> list[dict]:
-    return [{"channel": c, "health": channels.health(c),
-             "events": [_(channels.EVENT_NAMES[e]) for e in c.events or ()]}
-            for c in channels.own(current_user)]
+    return [
+        {
+            "channel": c,
+            "health": channels.health(c),
+            "events": [_(channels.EVENT_NAMES[e]) for e in c.events or ()],
+        }
+        for c in channels.own(current_user)
+    ]
 
 
 @bp.post("/settings/channels")
@@ -45,14 +51,19 @@ def add():
         render_settings,
         settings_form,
     )
+
     form = channel_form()
     if form.validate_on_submit():
         quiet_from = form.quiet_from.data
         try:
-            _channel, key = channels.add(current_app.config, current_user, form.url.data,
-                                         form.events.data, quiet_from,
-                                         form.quiet_until.data if quiet_from is not None
-                                         else None)
+            _channel, key = channels.add(
+                current_app.config,
+                current_user,
+                form.url.data,
+                form.events.data,
+                quiet_from,
+                form.quiet_until.data if quiet_from is not None else None,
+            )
         except channels.ChannelError as exc:
             form.url.errors = [_(str(exc))]
         else:
@@ -60,14 +71,17 @@ def add():
                 return shown_once(key)
             flash(_("The channel is added. Send a test to see that it works."))
             return redirect(url_for("preferences.settings") + "#channels")
-    form.url.data = ""      # a refused address is not shown back either
+    form.url.data = ""  # a refused address is not shown back either
     return render_settings(settings_form(), None, form), 400
 
 
 def shown_once(key: str):
     """The page with a new webhook's signing key: kept by no cache."""
-    return render_template("preferences/signing_key.html", key=key), 200, {
-        "Cache-Control": "no-store"}
+    return (
+        render_template("preferences/signing_key.html", key=key),
+        200,
+        {"Cache-Control": "no-store"},
+    )
 
 
 @bp.post("/settings/channels/<int:channel_id>/remove")
@@ -111,10 +125,16 @@ def table(game_id: int):
 
 def _table_page(game: Game, seat: Seat | None, form: TableChannelForm, status: int = 200):
     choice = TableChoiceForm(only=seat.table_channel_only) if seat is not None else None
-    return render_template("play/table_channel.html", game=game, seat=seat,
-                           channel=channels.table_channel(game.id),
-                           is_host=game.host_id == current_user.id, form=form,
-                           choice=choice, button=EmptyForm()), status
+    return render_template(
+        "play/table_channel.html",
+        game=game,
+        seat=seat,
+        channel=channels.table_channel(game.id),
+        is_host=game.host_id == current_user.id,
+        form=form,
+        choice=choice,
+        button=EmptyForm(),
+    ), status
 
 
 # Not the page's own URL: with a GET and a POST rule on one path, werkzeug
@@ -128,8 +148,7 @@ def set_table(game_id: int):
     form = TableChannelForm()
     if form.validate_on_submit():
         try:
-            key = channels.set_table_channel(current_app.config, game, current_user,
-                                             form.url.data)
+            key = channels.set_table_channel(current_app.config, game, current_user, form.url.data)
         except channels.ChannelError as exc:
             form.url.errors = [_(str(exc))]
         else:

@@ -5,6 +5,7 @@ is set and mail goes to a catcher on this machine (SMTP_HOST on loopback, as
 machine, asking directly: another client, or any request that came through a
 proxy (X-Forwarded-For), gets a 404 as if the pages did not exist, since the
 caught mails hold every sign-in and seat link of the site."""
+
 from __future__ import annotations
 
 import ipaddress
@@ -32,8 +33,11 @@ def catcher_runs(config) -> bool:
 def only_this_machine():
     if request.blueprint != "devmail":
         return
-    if not is_loopback(request.remote_addr) or "X-Forwarded-For" in request.headers \
-            or "Forwarded" in request.headers:
+    if (
+        not is_loopback(request.remote_addr)
+        or "X-Forwarded-For" in request.headers
+        or "Forwarded" in request.headers
+    ):
         abort(404)
 
 
@@ -41,6 +45,7 @@ def init_app(app) -> None:
     if not catcher_runs(app.config):
         return
     from server.mail import catcher_pages
+
     # On the app, not the blueprint: the blueprint is registered on many apps.
     app.before_request(only_this_machine)
     app.register_blueprint(catcher_pages.bp)

@@ -2,6 +2,7 @@
 (panels of tiles, engine/layout.py) and templates/play/_board.html makes it
 HTML that reflows from a phone to a wide screen, unless the reader asked
 for the board as text only."""
+
 from __future__ import annotations
 
 from functools import partial
@@ -13,8 +14,9 @@ from server.models import Seat
 from server.web.languages import page_language
 
 
-def drawing(kind, state, viewer: int | None, names: list[str],
-            seat: Seat | None) -> list[dict] | None:
+def drawing(
+    kind, state, viewer: int | None, names: list[str], seat: Seat | None
+) -> list[dict] | None:
     """The board's panels, or None: the reader's choice in Settings (a mail
     link's visitor gets their seat's player's choice), or a game without a
     drawn board."""

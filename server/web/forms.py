@@ -1,4 +1,5 @@
 """The web forms.  Every POST carries Flask-WTF's CSRF token."""
+
 from __future__ import annotations
 
 import re
@@ -29,7 +30,7 @@ HOURS = [SelectChoice(h, f"{h:02d}:00") for h in range(24)]
 
 
 def optional_hour(value):
-    """"" (none chosen) -> None; else the hour as an int (ValueError: not a choice)."""
+    """ "" (none chosen) -> None; else the hour as an int (ValueError: not a choice)."""
     return None if value in ("", None, "None") else int(value)
 
 
@@ -46,8 +47,14 @@ class HoursListField(StringField):
 
 class SignupForm(FlaskForm):
     name = StringField(_l(_l("Name shown to other players")), [InputRequired(), Length(1, 40)])
-    email = EmailField(_l("Email"), [InputRequired(), Length(max=254),
-                                     Regexp(EMAIL, message=_l("This is not an email address."))])
+    email = EmailField(
+        _l("Email"),
+        [
+            InputRequired(),
+            Length(max=254),
+            Regexp(EMAIL, message=_l("This is not an email address.")),
+        ],
+    )
     password = PasswordField(_l("Password"), [InputRequired(), Length(8, 200)])
     # Guessed (web/time_zones.py, static/timezone.js); an unknown or missing
     # value falls back to the guess, so the choice is checked in the view.
@@ -60,8 +67,14 @@ class LoginForm(FlaskForm):
 
 
 class ResetRequestForm(FlaskForm):
-    email = EmailField(_l("Email"), [InputRequired(), Length(max=254),
-                                     Regexp(EMAIL, message=_l("This is not an email address."))])
+    email = EmailField(
+        _l("Email"),
+        [
+            InputRequired(),
+            Length(max=254),
+            Regexp(EMAIL, message=_l("This is not an email address.")),
+        ],
+    )
 
 
 class NewPasswordForm(FlaskForm):
@@ -80,14 +93,20 @@ class PasswordChangeForm(FlaskForm):
 class FirstPasswordForm(FlaskForm):
     """An account made for a player (a replacement, an invitation) has no
     password yet: it sets one without a current one."""
+
     password = PasswordField(_l("New password"), [InputRequired(), Length(8, 200)])
 
 
 class AddressForm(FlaskForm):
     current = PasswordField(_l("Current password"), [InputRequired(), Length(max=200)])
-    email = EmailField(_l("New email address"),
-                       [InputRequired(), Length(max=254),
-                        Regexp(EMAIL, message=_l("This is not an email address."))])
+    email = EmailField(
+        _l("New email address"),
+        [
+            InputRequired(),
+            Length(max=254),
+            Regexp(EMAIL, message=_l("This is not an email address.")),
+        ],
+    )
 
 
 class TalkForm(FlaskForm):
@@ -104,21 +123,34 @@ class NewGameForm(FlaskForm):
     seats = IntegerField(_l("Seats"), [InputRequired(), NumberRange(1, 20)])
     move_hours = IntegerField(_l("Hours per move"), [InputRequired(), NumberRange(1, 24 * 30)])
     reminder_hours = StringField(
-        _l("Reminders: \"half\" (halfway) or hours before the deadline, comma separated"),
-        [Optional(), Regexp(r"^\s*(half|\d+)(\s*,\s*(half|\d+))*\s*$", re.IGNORECASE,
-                            message="\"half\" or numbers of hours, separated by commas")])
+        _l('Reminders: "half" (halfway) or hours before the deadline, comma separated'),
+        [
+            Optional(),
+            Regexp(
+                r"^\s*(half|\d+)(\s*,\s*(half|\d+))*\s*$",
+                re.IGNORECASE,
+                message='"half" or numbers of hours, separated by commas',
+            ),
+        ],
+    )
     # Choices (running_hours.choices) come from the NIGHT_* settings: set by the view.
-    clock_policy = SelectField(_l("When the clock runs (judged in each player's own time zone)"),
-                               default="always")
+    clock_policy = SelectField(
+        _l("When the clock runs (judged in each player's own time zone)"), default="always"
+    )
     # Choices (bot_seats.PRACTICE_BOTS) set by the view; "" = invite people.
     practice = SelectField(_l("Practice alone against bots?"), default="")
     public = BooleanField(_l("List it among the open games: anybody signed in may join"))
     # Choices (server/i18n.LANGUAGES) set by the view; the host's language first.
     language = SelectField(_l("Language of the table"), [Optional()])
     # A select, not a checkbox: a form sent back as shown keeps the default.
-    visibility = SelectField(_l("Who may see it"), default="public", choices=[
-        SelectChoice("public", _l("Everyone signed in: it goes to the archive when it ends")),
-        SelectChoice("private", _l("Only its players: not in the archive, not on profiles"))])
+    visibility = SelectField(
+        _l("Who may see it"),
+        default="public",
+        choices=[
+            SelectChoice("public", _l("Everyone signed in: it goes to the archive when it ends")),
+            SelectChoice("private", _l("Only its players: not in the archive, not on profiles")),
+        ],
+    )
 
 
 class BotSeatForm(FlaskForm):
@@ -127,8 +159,10 @@ class BotSeatForm(FlaskForm):
 
 
 class InviteForm(FlaskForm):
-    emails = TextAreaField(_l("Email addresses, one per line or separated by commas"),
-                           [InputRequired(), Length(max=4000)])
+    emails = TextAreaField(
+        _l("Email addresses, one per line or separated by commas"),
+        [InputRequired(), Length(max=4000)],
+    )
 
 
 class JoinForm(FlaskForm):
@@ -142,25 +176,41 @@ class OptionForm(FlaskForm):
 
 
 class MoveForm(FlaskForm):
-    seq = IntegerField("seq", [InputRequired(), NumberRange(0, 10 ** 9)])
+    seq = IntegerField("seq", [InputRequired(), NumberRange(0, 10**9)])
     action = StringField("action", [InputRequired(), Length(max=2000)])
 
 
 class SettingsForm(FlaskForm):
-    language = SelectField(_l("Language of pages and mails"), choices=[
-        SelectChoice("", _l("As my browser says (mails in English)")),
-        *(SelectChoice(code, name) for code, name in LANGUAGES.items())])
+    language = SelectField(
+        _l("Language of pages and mails"),
+        choices=[
+            SelectChoice("", _l("As my browser says (mails in English)")),
+            *(SelectChoice(code, name) for code, name in LANGUAGES.items()),
+        ],
+    )
     timezone = SelectField(_l("Time zone for deadlines"), [InputRequired()])
-    mail_mode = SelectField(_l("Turn mails"), [InputRequired()], choices=[
-        SelectChoice("every", _l("A mail for every turn")),
-        SelectChoice("digest", _l("One mail a day listing the games that wait for me"))])
+    mail_mode = SelectField(
+        _l("Turn mails"),
+        [InputRequired()],
+        choices=[
+            SelectChoice("every", _l("A mail for every turn")),
+            SelectChoice("digest", _l("One mail a day listing the games that wait for me")),
+        ],
+    )
     optional_mail = BooleanField(_l("Also reminders, timeout notices and results"))
     board_as_text = BooleanField(_l("Show the board as text only, without the drawing"))
     reminder_hours = HoursListField(
-        _l("Reminders: hours before a deadline, e.g. \"24, 6\" (\"half\": halfway); "
-           "empty: each game's own schedule"), [Optional(), Length(max=100)])
-    quiet_from = SelectField(_l("No reminders or digests from"), coerce=optional_hour,
-                             choices=[SelectChoice("", _l("no quiet hours"))] + HOURS)
+        _l(
+            'Reminders: hours before a deadline, e.g. "24, 6" ("half": halfway); '
+            "empty: each game's own schedule"
+        ),
+        [Optional(), Length(max=100)],
+    )
+    quiet_from = SelectField(
+        _l("No reminders or digests from"),
+        coerce=optional_hour,
+        choices=[SelectChoice("", _l("no quiet hours"))] + HOURS,
+    )
     # Only read with a start: "no quiet hours" needs no end.
     quiet_until = SelectField(_l("until"), coerce=int, choices=HOURS, default=7)
     digest_hour = SelectField(_l("Daily digest at"), coerce=optional_hour)
@@ -173,6 +223,7 @@ class VacationForm(FlaskForm):
 
 class TakebackForm(FlaskForm):
     """A player asks to take back their own move at log row ``back_to``."""
+
     seq = HiddenField()
     back_to = StringField(_l("Move to take back"), [InputRequired(), Length(1, 9)])
 
@@ -183,10 +234,13 @@ class TakebackAnswerForm(FlaskForm):
 
 class ProfileForm(FlaskForm):
     """What the player's profile shows to others (services/profiles.py)."""
+
     languages = SelectMultipleField(
         _l("Languages I play in"),
         choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
-        widget=ListWidget(prefix_label=False), option_widget=CheckboxInput())
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+    )
     show_languages = BooleanField(_l("Show my languages"))
     show_playing = BooleanField(_l("Show my games in progress (names and players only)"))
     show_finished = BooleanField(_l("Show my finished games and results"))
@@ -199,10 +253,17 @@ class ChannelForm(FlaskForm):
 
     url = StringField(_l("Channel address"), [InputRequired(), Length(max=1000)])
     events = SelectMultipleField(
-        _l("What it tells you"), choices=[], default=["turn", "last_call"],
-        option_widget=CheckboxInput(), widget=ListWidget(prefix_label=False))
-    quiet_from = SelectField(_l("Quiet from (in your time zone)"), coerce=optional_hour,
-                             choices=[SelectChoice("", _l("no quiet hours"))] + HOURS)
+        _l("What it tells you"),
+        choices=[],
+        default=["turn", "last_call"],
+        option_widget=CheckboxInput(),
+        widget=ListWidget(prefix_label=False),
+    )
+    quiet_from = SelectField(
+        _l("Quiet from (in your time zone)"),
+        coerce=optional_hour,
+        choices=[SelectChoice("", _l("no quiet hours"))] + HOURS,
+    )
     quiet_until = SelectField(_l("until"), coerce=int, choices=HOURS, default=7)
 
 

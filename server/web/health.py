@@ -3,6 +3,7 @@ process answers), ``/readyz`` (the site can work: services/health.py) and
 ``/metrics`` (Prometheus, services/metrics.py), plus the timing of every
 request for the latency histogram.  None of them touches a session, and
 /metrics answers only the machine itself or a bearer of METRICS_TOKEN."""
+
 from __future__ import annotations
 
 import hmac
@@ -15,7 +16,7 @@ from server.services import health, metrics
 
 bp = Blueprint("health", __name__)
 PROXY_HEADERS = ("X-Forwarded-For", "X-Real-IP", "Forwarded")
-METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")   # others: "other"
+METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")  # others: "other"
 
 
 @bp.get("/healthz")
@@ -59,9 +60,10 @@ def _start_timer() -> None:
 def _observe(response):
     started = g.get("pbem_started")
     if started is not None:
-        metrics.HTTP_SECONDS.labels(request.method if request.method in METHODS else "other",
-                                    f"{response.status_code // 100}xx").observe(
-            time.perf_counter() - started)
+        metrics.HTTP_SECONDS.labels(
+            request.method if request.method in METHODS else "other",
+            f"{response.status_code // 100}xx",
+        ).observe(time.perf_counter() - started)
     return response
 
 

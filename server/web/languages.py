@@ -1,5 +1,6 @@
 """Which language a page speaks: the reader's choice in Settings, else the
 browser's first choice among ours (Accept-Language), else English."""
+
 from __future__ import annotations
 
 from flask import request
@@ -25,8 +26,7 @@ def say_here(text: str) -> str:
 
 
 def init_app(app) -> None:
-    Babel(app, locale_selector=page_language,
-          default_translation_directories=str(TRANSLATIONS))
+    Babel(app, locale_selector=page_language, default_translation_directories=str(TRANSLATIONS))
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.filters["say"] = say_here
     # A {% trans %} block's line breaks are spaces: the catalogs hold one

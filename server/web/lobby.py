@@ -1,5 +1,6 @@
 """The lobby: your games, creating a game, inviting, joining a seat, options,
 starting.  Views read the form, call services/games.py and redirect."""
+
 from __future__ import annotations
 
 import re
@@ -59,21 +60,33 @@ def clock_policy_text():
 def index():
     if not current_user.is_authenticated:
         return render_template("lobby/welcome.html")
-    mine = (Game.select(Game, Seat.index.alias("my_seat"), Seat.withdrawn.alias("gone"))
-            .join(Seat).where(Seat.user == current_user.id).order_by(Game.id.desc()).objects())
+    mine = (
+        Game.select(Game, Seat.index.alias("my_seat"), Seat.withdrawn.alias("gone"))
+        .join(Seat)
+        .where(Seat.user == current_user.id)
+        .order_by(Game.id.desc())
+        .objects()
+    )
     rows = [(game, your_move(game)) for game in mine]
     # The games that wait for this player first (a stable sort keeps the rest newest first).
     rows.sort(key=lambda row: not row[1])
-    return render_template("lobby/index.html", rows=rows, form=EmptyForm(),
-                           prompts={g.id: waiting_prompt(g) for g, _mine in rows
-                                    if g.status == "active"},
-                           statuses=GAME_STATUSES)
+    return render_template(
+        "lobby/index.html",
+        rows=rows,
+        form=EmptyForm(),
+        prompts={g.id: waiting_prompt(g) for g, _mine in rows if g.status == "active"},
+        statuses=GAME_STATUSES,
+    )
 
 
 def your_move(game: Game) -> bool:
     """The game waits for the reader's seat (``my_seat``, from the query)."""
-    return (game.status == "active" and not game.paused and not game.gone
-            and game.to_move == game.my_seat)
+    return (
+        game.status == "active"
+        and not game.paused
+        and not game.gone
+        and game.to_move == game.my_seat
+    )
 
 
 # A game's status as "Your games" says it (the row keeps the code).
@@ -83,8 +96,7 @@ GAME_STATUSES = {"open": N_("open"), "active": N_("under way"), "finished": N_("
 def waiting_prompt(game: Game) -> str:
     """What the seat to move is asked, in the reader's language (the game
     row keeps it in English only)."""
-    return prompt_text(rules(game), load_state(game, save=False),
-                       seat_names(game, page_language()))
+    return prompt_text(rules(game), load_state(game, save=False), seat_names(game, page_language()))
 
 
 @bp.route("/games/new", methods=("GET", "POST"))
@@ -94,8 +106,9 @@ def new_game():
     form = NewGameForm(kind=source.get("kind"))
     form.kind.choices = [(name, g.title) for name, g in sorted(GAMES.items())]
     night = (current_app.config["NIGHT_FROM_HOUR"], current_app.config["NIGHT_UNTIL_HOUR"])
-    form.clock_policy.choices = [(value, say(page_language(), label))
-                                 for value, label in running_hours.choices(night)]
+    form.clock_policy.choices = [
+        (value, say(page_language(), label)) for value, label in running_hours.choices(night)
+    ]
     form.practice.choices = practice_choices()
     form.language.choices = language_choices()
     kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
@@ -109,31 +122,49 @@ def new_game():
         # show yet: show them, create nothing (the player checks them first).
         picked = "show" not in request.form
         seats = min(max(form.seats.data or kind.max_players, kind.min_players), kind.max_players)
-        form.seats.data, form.seats.raw_data = seats, [str(seats)]     # the field shows raw_data
-        return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind,
-                               picked=picked)
+        form.seats.data, form.seats.raw_data = seats, [str(seats)]  # the field shows raw_data
+        return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind, picked=picked)
     elif form.validate_on_submit():
-        options = {spec.name: request.form.get(f"option_{spec.name}", spec.default)
-                   for spec in kind.options}
+        options = {
+            spec.name: request.form.get(f"option_{spec.name}", spec.default)
+            for spec in kind.options
+        }
         try:
             hours = deadlines.parse_reminders(form.reminder_hours.data, form.move_hours.data)
         except ValueError as exc:
             form.reminder_hours.errors = [say_here(exc.args[0])]
             return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
         if form.practice.data:
-            game = games.create_practice(current_user, form.kind.data, form.name.data.strip(),
-                                         form.seats.data, options, form.practice.data,
-                                         form.move_hours.data, mailer(),
-                                         private=form.visibility.data == "private")
+            game = games.create_practice(
+                current_user,
+                form.kind.data,
+                form.name.data.strip(),
+                form.seats.data,
+                options,
+                form.practice.data,
+                form.move_hours.data,
+                mailer(),
+                private=form.visibility.data == "private",
+            )
             return redirect(url_for("play.game", game_id=game.id))
-        game = games.create_game(current_user, form.kind.data, form.name.data.strip(),
-                                 form.seats.data, options, form.move_hours.data, hours, mailer(),
-                                 *running_hours.parse_choice(form.clock_policy.data),
-                                 public=form.public.data, language=form.language.data,
-                                 private=form.visibility.data == "private")
+        game = games.create_game(
+            current_user,
+            form.kind.data,
+            form.name.data.strip(),
+            form.seats.data,
+            options,
+            form.move_hours.data,
+            hours,
+            mailer(),
+            *running_hours.parse_choice(form.clock_policy.data),
+            public=form.public.data,
+            language=form.language.data,
+            private=form.visibility.data == "private",
+        )
         return redirect(url_for("lobby.lobby", game_id=game.id))
-    return render_template("lobby/new.html", form=form, kinds=GAMES,
-                           kind=kind), 400 if form.errors else 200
+    return render_template(
+        "lobby/new.html", form=form, kinds=GAMES, kind=kind
+    ), 400 if form.errors else 200
 
 
 def language_choices() -> list[tuple[str, str]]:
@@ -143,7 +174,8 @@ def language_choices() -> list[tuple[str, str]]:
 def practice_choices() -> list[tuple[str, str]]:
     return [("", _("No: I invite people"))] + [
         (name, _("Yes: a %(bot)s plays each other seat", bot=say_here(title)))
-        for name, title in bot_seats.offered(bot_seats.PRACTICE_BOTS)]
+        for name, title in bot_seats.offered(bot_seats.PRACTICE_BOTS)
+    ]
 
 
 @bp.get("/games/<int:game_id>/lobby")
@@ -170,32 +202,48 @@ def join_link(token: str):
 
 
 def render_lobby(game: Game, token: str):
-    seats = list(Seat.select(Seat, User).join(User, on=(Seat.user == User.id),
-                                               join_type=JOIN.LEFT_OUTER)
-                 .where(Seat.game == game.id).order_by(Seat.index))
+    seats = list(
+        Seat.select(Seat, User)
+        .join(User, on=(Seat.user == User.id), join_type=JOIN.LEFT_OUTER)
+        .where(Seat.game == game.id)
+        .order_by(Seat.index)
+    )
     kind = get_game(game.kind)
     is_host = current_user.is_authenticated and game.host_id == current_user.id
     seated = current_user.is_authenticated and any(s.user_id == current_user.id for s in seats)
     return render_template(
-        "lobby/lobby.html", game=game, kind=kind, seats=seats, token=token, is_host=is_host,
+        "lobby/lobby.html",
+        game=game,
+        kind=kind,
+        seats=seats,
+        token=token,
+        is_host=is_host,
         seated=seated,
         join_url=mailer().links.join_url(game) if is_host else "",
         invited=list(game.invitations) if is_host else [],
-        form=EmptyForm(), invite_form=InviteForm(), option_form=OptionForm(),
-        bot_form=bot_form(), names=seat_names(game, page_language()),
-        language=open_games_web.language_name(game.language))
+        form=EmptyForm(),
+        invite_form=InviteForm(),
+        option_form=OptionForm(),
+        bot_form=bot_form(),
+        names=seat_names(game, page_language()),
+        language=open_games_web.language_name(game.language),
+    )
 
 
 def bot_form() -> BotSeatForm:
     form = BotSeatForm()
-    form.bot.choices = [(name, say_here(title))
-                        for name, title in bot_seats.offered(bot_seats.PRACTICE_BOTS)]
+    form.bot.choices = [
+        (name, say_here(title)) for name, title in bot_seats.offered(bot_seats.PRACTICE_BOTS)
+    ]
     return form
 
 
 def may_join(game: Game, user: User, token: str | None) -> bool:
-    if game.public or game.host_id == user.id or Seat.get_or_none(
-            (Seat.game == game.id) & (Seat.user == user.id)):
+    if (
+        game.public
+        or game.host_id == user.id
+        or Seat.get_or_none((Seat.game == game.id) & (Seat.user == user.id))
+    ):
         return True
     if Invitation.get_or_none((Invitation.game == game.id) & (Invitation.email == user.email)):
         return True
@@ -229,8 +277,13 @@ def seat_bot(game_id: int):
     if not form.validate_on_submit():
         abort(400, N_("Choose a seat and one of the bots offered."))
     seat = games.seat_bot(game_id, current_user, form.seat.data - 1, form.bot.data)
-    flash(_("The %(bot)s sits in seat %(number)s.", bot=say_here(seat_views.bot_title(seat.bot)),
-            number=seat.index + 1))
+    flash(
+        _(
+            "The %(bot)s sits in seat %(number)s.",
+            bot=say_here(seat_views.bot_title(seat.bot)),
+            number=seat.index + 1,
+        )
+    )
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
 
@@ -252,8 +305,13 @@ def option(game_id: int):
         abort(400, N_("Choose an option and a value."))
     game = games.set_option(game_id, current_user, form.name.data, form.value.data)
     spec = next(s for s in get_game(game.kind).options if s.name == form.name.data)
-    flash(_("%(option)s is now %(value)s.", option=say_here(spec.label),
-            value=say_here(game.options[spec.name])))
+    flash(
+        _(
+            "%(option)s is now %(value)s.",
+            option=say_here(spec.label),
+            value=say_here(game.options[spec.name]),
+        )
+    )
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
 
@@ -267,8 +325,12 @@ def invite(game_id: int):
     emails = [e.strip().lower() for e in re.split(r"[\s,;]+", form.emails.data) if e.strip()]
     bad = [e for e in emails if not EMAIL.match(e)]
     if bad or not emails or len(emails) > 20:
-        abort(400, msg("These are not email addresses: %(bad)s", bad=", ".join(bad[:5])) if bad
-              else N_("Give between 1 and 20 email addresses."))
+        abort(
+            400,
+            msg("These are not email addresses: %(bad)s", bad=", ".join(bad[:5]))
+            if bad
+            else N_("Give between 1 and 20 email addresses."),
+        )
     count = games.invite(game_id, current_user, emails, mailer())
     flash(ngettext("Sent %(num)d invitation.", "Sent %(num)d invitations.", count))
     return redirect(url_for("lobby.lobby", game_id=game_id))

@@ -3,6 +3,7 @@ moderation page and its actions, the list of site moderators, a player's
 resignation, and ``flask pbem make-moderator``.  Views read a form, call
 services/moderation.py and redirect; only moderators (and a game's host, for that
 game) get past ``_moderated``."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -43,10 +44,17 @@ from engine.words import N_
 from server.db import db
 from server.i18n import say, translate
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
-from server.services import (attention, bot_accounts, bot_seats, deliveries, proposals,
-    seat_views, table_talk)
-from server.services.clock import outage_guard
+from server.services import (
+    attention,
+    bot_accounts,
+    bot_seats,
+    deliveries,
+    proposals,
+    seat_views,
+    table_talk,
+)
 from server.services import moderation as moderate
+from server.services.clock import outage_guard
 from server.services.seat_views import deadline_text, log_lines, seat_names
 from server.services.state_store import load_state, rules
 from server.web.forms import EmptyForm
@@ -60,8 +68,9 @@ RECENT_MOVES = 10
 # -- forms --------------------------------------------------------------------
 class ReasonForm(FlaskForm):
     seq = HiddenField(validators=[InputRequired()])
-    reason = TextAreaField(_l("Reason (the players will read it)"),
-                           [InputRequired(), Length(3, moderate.REASON_MAX)])
+    reason = TextAreaField(
+        _l("Reason (the players will read it)"), [InputRequired(), Length(3, moderate.REASON_MAX)]
+    )
 
 
 class ExtendForm(ReasonForm):
@@ -78,18 +87,21 @@ class ReplaceForm(SeatForm):
 
 
 class BotForm(SeatForm):
-    bot = SelectField(_l("Bot"))        # choices: set_choices
+    bot = SelectField(_l("Bot"))  # choices: set_choices
 
 
 class UndoForm(ReasonForm):
-    count = IntegerField(_l("Moves to undo"), [InputRequired(), NumberRange(1, moderate.UNDO_MAX)],
-                         default=1)
+    count = IntegerField(
+        _l("Moves to undo"), [InputRequired(), NumberRange(1, moderate.UNDO_MAX)], default=1
+    )
 
 
 class ResignForm(FlaskForm):
     seq = HiddenField(validators=[InputRequired()])
-    reason = TextAreaField(_l("Why (optional; the other players will read it)"),
-                           [Optional(), Length(max=moderate.REASON_MAX)])
+    reason = TextAreaField(
+        _l("Why (optional; the other players will read it)"),
+        [Optional(), Length(max=moderate.REASON_MAX)],
+    )
 
 
 class ModeratorForm(FlaskForm):
@@ -97,11 +109,16 @@ class ModeratorForm(FlaskForm):
 
 
 class BotAccountForm(ModeratorForm):
-    is_bot = SelectField(_l("This account is"), choices=[
-        SelectChoice("yes", _l("a bot (a program playing through the API)")),
-        SelectChoice("no", _l("a person"))])
-    reason = TextAreaField(_l("Reason (on the record)"),
-                           [InputRequired(), Length(3, moderate.REASON_MAX)])
+    is_bot = SelectField(
+        _l("This account is"),
+        choices=[
+            SelectChoice("yes", _l("a bot (a program playing through the API)")),
+            SelectChoice("no", _l("a person")),
+        ],
+    )
+    reason = TextAreaField(
+        _l("Reason (on the record)"), [InputRequired(), Length(3, moderate.REASON_MAX)]
+    )
 
 
 # What each action posts and the service it calls (with the form's own fields).
@@ -111,11 +128,17 @@ ACTIONS: dict[str, tuple[type[ReasonForm], Callable[..., str], Callable[[Any], d
     "default": (ReasonForm, moderate.play_default, lambda f: {}),
     "pause": (ReasonForm, moderate.pause, lambda f: {}),
     "resume": (ReasonForm, moderate.resume, lambda f: {}),
-    "replace": (ReplaceForm, moderate.replace,
-                lambda f: {"index": f.seat.data - 1, "email": f.email.data, "name": f.name.data}),
+    "replace": (
+        ReplaceForm,
+        moderate.replace,
+        lambda f: {"index": f.seat.data - 1, "email": f.email.data, "name": f.name.data},
+    ),
     "remove": (SeatForm, moderate.remove, lambda f: {"index": f.seat.data - 1}),
-    "bot": (BotForm, bot_seats.hand_to_bot,
-            lambda f: {"index": f.seat.data - 1, "bot": f.bot.data}),
+    "bot": (
+        BotForm,
+        bot_seats.hand_to_bot,
+        lambda f: {"index": f.seat.data - 1, "bot": f.bot.data},
+    ),
     "undo": (UndoForm, moderate.undo, lambda f: {"count": f.count.data}),
     "abandon": (ReasonForm, moderate.abandon, lambda f: {}),
 }
@@ -150,8 +173,11 @@ def _seq(form) -> int:
 
 def _checked(form):
     if not form.validate_on_submit():
-        problems = [f"{form[name].label.text}: {errors[0]}" for name, errors in form.errors.items()
-                    if name in form]
+        problems = [
+            f"{form[name].label.text}: {errors[0]}"
+            for name, errors in form.errors.items()
+            if name in form
+        ]
         abort(400, " ".join(problems) or "The form was not understood; reload the page.")
     return form
 
@@ -159,17 +185,21 @@ def _checked(form):
 def set_choices(form, game: Game) -> None:
     """The seats and bots a form offers, from the game."""
     if hasattr(form, "seat"):
-        form.seat.choices = [(i + 1, f"{i + 1}: {name}")
-                             for i, name in enumerate(seat_names(game, page_language()))]
+        form.seat.choices = [
+            (i + 1, f"{i + 1}: {name}") for i, name in enumerate(seat_names(game, page_language()))
+        ]
     if hasattr(form, "bot"):
-        form.bot.choices = [(name, say_here(title))
-                            for name, title in bot_seats.offered(bot_seats.TABLE_BOTS)]
+        form.bot.choices = [
+            (name, say_here(title)) for name, title in bot_seats.offered(bot_seats.TABLE_BOTS)
+        ]
 
 
 @bp.app_context_processor
 def helpers():
-    return {"may_moderate": lambda game: moderate.may_moderate(current_user, game),
-            "resign_form": lambda game: ResignForm(prefix="resign", seq=game.seq)}
+    return {
+        "may_moderate": lambda game: moderate.may_moderate(current_user, game),
+        "resign_form": lambda game: ResignForm(prefix="resign", seq=game.seq),
+    }
 
 
 # -- pages --------------------------------------------------------------------
@@ -184,9 +214,16 @@ def dashboard():
     now = utcnow()
     rows = attention.rows(me(), now, everything, sort, descending)
     processes = outage_guard.process_status(current_app.config, now) if me().is_moderator else []
-    return render_template("moderation/dashboard.html", rows=rows, sort=sort, everything=everything,
-                           descending=descending, span=attention.span, deadline_text=local_time,
-                           processes=processes)
+    return render_template(
+        "moderation/dashboard.html",
+        rows=rows,
+        sort=sort,
+        everything=everything,
+        descending=descending,
+        span=attention.span,
+        deadline_text=local_time,
+        processes=processes,
+    )
 
 
 @bp.get("/moderation/games/<int:game_id>")
@@ -197,8 +234,12 @@ def game(game_id: int):
 
 
 def game_page(game: Game) -> dict:
-    seats = list(Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
-                 .where(Seat.game == game.id).order_by(Seat.index))
+    seats = list(
+        Seat.select(Seat, User)
+        .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+        .where(Seat.game == game.id)
+        .order_by(Seat.index)
+    )
     mine = next((s.index for s in seats if s.user_id == current_user.id), None)
     names = seat_names(game, page_language())
     # A host who plays sees only their own seat's secrets.
@@ -206,34 +247,61 @@ def game_page(game: Game) -> dict:
     by_seq: dict[int, list[str]] = {}
     for line in log:
         by_seq.setdefault(line.seq, []).append(line.text)
-    recent = list(Event.select().where((Event.game == game.id) & (Event.kind == "move"))
-                  .order_by(Event.seq.desc()).limit(RECENT_MOVES))
-    notes = list(Event.select(Event, User).join(User, JOIN.LEFT_OUTER, on=(Event.user == User.id))
-                 .where((Event.game == game.id) & (Event.kind == "note")).order_by(Event.seq))
+    recent = list(
+        Event.select()
+        .where((Event.game == game.id) & (Event.kind == "move"))
+        .order_by(Event.seq.desc())
+        .limit(RECENT_MOVES)
+    )
+    notes = list(
+        Event.select(Event, User)
+        .join(User, JOIN.LEFT_OUTER, on=(Event.user == User.id))
+        .where((Event.game == game.id) & (Event.kind == "note"))
+        .order_by(Event.seq)
+    )
     forms = {name: cls(prefix=name, seq=game.seq) for name, (cls, _, _) in ACTIONS.items()}
     for name in ("replace", "remove", "bot"):
         set_choices(forms[name], game)
-    mail = dict(mail_failing=deliveries.failing_since(s.user.email for s in seats if s.user_id),
-                failing_mails=deliveries.failing_mails(game), retry_form=EmptyForm())
-    return dict(**mail, game=game, kind=rules(game), seats=seats, names=names, recent=recent,
-                by_seq=by_seq, notes=notes, forms=forms, deadline_text=local_time,
-                playing_host=not moderate.may_alone(current_user, game, "undo"),
-                talk=[m for m in seat_views.table_talk(game, limit=50) if not m["hidden"]],
-                hide_form=lambda: ReasonForm(prefix="hide", seq=game.seq),
-                log=log[-30:], prompt=pending_prompt(game, names), note_text=note_text,
-                actors=ACTORS)
+    mail = dict(
+        mail_failing=deliveries.failing_since(s.user.email for s in seats if s.user_id),
+        failing_mails=deliveries.failing_mails(game),
+        retry_form=EmptyForm(),
+    )
+    return dict(
+        **mail,
+        game=game,
+        kind=rules(game),
+        seats=seats,
+        names=names,
+        recent=recent,
+        by_seq=by_seq,
+        notes=notes,
+        forms=forms,
+        deadline_text=local_time,
+        playing_host=not moderate.may_alone(current_user, game, "undo"),
+        talk=[m for m in seat_views.table_talk(game, limit=50) if not m["hidden"]],
+        hide_form=lambda: ReasonForm(prefix="hide", seq=game.seq),
+        log=log[-30:],
+        prompt=pending_prompt(game, names),
+        note_text=note_text,
+        actors=ACTORS,
+    )
 
 
 # Who made a log row, as the log's column says it (the row keeps the code).
-ACTORS = {"player": N_("player"), "timeout": N_("timeout"), "moderator": N_("moderator"),
-          "host": N_("host"), "bot": N_("bot")}
+ACTORS = {
+    "player": N_("player"),
+    "timeout": N_("timeout"),
+    "moderator": N_("moderator"),
+    "host": N_("host"),
+    "bot": N_("bot"),
+}
 
 
 def note_text(note: Event) -> str:
     """A moderation note in the reader's language (notes hide nothing)."""
     in_language = partial(say, page_language())
-    return " ".join(EngineEvent.from_json(e).text_for(None, None, in_language)
-                    for e in note.events)
+    return " ".join(EngineEvent.from_json(e).text_for(None, None, in_language) for e in note.events)
 
 
 def pending_prompt(game: Game, names: list[str]) -> str:
@@ -256,12 +324,14 @@ def act(game_id: int, action: str):
     set_choices(form, game)
     _checked(form)
     try:
-        message = service(game_id, me(), _seq(form), reason=form.reason.data, mailer=mailer(),
-                          **extra(form))
+        message = service(
+            game_id, me(), _seq(form), reason=form.reason.data, mailer=mailer(), **extra(form)
+        )
     except moderate.NeedsAgreement:
         # A host who plays: the other players decide (services/proposals.py).
-        message = proposals.propose(game_id, me(), _seq(form), action, extra(form),
-                                    form.reason.data, mailer=mailer())
+        message = proposals.propose(
+            game_id, me(), _seq(form), action, extra(form), form.reason.data, mailer=mailer()
+        )
     flash(message)
     return redirect(url_for("moderation.game", game_id=game_id))
 
@@ -284,8 +354,7 @@ def retry_mail(game_id: int, outbox_id: int):
 def hide_talk(game_id: int, message_id: int):
     _moderated(game_id)
     form = _checked(ReasonForm(prefix="hide"))
-    flash(table_talk.hide(game_id, me(), _seq(form), message_id, form.reason.data,
-                          mailer=mailer()))
+    flash(table_talk.hide(game_id, me(), _seq(form), message_id, form.reason.data, mailer=mailer()))
     return redirect(url_for("moderation.game", game_id=game_id))
 
 
@@ -320,9 +389,15 @@ def moderators():
     if form.errors:
         abort(400, N_("Give the email address of an account."))
     people = User.select().where(User.is_moderator == True).order_by(User.name)  # noqa: E712
-    return render_template("moderation/moderators.html", form=form, people=list(people),
-                           revoke_form=EmptyForm(), bot_form=BotAccountForm(prefix="bot"),
-                           bots=bot_accounts.bots(), record=bot_accounts.record())
+    return render_template(
+        "moderation/moderators.html",
+        form=form,
+        people=list(people),
+        revoke_form=EmptyForm(),
+        bot_form=BotAccountForm(prefix="bot"),
+        bots=bot_accounts.bots(),
+        record=bot_accounts.record(),
+    )
 
 
 @bp.post("/moderation/bots")
@@ -331,8 +406,11 @@ def mark_bot():
     """A site moderator marks an account as a bot, or as a person, on the record."""
     form = _checked(BotAccountForm(prefix="bot"))
     user = bot_accounts.mark(me(), form.email.data, form.is_bot.data == "yes", form.reason.data)
-    flash(gettext("%(name)s is marked as a bot.", name=user.name) if user.is_bot
-          else gettext("%(name)s is marked as a person.", name=user.name))
+    flash(
+        gettext("%(name)s is marked as a bot.", name=user.name)
+        if user.is_bot
+        else gettext("%(name)s is marked as a person.", name=user.name)
+    )
     return redirect(url_for("moderation.moderators") + "#bots")
 
 
@@ -351,8 +429,13 @@ def revoke(user_id: int):
 # -- inbound mail ---------------------------------------------------------------
 # Site moderators only: a reply quotes the mail it answers, with that seat's
 # hidden holdings, which a host who plays must not read.
-INBOUND_STATUSES = {"received": N_("received"), "applied": N_("applied"),
-                    "refused": N_("refused"), "held": N_("held"), "ignored": N_("ignored")}
+INBOUND_STATUSES = {
+    "received": N_("received"),
+    "applied": N_("applied"),
+    "refused": N_("refused"),
+    "held": N_("held"),
+    "ignored": N_("ignored"),
+}
 
 
 @bp.get("/moderation/inbound")
@@ -364,8 +447,13 @@ def inbound():
     query = InboundMail.select().order_by(InboundMail.id.desc()).limit(100)
     if status in INBOUND_STATUSES:
         query = query.where(InboundMail.status == status)
-    return render_template("moderation/inbound.html", mails=list(query), status=status,
-                           statuses=INBOUND_STATUSES, local_time=local_time)
+    return render_template(
+        "moderation/inbound.html",
+        mails=list(query),
+        status=status,
+        statuses=INBOUND_STATUSES,
+        local_time=local_time,
+    )
 
 
 @bp.get("/moderation/inbound/<int:mail_id>")
@@ -374,8 +462,9 @@ def inbound_mail(mail_id: int):
     if not current_user.is_moderator:
         abort(403, N_("Only site moderators may see incoming mail."))
     mail = InboundMail.get_or_none(InboundMail.id == mail_id) or abort(404)
-    return render_template("moderation/inbound_mail.html", mail=mail, local_time=local_time,
-                           statuses=INBOUND_STATUSES)
+    return render_template(
+        "moderation/inbound_mail.html", mail=mail, local_time=local_time, statuses=INBOUND_STATUSES
+    )
 
 
 # -- command line -------------------------------------------------------------

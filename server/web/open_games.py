@@ -1,6 +1,7 @@
 """Finding a game: the open games list with a one-click join, and the host
 cancelling a lobby.  Views read the form, call services/open_games.py and
 redirect."""
+
 from __future__ import annotations
 
 from babel import Locale
@@ -31,8 +32,10 @@ def language_name(code: str) -> str | None:
 @bp.get("/games/open")
 def listing():
     """Everybody may look; joining needs an account."""
-    rows = [{"row": row, "kind": get_game(row.game.kind),
-             "language": language_name(row.game.language)} for row in open_games.listing()]
+    rows = [
+        {"row": row, "kind": get_game(row.game.kind), "language": language_name(row.game.language)}
+        for row in open_games.listing()
+    ]
     return render_template("lobby/open.html", rows=rows, form=EmptyForm())
 
 
@@ -42,8 +45,11 @@ def take_seat(game_id: int):
     if not EmptyForm().validate_on_submit():
         abort(400, N_("The form was not understood; reload the page and try again."))
     seat, new = open_games.join_listed(game_id, current_user, mailer())
-    flash(_("You sit in seat %(number)s.", number=seat.index + 1) if new
-          else _("You sit in this game already (seat %(number)s).", number=seat.index + 1))
+    flash(
+        _("You sit in seat %(number)s.", number=seat.index + 1)
+        if new
+        else _("You sit in this game already (seat %(number)s).", number=seat.index + 1)
+    )
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
 

@@ -2,6 +2,7 @@
 the player's choice of what their profile shows (a form on Settings).
 Every page here is a GET that changes nothing, for signed-in players (like
 a game page for spectators); services/profiles.py decides what shows."""
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
@@ -33,20 +34,29 @@ def profile(user_id: int):
     own = person.id == current_user.id
     page = _page()
     language = page_language()
-    games, more = (profiles.finished(person, own, page, language)
-                   if own or person.show_finished else ([], False))
+    games, more = (
+        profiles.finished(person, own, page, language)
+        if own or person.show_finished
+        else ([], False)
+    )
     if page > 1 and not games:
         abort(404)
     return render_template(
-        "people/profile.html", person=person, own=own, page=page, more=more,
+        "people/profile.html",
+        person=person,
+        own=own,
+        page=page,
+        more=more,
         languages=[LANGUAGES[c] for c in person.languages or [] if c in LANGUAGES]
-        if own or person.show_languages else None,
-        playing=profiles.playing(person, own, language)
-        if own or person.show_playing else None,
+        if own or person.show_languages
+        else None,
+        playing=profiles.playing(person, own, language) if own or person.show_playing else None,
         finished=games if own or person.show_finished else None,
         ratings=profiles.ratings_of(person, current_app.config)
-        if own or person.show_ratings else None,
-        rules=RATING_RULES)
+        if own or person.show_ratings
+        else None,
+        rules=RATING_RULES,
+    )
 
 
 @bp.get("/archive")
@@ -59,8 +69,14 @@ def archive():
     games, more = profiles.archive(filters, current_user, page_language())
     if filters.page > 1 and not games:
         abort(404)
-    return render_template("people/archive.html", games=games, more=more, filters=filters,
-                           kinds=GAMES, rules=RATING_RULES)
+    return render_template(
+        "people/archive.html",
+        games=games,
+        more=more,
+        filters=filters,
+        kinds=GAMES,
+        rules=RATING_RULES,
+    )
 
 
 @bp.get("/leaderboard")
@@ -73,10 +89,16 @@ def leaderboard():
     rows, more = profiles.leaderboard(kind, page, current_app.config)
     if page > 1 and not rows:
         abort(404)
-    return render_template("people/leaderboard.html", rows=rows, more=more, page=page,
-                           kind=GAMES[kind], kinds=GAMES,
-                           least=current_app.config["RATING_PROVISIONAL_GAMES"],
-                           sigma=current_app.config["RATING_PROVISIONAL_SIGMA"])
+    return render_template(
+        "people/leaderboard.html",
+        rows=rows,
+        more=more,
+        page=page,
+        kind=GAMES[kind],
+        kinds=GAMES,
+        least=current_app.config["RATING_PROVISIONAL_GAMES"],
+        sigma=current_app.config["RATING_PROVISIONAL_SIGMA"],
+    )
 
 
 @bp.app_context_processor
@@ -98,8 +120,13 @@ def save_profile():
     form = ProfileForm()
     if not form.validate_on_submit():
         abort(400, N_("The form was not understood; reload the page and try again."))
-    profiles.save_choices(current_user, form.languages.data or [], form.show_languages.data,
-                          form.show_playing.data, form.show_finished.data,
-                          form.show_ratings.data)
+    profiles.save_choices(
+        current_user,
+        form.languages.data or [],
+        form.show_languages.data,
+        form.show_playing.data,
+        form.show_finished.data,
+        form.show_ratings.data,
+    )
     flash(_("Your profile choices are saved."))
     return redirect(url_for("preferences.settings") + "#profile")

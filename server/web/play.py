@@ -2,6 +2,7 @@
 for the seat this browser plays (web/seat_access.py: the account's own seat or
 one opened from a mail link); a move is a POST carrying the sequence number
 the page was made at."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,8 @@ from server.i18n import say, translate
 from server.mail.links import LinkError
 from server.models import Game, Seat, utcnow
 from server.services import deliveries, games, profiles, proposals, rematches, tenures
-from server.services.clock import deadlines, own_time, vacations, while_away
 from server.services import table_talk as table_talk_service
+from server.services.clock import deadlines, own_time, vacations, while_away
 from server.services.moves import play
 from server.services.seat_views import (
     board,
@@ -72,69 +73,100 @@ def game(game_id: int):
     if seat is None and not current_user.is_authenticated:
         return current_app.login_manager.unauthorized()
     if game.private and seat is None and not profiles.may_see_private(game, current_user):
-        abort(404)      # a private game is not there for outsiders
+        abort(404)  # a private game is not there for outsiders
     if game.status == "open":
         return redirect(url_for("lobby.lobby", game_id=game_id))
     if game.status == "closed":
         days = current_app.config["LOBBY_CLOSE_AFTER_DAYS"]
         return render_template(
-            "errors/error.html", title="This game was closed",
+            "errors/error.html",
+            title="This game was closed",
             message=f"{game.name} did not start within {days} days of being made, so it was "
-                    "closed; nothing was played. Its invitations and join links no longer "
-                    "work."), 410
+            "closed; nothing was played. Its invitations and join links no longer "
+            "work.",
+        ), 410
     if seat is not None and seat.mail_hold_since is not None:
-        deliveries.seen(seat)       # they know it is their turn: the clock runs again
-    return render_template("play/game.html", **page(game, seats, seat,
-                                                    request.args.get("since", type=int)))
+        deliveries.seen(seat)  # they know it is their turn: the clock runs again
+    return render_template(
+        "play/game.html", **page(game, seats, seat, request.args.get("since", type=int))
+    )
 
 
 def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) -> dict:
     """Everything the game page shows, from ``seat``'s view only (one of
     ``seats``, which carry their users)."""
     viewer = seat.index if seat else None
-    timezone = current_user.timezone if current_user.is_authenticated else (
-        seat.user.timezone if seat else "UTC")
+    timezone = (
+        current_user.timezone
+        if current_user.is_authenticated
+        else (seat.user.timezone if seat else "UTC")
+    )
     state, names, kind = load_state(game, save=False), names_of(seats, page_language()), rules(game)
     language = page_language()
     to_move = seats[game.to_move] if game.to_move is not None else None
     now = utcnow()
-    roster = tenures.roster(game, names)        # read once for every text below
+    roster = tenures.roster(game, names)  # read once for every text below
     takeback = takebacks.box(game, seat, names)
     recent, result = recent_and_since(game, viewer, names, RECENT_LINES, since, language, roster)
     # While a takeback is asked the game waits for its answers.
-    my_turn = (viewer is not None and viewer == game.to_move and not game.paused
-               and not seat.withdrawn and takeback["open"] is None)
-    offered = (choices(game, state, viewer, names, language)
-               if my_turn and viewer is not None else [])
+    my_turn = (
+        viewer is not None
+        and viewer == game.to_move
+        and not game.paused
+        and not seat.withdrawn
+        and takeback["open"] is None
+    )
+    offered = (
+        choices(game, state, viewer, names, language) if my_turn and viewer is not None else []
+    )
     panels = drawings.drawing(kind, state, viewer, names, seat)
     own_panel, other_panels = drawings.split(panels)
     return dict(
-        game=game, kind=kind, seat=seat, names=names, seats=seats,
+        game=game,
+        kind=kind,
+        seat=seat,
+        names=names,
+        seats=seats,
         recent=recent,
         sections=board(game, state, viewer, names, language),
         prompt=prompt_text(kind, state, names),
-        drawing=panels, own_panel=own_panel, other_panels=other_panels,
+        drawing=panels,
+        own_panel=own_panel,
+        other_panels=other_panels,
         result=result,
-        choices=offered, choice_groups=grouped(offered),
+        choices=offered,
+        choice_groups=grouped(offered),
         to_move=to_move,
-        deadline=deadline_text(to_move.deadline if to_move is not None else None,
-                               timezone, language),
-        time_left=to_move and say(language, own_time.status_text(
-            game, to_move.user, to_move.deadline, utcnow())),
+        deadline=deadline_text(
+            to_move.deadline if to_move is not None else None, timezone, language
+        ),
+        time_left=to_move
+        and say(language, own_time.status_text(game, to_move.user, to_move.deadline, utcnow())),
         rows=outcome_rows(game, result_names(game, names, language, roster), language)
-        if game.outcome else [],
+        if game.outcome
+        else [],
         reason=outcome_reason(game, language),
-        form=MoveForm(seq=game.seq), json=json,
-        link_form=EmptyForm(), away=away_notes(seats, now),
-        on_vacation=bool(seat and seat.user_id and current_user.is_authenticated
-                         and seat.user_id == current_user.id
-                         and deadlines.vacation_at(seat.user_id, now)),
+        form=MoveForm(seq=game.seq),
+        json=json,
+        link_form=EmptyForm(),
+        away=away_notes(seats, now),
+        on_vacation=bool(
+            seat
+            and seat.user_id
+            and current_user.is_authenticated
+            and seat.user_id == current_user.id
+            and deadlines.vacation_at(seat.user_id, now)
+        ),
         rematch=rematches.box(game, current_user, now),
-        signed_in=current_user.is_authenticated, proposal=proposal_box(game, seat),
+        signed_in=current_user.is_authenticated,
+        proposal=proposal_box(game, seat),
         played_for_you=while_away.played_for(game, seat, names, language) if seat else [],
         talk=table_talk(game, names=names)
-        if table_talk_service.may_read(current_user, game, seat) else None,
-        talk_form=TalkForm(), takeback=takeback)
+        if table_talk_service.may_read(current_user, game, seat)
+        else None,
+        talk_form=TalkForm(),
+        takeback=takeback,
+    )
 
 
 def grouped(offered: list) -> list[tuple[str, list]]:
@@ -157,12 +189,20 @@ def proposal_box(game: Game, seat: Seat | None) -> dict | None:
     if proposal is None:
         return None
     voters = {s.user_id for s in proposals.voters(game, proposal)}
-    asked = (seat is not None and current_user.is_authenticated
-             and seat.user_id == current_user.id and current_user.id in voters
-             and current_user.id not in proposal.agreed)
-    return {"id": proposal.id, "reason": proposal.reason, "asked": asked,
-            "what": proposals.describe(game, proposal.action, proposal.params),
-            "waiting": len(voters - set(proposal.agreed))}
+    asked = (
+        seat is not None
+        and current_user.is_authenticated
+        and seat.user_id == current_user.id
+        and current_user.id in voters
+        and current_user.id not in proposal.agreed
+    )
+    return {
+        "id": proposal.id,
+        "reason": proposal.reason,
+        "asked": asked,
+        "what": proposals.describe(game, proposal.action, proposal.params),
+        "waiting": len(voters - set(proposal.agreed)),
+    }
 
 
 def away_notes(seats: list[Seat], now) -> dict[int, str]:
@@ -173,13 +213,16 @@ def away_notes(seats: list[Seat], now) -> dict[int, str]:
     for s in seats:
         bot = s.bot and say_here(bot_title(s.bot))
         if s.user_id in away:
-            notes[s.index] = gettext("away %(days)s", days=", ".join(
-                vacation_days(v, s.user.timezone, now) for v in away[s.user_id]))
+            notes[s.index] = gettext(
+                "away %(days)s",
+                days=", ".join(vacation_days(v, s.user.timezone, now) for v in away[s.user_id]),
+            )
         elif s.bot and s.user_id and s.withdrawn:
             notes[s.index] = gettext("away: the %(bot)s plays the seat", bot=bot)
         elif s.bot and s.user_id:
-            notes[s.index] = gettext("away: the %(bot)s plays the seat until they are back",
-                                     bot=bot)
+            notes[s.index] = gettext(
+                "away: the %(bot)s plays the seat until they are back", bot=bot
+            )
         elif s.bot:
             notes[s.index] = gettext("the %(bot)s of this practice game", bot=bot)
         elif s.withdrawn:
@@ -190,7 +233,7 @@ def away_notes(seats: list[Seat], now) -> dict[int, str]:
 
 
 def vacation_days(vacation, tzname: str, now) -> str:
-    """"3–10 December" in the reader's language (Babel), the days as declared."""
+    """ "3–10 December" in the reader's language (Babel), the days as declared."""
     first, last = vacations.days_of(vacation, tzname)
     skeleton = "MMMMd" if first.year == last.year == now.year else "yMMMMd"
     return format_interval(first, last, skeleton, locale=page_language())
@@ -198,7 +241,7 @@ def vacation_days(vacation, tzname: str, now) -> str:
 
 @bp.post("/games/<int:game_id>/away/seen")
 def away_seen(game_id: int):
-    """"Seen": the list of moves played for the seat while away goes."""
+    """ "Seen": the list of moves played for the seat while away goes."""
     game = Game.get_or_none(Game.id == game_id) or abort(404)
     seat = seat_access.viewer_seat(game) or abort(403, N_("You have no seat in this game."))
     form = EmptyForm()
@@ -213,16 +256,25 @@ def move(game_id: int):
     # The game itself is read once, inside the move's transaction (play).
     seat = seat_access.viewer_seat_in(game_id)
     if seat is None:
-        abort(403 if Game.get_or_none(Game.id == game_id) else 404,
-              N_("You have no seat in this game."))
+        abort(
+            403 if Game.get_or_none(Game.id == game_id) else 404,
+            N_("You have no seat in this game."),
+        )
     if seat.withdrawn:
         abort(403, N_("You left this game: your seat passes automatically."))
     form = MoveForm()
     if not form.validate_on_submit():
         abort(400, N_("The move form was not understood; reload the game page and try again."))
     action = parse_action(form.action.data)
-    play(game_id, seat.index, action, form.seq.data, "player",
-         mailer=current_app.extensions["pbem_mailer"], user_id=seat.user_id)
+    play(
+        game_id,
+        seat.index,
+        action,
+        form.seq.data,
+        "player",
+        mailer=current_app.extensions["pbem_mailer"],
+        user_id=seat.user_id,
+    )
     return redirect(url_for("play.game", game_id=game_id, since=form.seq.data) + "#result")
 
 
@@ -244,8 +296,7 @@ def new_link(game_id: int):
     seat = seat_access.viewer_seat(game) or abort(403, N_("You have no seat in this game."))
     if not EmptyForm().validate_on_submit():
         abort(400)
-    games.renew_links(game_id, seat_access.acting_user(seat),
-                      current_app.extensions["pbem_mailer"])
+    games.renew_links(game_id, seat_access.acting_user(seat), current_app.extensions["pbem_mailer"])
     flash(N_("Your old links no longer work; a new one is on its way by email."))
     return redirect(url_for("play.game", game_id=game_id))
 

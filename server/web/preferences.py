@@ -1,4 +1,5 @@
 """A player's own settings: time zone, mail, vacations, "I'm back", unsubscribe."""
+
 from __future__ import annotations
 
 from flask import (
@@ -46,9 +47,10 @@ def settings_form() -> SettingsForm:
     form = SettingsForm(obj=current_user)
     form.timezone.choices = deadlines.zone_names()
     site = current_app.config["DIGEST_HOUR"]
-    form.digest_hour.choices = [SelectChoice("", _("%(hour)s (the site's hour)",
-                                                         hour=f"{site:02d}:00"))] + HOURS
-    if form.quiet_until.data is None:       # no quiet hours yet: offer a morning end
+    form.digest_hour.choices = [
+        SelectChoice("", _("%(hour)s (the site's hour)", hour=f"{site:02d}:00"))
+    ] + HOURS
+    if form.quiet_until.data is None:  # no quiet hours yet: offer a morning end
         form.quiet_until.data = form.quiet_until.default
     return form
 
@@ -56,38 +58,60 @@ def settings_form() -> SettingsForm:
 def save_settings(user: User, form: SettingsForm) -> str:
     """Checks the whole mail schedule before saving anything; returns a note
     for the player when their digest moves out of their quiet hours."""
-    schedule = preferences.parse_schedule(form.reminder_hours.text, form.quiet_from.data,
-                                          form.quiet_until.data, form.digest_hour.data)
-    preferences.save_settings(user, form.timezone.data, form.mail_mode.data,
-                              form.optional_mail.data, current_app.config["DIGEST_HOUR"],
-                              schedule, board_as_text=form.board_as_text.data,
-                              language=form.language.data)
-    return schedule.digest_note(current_app.config["DIGEST_HOUR"]) if user.mail_mode == "digest" \
+    schedule = preferences.parse_schedule(
+        form.reminder_hours.text, form.quiet_from.data, form.quiet_until.data, form.digest_hour.data
+    )
+    preferences.save_settings(
+        user,
+        form.timezone.data,
+        form.mail_mode.data,
+        form.optional_mail.data,
+        current_app.config["DIGEST_HOUR"],
+        schedule,
+        board_as_text=form.board_as_text.data,
+        language=form.language.data,
+    )
+    return (
+        schedule.digest_note(current_app.config["DIGEST_HOUR"])
+        if user.mail_mode == "digest"
         else ""
+    )
 
 
-def render_settings(form: SettingsForm, vacation_form: VacationForm | None,
-                    channel_form=None, **tokens):
-    from server.web import channels     # one page, two areas: channels imports this module
+def render_settings(
+    form: SettingsForm, vacation_form: VacationForm | None, channel_form=None, **tokens
+):
+    from server.web import channels  # one page, two areas: channels imports this module
+
     now = utcnow()
-    mine = list(Vacation.select().where((Vacation.user == current_user.id)
-                                        & (Vacation.ends_at > now)).order_by(Vacation.starts_at))
+    mine = list(
+        Vacation.select()
+        .where((Vacation.user == current_user.id) & (Vacation.ends_at > now))
+        .order_by(Vacation.starts_at)
+    )
     allowance = current_app.config["VACATION_DAYS_PER_YEAR"]
-    return render_template("preferences/settings.html", form=form,
-                           vacation_form=vacation_form or VacationForm(),
-                           channel_form=channel_form or channels.channel_form(),
-                           channels=channels.own_channels(), vacations=mine, now=now,
-                           local=lambda when, zone: deadlines.local_text(when, zone, page_language()),
-                           used=vacations.days_used(current_user, now.year),
-                           allowance=allowance, button=EmptyForm(),
-                           away=vacations.is_away(current_user, now),
-                           mails=deliveries.recent_mails(current_user),
-                           calendar_url=links().calendar_url(current_user),
-                           **(tokens or token_section()))
+    return render_template(
+        "preferences/settings.html",
+        form=form,
+        vacation_form=vacation_form or VacationForm(),
+        channel_form=channel_form or channels.channel_form(),
+        channels=channels.own_channels(),
+        vacations=mine,
+        now=now,
+        local=lambda when, zone: deadlines.local_text(when, zone, page_language()),
+        used=vacations.days_used(current_user, now.year),
+        allowance=allowance,
+        button=EmptyForm(),
+        away=vacations.is_away(current_user, now),
+        mails=deliveries.recent_mails(current_user),
+        calendar_url=links().calendar_url(current_user),
+        **(tokens or token_section()),
+    )
 
 
 def token_section() -> dict:
     from server.web.tokens import section
+
     return section()
 
 
@@ -98,11 +122,18 @@ def calendar(token: str):
         user = links().read_calendar(token)
     except LinkError:
         abort(404)
-    body = calendar_feed.feed(user, links().base_url, current_app.config["MAIL_ID_DOMAIN"],
-                              utcnow())
-    return body, 200, {"Content-Type": "text/calendar; charset=utf-8",
-                       "Cache-Control": "private, max-age=300",
-                       "Content-Disposition": 'inline; filename="pbem-deadlines.ics"'}
+    body = calendar_feed.feed(
+        user, links().base_url, current_app.config["MAIL_ID_DOMAIN"], utcnow()
+    )
+    return (
+        body,
+        200,
+        {
+            "Content-Type": "text/calendar; charset=utf-8",
+            "Cache-Control": "private, max-age=300",
+            "Content-Disposition": 'inline; filename="pbem-deadlines.ics"',
+        },
+    )
 
 
 @bp.post("/settings/calendar")
@@ -112,7 +143,8 @@ def new_calendar_address():
     if not EmptyForm().validate_on_submit():
         abort(400, N_("The form was not understood; reload the page and try again."))
     User.update(calendar_version=User.calendar_version + 1).where(
-        User.id == current_user.id).execute()
+        User.id == current_user.id
+    ).execute()
     flash(N_("Your calendar has a new address: the old one no longer works."))
     return redirect(url_for("preferences.settings") + "#calendar")
 
@@ -123,8 +155,13 @@ def add_vacation():
     form = VacationForm()
     if form.validate_on_submit():
         try:
-            vacations.declare(current_user, form.starts.data, form.ends.data, utcnow(),
-                              current_app.config["VACATION_DAYS_PER_YEAR"])
+            vacations.declare(
+                current_user,
+                form.starts.data,
+                form.ends.data,
+                utcnow(),
+                current_app.config["VACATION_DAYS_PER_YEAR"],
+            )
         except vacations.VacationError as exc:
             form.starts.errors = [say_here(exc.args[0])]
         else:

@@ -1,6 +1,7 @@
 """Protection every page shares: the CSRF token on every POST, a request body
 that parses before anything reads it, bounded ids in URLs, and the headers
 that keep a browser from running, framing or leaking what it should not."""
+
 from __future__ import annotations
 
 from flask import abort, request
@@ -13,8 +14,10 @@ csrf = CSRFProtect()
 # (static/timezone.js fills a field), never inline script.  Only our own
 # stylesheet.  Form posts go to this site only; no page may be framed
 # (clickjacking a move button).
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 HEADERS = {
     "Content-Security-Policy": CSP,
     # Seat and sign-in tokens live in URLs (/s/<token>): never send them to
@@ -23,11 +26,11 @@ HEADERS = {
     # would fail (tests/server/web/test_https_proxy.py).
     "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",      # frame-ancestors for browsers without CSP 2
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers without CSP 2
 }
 # The methods Flask-WTF checks the CSRF token of, and so reads the body of.
 BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
-BIGGEST_ID = 2 ** 63 - 1            # a signed 64-bit column, on SQLite and PostgreSQL
+BIGGEST_ID = 2**63 - 1  # a signed 64-bit column, on SQLite and PostgreSQL
 NOT_UNDERSTOOD = "The form was not understood; reload the page and try again."
 
 

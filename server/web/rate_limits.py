@@ -16,6 +16,7 @@ The counts live where every web worker sees them: the site's database by
 default (web/rate_store.py), or Redis (RATELIMIT_STORAGE_URI=redis://…).
 ``memory://`` counts in each process apart; the start logs a warning then.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,7 +35,7 @@ from server.web.errors import page
 limiter = Limiter(key_func=get_remote_address)
 log = logging.getLogger("pbem.web")
 KNOWN_COOKIE = "pbem_known"
-KNOWN_KEEP = 5                  # addresses a browser is remembered for
+KNOWN_KEEP = 5  # addresses a browser is remembered for
 KNOWN_DAYS = 365
 
 
@@ -65,8 +66,9 @@ def per_client(name: str):
 
 def per_address(name: str, scope: str):
     """Shared by every route that mails or checks the typed address."""
-    return limiter.shared_limit(setting(name), scope=scope, key_func=typed_address,
-                                methods=["POST"])
+    return limiter.shared_limit(
+        setting(name), scope=scope, key_func=typed_address, methods=["POST"]
+    )
 
 
 def per_user(name: str):
@@ -75,13 +77,23 @@ def per_user(name: str):
 
 def sign_in_limits(view):
     """The three sign-in limits of the module's docstring."""
-    view = limiter.limit(setting("RATELIMIT_SIGNIN_PER_CLIENT"), methods=["POST"],
-                         deduct_when=failed)(view)
-    view = limiter.limit(setting("RATELIMIT_SIGNIN_PER_CLIENT_ADDRESS"), methods=["POST"],
-                         key_func=client_and_address, deduct_when=failed)(view)
-    return limiter.shared_limit(setting("RATELIMIT_SIGNIN_PER_ADDRESS"), scope="signin-address",
-                                key_func=typed_address, methods=["POST"], deduct_when=failed,
-                                exempt_when=known_browser)(view)
+    view = limiter.limit(
+        setting("RATELIMIT_SIGNIN_PER_CLIENT"), methods=["POST"], deduct_when=failed
+    )(view)
+    view = limiter.limit(
+        setting("RATELIMIT_SIGNIN_PER_CLIENT_ADDRESS"),
+        methods=["POST"],
+        key_func=client_and_address,
+        deduct_when=failed,
+    )(view)
+    return limiter.shared_limit(
+        setting("RATELIMIT_SIGNIN_PER_ADDRESS"),
+        scope="signin-address",
+        key_func=typed_address,
+        methods=["POST"],
+        deduct_when=failed,
+        exempt_when=known_browser,
+    )(view)
 
 
 # -- the "known browser" cookie -------------------------------------------------
@@ -112,21 +124,30 @@ def remember_sign_in(email: str) -> None:
 
     @after_this_request
     def set_cookie(response):
-        response.set_cookie(KNOWN_COOKIE, _serializer().dumps(marks[:KNOWN_KEEP]),
-                            max_age=KNOWN_DAYS * 24 * 3600, httponly=True, samesite="Lax",
-                            secure=current_app.config["SESSION_COOKIE_SECURE"])
+        response.set_cookie(
+            KNOWN_COOKIE,
+            _serializer().dumps(marks[:KNOWN_KEEP]),
+            max_age=KNOWN_DAYS * 24 * 3600,
+            httponly=True,
+            samesite="Lax",
+            secure=current_app.config["SESSION_COOKIE_SECURE"],
+        )
         return response
 
 
 def init_app(app) -> None:
     limiter.init_app(app)
     if app.config["RATELIMIT_STORAGE_URI"].startswith("memory:"):
-        log.warning("RATELIMIT_STORAGE_URI=%s counts in each process apart: with several "
-                    "web workers every limit is that many times higher. Leave it unset (the "
-                    "database counts) or point it at Redis.",
-                    app.config["RATELIMIT_STORAGE_URI"])
+        log.warning(
+            "RATELIMIT_STORAGE_URI=%s counts in each process apart: with several "
+            "web workers every limit is that many times higher. Leave it unset (the "
+            "database counts) or point it at Redis.",
+            app.config["RATELIMIT_STORAGE_URI"],
+        )
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(exc):
-        return page(429, "Too many attempts in a short time. Wait a while and try again; "
-                         "nothing was changed.")
+        return page(
+            429,
+            "Too many attempts in a short time. Wait a while and try again; nothing was changed.",
+        )

@@ -5,6 +5,7 @@ library (Flask-Limiter's store layer) and supports its fixed-window strategy,
 Flask-Limiter's default: one row per key with the count and the end of its
 window, bumped by one atomic INSERT … ON CONFLICT DO UPDATE on SQLite and
 PostgreSQL alike."""
+
 from __future__ import annotations
 
 import hashlib
@@ -17,7 +18,7 @@ from server.db import db
 from server.models import RateCount
 
 KEY_MAX = 200
-SWEEP_EVERY = 500       # counts between two sweeps of ended windows, per process
+SWEEP_EVERY = 500  # counts between two sweeps of ended windows, per process
 
 
 def row_key(key: str) -> str:
@@ -47,13 +48,19 @@ class DatabaseStorage(Storage):
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         now = time.time()
         expired = RateCount.expires_at <= now
-        query = (RateCount.insert(key=row_key(key), count=amount, expires_at=now + expiry)
-                 .on_conflict(conflict_target=[RateCount.key], update={
-                     RateCount.count: Case(None, [(expired, amount)],
-                                           RateCount.count + amount),
-                     RateCount.expires_at: Case(None, [(expired, now + expiry)],
-                                                RateCount.expires_at)})
-                 .returning(RateCount.count))
+        query = (
+            RateCount.insert(key=row_key(key), count=amount, expires_at=now + expiry)
+            .on_conflict(
+                conflict_target=[RateCount.key],
+                update={
+                    RateCount.count: Case(None, [(expired, amount)], RateCount.count + amount),
+                    RateCount.expires_at: Case(
+                        None, [(expired, now + expiry)], RateCount.expires_at
+                    ),
+                },
+            )
+            .returning(RateCount.count)
+        )
         _connect()
         self.counted += 1
         if self.counted % SWEEP_EVERY == 0:
@@ -62,8 +69,9 @@ class DatabaseStorage(Storage):
 
     def _row(self, key: str) -> RateCount | None:
         _connect()
-        return RateCount.get_or_none((RateCount.key == row_key(key))
-                                         & (RateCount.expires_at > time.time()))
+        return RateCount.get_or_none(
+            (RateCount.key == row_key(key)) & (RateCount.expires_at > time.time())
+        )
 
     def get(self, key: str) -> int:
         row = self._row(key)

@@ -1,5 +1,6 @@
 """Rematches of a finished game: a player proposes, the others answer
 (services/rematches.py); the box on the game page shows where it stands."""
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, url_for

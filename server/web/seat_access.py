@@ -14,6 +14,7 @@ Each is kept with the seat player's session token of the moment it was
 opened, so the player's "sign out everywhere" (or a new password) ends every
 browser's copy too; the link in the mail opens the seat again.
 """
+
 from __future__ import annotations
 
 from flask import current_app, session
@@ -24,10 +25,13 @@ from server.mail.links import LinkError
 from server.models import Game, Seat, User
 from server.web import browser_session
 
-OWN_SEAT = Prepared(lambda game_id, user_id: (
-    Seat.select().where((Seat.game == game_id) & (Seat.user == user_id)).limit(1)))
+OWN_SEAT = Prepared(
+    lambda game_id, user_id: (
+        Seat.select().where((Seat.game == game_id) & (Seat.user == user_id)).limit(1)
+    )
+)
 SESSION_KEY = "seat_links"
-KEEP = 20           # seat links remembered per browser, newest first
+KEEP = 20  # seat links remembered per browser, newest first
 
 
 def links():
@@ -42,7 +46,7 @@ def open_link(token: str) -> Seat:
     browser_session.keep_alive()
     kept = {k: v for k, v in session.get(SESSION_KEY, {}).items() if k != str(seat.game_id)}
     entry = (str(seat.game_id), [token, seat.user.session_token])
-    session[SESSION_KEY] = dict([entry, *list(kept.items())[:KEEP - 1]])
+    session[SESSION_KEY] = dict([entry, *list(kept.items())[: KEEP - 1]])
     return seat
 
 

@@ -1,6 +1,7 @@
 """Takebacks on the game page: a player asks to take back their own move,
 the others answer (services/takebacks.py).  Every form is a POST with its
 CSRF token and the sequence number the page was made at."""
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, url_for
@@ -40,8 +41,15 @@ def ask(game_id: int):
     form = TakebackForm()
     if not form.validate_on_submit():
         abort(400, N_("Choose one of your own moves offered on the game page."))
-    flash(takebacks.ask(game_id, _me(game_id), _seq(form.seq.data), _seq(form.back_to.data),
-                        mailer=current_app.extensions["pbem_mailer"]))
+    flash(
+        takebacks.ask(
+            game_id,
+            _me(game_id),
+            _seq(form.seq.data),
+            _seq(form.back_to.data),
+            mailer=current_app.extensions["pbem_mailer"],
+        )
+    )
     return redirect(url_for("play.game", game_id=game_id) + "#takeback")
 
 
@@ -52,8 +60,16 @@ def answer(game_id: int, takeback_id: int, answer: str):
     form = TakebackAnswerForm()
     if not form.validate_on_submit():
         abort(400, N_("The form was not understood; reload the page and try again."))
-    flash(takebacks.answer(game_id, _me(game_id), takeback_id, _seq(form.seq.data), answer == "yes",
-                           mailer=current_app.extensions["pbem_mailer"]))
+    flash(
+        takebacks.answer(
+            game_id,
+            _me(game_id),
+            takeback_id,
+            _seq(form.seq.data),
+            answer == "yes",
+            mailer=current_app.extensions["pbem_mailer"],
+        )
+    )
     return redirect(url_for("play.game", game_id=game_id) + "#takeback")
 
 
@@ -71,16 +87,22 @@ def box(game: Game, seat: Seat | None, names: list[str] | None = None) -> dict:
     me = current_user.id if current_user.is_authenticated else (seat and seat.user_id)
     plays = seat is not None and seat.user_id == me
     if request is not None:
-        people = {u.id: u.name for u in User.select().where(
-            User.id.in_(request.asked + [request.requester_id]))}
+        people = {
+            u.id: u.name
+            for u in User.select().where(User.id.in_(request.asked + [request.requester_id]))
+        }
         waiting = [people[u] for u in request.asked if u not in request.agreed]
         asked = me in request.asked and me not in request.agreed
-        return {"open": request, "waiting": waiting, "asked": asked,
-                "asker": people[request.requester_id],
-                "what": takebacks.describe(game, request, page_language()),
-                "expires": deadline_text(request.expires_at, _timezone(seat), page_language()),
-                "form": TakebackAnswerForm(seq=str(game.seq))}
-    offers = (takebacks.offers(game, seat, page_language(), names)
-              if plays and seat is not None else [])
-    return {"open": None, "offers": offers,
-            "form": TakebackForm(seq=str(game.seq))}
+        return {
+            "open": request,
+            "waiting": waiting,
+            "asked": asked,
+            "asker": people[request.requester_id],
+            "what": takebacks.describe(game, request, page_language()),
+            "expires": deadline_text(request.expires_at, _timezone(seat), page_language()),
+            "form": TakebackAnswerForm(seq=str(game.seq)),
+        }
+    offers = (
+        takebacks.offers(game, seat, page_language(), names) if plays and seat is not None else []
+    )
+    return {"open": None, "offers": offers, "form": TakebackForm(seq=str(game.seq))}

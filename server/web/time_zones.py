@@ -2,6 +2,7 @@
 time from the start (Settings changes it).  Without script the region of
 the browser's languages says one (nl-NL: Europe/Amsterdam); with script,
 static/timezone.js puts the browser's own zone in the sign-up form."""
+
 from __future__ import annotations
 
 from functools import cache
@@ -11,8 +12,12 @@ from server.services.clock.deadlines import zone_names
 
 # Countries whose first zone in tzdata's zone.tab (listed from east to west,
 # or north to south) is not where most of their people live.
-MOST_PEOPLE = {"AU": "Australia/Sydney", "BR": "America/Sao_Paulo",
-               "CA": "America/Toronto", "RU": "Europe/Moscow"}
+MOST_PEOPLE = {
+    "AU": "Australia/Sydney",
+    "BR": "America/Sao_Paulo",
+    "CA": "America/Toronto",
+    "RU": "Europe/Moscow",
+}
 
 
 @cache

@@ -1,6 +1,7 @@
 """Personal access tokens in Settings: make one (shown once, on the page
 the POST answers, never again), see and revoke yours (services/api_tokens.py).
 The API itself is web/api/."""
+
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, url_for
@@ -22,23 +23,40 @@ bp = Blueprint("tokens", __name__)
 
 
 class TokenForm(FlaskForm):
-    name = StringField(_l("Name (what the token is for)"),
-                       [InputRequired(), Length(1, api_tokens.NAME_MAX)])
+    name = StringField(
+        _l("Name (what the token is for)"), [InputRequired(), Length(1, api_tokens.NAME_MAX)]
+    )
     scopes = SelectMultipleField(
-        _l("It may"), choices=[SelectChoice("read", _l("read: my games and how they stand")),
-                               SelectChoice("play", _l("play: moves and table talk")),
-                               SelectChoice("lobby", _l("lobby: join, leave and start games"))],
-        default=["read", "play"], widget=ListWidget(prefix_label=False),
-        option_widget=CheckboxInput())
-    days = SelectField(_l("Works for"), coerce=int, default=90,
-                       choices=[SelectChoice(7, _l("7 days")), SelectChoice(30, _l("30 days")),
-                                SelectChoice(90, _l("90 days")), SelectChoice(365, _l("a year"))])
+        _l("It may"),
+        choices=[
+            SelectChoice("read", _l("read: my games and how they stand")),
+            SelectChoice("play", _l("play: moves and table talk")),
+            SelectChoice("lobby", _l("lobby: join, leave and start games")),
+        ],
+        default=["read", "play"],
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+    )
+    days = SelectField(
+        _l("Works for"),
+        coerce=int,
+        default=90,
+        choices=[
+            SelectChoice(7, _l("7 days")),
+            SelectChoice(30, _l("30 days")),
+            SelectChoice(90, _l("90 days")),
+            SelectChoice(365, _l("a year")),
+        ],
+    )
 
 
 def section(form: TokenForm | None = None, made: str = "") -> dict:
     """What the Settings page's token section shows."""
-    return {"token_form": form or TokenForm(), "tokens": api_tokens.of(current_user),
-            "made_token": made}
+    return {
+        "token_form": form or TokenForm(),
+        "tokens": api_tokens.of(current_user),
+        "made_token": made,
+    }
 
 
 @bp.post("/settings/tokens")
@@ -48,8 +66,7 @@ def make():
     if not form.validate_on_submit():
         return render_settings(settings_form(), VacationForm(), **section(form)), 400
     try:
-        _, token = api_tokens.create(current_user, form.name.data, form.scopes.data,
-                                     form.days.data)
+        _, token = api_tokens.create(current_user, form.name.data, form.scopes.data, form.days.data)
     except api_tokens.TokenError as exc:
         form.name.errors = [gettext(str(exc))]
         return render_settings(settings_form(), VacationForm(), **section(form)), 400

@@ -7,6 +7,7 @@ even the error page fails (a 500).  The check here runs in front of Flask,
 behind ProxyFix (so a trusted X-Forwarded-Host is checked too), and answers
 400 to anything but a host name, an IPv4 address or a bracketed IPv6
 address, with an optional port from 1 to 65535."""
+
 from __future__ import annotations
 
 import ipaddress
@@ -68,8 +69,13 @@ class RefuseBadHost:
     def __call__(self, environ, start_response):
         host = environ.get("HTTP_HOST")
         if host is not None and not is_good_host(host):
-            start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"),
-                                               ("Content-Length", str(len(BAD_HOST)))])
+            start_response(
+                "400 Bad Request",
+                [
+                    ("Content-Type", "text/plain; charset=utf-8"),
+                    ("Content-Length", str(len(BAD_HOST))),
+                ],
+            )
             return [BAD_HOST]
         return self.app(environ, start_response)
 
@@ -77,8 +83,10 @@ class RefuseBadHost:
 def init_app(app) -> None:
     """Install the Host check (before ProxyFix wraps the app) and HSTS."""
     app.wsgi_app = RefuseBadHost(app.wsgi_app)
-    if urlsplit(app.config["PUBLIC_BASE_URL"]).scheme.lower() == "https" \
-            and app.config["HSTS_MAX_AGE"] > 0:
+    if (
+        urlsplit(app.config["PUBLIC_BASE_URL"]).scheme.lower() == "https"
+        and app.config["HSTS_MAX_AGE"] > 0
+    ):
         value = f"max-age={app.config['HSTS_MAX_AGE']}"
         if app.config["HSTS_INCLUDE_SUBDOMAINS"]:
             value += "; includeSubDomains"

@@ -1,9 +1,10 @@
 """Walking through whole seeded games with random legal moves, for tests
 that check something at many positions."""
+
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 
 def positions(game, players: int, options: dict, seed: int, every: int = 1) -> Iterator:

@@ -2,6 +2,7 @@
 makes into HTML.  Drawn from the view alone: the viewer's panel first,
 other players' victory points hidden, one filled mark per colonist at work,
 every tile with words; plain JSON, so the engine stays pure."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,9 @@ def test_puerto_rico_panels_from_the_viewers_seat(players):
         panels = PR.board_layout(view, names)
         json.dumps(panels)
         assert panels[0]["mine"] and panels[0]["title"] == "P1 (you)"
-        assert [p["seat"] for p in panels if p["seat"] is not None] == \
-            [1] + [i for i in range(players) if i != 1]
+        assert [p["seat"] for p in panels if p["seat"] is not None] == [1] + [
+            i for i in range(players) if i != 1
+        ]
         for p in panels:
             if p["seat"] is not None:
                 player = view["players"][p["seat"]]
@@ -41,6 +43,7 @@ def test_puerto_rico_panels_from_the_viewers_seat(players):
 
 def test_new_found_land_panels_and_the_readers_language():
     from server.i18n import say
+
     state = list(positions(NFL, 3, {}, 4, every=40))[1]
     view = NFL.view(state, 2)
     german = NFL.board_layout(view, ["A", "B", "C"], lambda text: say("de", text))

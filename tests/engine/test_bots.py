@@ -4,6 +4,7 @@ Every bot plays only legal moves, the same state and seed give the same
 move, a bot never changes the state it is handed, its imagined futures
 show the seat nothing it could not see, and the steady bot beats random
 play by a wide margin (bench/bots.py measures the rates with intervals)."""
+
 from __future__ import annotations
 
 import random
@@ -19,8 +20,11 @@ from tests.engine.game_walks import positions as walk
 # pbem's own games: an installed plug-in game (tests/plugin_game/) is for
 # two players only and is tested on its own (tests/server/processes/test_plugin_game.py).
 OWN_GAMES = sorted(BUILT_IN)
-PLAYER_COUNTS = [(name, n) for name in OWN_GAMES
-                 for n in range(GAMES[name].min_players, GAMES[name].max_players + 1)]
+PLAYER_COUNTS = [
+    (name, n)
+    for name in OWN_GAMES
+    for n in range(GAMES[name].min_players, GAMES[name].max_players + 1)
+]
 
 
 def positions(game_name: str, players: int, seed: int, every: int = 1) -> list:
@@ -80,7 +84,7 @@ def test_an_imagined_future_shows_nothing_new_and_changes_what_is_hidden(game_na
         for seat in range(3):
             assert game.view(copy, seat) == game.view(state, seat)
         redrawn += game.to_json(copy) != game.to_json(state)
-    assert redrawn >= 3         # it did redraw something hidden
+    assert redrawn >= 3  # it did redraw something hidden
 
 
 @pytest.mark.parametrize("game_name", OWN_GAMES)
@@ -88,6 +92,7 @@ def test_the_steady_bot_beats_random_players(game_name):
     """Issue 18's goal is 90 % of 4-player games (bench/bots.py); here a
     small sample of 3-player games: at least 10 of 12 (a fair share is 4),
     where a random bot in the same seats wins far fewer."""
+
     def wins(bot: str) -> float:
         total = 0.0
         for i in range(12):
@@ -132,8 +137,9 @@ def test_the_thinking_bot_leaves_the_steady_choice_only_for_a_clear_gain():
     candidate must beat the steady bot's own choice by more than one
     standard error of the difference before the thinking bot takes it."""
     from engine.bots.search import SearchBot
+
     noisy = {0: [10.0, 2.0, 6.0], 1: [9.0, 5.0, 6.0], 2: [1.0, 1.0, 1.0]}
-    assert SearchBot.pick([0, 1, 2], noisy) == 0           # 6.7 against 6.0: noise
+    assert SearchBot.pick([0, 1, 2], noisy) == 0  # 6.7 against 6.0: noise
     clear = {0: [3.0, 3.5, 2.5], 1: [9.0, 8.5, 9.5], 2: [1.0, 1.0, 1.0]}
     assert SearchBot.pick([0, 1, 2], clear) == 1
-    assert SearchBot.pick([2, 0], {2: [1.0, 1.2], 0: []}) == 2   # no futures: not judged
+    assert SearchBot.pick([2, 0], {2: [1.0, 1.2], 0: []}) == 2  # no futures: not judged

@@ -6,6 +6,7 @@ and none may be inside a function, where it hides a cycle (the import only
 runs at the call).  ``from pkg import name`` is an edge to the submodule
 ``pkg.name`` when there is one, else to ``pkg`` itself (its ``__init__``).
 """
+
 import ast
 from pathlib import Path
 
@@ -23,13 +24,14 @@ def engine_modules() -> dict[str, Path]:
     return modules
 
 
-def imported(node: ast.Import | ast.ImportFrom, name: str, path: Path,
-             modules: dict[str, Path]) -> list[str]:
+def imported(
+    node: ast.Import | ast.ImportFrom, name: str, path: Path, modules: dict[str, Path]
+) -> list[str]:
     """The engine modules one import statement in module ``name`` stands for."""
     if isinstance(node, ast.Import):
         return [a.name for a in node.names if a.name in modules]
     base = node.module or ""
-    if node.level:                                  # relative: from . / .. import
+    if node.level:  # relative: from . / .. import
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         for _ in range(node.level - 1):
             package = package.rpartition(".")[0]
@@ -48,9 +50,12 @@ def import_graph() -> dict[str, set[str]]:
     graph = {}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(), str(path))
-        graph[name] = {target for node in ast.walk(tree)
-                       if isinstance(node, (ast.Import, ast.ImportFrom))
-                       for target in imported(node, name, path, modules)}
+        graph[name] = {
+            target
+            for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+            for target in imported(node, name, path, modules)
+        }
     return graph
 
 
@@ -61,7 +66,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str]:
 
     def visit(node: str) -> list[str]:
         if node in path:
-            return path[path.index(node):] + [node]
+            return path[path.index(node) :] + [node]
         if node in done:
             return []
         path.append(node)
@@ -87,16 +92,17 @@ def test_engine_modules_import_each_other_without_a_cycle():
 
 def test_engine_imports_only_at_module_level():
     """An import inside a function hides a cycle until the function runs."""
-    hidden = {}                     # (file, line) -> the innermost function or class
+    hidden = {}  # (file, line) -> the innermost function or class
     for path in engine_modules().values():
         tree = ast.parse(path.read_text(), str(path))
-        for scope in ast.walk(tree):    # outer scopes come first
+        for scope in ast.walk(tree):  # outer scopes come first
             if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 for node in ast.walk(scope):
                     if isinstance(node, (ast.Import, ast.ImportFrom)):
                         hidden[str(path.relative_to(ROOT)), node.lineno] = scope.name
     assert not hidden, "imports inside functions or classes:\n" + "\n".join(
-        f"{where}:{line} in {scope}" for (where, line), scope in sorted(hidden.items()))
+        f"{where}:{line} in {scope}" for (where, line), scope in sorted(hidden.items())
+    )
 
 
 def test_the_cycle_check_finds_and_names_a_cycle():

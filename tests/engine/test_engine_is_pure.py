@@ -3,14 +3,37 @@
 Randomness must come from the generator kept in the game state, or replaying
 a game's log would not give the same state.
 """
+
 import ast
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
-FORBIDDEN_MODULES = {"flask", "flask_login", "flask_wtf", "peewee", "playhouse", "server",
-                     "os", "sys", "io", "socket", "smtplib", "subprocess", "threading",
-                     "random", "time", "datetime", "pathlib", "shutil", "sqlite3", "psycopg",
-                     "apscheduler", "jinja2", "urllib", "http"}
+FORBIDDEN_MODULES = {
+    "flask",
+    "flask_login",
+    "flask_wtf",
+    "peewee",
+    "playhouse",
+    "server",
+    "os",
+    "sys",
+    "io",
+    "socket",
+    "smtplib",
+    "subprocess",
+    "threading",
+    "random",
+    "time",
+    "datetime",
+    "pathlib",
+    "shutil",
+    "sqlite3",
+    "psycopg",
+    "apscheduler",
+    "jinja2",
+    "urllib",
+    "http",
+}
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
 
 
@@ -39,14 +62,18 @@ def test_engine_calls_no_io_builtins():
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                assert node.func.id not in FORBIDDEN_CALLS, f"{path}:{node.lineno} calls {node.func.id}"
+                assert node.func.id not in FORBIDDEN_CALLS, (
+                    f"{path}:{node.lineno} calls {node.func.id}"
+                )
 
 
 def test_every_game_gives_its_standing_at_any_moment():
     """Abandoned games end "with the scores as they stand"."""
     import random
+
     from engine import BUILT_IN, GAMES
-    for game in map(GAMES.get, BUILT_IN):       # pbem's own (a plug-in may be for 2 only)
+
+    for game in map(GAMES.get, BUILT_IN):  # pbem's own (a plug-in may be for 2 only)
         state = game.new_game(game.min_players + 1, {}, 3)
         rnd = random.Random(3)
         for _ in range(60):

@@ -4,6 +4,7 @@ PostgreSQL's jsonb, `json.dumps(sort_keys=True)` and many tools reorder keys;
 a game restored from such a snapshot must offer the same actions in the same
 order and play on identically (the event log replays against it).
 """
+
 import json
 import random
 
@@ -21,8 +22,9 @@ def reorder(data, reverse: bool):
     return data
 
 
-@pytest.mark.parametrize("name,players", [("puerto_rico", 2), ("puerto_rico", 4),
-                                          ("new_found_land", 3)])
+@pytest.mark.parametrize(
+    "name,players", [("puerto_rico", 2), ("puerto_rico", 4), ("new_found_land", 3)]
+)
 def test_restored_states_behave_the_same_whatever_the_key_order(name, players):
     game = GAMES[name]
     for seed in range(6):
@@ -41,7 +43,8 @@ def test_restored_states_behave_the_same_whatever_the_key_order(name, players):
                 b, _ = game.apply(other, seat, action)
                 assert game.to_json(a) == game.to_json(b)
                 if not game.is_over(a):
-                    assert game.legal_actions(a, game.to_move(a)) == \
-                        game.legal_actions(b, game.to_move(b))
+                    assert game.legal_actions(a, game.to_move(a)) == game.legal_actions(
+                        b, game.to_move(b)
+                    )
             state, _ = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
             steps += 1

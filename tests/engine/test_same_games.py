@@ -10,6 +10,7 @@ a change pass.  To record a new game or engine version on purpose:
 
     .venv/bin/python -m tests.engine.test_same_games --write
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -23,9 +24,12 @@ import pytest
 from engine import GAMES
 
 DATA = Path(__file__).parent / "data" / "same_games.json"
-CASES = ([("puerto_rico", n, option, seed) for n in range(2, 6)
-          for option in ("base", "extended", "random") for seed in (1, 2)]
-         + [("new_found_land", n, "", seed) for n in range(2, 5) for seed in (1, 2, 3)])
+CASES = [
+    ("puerto_rico", n, option, seed)
+    for n in range(2, 6)
+    for option in ("base", "extended", "random")
+    for seed in (1, 2)
+] + [("new_found_land", n, "", seed) for n in range(2, 5) for seed in (1, 2, 3)]
 
 
 def case_id(case) -> str:

@@ -1,6 +1,7 @@
 """Issue 16: texts read like English: not "a indigo tile", "1 cards",
 "1 more hours" or "draws 1 one-time cards".  Every event text, choice label
 and board line of seeded random games of both games is checked."""
+
 from __future__ import annotations
 
 import random
@@ -16,9 +17,31 @@ ENGINE = Path(__file__).resolve().parents[2] / "engine"
 
 # A count of one before a plural noun ("1 cards", "1 island tiles"), and "a"
 # before a vowel ("a indigo"; "a one-time card" is right).
-NOUNS = ("cards", "tiles", "hours", "colonists", "points", "barrels", "crates", "ships",
-         "markers", "cities", "islands", "doubloons", "chips", "quarries", "seats", "moves",
-         "plantations", "buildings", "shipyards", "days", "goods", "players", "spaces")
+NOUNS = (
+    "cards",
+    "tiles",
+    "hours",
+    "colonists",
+    "points",
+    "barrels",
+    "crates",
+    "ships",
+    "markers",
+    "cities",
+    "islands",
+    "doubloons",
+    "chips",
+    "quarries",
+    "seats",
+    "moves",
+    "plantations",
+    "buildings",
+    "shipyards",
+    "days",
+    "goods",
+    "players",
+    "spaces",
+)
 ONE_PLURAL = re.compile(rf"(?<![\d.])\b1 (?:[a-z-]+ )?(?:{'|'.join(NOUNS)})\b")
 A_VOWEL = re.compile(r"\ba (?!one\b|one-|uni|use|usu)[aeiou]", re.IGNORECASE)
 
@@ -53,8 +76,10 @@ def texts_of_a_game(kind: str, players: int, seed: int) -> list[str]:
     return texts
 
 
-@pytest.mark.parametrize("kind,players", [("puerto_rico", 3), ("puerto_rico", 5),
-                                          ("new_found_land", 2), ("new_found_land", 4)])
+@pytest.mark.parametrize(
+    "kind,players",
+    [("puerto_rico", 3), ("puerto_rico", 5), ("new_found_land", 2), ("new_found_land", 4)],
+)
 def test_no_one_with_a_plural_and_no_a_before_a_vowel(kind, players):
     bad = set()
     for seed in range(12):
@@ -68,9 +93,12 @@ def test_the_end_of_a_game_is_said_in_a_sentence():
     """The rules' three end conditions (colonists, a full city, the chips)
     read as a sentence in the final mail, not "game end: colonists"."""
     from engine.puerto_rico.scoring import end_sentence
+
     assert end_sentence("colonists") == "It ended because the colonists ran out."
-    assert end_sentence("city, vp chips") == ("It ended because a player filled all twelve "
-                                              "city spaces and the victory-point chips ran out.")
+    assert end_sentence("city, vp chips") == (
+        "It ended because a player filled all twelve "
+        "city spaces and the victory-point chips ran out."
+    )
     for kind, players in (("puerto_rico", 3), ("new_found_land", 3)):
         rules = get_game(kind)
         rnd, state = random.Random(7), rules.new_game(players, {}, 7)

@@ -1,5 +1,6 @@
 """Shared by the browser tests: where Chromium is, how it starts, and the
 clicks of signing up.  The fixtures that use these live in conftest.py."""
+
 from __future__ import annotations
 
 import re
@@ -7,8 +8,13 @@ from pathlib import Path
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 
 
 def sign_up(page, base, name, email, mailbox, start=None):
@@ -35,6 +41,7 @@ def shows(page, text: str) -> None:
     before the redirected page has loaded, so reading it at once may read
     an empty document."""
     from playwright.sync_api import expect
+
     expect(page.locator("body")).to_contain_text(text)
 
 
@@ -44,7 +51,9 @@ def link_in(text: str, part: str) -> str:
 
 def mailbox_of(smtp, send_mail, app):
     """What has arrived for an address over the real SMTP server, as text."""
+
     def read(email: str) -> str:
         send_mail(app)
         return "\n".join(m.get_body(("plain",)).get_content() for m in smtp.to(email))
+
     return read

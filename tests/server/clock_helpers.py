@@ -1,5 +1,6 @@
 """Helpers for the clock tests: games made through the services, sweeps run
 at any time we like (the scheduler's functions take ``now``)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -13,9 +14,9 @@ from engine import get_game
 from server.db import db
 from server.models import Event, Game, Outbox, Seat, User, utcnow
 from server.services import deliveries, games
+from server.services.clock.sweep import sweep
 from server.services.moves import play
 from server.services.state_store import load_state
-from server.services.clock.sweep import sweep
 
 HOUR = dt.timedelta(hours=1)
 
@@ -23,28 +24,39 @@ HOUR = dt.timedelta(hours=1)
 def user(email: str, name: str | None = None, **fields) -> User:
     """An account whose owner has confirmed the address."""
     fields.setdefault("email_verified_at", utcnow())
-    return User.create(email=email, name=name or email.split("@")[0],
-                       password_hash=generate_password_hash("password1"), **fields)
+    return User.create(
+        email=email,
+        name=name or email.split("@")[0],
+        password_hash=generate_password_hash("password1"),
+        **fields,
+    )
 
 
 def sign_in(app, email: str):
     """A test client signed in as ``email`` (made by ``user``: password1)."""
     client = app.test_client()
     page = client.get("/login")
-    client.post("/login", data={"csrf_token": csrf(page.text), "email": email,
-                                "password": "password1"})
+    client.post(
+        "/login", data={"csrf_token": csrf(page.text), "email": email, "password": "password1"}
+    )
     return client
 
 
-def started_game(app, players: int = 3, kind: str = "puerto_rico", move_hours: int = 48,
-                 reminders=(24, 6), tag: str = "g") -> Game:
+def started_game(
+    app,
+    players: int = 3,
+    kind: str = "puerto_rico",
+    move_hours: int = 48,
+    reminders=(24, 6),
+    tag: str = "g",
+) -> Game:
     """A started game whose seats are users ``{tag}{i}@example.org``."""
     mailer = app.extensions["pbem_mailer"]
     with app.app_context(), db.connection_context():
-        people = [user(f"{tag}{i}@example.org", f"{tag.upper()} {i + 1}")
-                  for i in range(players)]
-        game = games.create_game(people[0], kind, f"Game {tag}", players, {}, move_hours,
-                                 list(reminders), mailer)
+        people = [user(f"{tag}{i}@example.org", f"{tag.upper()} {i + 1}") for i in range(players)]
+        game = games.create_game(
+            people[0], kind, f"Game {tag}", players, {}, move_hours, list(reminders), mailer
+        )
         for i, person in enumerate(people[1:], start=1):
             games.join(game.id, person, i)
         return games.start(game.id, people[0], mailer)
@@ -72,7 +84,7 @@ def sweeps_at_once(app, now: dt.datetime, count: int = 2) -> list:
         try:
             barrier.wait()
             reports.append(run_sweep(app, now))
-        except Exception as exc:            # re-raised below, with the others
+        except Exception as exc:  # re-raised below, with the others
             errors.append(exc)
 
     threads = [threading.Thread(target=worker) for _ in range(count)]
@@ -96,8 +108,12 @@ def sweep_past_deadline(app, game_id: int, after: dt.timedelta = HOUR):
 def to_move(app, game_id: int) -> Seat:
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)
-        return Seat.select(Seat, User).join(User).where(
-            (Seat.game == game_id) & (Seat.index == game.to_move)).get()
+        return (
+            Seat.select(Seat, User)
+            .join(User)
+            .where((Seat.game == game_id) & (Seat.index == game.to_move))
+            .get()
+        )
 
 
 def game_row(app, game_id: int) -> Game:
@@ -117,8 +133,15 @@ def random_move(app, game_id: int, rnd: random.Random, now: dt.datetime | None =
         kind = get_game(game.kind)
         state = load_state(game)
         action = rnd.choice(kind.legal_actions(state, game.to_move))
-        play(game_id, game.to_move, action, game.seq, "player", now,
-             mailer=app.extensions["pbem_mailer"])
+        play(
+            game_id,
+            game.to_move,
+            action,
+            game.seq,
+            "player",
+            now,
+            mailer=app.extensions["pbem_mailer"],
+        )
 
 
 def events(app, game_id: int, actor: str | None = None) -> list[Event]:

@@ -1,5 +1,6 @@
 """Fixtures for the server tests: a real database file (and PostgreSQL when
 asked), a real SMTP server (aiosmtpd), the app and its test clients."""
+
 from __future__ import annotations
 
 import os
@@ -35,8 +36,9 @@ class Inbox:
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):
-        msg = message_from_bytes(envelope.original_content or envelope.content,
-                                 policy=policy.default)
+        msg = message_from_bytes(
+            envelope.original_content or envelope.content, policy=policy.default
+        )
         with self.lock:
             self.messages.append((list(envelope.rcpt_tos), msg))
         return "250 OK"
@@ -108,16 +110,23 @@ def sqlite_url(tmp_path):
 
 
 def make_app(url, smtp, tmp_path, **extra):
-    config = {"DATABASE_URL": url, "SECRET_KEY": "test-secret", "TESTING": True,
-              "PUBLIC_BASE_URL": "http://localhost", "SMTP_HOST": "127.0.0.1",
-              "SMTP_PORT": smtp.port, "SESSION_COOKIE_SECURE": False,
-              "REMEMBER_COOKIE_SECURE": False, "SENDER_RETRY_BASE": 0,
-              # Tests sweep at times hours or days apart: that is no outage.
-              # The guard has tests of its own (test_clock_outage.py).
-              "OUTAGE_GRACE_SECONDS": 0,
-              # Hundreds of short-lived apps: pooled connections would outlive
-              # them (test_db_pool.py tests the pool).
-              "DATABASE_POOL_MAX": 0}
+    config = {
+        "DATABASE_URL": url,
+        "SECRET_KEY": "test-secret",
+        "TESTING": True,
+        "PUBLIC_BASE_URL": "http://localhost",
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": smtp.port,
+        "SESSION_COOKIE_SECURE": False,
+        "REMEMBER_COOKIE_SECURE": False,
+        "SENDER_RETRY_BASE": 0,
+        # Tests sweep at times hours or days apart: that is no outage.
+        # The guard has tests of its own (test_clock_outage.py).
+        "OUTAGE_GRACE_SECONDS": 0,
+        # Hundreds of short-lived apps: pooled connections would outlive
+        # them (test_db_pool.py tests the pool).
+        "DATABASE_POOL_MAX": 0,
+    }
     config.update(extra)
     app = create_app(dict(config, INSTANCE_PATH=str(tmp_path / "instance")))
     migrate()
@@ -137,11 +146,14 @@ def sqlite_app(sqlite_url, smtp, tmp_path):
 @pytest.fixture
 def send_mail(smtp):
     """Drain the outbox through the real SMTP server; returns the counts."""
+
     def run(app, now=None):
         with app.app_context():
             from server.db import db
+
             with db.connection_context():
                 return drain(app.config, now)
+
     return run
 
 
@@ -149,6 +161,7 @@ def send_mail(smtp):
 def table(app, smtp, send_mail):
     """A started 3-player game; the first turn mail is waiting in the inbox."""
     from game_driver import Table
+
     t = Table(app, smtp, send_mail, 3, seed=11)
     t.set_up()
     return t
@@ -157,6 +170,7 @@ def table(app, smtp, send_mail):
 @pytest.fixture
 def sqlite_table(sqlite_app, smtp, send_mail):
     from game_driver import Table
+
     t = Table(sqlite_app, smtp, send_mail, 3, seed=12)
     t.set_up()
     return t
@@ -180,8 +194,9 @@ def serving(build):
 
 @pytest.fixture
 def live(sqlite_url, smtp, tmp_path):
-    with serving(lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,
-                                       TESTING=False)) as served:
+    with serving(
+        lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base, TESTING=False)
+    ) as served:
         yield served
 
 
@@ -190,6 +205,7 @@ def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium")
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         yield b
@@ -203,10 +219,15 @@ def release(tmp_path_factory):
     pip builds it on a server.  (sdist path, wheel path)."""
     import subprocess
     import sys
+
     out = tmp_path_factory.mktemp("release")
     root = Path(__file__).resolve().parents[2]
-    subprocess.run([sys.executable, "-m", "build", "-o", str(out), str(root)], check=True,
-                   capture_output=True, timeout=900)
+    subprocess.run(
+        [sys.executable, "-m", "build", "-o", str(out), str(root)],
+        check=True,
+        capture_output=True,
+        timeout=900,
+    )
     (sdist,), (wheel,) = out.glob("pbem-*.tar.gz"), out.glob("pbem-*.whl")
     return sdist, wheel
 
@@ -215,7 +236,8 @@ def release(tmp_path_factory):
 @pytest.fixture
 def receiver(rapp):
     """The real reply receiver over SMTP in front of the module's ``rapp``."""
-    from reply_helpers import start_receiver     # reply_helpers imports this module
+    from reply_helpers import start_receiver  # reply_helpers imports this module
+
     controller = start_receiver(rapp)
     yield controller
     controller.stop()
@@ -225,6 +247,7 @@ def receiver(rapp):
 def duo(rapp, smtp, send_mail):
     """A two-player game (seed 5) of the module's ``rapp``, started by its pages."""
     from game_driver import Table
+
     table = Table(rapp, smtp, send_mail, 2, seed=5)
     table.set_up()
     return table

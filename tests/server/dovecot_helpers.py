@@ -1,6 +1,7 @@
 """A real IMAP server for the poller's tests: Debian's dovecot, run from a
 configuration in a temporary folder (no system configuration, no root-owned
 files), listening on 127.0.0.1 and a free port, one user with a password."""
+
 from __future__ import annotations
 
 import grp
@@ -85,12 +86,23 @@ def dovecot():
             os.chown(root / sub, mail_user.pw_uid, mail_user.pw_gid)
     (root / "users").write_text(f"{USER}:{{PLAIN}}{PASSWORD}\n")
     port = free_port()
-    (root / "dovecot.conf").write_text(CONFIG.format(
-        root=root, port=port, internal=internal, login=login, uid=mail_user.pw_uid,
-        gid=mail_user.pw_gid, group=group))
+    (root / "dovecot.conf").write_text(
+        CONFIG.format(
+            root=root,
+            port=port,
+            internal=internal,
+            login=login,
+            uid=mail_user.pw_uid,
+            gid=mail_user.pw_gid,
+            group=group,
+        )
+    )
     with open(root / "console.log", "wb") as console:
-        proc = subprocess.Popen([DOVECOT, "-F", "-c", str(root / "dovecot.conf")],
-                                stdout=console, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [DOVECOT, "-F", "-c", str(root / "dovecot.conf")],
+            stdout=console,
+            stderr=subprocess.STDOUT,
+        )
     try:
         wait_for_port(port, proc, root)
         yield "127.0.0.1", port, USER, PASSWORD
@@ -109,8 +121,9 @@ def wait_for_port(port: int, proc, root: Path, timeout: float = 15) -> None:
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             logs = [root / "console.log", root / "dovecot.log"]
-            raise RuntimeError("dovecot stopped: " + " ".join(
-                log.read_text() for log in logs if log.exists()))
+            raise RuntimeError(
+                "dovecot stopped: " + " ".join(log.read_text() for log in logs if log.exists())
+            )
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 return

@@ -1,6 +1,7 @@
 """A TCP proxy in front of PostgreSQL that can cut a connection right after
 the server has received a COMMIT: the commit goes through, its answer is
 lost, the way a network failure does it."""
+
 from __future__ import annotations
 
 import select
@@ -53,7 +54,7 @@ class CommitCutter:
                         server.sendall(data)
                         if self.armed.is_set() and b"COMMIT" in data.upper():
                             self.armed.clear()
-                            server.recv(65536)      # the server's answer: committed
+                            server.recv(65536)  # the server's answer: committed
                             self.cuts += 1
                             return
                     else:
@@ -65,5 +66,5 @@ class CommitCutter:
                 try:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
-                    pass    # the other side closed it already
+                    pass  # the other side closed it already
                 sock.close()

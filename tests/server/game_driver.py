@@ -1,5 +1,6 @@
 """Plays whole games through HTTP the way people would: every turn is reached
 from the link in the email that announced it, every move is a form post."""
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,9 @@ from server.models import Game
 class Table:
     """Players (one test client each) around one game."""
 
-    def __init__(self, app, smtp, send_mail, players: int, seed: int = 7,
-                 kind: str = "puerto_rico"):
+    def __init__(
+        self, app, smtp, send_mail, players: int, seed: int = 7, kind: str = "puerto_rico"
+    ):
         self.app, self.smtp, self.send_mail, self.kind = app, smtp, send_mail, kind
         self.rng = random.Random(seed)
         self.emails = [f"player{i + 1}@example.org" for i in range(players)]
@@ -37,7 +39,7 @@ class Table:
         """Mails that arrived for ``email`` since the last call."""
         self.send_mail(self.app)
         mails = self.smtp.to(email)
-        fresh, self.read[email] = mails[self.read[email]:], len(mails)
+        fresh, self.read[email] = mails[self.read[email] :], len(mails)
         return fresh
 
     def seat_of(self, email: str) -> int:
@@ -46,14 +48,20 @@ class Table:
     def set_up(self, game_name: str = "Test table") -> int:
         host = self.clients[0]
         signup(host, "Player 1", self.emails[0])
-        self.new_mail(self.emails[0])           # the confirmation, used already
+        self.new_mail(self.emails[0])  # the confirmation, used already
         page = host.get(f"/games/new?kind={self.kind}")
-        page = post_form(host, form_for(page.text, "/games/new"), name=game_name, kind=self.kind,
-                         seats=str(len(self.emails)), move_hours="48", reminder_hours="24,6")
+        page = post_form(
+            host,
+            form_for(page.text, "/games/new"),
+            name=game_name,
+            kind=self.kind,
+            seats=str(len(self.emails)),
+            move_hours="48",
+            reminder_hours="24,6",
+        )
         assert page.status_code == 200, page.text
         self.game_id = int(page.request.path.split("/")[2])
-        page = post_form(host, form_for(page.text, "/invite"),
-                         emails="\n".join(self.emails[1:]))
+        page = post_form(host, form_for(page.text, "/invite"), emails="\n".join(self.emails[1:]))
         assert "Sent" in page.text
         for i, (client, email) in enumerate(zip(self.clients[1:], self.emails[1:]), start=1):
             self.join_from_invitation(client, email, i)
@@ -68,9 +76,12 @@ class Table:
         page = client.get(join_path)
         assert "sign up" in page.text
         page = signup(client, f"Player {index + 1}", email, next_path=join_path)
-        self.new_mail(email)                    # the confirmation, used already
-        (join,) = [f for f in forms(page.text)
-                   if f["action"].endswith("/join") and f["fields"]["seat"] == str(index + 1)]
+        self.new_mail(email)  # the confirmation, used already
+        (join,) = [
+            f
+            for f in forms(page.text)
+            if f["action"].endswith("/join") and f["fields"]["seat"] == str(index + 1)
+        ]
         page = post_form(client, join)
         assert f"You sit in seat {index + 1}" in page.text, page.text
 
@@ -83,7 +94,9 @@ class Table:
             self.check_mails(mails)
             if finals:
                 return {"moves": moves, "turns": turns, "finals": mails}
-            turn_mails = [(e, m) for e, ms in mails.items() for m in ms if "It is your turn in" in text_of(m)]
+            turn_mails = [
+                (e, m) for e, ms in mails.items() for m in ms if "It is your turn in" in text_of(m)
+            ]
             assert len(turn_mails) == 1, f"expected one turn mail, got {len(turn_mails)}"
             email, mail = turn_mails[0]
             moves += self.take_turn(email, mail)
@@ -110,8 +123,9 @@ class Table:
     def check_mails(self, mails: dict) -> None:
         for email, ms in mails.items():
             for m in ms:
-                assert_nothing_hidden(self.app, self.game_id, self.seat_of(email),
-                                      text_of(m), is_html=False)
+                assert_nothing_hidden(
+                    self.app, self.game_id, self.seat_of(email), text_of(m), is_html=False
+                )
 
     def game(self) -> Game:
         with self.app.app_context(), db.connection_context():
@@ -132,11 +146,20 @@ def current_turn(table: Table):
 def db_state(app, game_id: int) -> tuple:
     """Everything a rejected request must leave as it was."""
     from server.models import Event, Outbox, Seat, Snapshot
+
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)
         snap = Snapshot.get(Snapshot.game == game_id)
-        return (game.seq, game.to_move, game.status,
-                Event.select().where(Event.game == game_id).count(),
-                snap.seq, str(snap.state), Outbox.select().count(),
-                tuple((s.index, s.user_id, s.link_version, s.deadline)
-                      for s in Seat.select().where(Seat.game == game_id).order_by(Seat.index)))
+        return (
+            game.seq,
+            game.to_move,
+            game.status,
+            Event.select().where(Event.game == game_id).count(),
+            snap.seq,
+            str(snap.state),
+            Outbox.select().count(),
+            tuple(
+                (s.index, s.user_id, s.link_version, s.deadline)
+                for s in Seat.select().where(Seat.game == game_id).order_by(Seat.index)
+            ),
+        )

@@ -4,6 +4,7 @@ temporary folder) with the shipped deploy/pbem-nginx.conf and a certificate
 made with openssl, in front of the real ``pbem web`` (gunicorn) and ``pbem
 sender`` processes, whose settings are deploy/env.example's with only the
 machine-specific values changed."""
+
 from __future__ import annotations
 
 import os
@@ -38,8 +39,16 @@ SITE_EDITS = (
 )
 # Settings of env.example that name the real server; everything else
 # (PROXY_FIX_* above all) is used as shipped.
-MACHINE_SETTINGS = ("DATABASE_URL", "SECRET_KEY", "PUBLIC_BASE_URL", "PBEM_INSTANCE",
-                    "SMTP_HOST", "SMTP_PORT", "RATELIMIT_STORAGE_URI", "PBEM_BIND")
+MACHINE_SETTINGS = (
+    "DATABASE_URL",
+    "SECRET_KEY",
+    "PUBLIC_BASE_URL",
+    "PBEM_INSTANCE",
+    "SMTP_HOST",
+    "SMTP_PORT",
+    "RATELIMIT_STORAGE_URI",
+    "PBEM_BIND",
+)
 
 
 def site_config(folder: Path, **ports) -> str:
@@ -52,26 +61,46 @@ def site_config(folder: Path, **ports) -> str:
 
 
 def make_certificate(folder: Path) -> None:
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj",
-                    "/CN=localhost", "-days", "1", "-keyout", str(folder / "key.pem"),
-                    "-out", str(folder / "cert.pem")], check=True, capture_output=True,
-                   timeout=60)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-subj",
+            "/CN=localhost",
+            "-days",
+            "1",
+            "-keyout",
+            str(folder / "key.pem"),
+            "-out",
+            str(folder / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
 
 
 def nginx_config(folder: Path, site: Path) -> str:
     """The main file around the site file: every path inside ``folder``."""
-    temp = {name: folder / "tmp" / name for name in ("client_body", "proxy", "fastcgi",
-                                                      "uwsgi", "scgi")}
+    temp = {
+        name: folder / "tmp" / name for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    }
     for path in temp.values():
         path.mkdir(parents=True, exist_ok=True)
     # As root, nginx's workers would become "nobody", which may not enter
     # the test's folders.
     user = "user root;\n" if os.geteuid() == 0 else ""
-    return (f"{user}pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
-            "events { worker_connections 64; }\n"
-            "http {\n    access_log off;\n"
-            + "".join(f"    {name}_temp_path {path};\n" for name, path in temp.items())
-            + f"    include {site};\n}}\n")
+    return (
+        f"{user}pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
+        "events { worker_connections 64; }\n"
+        "http {\n    access_log off;\n"
+        + "".join(f"    {name}_temp_path {path};\n" for name, path in temp.items())
+        + f"    include {site};\n}}\n"
+    )
 
 
 def wait_for_port(port: int, proc: subprocess.Popen, what: str, seconds: float = 30) -> None:
@@ -87,19 +116,29 @@ def wait_for_port(port: int, proc: subprocess.Popen, what: str, seconds: float =
     raise AssertionError(f"{what} did not listen on {port} within {seconds} s")
 
 
-def shipped_environment(folder: Path, smtp_port: int, https_port: int, web_port: int,
-                        **extra) -> dict:
+def shipped_environment(
+    folder: Path, smtp_port: int, https_port: int, web_port: int, **extra
+) -> dict:
     """deploy/env.example as pbem --env-file reads it, with this machine's values."""
     shipped = envfile.read(DEPLOY / "env.example")
     assert set(MACHINE_SETTINGS) <= set(shipped)
     env = dict(os.environ, **shipped)
     env.pop("PYTHONPATH", None)
-    env.update(DATABASE_URL=f"sqlite:///{folder / 'pbem.sqlite3'}", SECRET_KEY="https-test-key",
-               PUBLIC_BASE_URL=f"https://localhost:{https_port}",
-               PBEM_INSTANCE=str(folder / "instance"), SMTP_HOST="127.0.0.1",
-               SMTP_PORT=str(smtp_port), RATELIMIT_STORAGE_URI="memory://",
-               PBEM_BIND=f"127.0.0.1:{web_port}", PBEM_WORKERS="1", SENDER_INTERVAL="0.2",
-               PBEM_ACCESS_LOG="/dev/null", LOG_LEVEL="WARNING", **extra)
+    env.update(
+        DATABASE_URL=f"sqlite:///{folder / 'pbem.sqlite3'}",
+        SECRET_KEY="https-test-key",
+        PUBLIC_BASE_URL=f"https://localhost:{https_port}",
+        PBEM_INSTANCE=str(folder / "instance"),
+        SMTP_HOST="127.0.0.1",
+        SMTP_PORT=str(smtp_port),
+        RATELIMIT_STORAGE_URI="memory://",
+        PBEM_BIND=f"127.0.0.1:{web_port}",
+        PBEM_WORKERS="1",
+        SENDER_INTERVAL="0.2",
+        PBEM_ACCESS_LOG="/dev/null",
+        LOG_LEVEL="WARNING",
+        **extra,
+    )
     return env
 
 
@@ -114,6 +153,7 @@ def start(stack: ExitStack, command: list, env: dict, log: Path) -> subprocess.P
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
     stack.callback(stop)
     return proc
 
@@ -123,19 +163,25 @@ def https_site(folder: Path, smtp_port: int, **extra):
     """Yields (base URL, the processes' environment); stops everything after."""
     https_port, http_port, web_port = free_port(), free_port(), free_port()
     env = shipped_environment(folder, smtp_port, https_port, web_port, **extra)
-    migrated = subprocess.run([str(PBEM), "migrate"], env=env, capture_output=True, text=True,
-                              timeout=120)
+    migrated = subprocess.run(
+        [str(PBEM), "migrate"], env=env, capture_output=True, text=True, timeout=120
+    )
     assert migrated.returncode == 0, migrated.stderr
     make_certificate(folder)
     site = folder / "pbem-site.conf"
-    site.write_text(site_config(folder, http_port=http_port, https_port=https_port,
-                                web_port=web_port))
+    site.write_text(
+        site_config(folder, http_port=http_port, https_port=https_port, web_port=web_port)
+    )
     (folder / "nginx.conf").write_text(nginx_config(folder, site))
     with ExitStack() as stack:
         web = start(stack, [str(PBEM), "web"], env, folder / "web.log")
         start(stack, [str(PBEM), "sender"], env, folder / "sender.log")
-        nginx = start(stack, [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"),
-                              "-g", "daemon off;"], env, folder / "nginx.log")
+        nginx = start(
+            stack,
+            [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
+            env,
+            folder / "nginx.log",
+        )
         wait_for_port(web_port, web, "pbem web")
         wait_for_port(https_port, nginx, "nginx")
         yield f"https://localhost:{https_port}", env

@@ -2,6 +2,7 @@
 services in a blink (no pages, no password hashing), and replies to their
 turn mails written by reply_helpers.write_reply, as the reply tests write
 them."""
+
 from __future__ import annotations
 
 from reply_helpers import write_reply
@@ -17,10 +18,16 @@ def two_player_game(app, tag: str) -> Game:
     ``{tag}2@example.org``; the first turn mail is in the outbox."""
     mailer = app.extensions["pbem_mailer"]
     with app.app_context(), db.connection_context():
-        people = [User.create(email=f"{tag}{i}@example.org", name=f"{tag} {i}",
-                              password_hash="-", email_verified_at=utcnow()) for i in (1, 2)]
-        game = games.create_game(people[0], "puerto_rico", f"Game {tag}", 2, {}, 48, [24],
-                                 mailer)
+        people = [
+            User.create(
+                email=f"{tag}{i}@example.org",
+                name=f"{tag} {i}",
+                password_hash="-",
+                email_verified_at=utcnow(),
+            )
+            for i in (1, 2)
+        ]
+        game = games.create_game(people[0], "puerto_rico", f"Game {tag}", 2, {}, 48, [24], mailer)
         games.join(game.id, people[1], 1)
         return games.start(game.id, people[0], mailer)
 
@@ -30,8 +37,12 @@ def turn_reply(app, game_id: int, text: str, reply_to: str = ""):
     of the game, as the player to move writes it; ``reply_to`` replaces the
     address the mail gave."""
     with app.app_context(), db.connection_context():
-        turn = (Outbox.select().where((Outbox.game == game_id) & (Outbox.kind == "turn"))
-                .order_by(Outbox.id.desc()).get())
+        turn = (
+            Outbox.select()
+            .where((Outbox.game == game_id) & (Outbox.kind == "turn"))
+            .order_by(Outbox.id.desc())
+            .get()
+        )
         mail = build_message(turn, app.config["MAIL_FROM"])
     if reply_to:
         del mail["Reply-To"]

@@ -2,6 +2,7 @@
 headers, body) and answers as a chat server would (a Matrix homeserver's
 login, join and send; anything else 200 and "{}"), or as told: 500, or
 hanging until the client gives up."""
+
 from __future__ import annotations
 
 import json
@@ -26,9 +27,9 @@ class Request:
 class Receiver:
     server: ThreadingHTTPServer
     requests: list = field(default_factory=list)
-    mode: str = "ok"            # ok, fail (500), hang (answers after HANG seconds)
+    mode: str = "ok"  # ok, fail (500), hang (answers after HANG seconds)
     hang: float = 3.0
-    delay: float = 0.0          # every answer this late (a kill lands mid-drain)
+    delay: float = 0.0  # every answer this late (a kill lands mid-drain)
 
     @property
     def base(self) -> str:
@@ -42,11 +43,12 @@ class Receiver:
         self.server.server_close()
 
 
-MATRIX = {"/login": {"access_token": "tok", "user_id": "@pbem:localhost",
-                     "home_server": "localhost"},
-          "/join": {"room_id": "!room:localhost"},
-          "/directory/room": {"room_id": "!room:localhost"},
-          "/send/": {"event_id": "$event"}}
+MATRIX = {
+    "/login": {"access_token": "tok", "user_id": "@pbem:localhost", "home_server": "localhost"},
+    "/join": {"room_id": "!room:localhost"},
+    "/directory/room": {"room_id": "!room:localhost"},
+    "/send/": {"event_id": "$event"},
+}
 
 
 def start_receiver() -> Receiver:
@@ -68,11 +70,11 @@ def start_receiver() -> Receiver:
                 self.end_headers()
                 self.wfile.write(data)
             except OSError:
-                pass        # the client gave up waiting: nobody reads the answer
+                pass  # the client gave up waiting: nobody reads the answer
 
         do_GET = do_POST = do_PUT = _answer
 
-        def log_message(self, *args):      # quiet test output
+        def log_message(self, *args):  # quiet test output
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

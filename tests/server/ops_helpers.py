@@ -1,5 +1,6 @@
 """Running the ``pbem`` command of this environment, and games in progress
 to run it on."""
+
 from __future__ import annotations
 
 import os
@@ -14,8 +15,12 @@ PBEM = str(Path(sys.executable).parent / "pbem")
 
 
 def pbem(url: str, tmp_path, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, DATABASE_URL=url, PBEM_INSTANCE=str(tmp_path / "cli-instance"),
-               SECRET_KEY="test-secret")
+    env = dict(
+        os.environ,
+        DATABASE_URL=url,
+        PBEM_INSTANCE=str(tmp_path / "cli-instance"),
+        SECRET_KEY="test-secret",
+    )
     return subprocess.run([PBEM, *args], env=env, capture_output=True, text=True, timeout=120)
 
 

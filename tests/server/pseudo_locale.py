@@ -7,6 +7,7 @@ placeholders and markup kept.  Built by the tests into a temporary folder
 are said by Babel as in any language.  A page or mail in it shows no plain
 ASCII word except what no catalog can hold: people's and games' names,
 addresses, links, time zones, Babel's day and month names."""
+
 from __future__ import annotations
 
 import re
@@ -43,8 +44,11 @@ def build(folder: Path) -> Path:
             for message in read_po(f):
                 if not message.id:
                     continue
-                string = (pseudo(message.id) if isinstance(message.id, str)
-                          else tuple(pseudo(i) for i in message.id))
+                string = (
+                    pseudo(message.id)
+                    if isinstance(message.id, str)
+                    else tuple(pseudo(i) for i in message.id)
+                )
                 catalog.add(message.id, string, flags=message.flags)
     out = folder / CODE / "LC_MESSAGES"
     out.mkdir(parents=True, exist_ok=True)
@@ -60,8 +64,10 @@ def templates() -> list[Path]:
     pseudo catalog holds the games' words too (the lookup falls back to it
     when a game has no catalog in the pseudo-locale)."""
     from engine import GAMES
-    folders = [i18n.TRANSLATIONS] + [Path(g.translations_dir()) for g in GAMES.values()
-                                     if g.translations_dir()]
+
+    folders = [i18n.TRANSLATIONS] + [
+        Path(g.translations_dir()) for g in GAMES.values() if g.translations_dir()
+    ]
     return sorted(pot for folder in folders for pot in folder.glob("*.pot"))
 
 
@@ -82,6 +88,7 @@ def engine_proper_names() -> list[str]:
     such as "Nova Scotia", "Magellan", "NS3" in New Found Land's
     components.  Recognised from the components' data, not listed by hand."""
     import importlib
+
     names: set[str] = set()
 
     def walk(value, key=""):
@@ -91,11 +98,10 @@ def engine_proper_names() -> list[str]:
         elif isinstance(value, (list, tuple)):
             for v in value:
                 walk(v, key)
-        elif isinstance(value, str) and key in ("name", "title", "island") \
-                and value[:1].isupper():
+        elif isinstance(value, str) and key in ("name", "title", "island") and value[:1].isupper():
             names.add(value)
         elif isinstance(value, str) and key == "id" and re.fullmatch(r"[A-Za-z]{1,2}\d+", value):
-            names.update((value, value.rstrip("0123456789")))       # "NS3", and "NS" alone
+            names.update((value, value.rstrip("0123456789")))  # "NS3", and "NS" alone
 
     for module in ("engine.new_found_land.components", "engine.puerto_rico.data"):
         data = importlib.import_module(module)
@@ -130,8 +136,10 @@ def _babel_words() -> set[str]:
 BABEL_WORDS = _babel_words()
 # What no catalog holds: links, addresses, zones ("Europe/Amsterdam"), the
 # footer's version ("pbem 0.2.dev3+gafc1234").
-UNTRANSLATED = re.compile(r"https?://\S+|[\w.+-]+@[\w.-]+|\b[A-Za-z]+(?:/[\w+-]+)+|\bUTC\b"
-                          r"|\bpbem \d[\w.+-]*")
+UNTRANSLATED = re.compile(
+    r"https?://\S+|[\w.+-]+@[\w.-]+|\b[A-Za-z]+(?:/[\w+-]+)+|\bUTC\b"
+    r"|\bpbem \d[\w.+-]*"
+)
 ASCII_WORD = re.compile(r"(?<![^\W\d_])[A-Za-z]{2,}(?![^\W\d_])")
 
 

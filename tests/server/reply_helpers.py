@@ -5,6 +5,7 @@ The app trusts the Authentication-Results of the authserv-id ``AUTHSERV``
 (standing for the operator's own mail server), and ``write_reply`` adds such
 a header by default (``authenticated=False``: none), so a reply counts as
 sent by its From: address, as a reply through a DKIM-checking server does."""
+
 from __future__ import annotations
 
 import re
@@ -28,8 +29,10 @@ QUOTE_HEADERS = {
     "de": "Am Mo., 3. Juni 2024 um 10:00 Uhr schrieb pbem <pbem@localhost>:",
     "fr": "Le lun. 3 juin 2024 à 10:00, pbem <pbem@localhost> a écrit :",
     "nl": "Op ma 3 jun 2024 om 10:00 schreef pbem <pbem@localhost>:",
-    "nl-outlook": ("Van: pbem <pbem@localhost>\nVerzonden: maandag 3 juni 2024 10:00\n"
-                   "Aan: player1@example.org\nOnderwerp: Re: [pbem] Test table"),
+    "nl-outlook": (
+        "Van: pbem <pbem@localhost>\nVerzonden: maandag 3 juni 2024 10:00\n"
+        "Aan: player1@example.org\nOnderwerp: Re: [pbem] Test table"
+    ),
 }
 
 
@@ -46,6 +49,7 @@ def authenticated_by(authserv: str, from_addr: str, result: str = "dmarc=pass") 
 
 def start_receiver(app, protocol: str = "smtp"):
     from server.processes.receiver import start
+
     return start(app.config, db, host="127.0.0.1", port=free_port(), protocol=protocol)
 
 
@@ -62,8 +66,9 @@ def choices_in(msg) -> list[str]:
     return re.findall(r"^  \d+\. (.+)$", body_of(msg), re.M)
 
 
-def write_reply(msg, from_addr: str, text: str, lang: str = "en", authenticated: bool = True,
-                **headers) -> EmailMessage:
+def write_reply(
+    msg, from_addr: str, text: str, lang: str = "en", authenticated: bool = True, **headers
+) -> EmailMessage:
     """A reply to ``msg`` as a mail client makes it: the text on top, then the
     quote header of ``lang`` and the quoted original; ``authenticated``: as
     the trusted server AUTHSERV passed it on (dmarc=pass for From:)."""
@@ -95,8 +100,9 @@ def inbound(app) -> list[InboundMail]:
 
 def outbox_kinds(app, to_addr: str) -> list[str]:
     with app.app_context(), db.connection_context():
-        return [r.kind for r in Outbox.select().where(Outbox.to_addr == to_addr)
-                .order_by(Outbox.id)]
+        return [
+            r.kind for r in Outbox.select().where(Outbox.to_addr == to_addr).order_by(Outbox.id)
+        ]
 
 
 def game_row(app, game_id: int) -> Game:

@@ -1,5 +1,6 @@
 """The hidden-information check: what one seat may not see must not appear in
 any page or mail that another seat gets."""
+
 from __future__ import annotations
 
 import re
@@ -20,8 +21,11 @@ def forbidden_for(app, game_id: int, viewer: int) -> tuple[list[tuple[str, str, 
         game = Game.get_by_id(game_id)
         kind, names = rules(game), seat_names(game)
         state = load_state(game, save=False)
-        mine = {(s.title, label): value
-                for s in kind.board(kind.view(state, viewer), names) for label, value in s.rows}
+        mine = {
+            (s.title, label): value
+            for s in kind.board(kind.view(state, viewer), names)
+            for label, value in s.rows
+        }
         rows = []
         for other in range(game.seat_count):
             if other == viewer:
@@ -46,14 +50,17 @@ def assert_nothing_hidden(app, game_id: int, viewer: int, content: str, is_html:
     sections = {unescape_title(t): body for t, body in SECTION.findall(content)}
     for title, label, value in rows:
         body = sections.get(title, "")
-        assert f"<th>{escape(label)}</th><td>{escape(value)}</td>" not in body, \
+        assert f"<th>{escape(label)}</th><td>{escape(value)}</td>" not in body, (
             f"seat {viewer + 1} sees {title}/{label}={value}"
+        )
     for text in texts:
-        assert text not in content and escape(text) not in content, \
+        assert text not in content and escape(text) not in content, (
             f"seat {viewer + 1} sees another seat's private text {text!r}"
+        )
     return len(rows) + len(texts)
 
 
 def unescape_title(title: str) -> str:
     from html import unescape
+
     return unescape(title)

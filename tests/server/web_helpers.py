@@ -1,4 +1,5 @@
 """Helpers that act like a browser: read forms out of pages, post them back."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,15 @@ class Forms(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "form":
-            self.forms.append({"action": a.get("action", ""), "method": a.get("method", "get"),
-                               "fields": {}, "buttons": [], "selects": {}})
+            self.forms.append(
+                {
+                    "action": a.get("action", ""),
+                    "method": a.get("method", "get"),
+                    "fields": {},
+                    "buttons": [],
+                    "selects": {},
+                }
+            )
         elif not self.forms:
             return
         elif tag == "input" and a.get("name"):
@@ -84,8 +92,10 @@ def signup(client, name: str, email: str, password: str = "correct horse", next_
     confirmation lands on, signed in."""
     page = client.get("/signup")
     url = "/signup" + (f"?next={next_path}" if next_path else "")
-    page = client.post(url, data={"csrf_token": csrf(page.text), "name": name,
-                                  "email": email, "password": password})
+    page = client.post(
+        url,
+        data={"csrf_token": csrf(page.text), "name": name, "email": email, "password": password},
+    )
     assert "Check your mail" in page.text, page.text
     return confirm(client, queued_link(client.application, email, "/confirm/"))
 
@@ -100,9 +110,9 @@ def queued_link(app, email: str, part: str) -> str:
     """The path of the newest link containing ``part`` in a mail queued for ``email``."""
     from server.db import db
     from server.models import Outbox
+
     with app.app_context(), db.connection_context():
-        rows = (Outbox.select().where(Outbox.to_addr == email.lower())
-                .order_by(Outbox.id.desc()))
+        rows = Outbox.select().where(Outbox.to_addr == email.lower()).order_by(Outbox.id.desc())
         for row in rows:
             found = re.findall(r"https?://[^/\s]+(" + re.escape(part) + r"\S+)", row.body_text)
             if found:

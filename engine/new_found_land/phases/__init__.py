@@ -6,16 +6,25 @@ load / settle / deliver / explore.
 No phase imports the one it hands over to: a phase that is over tells
 ``flow`` (its table ``NEXT`` names the next phase), which finds the modules
 in ``PHASES``, filled here."""
+
 from engine.new_found_land.phases import (
-               actions,
-               endphase,
-               flow,
-               frames,
-               goals,
-               land,
-               planning,
+    actions,
+    endphase,
+    flow,
+    frames,
+    goals,
+    land,
+    planning,
 )
 
 PHASES = flow.PHASES
-PHASES.update({"land": land, "plan": planning, "act": actions, "frame": frames,
-               "scoring": endphase, "goals": goals})
+PHASES.update(
+    {
+        "land": land,
+        "plan": planning,
+        "act": actions,
+        "frame": frames,
+        "scoring": endphase,
+        "goals": goals,
+    }
+)

@@ -7,6 +7,7 @@ ship.  After acting, ships go back to their shipyards and charter ships to
 the discard.  Each action's own rules live in its module; its ``act``
 returns True when the seat is done with that action.
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -47,8 +48,13 @@ def _start_action(s: State, ev: list[Event], action: str) -> None:
     s.order, s.step = acting_order(s, action), 0
     if s.order:
         values = ", ".join(f"{seat_ref(i)} {sailing_value(s, i, action)}" for i in s.order)
-        say(ev, None, msg("%(action)s: sailing values %(values)s.", action=term(TITLES[action]),
-                          values=values))
+        say(
+            ev,
+            None,
+            msg(
+                "%(action)s: sailing values %(values)s.", action=term(TITLES[action]), values=values
+            ),
+        )
     run_order(s, ev, begin, finish)
 
 

@@ -12,6 +12,7 @@ contracts with some ships and go to Antwerp with others, in any order
 chooses which when it matters), and its crates take goods to Antwerp until
 they are used up; then another ship may follow.  A ship sent to Antwerp
 fulfils no contract.  Da Gama: +3 crates on his ship."""
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -48,8 +49,10 @@ TOLL_HOUSE_POINTS = 3
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
-    ships = [[sid, SHIPS[sid].crate + (DA_GAMA_CRATES if c == "da_gama" else 0)]
-             for sid, c in ships_at(s, seat)]
+    ships = [
+        [sid, SHIPS[sid].crate + (DA_GAMA_CRATES if c == "da_gama" else 0)]
+        for sid, c in ships_at(s, seat)
+    ]
     # ships: not yet used, [id, crates]; antwerp: crates left on ships sent there
     # pending: a deliver action waiting for the player to choose how to pay
     s.work = {"ships": ships, "antwerp": 0, "pending": None}
@@ -82,8 +85,9 @@ def options(s: State, seat: int) -> list[dict]:
         if cid is None or not affordable(goods, CONTRACTS[cid]["goods"]):
             continue
         need = sum(CONTRACTS[cid]["goods"].values())
-        opts.extend({"type": "deliver", "field": i, "ships": g}
-                    for g in ship_groups(w["ships"], need))
+        opts.extend(
+            {"type": "deliver", "field": i, "ships": g} for g in ship_groups(w["ships"], need)
+        )
     have = [g for g in GOODS if goods[g]]
     if w["antwerp"]:
         opts.extend({"type": "antwerp", "good": g} for g in have)
@@ -116,7 +120,7 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     elif a["type"] == "deliver":
         cost = CONTRACTS[s.contracts[a["field"]]]["goods"]
         if len(payments(s.players[seat]["goods"], cost)) > 1:
-            s.work["pending"] = a                   # how to pay: the next decision
+            s.work["pending"] = a  # how to pay: the next decision
         else:
             _contract(s, seat, a, [], ev)
     elif a["type"] == "antwerp":
@@ -131,15 +135,24 @@ def _contract(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]
     p = s.players[seat]
     cid, city = s.contracts[a["field"]], CONTRACT_FIELDS[a["field"]]
     k = CONTRACTS[cid]
-    pay: Any = payment(p["goods"], k["goods"], gold_for)      # legal: payable
+    pay: Any = payment(p["goods"], k["goods"], gold_for)  # legal: payable
     spend(s, seat, pay)
     s.contracts[a["field"]] = None
     s.discard["contracts"].append(cid)
     s.work["ships"] = [sh for sh in s.work["ships"] if sh[0] not in a["ships"]]
-    say(ev, seat, nmsg("%(who)s delivers %(goods)s to %(city)s with ship %(ships)s.",
-                       "%(who)s delivers %(goods)s to %(city)s with ships %(ships)s.",
-                       len(a["ships"]), who=seat_ref(seat), goods=bundle_text(pay), city=city,
-                       ships=", ".join(a["ships"])))
+    say(
+        ev,
+        seat,
+        nmsg(
+            "%(who)s delivers %(goods)s to %(city)s with ship %(ships)s.",
+            "%(who)s delivers %(goods)s to %(city)s with ships %(ships)s.",
+            len(a["ships"]),
+            who=seat_ref(seat),
+            goods=bundle_text(pay),
+            city=city,
+            ships=", ".join(a["ships"]),
+        ),
+    )
     points = k["points"] + (TOLL_HOUSE_POINTS if "toll_house" in p["exts"] else 0)
     add_points(s, seat, points, ev, msg("a contract in %(city)s", city=city))
     if not board.city_full(s, city):
@@ -163,13 +176,24 @@ def _antwerp(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         ship = next(sh for sh in w["ships"] if sh[0] == sid)
         w["ships"].remove(ship)
         w["antwerp"] = ship[1]
-        say(ev, seat, nmsg("%(who)s sends ship %(ship)s to Antwerp (%(n)s crate).",
-                           "%(who)s sends ship %(ship)s to Antwerp (%(n)s crates).", ship[1],
-                           who=seat_ref(seat), ship=sid))
+        say(
+            ev,
+            seat,
+            nmsg(
+                "%(who)s sends ship %(ship)s to Antwerp (%(n)s crate).",
+                "%(who)s sends ship %(ship)s to Antwerp (%(n)s crates).",
+                ship[1],
+                who=seat_ref(seat),
+                ship=sid,
+            ),
+        )
     w["antwerp"] -= 1
     spend(s, seat, {a["good"]: 1})
-    say(ev, seat, msg("%(who)s delivers 1 %(good)s to Antwerp.", who=seat_ref(seat),
-                      good=term(a["good"])))
+    say(
+        ev,
+        seat,
+        msg("%(who)s delivers 1 %(good)s to Antwerp.", who=seat_ref(seat), good=term(a["good"])),
+    )
     add_points(s, seat, ANTWERP["points_per_good"], ev, msg("Antwerp"))
 
 

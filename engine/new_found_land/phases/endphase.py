@@ -8,6 +8,7 @@ complete island, then city, is scored (larger bonus first); the points go to
 each player from the start player on, and frame tiles reached are handled
 after each player's points.  Goal cards follow (goals.py).
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -22,7 +23,7 @@ from engine.new_found_land.state import NEUTRAL, State
 from engine.new_found_land.track import add_points
 from engine.words import msg
 
-SCORE_MARK = "wood"     # the good laid on a scored island's or city's symbol
+SCORE_MARK = "wood"  # the good laid on a scored island's or city's symbol
 
 
 def enter(s: State, ev: list[Event]) -> None:
@@ -46,8 +47,15 @@ def cartography(s: State, ev: list[Event]) -> None:
         placed.append(s.board[space][0])
         if s.n == 2:
             board.put_markers(s, space, NEUTRAL, 1)
-    say(ev, None, msg("Cartography: compass tile %(island)s; %(tiles)s placed there.",
-                      island=island, tiles=", ".join(placed) or msg("no island tile")))
+    say(
+        ev,
+        None,
+        msg(
+            "Cartography: compass tile %(island)s; %(tiles)s placed there.",
+            island=island,
+            tiles=", ".join(placed) or msg("no island tile"),
+        ),
+    )
 
 
 def queue_scorings(s: State, ev: list[Event]) -> None:
@@ -76,4 +84,4 @@ def resume(s: State, ev: list[Event]) -> None:
 
 
 def options(s: State, seat: int) -> list[dict]:
-    return []           # scoring is automatic; frame picks interrupt it
+    return []  # scoring is automatic; frame picks interrupt it

@@ -3,6 +3,7 @@ drawn tile per ship (Columbus: one more) on a fitting space, turned as
 needed; a marker on each placed tile and all its bonuses; the other drawn
 tiles go face down to the discard.  Placing is compulsory while a drawn tile
 fits; the drawn tiles are seen only by the explorer."""
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -22,10 +23,21 @@ def begin(s: State, seat: int, ev: list[Event]) -> bool:
     s.drawn = draw(s, "island_pile", "islands", spyglass)
     s.work = {"places": places}
     who = seat_ref(seat)
-    whisper(ev, seat, msg("%(who)s explores and draws %(tiles)s.", who=who,
-                          tiles=", ".join(s.drawn) or msg("nothing")),
-            nmsg("%(who)s explores and draws %(n)s island tile.",
-                 "%(who)s explores and draws %(n)s island tiles.", len(s.drawn), who=who))
+    whisper(
+        ev,
+        seat,
+        msg(
+            "%(who)s explores and draws %(tiles)s.",
+            who=who,
+            tiles=", ".join(s.drawn) or msg("nothing"),
+        ),
+        nmsg(
+            "%(who)s explores and draws %(n)s island tile.",
+            "%(who)s explores and draws %(n)s island tiles.",
+            len(s.drawn),
+            who=who,
+        ),
+    )
     if options(s, seat):
         return True
     _discard_rest(s, seat, ev)
@@ -35,8 +47,11 @@ def begin(s: State, seat: int, ev: list[Event]) -> bool:
 def options(s: State, seat: int) -> list[dict]:
     if s.work["places"] <= 0:
         return []
-    return [{"type": "place", "tile": t, "island": isl}
-            for t in s.drawn for isl in board.fitting_islands(s, t)]
+    return [
+        {"type": "place", "tile": t, "island": isl}
+        for t in s.drawn
+        for isl in board.fitting_islands(s, t)
+    ]
 
 
 def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
@@ -49,9 +64,19 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     for b in board.tile_bonuses(s, space):
         for k, v in b.items():
             bonus[k] = bonus.get(k, 0) + v
-    say(ev, seat, msg("%(who)s places island tile %(tile)s on %(island)s (%(space)s), puts a "
-                      "marker on it and takes %(bonus)s.", who=seat_ref(seat), tile=tile,
-                      island=a["island"], space=space, bonus=bundle_text(bonus)))
+    say(
+        ev,
+        seat,
+        msg(
+            "%(who)s places island tile %(tile)s on %(island)s (%(space)s), puts a "
+            "marker on it and takes %(bonus)s.",
+            who=seat_ref(seat),
+            tile=tile,
+            island=a["island"],
+            space=space,
+            bonus=bundle_text(bonus),
+        ),
+    )
     take_bonus(s, seat, bonus, ev)
     if options(s, seat):
         return False
@@ -61,8 +86,15 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
 
 def _discard_rest(s: State, seat: int, ev: list[Event]) -> None:
     if s.drawn:
-        say(ev, seat, nmsg("%(who)s discards %(n)s island tile face down.",
-                           "%(who)s discards %(n)s island tiles face down.", len(s.drawn),
-                           who=seat_ref(seat)))
+        say(
+            ev,
+            seat,
+            nmsg(
+                "%(who)s discards %(n)s island tile face down.",
+                "%(who)s discards %(n)s island tiles face down.",
+                len(s.drawn),
+                who=seat_ref(seat),
+            ),
+        )
     s.discard["islands"].extend(s.drawn)
     s.drawn = []

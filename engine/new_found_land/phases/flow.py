@@ -13,10 +13,11 @@ turn; False: nothing to decide, skip it) and ``finish(s, ev)`` (everybody has
 had a turn).  Between two turns, frame tiles reached during the turn are
 handled first ("aan het einde van zijn volledige beurt").
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
-from typing import Callable
 
 from engine.interface import Event
 from engine.new_found_land.state import State
@@ -25,7 +26,7 @@ Begin = Callable[[State, int, list[Event]], bool]
 Finish = Callable[[State, list[Event]], None]
 
 NEXT = {"land": "plan", "plan": "act", "act": "scoring", "scoring": "goals", "goals": "land"}
-PHASES: dict[str, ModuleType] = {}      # phase name -> module; phases/__init__.py fills it
+PHASES: dict[str, ModuleType] = {}  # phase name -> module; phases/__init__.py fills it
 
 
 def phase_over(s: State, ev: list[Event], phase: str) -> None:

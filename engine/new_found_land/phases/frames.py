@@ -5,6 +5,7 @@ back face down); the pentagon gives a captain instead, the triangle a good
 from the goods field.  Then the tile moves back (track.step_back).  Cortés
 gives 1 gold at once; Drake's shipyard counts from now on.
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -39,8 +40,15 @@ def _next(s: State, ev: list[Event]) -> None:
         if options(s, seat):
             s.turn = seat
             return
-        say(ev, seat, msg("%(who)s reaches the %(frame)s frame tile; nothing is left to take.",
-                          who=seat_ref(seat), frame=term(fid)))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s reaches the %(frame)s frame tile; nothing is left to take.",
+                who=seat_ref(seat),
+                frame=term(fid),
+            ),
+        )
         _done(s, ev)
     s.phase, s.resume = s.resume, ""
     flow.resume(s, ev)
@@ -58,22 +66,45 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     if t == "captain":
         s.captains.remove(a["captain"])
         p["captains"].append(a["captain"])
-        say(ev, seat, msg("%(who)s reaches the %(frame)s frame tile and takes %(captain)s.",
-                          who=seat_ref(seat), frame=term(fid), captain=CAPTAINS[a["captain"]]))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s reaches the %(frame)s frame tile and takes %(captain)s.",
+                who=seat_ref(seat),
+                frame=term(fid),
+                captain=CAPTAINS[a["captain"]],
+            ),
+        )
         if a["captain"] == "cortes":
             gain_goods(s, seat, {"gold": 1})
     elif t == "field_good":
         s.goods_field.remove(a["good"])
         p["goods"][a["good"]] += 1
-        say(ev, seat, msg("%(who)s reaches the %(frame)s frame tile and takes 1 %(good)s from "
-                          "the goods field.", who=seat_ref(seat), frame=term(fid),
-                          good=term(a["good"])))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s reaches the %(frame)s frame tile and takes 1 %(good)s from "
+                "the goods field.",
+                who=seat_ref(seat),
+                frame=term(fid),
+                good=term(a["good"]),
+            ),
+        )
     else:
         s.goal_piles[FRAMES[fid]["gives"]].remove(a["card"])
         p["goals"].append(a["card"])
         said = dict(who=seat_ref(seat), frame=term(fid))
-        whisper(ev, seat, msg("%(who)s reaches the %(frame)s frame tile and keeps goal card "
-                              "%(card)s.", card=a["card"], **said),
-                msg("%(who)s reaches the %(frame)s frame tile and keeps a goal card.", **said))
+        whisper(
+            ev,
+            seat,
+            msg(
+                "%(who)s reaches the %(frame)s frame tile and keeps goal card %(card)s.",
+                card=a["card"],
+                **said,
+            ),
+            msg("%(who)s reaches the %(frame)s frame tile and keeps a goal card.", **said),
+        )
     _done(s, ev)
     _next(s, ev)

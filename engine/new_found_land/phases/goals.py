@@ -7,6 +7,7 @@ before the card is turned, so the condition must still hold after paying.
 Gold is not a wild good for goods goals; charter ships, captains and
 extensions don't count for ship goals.
 """
+
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
@@ -41,7 +42,7 @@ def measure(s: State, seat: int, goal: dict, goods: dict | None = None) -> int:
         return max(mine.values())
     if kind == "island_markers":
         return sum(mine.values())
-    return sum(1 for i, k in mine.items() if k >= 6 and board.island_full(s, i))   # full_islands
+    return sum(1 for i, k in mine.items() if k >= 6 and board.island_full(s, i))  # full_islands
 
 
 def goal_points(s: State, seat: int, card: str, goods: dict | None = None) -> int:
@@ -71,8 +72,11 @@ def begin(s: State, seat: int, ev: list[Event]) -> bool:
 
 def _payments(goods: dict) -> list[list[str]]:
     have = [g for g in GOODS if goods[g]]
-    return [list(pair) for pair in combinations_with_replacement(have, GOAL_EXTRA_COST["goods"])
-            if all(goods[g] >= pair.count(g) for g in pair)]
+    return [
+        list(pair)
+        for pair in combinations_with_replacement(have, GOAL_EXTRA_COST["goods"])
+        if all(goods[g] >= pair.count(g) for g in pair)
+    ]
 
 
 def options(s: State, seat: int) -> list[dict]:
@@ -104,8 +108,15 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         for g in a["pay"]:
             cost[g] = cost.get(g, 0) + 1
         spend(s, seat, cost)
-        say(ev, seat, msg("%(who)s pays %(goods)s for an extra goal card.", who=seat_ref(seat),
-                          goods=listing([term(g) for g in a["pay"]], " + ")))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s pays %(goods)s for an extra goal card.",
+                who=seat_ref(seat),
+                goods=listing([term(g) for g in a["pay"]], " + "),
+            ),
+        )
     pts = goal_points(s, seat, a["card"])
     p["goals"].remove(a["card"])
     s.discard["goals"].append(a["card"])

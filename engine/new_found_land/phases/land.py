@@ -11,6 +11,7 @@ decision ("pay", whose ``gold_for`` lists the goods he holds but pays with
 gold instead).  The offer is refilled after the player's land
 phase, reshuffling the discard when a pile runs out.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -46,8 +47,11 @@ from engine.words import N_, Words, msg, term
 def enter(s: State, ev: list[Event]) -> None:
     s.phase = "land"
     s.order, s.step = turn_order(s), 0
-    say(ev, s.start, msg("Round %(round)s: %(who)s is start player.", round=s.round,
-                         who=seat_ref(s.start)))
+    say(
+        ev,
+        s.start,
+        msg("Round %(round)s: %(who)s is start player.", round=s.round, who=seat_ref(s.start)),
+    )
     run_order(s, ev, begin, finish)
 
 
@@ -60,8 +64,11 @@ def begin(s: State, seat: int, ev: list[Event]) -> bool:
     if "cortes" in s.players[seat]["captains"]:
         income["gold"] = 1
     gain_goods(s, seat, income)
-    say(ev, seat, msg("%(who)s takes income: %(goods)s.", who=seat_ref(seat),
-                      goods=bundle_text(income)))
+    say(
+        ev,
+        seat,
+        msg("%(who)s takes income: %(goods)s.", who=seat_ref(seat), goods=bundle_text(income)),
+    )
     return True
 
 
@@ -71,12 +78,18 @@ def finish(s: State, ev: list[Event]) -> None:
 
 def shipyards(p: dict) -> int:
     """3 to start, +1 extra shipyard, +1 Portugal's own shipyard, +1 Drake."""
-    return (BASE_SHIPYARDS["value"] + ("shipyard" in p["exts"])
-            + ("portuguese_shipyard" in p["exts"]) + ("drake" in p["captains"]))
+    return (
+        BASE_SHIPYARDS["value"]
+        + ("shipyard" in p["exts"])
+        + ("portuguese_shipyard" in p["exts"])
+        + ("drake" in p["captains"])
+    )
 
 
 def extension_cost(p: dict, ext: str) -> dict:
-    return EXTRA_SHIPYARD["cost"] if ext == "shipyard" else NATIONS[p["nation"]]["extension"]["cost"]
+    return (
+        EXTRA_SHIPYARD["cost"] if ext == "shipyard" else NATIONS[p["nation"]]["extension"]["cost"]
+    )
 
 
 def ship_cost(ship_id: str) -> dict:
@@ -99,8 +112,9 @@ def options(s: State, seat: int) -> list[dict]:
             if not full:
                 opts.append({"type": "build", "row": row, "slot": i})
             else:
-                opts.extend({"type": "build", "row": row, "slot": i, "discard": old}
-                            for old in p["ships"])
+                opts.extend(
+                    {"type": "build", "row": row, "slot": i, "discard": old} for old in p["ships"]
+                )
     opts.append(DONE)
     return opts
 
@@ -132,9 +146,17 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
         pay: Any = payment(p["goods"], extension_cost(p, a["ext"]), gold_for)  # payable
         spend(s, seat, pay)
         p["exts"].append(a["ext"])
-        p["markers"] -= 1                       # a marker shows it is built
-        say(ev, seat, msg("%(who)s builds the %(extension)s for %(goods)s.", who=seat_ref(seat),
-                          extension=ext_title(p, a["ext"]), goods=bundle_text(pay)))
+        p["markers"] -= 1  # a marker shows it is built
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s builds the %(extension)s for %(goods)s.",
+                who=seat_ref(seat),
+                extension=ext_title(p, a["ext"]),
+                goods=bundle_text(pay),
+            ),
+        )
     elif a["type"] == "build":
         _build(s, seat, a, gold_for, ev)
     else:
@@ -143,33 +165,46 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
 
 
 def ext_title(p: dict, ext: str) -> Words:
-    return term(N_("extra shipyard") if ext == "shipyard"
-                else NATIONS[p["nation"]]["extension"]["title"])
+    return term(
+        N_("extra shipyard") if ext == "shipyard" else NATIONS[p["nation"]]["extension"]["title"]
+    )
 
 
 def _build(s: State, seat: int, a: dict, gold_for: list[str], ev: list[Event]) -> None:
     p = s.players[seat]
     offer = s.small_offer if a["row"] == "small" else s.large_offer
     ship_id = offer[a["slot"]]
-    pay: Any = payment(p["goods"], ship_cost(ship_id), gold_for)      # legal: payable
+    pay: Any = payment(p["goods"], ship_cost(ship_id), gold_for)  # legal: payable
     spend(s, seat, pay)
     offer[a["slot"]] = None
     if "discard" in a:
         p["ships"].remove(a["discard"])
         s.discard[SHIPS[a["discard"]].kind].append(a["discard"])
-        say(ev, seat, msg("%(who)s discards ship %(ship)s to free a shipyard.",
-                          who=seat_ref(seat), ship=a["discard"]))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s discards ship %(ship)s to free a shipyard.",
+                who=seat_ref(seat),
+                ship=a["discard"],
+            ),
+        )
     p["ships"].append(ship_id)
-    template = (N_("%(who)s builds small ship %(ship)s for %(goods)s.") if a["row"] == "small"
-                else N_("%(who)s builds large ship %(ship)s for %(goods)s."))
+    template = (
+        N_("%(who)s builds small ship %(ship)s for %(goods)s.")
+        if a["row"] == "small"
+        else N_("%(who)s builds large ship %(ship)s for %(goods)s.")
+    )
     say(ev, seat, msg(template, who=seat_ref(seat), ship=ship_id, goods=bundle_text(pay)))
     if a["row"] == "large":
         add_points(s, seat, LARGE_SHIP_POINTS["value"], ev, msg("a large ship"))
 
 
 def _refill(s: State) -> None:
-    for offer, pile, kind in ((s.small_offer, "small_pile", "small"),
-                              (s.large_offer, "large_pile", "large")):
+    for offer, pile, kind in (
+        (s.small_offer, "small_pile", "small"),
+        (s.large_offer, "large_pile", "large"),
+    ):
         for i, ship_id in enumerate(offer):
             if ship_id is None:
                 got = draw(s, pile, kind, 1)

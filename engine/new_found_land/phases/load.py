@@ -1,6 +1,7 @@
 """Load: the nation's table by crate value (a less valuable good may be
 chosen); then draw that many one-time cards and keep one.  England's colonial
 harbour keeps one more when at least 2 were drawn.  Da Gama: +3 crates."""
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -24,7 +25,7 @@ def options(s: State, seat: int) -> list[dict]:
     if s.work["keep"]:
         return [{"type": "keep", "card": c} for c in s.drawn]
     best = RANK[load_good(s.players[seat]["nation"], s.work["crate"])]
-    return [{"type": "load", "good": g} for g in GOODS[:best + 1]]
+    return [{"type": "load", "good": g} for g in GOODS[: best + 1]]
 
 
 def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
@@ -36,16 +37,27 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
         keep = 1 + ("colonial_harbour" in p["exts"] and len(s.drawn) >= 2)
         s.work["keep"] = min(keep, len(s.drawn))
         who = seat_ref(seat)
-        whisper(ev, seat, msg("%(who)s draws %(cards)s.", who=who,
-                              cards=", ".join(s.drawn) or msg("no cards")),
-                nmsg("%(who)s draws %(n)s one-time card.", "%(who)s draws %(n)s one-time cards.",
-                     len(s.drawn), who=who))
+        whisper(
+            ev,
+            seat,
+            msg("%(who)s draws %(cards)s.", who=who, cards=", ".join(s.drawn) or msg("no cards")),
+            nmsg(
+                "%(who)s draws %(n)s one-time card.",
+                "%(who)s draws %(n)s one-time cards.",
+                len(s.drawn),
+                who=who,
+            ),
+        )
         return not s.drawn
     s.drawn.remove(a["card"])
     p["hand"].append(a["card"])
     s.work["keep"] -= 1
-    whisper(ev, seat, msg("%(who)s keeps %(card)s.", who=seat_ref(seat), card=a["card"]),
-            msg("%(who)s keeps a card.", who=seat_ref(seat)))
+    whisper(
+        ev,
+        seat,
+        msg("%(who)s keeps %(card)s.", who=seat_ref(seat), card=a["card"]),
+        msg("%(who)s keeps a card.", who=seat_ref(seat)),
+    )
     if not s.work["keep"] or not s.drawn:
         s.discard["cards"].extend(s.drawn)
         return True

@@ -8,6 +8,7 @@ action (every ship shows all three symbols: components.py).  Magellan (+7 sailin
 Da Gama (+3 crates, Load or Deliver only) go with one ship each round.
 Ships not assigned sit out the round.
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -18,8 +19,12 @@ from engine.new_found_land.phases.flow import end_turn, phase_over, run_order
 from engine.new_found_land.state import State
 from engine.words import N_, msg, term
 
-TITLES = {"load": N_("Load"), "settle": N_("Settle"), "deliver": N_("Deliver"),
-          "explore": N_("Explore")}
+TITLES = {
+    "load": N_("Load"),
+    "settle": N_("Settle"),
+    "deliver": N_("Deliver"),
+    "explore": N_("Explore"),
+}
 
 
 def enter(s: State, ev: list[Event]) -> None:
@@ -76,9 +81,13 @@ def options(s: State, seat: int) -> list[dict]:
     p = s.players[seat]
     used = planned(s, seat)
     charters = [c for c in p["hand"] if CARDS[c]["kind"] == "charter"]
-    captains = [c for c in ("magellan", "da_gama") if c in p["captains"]
-                and not captain_used(s, seat, c)
-                and (c == "magellan" or action in ("load", "deliver"))]
+    captains = [
+        c
+        for c in ("magellan", "da_gama")
+        if c in p["captains"]
+        and not captain_used(s, seat, c)
+        and (c == "magellan" or action in ("load", "deliver"))
+    ]
     opts = []
     for sid in p["ships"] + charters:
         if sid in used:
@@ -101,8 +110,15 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> None:
     s.plan[s.action][seat].append([sid, captain])
     said = dict(who=seat_ref(seat), ship=sid, action=term(TITLES[s.action]))
     if captain:
-        say(ev, seat, msg("%(who)s plans ship %(ship)s with %(captain)s for %(action)s.",
-                          captain=captain.replace("_", " ").title(), **said))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s plans ship %(ship)s with %(captain)s for %(action)s.",
+                captain=captain.replace("_", " ").title(),
+                **said,
+            ),
+        )
     else:
         say(ev, seat, msg("%(who)s plans ship %(ship)s for %(action)s.", **said))
     if not options(s, seat):

@@ -8,6 +8,7 @@ eilandtegel", then once more one of that tile's bonuses.  Either field: an
 empty one, or one that already holds the player's own markers (the marker
 joins them); never a field of another colour.  It is a "mag": the player may
 place no extra marker, and gets nothing for that (README.md)."""
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -21,7 +22,7 @@ from engine.new_found_land.track import add_points
 from engine.words import msg
 
 NEW_ENGLAND_ACTION = {"type": "new_england"}
-OVERSIGHT = "oversight"         # the settle queue's step for Spain's extra marker
+OVERSIGHT = "oversight"  # the settle queue's step for Spain's extra marker
 
 
 def begin(s: State, seat: int, ev: list[Event]) -> bool:
@@ -70,13 +71,27 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
         else:
             board.put_markers(s, a["space"], seat, count)
         bonus = board.tile_bonuses(s, a["space"])[a["bonus"]]
-        what = (msg("the colonial oversight's extra marker") if step == OVERSIGHT
-                else msg("a tower") if count == 2 else msg("a marker"))
+        what = (
+            msg("the colonial oversight's extra marker")
+            if step == OVERSIGHT
+            else msg("a tower")
+            if count == 2
+            else msg("a marker")
+        )
         onto = msg(" onto its own marker") if "field" in a else ""
-        say(ev, seat, msg("%(who)s settles %(what)s%(onto)s on %(space)s (%(island)s) and takes "
-                          "%(bonus)s.", who=seat_ref(seat), what=what, onto=onto,
-                          space=a["space"], island=board.island_of(a["space"]),
-                          bonus=bundle_text(bonus)))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s settles %(what)s%(onto)s on %(space)s (%(island)s) and takes %(bonus)s.",
+                who=seat_ref(seat),
+                what=what,
+                onto=onto,
+                space=a["space"],
+                island=board.island_of(a["space"]),
+                bonus=bundle_text(bonus),
+            ),
+        )
         take_bonus(s, seat, bonus, ev)
     elif a["type"] == "new_england":
         say(ev, seat, msg("%(who)s settles in New England.", who=seat_ref(seat)))

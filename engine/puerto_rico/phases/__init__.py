@@ -6,6 +6,7 @@ of those.  When a phase is done it calls ``roles.end_role``.  Choosing a
 role (``roles.act``) returns the role whose phase begins, and ``act`` below
 enters it: the phases import ``roles``, never this table.
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -23,9 +24,17 @@ from engine.puerto_rico.phases import (
 )
 from engine.puerto_rico.state import State
 
-PHASES = {"role": roles, "settler": settler, "mayor": mayor, "builder": builder,
-          "craftsman": craftsman, "trader": trader, "captain": captain, "storage": storage,
-          "select": select}
+PHASES = {
+    "role": roles,
+    "settler": settler,
+    "mayor": mayor,
+    "builder": builder,
+    "craftsman": craftsman,
+    "trader": trader,
+    "captain": captain,
+    "storage": storage,
+    "select": select,
+}
 
 
 def _choose_role(s: State, seat: int, action: dict, ev: list[Event]) -> None:

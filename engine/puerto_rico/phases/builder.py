@@ -9,6 +9,7 @@ Expansion: forests lower the cost too (Forest house), the Black market pays
 a shortfall with goods, colonists and chips (``black_market``), the Church
 pays points for the building bought, the Library doubles the privilege.
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -57,15 +58,23 @@ def cost(s: State, seat: int, name: str) -> int:
 # Per building: its action, the city spaces it takes, and its cost less the
 # quarries' discount for 0, 1, 2 … occupied quarries (``cost()`` without the
 # privilege and forests), looked up instead of worked out in options().
-OFFERS = {name: (BUILD_ACTIONS[name], b.size,
-                 tuple(b.cost - min(q, b.column) for q in range(ISLAND_SPACES + 1)))
-          for name, b in CARDS.items()}
+OFFERS = {
+    name: (
+        BUILD_ACTIONS[name],
+        b.size,
+        tuple(b.cost - min(q, b.column) for q in range(ISLAND_SPACES + 1)),
+    )
+    for name, b in CARDS.items()
+}
 # Per building and quarry count: the least of those costs from this building
 # on, in table order (the order of ``buildings_left``): once it is out of
 # reach, so is every building after it.
-CHEAPEST_FROM = {name: tuple(min(OFFERS[later][2][q] for later in BUILDING_ORDER[i:])
-                             for q in range(ISLAND_SPACES + 1))
-                 for i, name in enumerate(BUILDING_ORDER)}
+CHEAPEST_FROM = {
+    name: tuple(
+        min(OFFERS[later][2][q] for later in BUILDING_ORDER[i:]) for q in range(ISLAND_SPACES + 1)
+    )
+    for i, name in enumerate(BUILDING_ORDER)
+}
 
 
 def options(s: State, seat: int) -> list[dict]:
@@ -74,7 +83,7 @@ def options(s: State, seat: int) -> list[dict]:
     p = s.players[seat]
     free = CITY_SPACES - p.city_spaces()
     quarries, owned = p.worked[QUARRY], p.buildings
-    reach = p.doubloons + privilege(s, seat)      # what the sum of cost() allows, inlined
+    reach = p.doubloons + privilege(s, seat)  # what the sum of cost() allows, inlined
     if s.x is not None:
         reach += forest_discount(p) + black_market.capacity(p)
     opts = []
@@ -116,45 +125,58 @@ def _pending(s: State) -> bool:
     return s.x is not None and (s.x["pending"] or {}).get("kind") == "black_market"
 
 
-def _build(s: State, seat: int, action: dict, ev: list[Event], paid: int = 0,
-           items: str = "") -> bool:
+def _build(
+    s: State, seat: int, action: dict, ev: list[Event], paid: int = 0, items: str = ""
+) -> bool:
     """Build; True when a follow-up decision of this seat comes first (a
     black-market payment, or guests to move onto the new building)."""
     name = action["building"]
     price = cost(s, seat, name) - paid
     if price > s.players[seat].doubloons:
-        s.x = dict(s.x, pending={"kind": "black_market", "build": action, "used": [],
-                                 "paid": []})
+        s.x = dict(s.x, pending={"kind": "black_market", "build": action, "used": [], "paid": []})
         s._legal = options(s, seat)
         return True
     p = s.edit(seat)
     p.doubloons -= price
     s.bank += price
-    left = s.buildings_left             # replaced, not changed: see State.clone
+    left = s.buildings_left  # replaced, not changed: see State.clone
     s.buildings_left = {**left, name: left[name] - 1}
     church = _church_points(s, seat, CARDS[name], ev)
     p.buildings = with_building(p.buildings, name)
-    university = (action.get("colonist", True) and p.active("builder_colonist")
-                  and take_colonist(s))
+    university = action.get("colonist", True) and p.active("builder_colonist") and take_colonist(s)
     if university:
         p.buildings[name] = 1
     if ev is not NO_EVENTS:
         _say_built(ev, seat, name, price, items, university, church)
     if p.city_spaces() >= CITY_SPACES:
         who = seat_ref(seat)
-        trigger_end(s, "city", ev,
-                    msg("%(who)s has filled the 12th city space: this is the last round.", who=who))
+        trigger_end(
+            s,
+            "city",
+            ev,
+            msg("%(who)s has filled the 12th city space: this is the last round.", who=who),
+        )
     return guests.follow_up(s, seat)
 
 
-def _say_built(ev: list[Event], seat: int, name: str, price: int, items: str,
-               university: bool, church: int) -> None:
+def _say_built(
+    ev: list[Event], seat: int, name: str, price: int, items: str, university: bool, church: int
+) -> None:
     notes = [msg(", with %(items)s on the black market", items=items)] if items else []
     if university:
         notes.append(msg(" and puts a colonist on it from the university"))
     who = seat_ref(seat)
-    say(ev, seat, msg("%(who)s builds the %(building)s for %(price)s%(notes)s.", who=who,
-                      building=term(CARDS[name].title), price=price, notes=listing(notes, "")))
+    say(
+        ev,
+        seat,
+        msg(
+            "%(who)s builds the %(building)s for %(price)s%(notes)s.",
+            who=who,
+            building=term(CARDS[name].title),
+            price=price,
+            notes=listing(notes, ""),
+        ),
+    )
     if church:
         say(ev, seat, msg("%(who)s takes %(vp)s VP with the Church.", who=who, vp=church))
 
@@ -165,18 +187,20 @@ def _black_market(s: State, seat: int, action: dict, ev: list[Event]) -> bool:
         for item in pending["paid"]:
             black_market.pay(s, seat, item, back=-1)
         s.x = dict(s.x, pending=None)
-        say(ev, seat, msg("%(who)s does not build on the black market after all.",
-                          who=seat_ref(seat)))
+        say(
+            ev,
+            seat,
+            msg("%(who)s does not build on the black market after all.", who=seat_ref(seat)),
+        )
         s._legal = options(s, seat)
-        return bool(s._legal)       # nothing else to build: the turn ends
+        return bool(s._legal)  # nothing else to build: the turn ends
     item = black_market.pay(s, seat, action)
     used = pending["used"] + [action["pay"]]
     items = ", ".join(filter(None, [pending.get("items", ""), item]))
-    s.x = dict(s.x, pending=dict(pending, used=used, items=items,
-                                 paid=pending["paid"] + [action]))
+    s.x = dict(s.x, pending=dict(pending, used=used, items=items, paid=pending["paid"] + [action]))
     build = pending["build"]
     if cost(s, seat, build["building"]) - len(used) > s.players[seat].doubloons:
-        s._legal = options(s, seat)     # still short: the next item
+        s._legal = options(s, seat)  # still short: the next item
         return True
     s.x = dict(s.x, pending=None)
     return _build(s, seat, build, ev, paid=len(used), items=items)
@@ -193,8 +217,9 @@ def _church_points(s: State, seat: int, b, ev: list[Event]) -> int:
         s.edit(seat).vp += vp
         s.vp_supply -= vp
         if s.vp_supply <= 0:
-            trigger_end(s, "vp chips", ev,
-                        msg("The victory-point chips are gone: this is the last round."))
+            trigger_end(
+                s, "vp chips", ev, msg("The victory-point chips are gone: this is the last round.")
+            )
     return vp
 
 

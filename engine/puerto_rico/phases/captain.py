@@ -11,6 +11,7 @@ Expansion: Union hall points before shipping, the Small wharf (any kinds,
 1 VP per 2 barrels), the Lighthouse's doubloons, the Library's doubled
 privilege.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -41,8 +42,9 @@ def enter(s: State, ev: list[Event]) -> None:
 # Every load action there can be, by kind then ship: made once and shared,
 # never changed (``load_options`` runs for every seat on every turn).
 MOST_SHIPS = max(len(setup.ships) for setup in SETUPS.values())
-LOADS = tuple(tuple({"type": "load", "kind": good, "ship": i} for i in range(MOST_SHIPS))
-              for good in GOODS)
+LOADS = tuple(
+    tuple({"type": "load", "kind": good, "ship": i} for i in range(MOST_SHIPS)) for good in GOODS
+)
 
 
 def load_options(s: State, seat: int) -> list[dict]:
@@ -78,7 +80,7 @@ def options(s: State, seat: int) -> list[dict]:
     if s.x is not None:
         wharf += _small_wharf_options(s, seat)
     if loads:
-        return guests.with_moves(s, seat, loads + wharf)    # loading is compulsory
+        return guests.with_moves(s, seat, loads + wharf)  # loading is compulsory
     return guests.with_moves(s, seat, wharf + [PASS]) if wharf else []
 
 
@@ -101,7 +103,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             i = action["ship"]
             cap, _, count = s.ships[i]
             amount = min(p.goods[kind], cap - count)
-            s.ships = s.ships[:i] + [[cap, kind, count + amount]] + s.ships[i + 1:]
+            s.ships = s.ships[:i] + [[cap, kind, count + amount]] + s.ships[i + 1 :]
             where = cap
         else:
             amount = p.goods[kind]
@@ -117,15 +119,21 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     _advance(s, ev)
 
 
-def _say_shipped(ev: list[Event], seat: int, kind: int, amount: int, ship: int | None,
-                 vp: int) -> None:
+def _say_shipped(
+    ev: list[Event], seat: int, kind: int, amount: int, ship: int | None, vp: int
+) -> None:
     """The shipment for the log (``ship``: its size, None for the wharf); the
     points only for the shipper, who may keep them hidden."""
     where = msg("the wharf") if ship is None else msg("the %(n)s-ship", n=ship)
     said = dict(who=seat_ref(seat), n=amount, good=term(GOODS[kind]), where=where)
-    ev.append(Event(msg("%(who)s ships %(n)s %(good)s on %(where)s for %(vp)s VP.", vp=vp,
-                        **said), seat, private_to=seat,
-                    public_text=msg("%(who)s ships %(n)s %(good)s on %(where)s.", **said)))
+    ev.append(
+        Event(
+            msg("%(who)s ships %(n)s %(good)s on %(where)s for %(vp)s VP.", vp=vp, **said),
+            seat,
+            private_to=seat,
+            public_text=msg("%(who)s ships %(n)s %(good)s on %(where)s.", **said),
+        )
+    )
 
 
 def _score(s: State, seat: int, amount: int) -> int:
@@ -150,7 +158,7 @@ def _advance(s: State, ev: list[Event]) -> None:
         seat = (s.role_player + s.step) % s.n
         opts = options(s, seat)
         if opts:
-            s.turn, s._legal = seat, opts      # kept: see common.run_order
+            s.turn, s._legal = seat, opts  # kept: see common.run_order
             return
         s.idle += 1
         s.step += 1
@@ -166,9 +174,14 @@ def _union_hall(s: State, ev: list[Event]) -> None:
         if vp and p.active("union_hall"):
             s.edit(seat).vp += vp
             s.vp_supply -= vp
-            ev.append(Event(msg("%(who)s takes %(vp)s VP with the Union hall.",
-                                who=seat_ref(seat), vp=vp), seat,
-                            private_to=seat, public_text=""))
+            ev.append(
+                Event(
+                    msg("%(who)s takes %(vp)s VP with the Union hall.", who=seat_ref(seat), vp=vp),
+                    seat,
+                    private_to=seat,
+                    public_text="",
+                )
+            )
 
 
 def _lighthouse(s: State, seat: int, first: bool) -> None:
@@ -189,12 +202,15 @@ def _small_wharf_options(s: State, seat: int) -> list[dict]:
     if not any(p.goods) or seat in s.x["small_wharf_used"] or not p.active("small_wharf"):
         return []
     kinds = [GOODS[k] for k in range(5) if p.goods[k]]
-    return [{"type": "small_wharf", "kinds": list(c)}
-            for r in range(1, len(kinds) + 1) for c in combinations(kinds, r)]
+    return [
+        {"type": "small_wharf", "kinds": list(c)}
+        for r in range(1, len(kinds) + 1)
+        for c in combinations(kinds, r)
+    ]
 
 
 def _ship_small_wharf(s: State, seat: int, action: dict, ev: list[Event]) -> None:
-    """"However, you only get 1 VP for each 2 goods shipped" (rounded down);
+    """ "However, you only get 1 VP for each 2 goods shipped" (rounded down);
     the barrels go back to the supply."""
     p = s.edit(seat)
     barrels = 0
@@ -206,8 +222,16 @@ def _ship_small_wharf(s: State, seat: int, action: dict, ev: list[Event]) -> Non
     s.x = dict(s.x, small_wharf_used=s.x["small_wharf_used"] + [seat])
     vp = _score(s, seat, barrels // 2)
     said = dict(who=seat_ref(seat), n=barrels, kinds=listing([term(k) for k in action["kinds"]]))
-    ev.append(Event(msg("%(who)s ships %(n)s barrels (%(kinds)s) on the small wharf for %(vp)s VP.",
-                        vp=vp, **said), seat, private_to=seat,
-                    public_text=msg("%(who)s ships %(n)s barrels (%(kinds)s) on the small wharf.",
-                                    **said)))
+    ev.append(
+        Event(
+            msg(
+                "%(who)s ships %(n)s barrels (%(kinds)s) on the small wharf for %(vp)s VP.",
+                vp=vp,
+                **said,
+            ),
+            seat,
+            private_to=seat,
+            public_text=msg("%(who)s ships %(n)s barrels (%(kinds)s) on the small wharf.", **said),
+        )
+    )
     s.idle = 0

@@ -1,7 +1,8 @@
 """Small helpers shared by the phases."""
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine.interface import Event
 from engine.puerto_rico.data import GOODS
@@ -11,7 +12,7 @@ from engine.words import N_, Words, term
 PASS = {"type": "pass"}
 
 
-_SEAT_REFS = tuple("{s%d}" % seat for seat in range(6))     # made once: every event names one
+_SEAT_REFS = tuple("{s%d}" % seat for seat in range(6))  # made once: every event names one
 
 
 def seat_ref(seat: int) -> str:
@@ -24,8 +25,7 @@ def say(ev: list[Event], seat: int | None, text: str) -> None:
 
 # Every seat order there can be, by player count and first seat: shared,
 # so a phase's order is never changed in place, only replaced.
-_ORDERS = {n: [[(first + i) % n for i in range(n)] for first in range(n)]
-           for n in range(2, 6)}
+_ORDERS = {n: [[(first + i) % n for i in range(n)] for first in range(n)] for n in range(2, 6)}
 
 
 def order_from(s: State, first: int) -> list[int]:
@@ -33,9 +33,13 @@ def order_from(s: State, first: int) -> list[int]:
     return _ORDERS[s.n][first]
 
 
-def run_order(s: State, ev: list[Event], options: Callable[[State, int], list[dict]],
-              finish: Callable[[State, list[Event]], None],
-              begin: Callable[[State, int, list[Event]], bool] | None = None) -> None:
+def run_order(
+    s: State,
+    ev: list[Event],
+    options: Callable[[State, int], list[dict]],
+    finish: Callable[[State, list[Event]], None],
+    begin: Callable[[State, int, list[Event]], bool] | None = None,
+) -> None:
     """Walk ``s.order`` from ``s.step`` to the first seat with a real decision.
 
     Seats with nothing to decide are skipped, so nobody is emailed to click
@@ -92,8 +96,14 @@ def trigger_end(s: State, reason: str, ev: list[Event], text: str) -> None:
         say(ev, None, text)
 
 
-_WITH_ARTICLE = (N_("a corn"), N_("an indigo"), N_("a sugar"), N_("a tobacco"), N_("a coffee"),
-                 N_("a quarry"))
+_WITH_ARTICLE = (
+    N_("a corn"),
+    N_("an indigo"),
+    N_("a sugar"),
+    N_("a tobacco"),
+    N_("a coffee"),
+    N_("a quarry"),
+)
 
 
 def tile_name(tile: int) -> Words:

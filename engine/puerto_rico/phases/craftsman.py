@@ -7,6 +7,7 @@ produced.  Privilege: one more barrel of a kind the craftsman produced.
 Expansion: Aqueduct (+1 indigo/sugar from a large plant), Specialty factory
 (doubloons for the largest production), Library (two bonus barrels).
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -50,7 +51,7 @@ def _offer_bonus(s: State, ev: list[Event], left: int) -> None:
     while left > 0:
         opts = options(s, s.role_player)
         if len(opts) > 1:
-            s.turn = s.role_player      # the bonus barrel is a real choice
+            s.turn = s.role_player  # the bonus barrel is a real choice
             s.order = [s.role_player]
             if s.x is not None:
                 s.x = dict(s.x, pending={"kind": "bonus", "left": left})
@@ -66,9 +67,12 @@ def _offer_bonus(s: State, ev: list[Event], left: int) -> None:
 
 
 def options(s: State, seat: int) -> list[dict]:
-    produced = s.memo or {}     # the kinds the craftsman produced this phase
-    return [{"type": "bonus", "kind": GOODS[k]}
-            for k in produced.get("kinds", ()) if s.goods_supply[k] > 0]
+    produced = s.memo or {}  # the kinds the craftsman produced this phase
+    return [
+        {"type": "bonus", "kind": GOODS[k]}
+        for k in produced.get("kinds", ())
+        if s.goods_supply[k] > 0
+    ]
 
 
 def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
@@ -82,7 +86,7 @@ def _produce(s: State, seat: int, ev: list[Event]) -> None:
     made = []
     for kind in range(5):
         if not p.worked[kind]:
-            continue                    # nothing to make it from
+            continue  # nothing to make it from
         n = min(capacity(p, kind), s.goods_supply[kind])
         if n:
             s.goods_supply[kind] -= n
@@ -107,8 +111,15 @@ def _bonus(s: State, seat: int, kind: int, ev: list[Event]) -> None:
     s.goods_supply[kind] -= 1
     s.edit(seat).goods[kind] += 1
     if ev is not NO_EVENTS:
-        say(ev, seat, msg("%(who)s takes one more %(good)s as craftsman.", who=seat_ref(seat),
-                      good=term(GOODS[kind])))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s takes one more %(good)s as craftsman.",
+                who=seat_ref(seat),
+                good=term(GOODS[kind]),
+            ),
+        )
 
 
 LARGE_PLANT = {INDIGO: "indigo_plant", SUGAR: "sugar_mill"}

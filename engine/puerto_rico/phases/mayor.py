@@ -8,6 +8,7 @@ one colonist, or as many as fit on one tile or building, per action; or
 "auto": the previous arrangement, then the new colonists on empty circles in
 the order of ``AUTO_ORDER``.
 """
+
 from __future__ import annotations
 
 from operator import sub
@@ -34,15 +35,20 @@ AUTO = {"type": "auto_place"}
 def enter(s: State, ev: list[Event]) -> None:
     s.phase = "mayor"
     mayor = s.edit(s.role_player)
-    for _ in range(privilege(s, s.role_player)):     # two with a Library
+    for _ in range(privilege(s, s.role_player)):  # two with a Library
         if s.colonist_supply > 0:
             s.colonist_supply -= 1
             mayor.san_juan += 1
     for i in range(s.colonist_ship):
         s.edit((s.role_player + i) % s.n).san_juan += 1
     if ev is not NO_EVENTS:
-        say(ev, s.role_player, nmsg("%(n)s colonist leave the ship.",
-                                    "%(n)s colonists leave the ship.", s.colonist_ship))
+        say(
+            ev,
+            s.role_player,
+            nmsg(
+                "%(n)s colonist leave the ship.", "%(n)s colonists leave the ship.", s.colonist_ship
+            ),
+        )
     s.colonist_ship = 0
     s.order, s.step = order_from(s, s.role_player), 0
     run_order(s, ev, options, _finish, begin=_begin_seat)
@@ -50,10 +56,12 @@ def enter(s: State, ev: list[Event]) -> None:
 
 # Every place action there can be, by target then count: made once and
 # shared, never changed.  ``TILE_PLACES`` lists the tiles' in tile order.
-MOST_PER_TARGET = 12            # an island holds 12 tiles of one kind at most
-PLACE: dict[str, list[Any]] = {target: [None] + [{"type": "place", "target": target, "count": k}
-                           for k in range(1, MOST_PER_TARGET + 1)]
-         for target in (*TILES, *CARDS)}
+MOST_PER_TARGET = 12  # an island holds 12 tiles of one kind at most
+PLACE: dict[str, list[Any]] = {
+    target: [None]
+    + [{"type": "place", "target": target, "count": k} for k in range(1, MOST_PER_TARGET + 1)]
+    for target in (*TILES, *CARDS)
+}
 TILE_PLACES = tuple(PLACE[tile] for tile in TILES)
 CIRCLES = {name: card.circles for name, card in CARDS.items()}
 
@@ -69,7 +77,7 @@ def options(s: State, seat: int) -> list[dict]:
     opts: list[dict] = [AUTO]
     add = opts.append
     free_tiles = map(sub, p.tiles, p.worked)
-    if pool == 1:                   # one colonist: only "put one there"
+    if pool == 1:  # one colonist: only "put one there"
         for places, free in zip(TILE_PLACES, free_tiles):
             if free:
                 add(places[1])
@@ -179,10 +187,13 @@ def _finish(s: State, ev: list[Event]) -> None:
     need = max(s.n, sum(p.empty_building_circles() for p in s.players))
     if s.colonist_supply < need:
         # Game end: the ship cannot be filled (finish the round first).
-        trigger_end(s, "colonists", ev,
-                    msg("Not enough colonists are left to fill the ship: this is the last round."))
+        trigger_end(
+            s,
+            "colonists",
+            ev,
+            msg("Not enough colonists are left to fill the ship: this is the last round."),
+        )
     put = min(need, s.colonist_supply)
     s.colonist_supply -= put
     s.colonist_ship = put
     roles.end_role(s, ev)
-

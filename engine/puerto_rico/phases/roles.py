@@ -1,7 +1,8 @@
 """Choosing roles, and the end of a role and of a round."""
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from engine.interface import Event
 from engine.puerto_rico import guests
@@ -11,16 +12,23 @@ from engine.puerto_rico.state import State
 from engine.turns import NO_EVENTS
 from engine.words import N_, msg, nmsg, term
 
-ROLE_TITLES = {"settler": N_("Settler"), "mayor": N_("Mayor"), "builder": N_("Builder"),
-               "craftsman": N_("Craftsman"), "trader": N_("Trader"), "captain": N_("Captain"),
-               "prospector": N_("Prospector"), "prospector2": N_("Prospector")}
+ROLE_TITLES = {
+    "settler": N_("Settler"),
+    "mayor": N_("Mayor"),
+    "builder": N_("Builder"),
+    "craftsman": N_("Craftsman"),
+    "trader": N_("Trader"),
+    "captain": N_("Captain"),
+    "prospector": N_("Prospector"),
+    "prospector2": N_("Prospector"),
+}
 
 
 # The action for each role, made once and shared: never changed by callers.
 ROLE_ACTIONS = {r: {"type": "role", "role": r} for r in ROLE_TITLES}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _role_actions(roles: tuple[str, ...]) -> list[dict]:
     """The actions for the roles on offer (a shared list: read it only).
     Only some hundred sets of roles can be on offer."""
@@ -65,9 +73,17 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> str | None:
 def _say_chosen(ev: list[Event], seat: int, role: str, coins: int) -> None:
     role_title, who = term(ROLE_TITLES[role]), seat_ref(seat)
     if coins:
-        say(ev, seat, nmsg("%(who)s chooses the %(role)s and the %(n)s doubloon on it.",
-                           "%(who)s chooses the %(role)s and the %(n)s doubloons on it.",
-                           coins, who=who, role=role_title))
+        say(
+            ev,
+            seat,
+            nmsg(
+                "%(who)s chooses the %(role)s and the %(n)s doubloon on it.",
+                "%(who)s chooses the %(role)s and the %(n)s doubloons on it.",
+                coins,
+                who=who,
+                role=role_title,
+            ),
+        )
     else:
         say(ev, seat, msg("%(who)s chooses the %(role)s.", who=who, role=role_title))
 
@@ -85,7 +101,7 @@ def end_role(s: State, ev: list[Event]) -> None:
 
 
 def end_round(s: State, ev: list[Event]) -> None:
-    left = s.roles                              # one doubloon on each role nobody took
+    left = s.roles  # one doubloon on each role nobody took
     s.bank -= len(left)
     s.roles = {r: left[r] + 1 if r in left else 0 for r in SETUPS[s.n].roles}
     s.taken = {}
@@ -98,5 +114,8 @@ def end_round(s: State, ev: list[Event]) -> None:
     s.round += 1
     s.phase, s.turn = "role", s.governor
     if ev is not NO_EVENTS:
-        say(ev, s.governor, msg("Round %(round)s: %(who)s is governor.", round=s.round,
-                                who=seat_ref(s.governor)))
+        say(
+            ev,
+            s.governor,
+            msg("Round %(round)s: %(who)s is governor.", round=s.round, who=seat_ref(s.governor)),
+        )

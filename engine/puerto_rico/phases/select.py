@@ -9,6 +9,7 @@ Only fitting types are offered (``building_sets.candidates``); a cost with a
 single type left is filled at once, since a one-action decision is played
 for the seat.  The set grows in ``State.buildings_left``.
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -20,8 +21,9 @@ from engine.words import msg, term
 
 
 def options(s: State, seat: int) -> list[dict]:
-    return [{"type": "select", "building": name}
-            for name in building_sets.candidates(s.buildings_left)]
+    return [
+        {"type": "select", "building": name} for name in building_sets.candidates(s.buildings_left)
+    ]
 
 
 def default(s: State, opts: list[dict]) -> dict:
@@ -37,8 +39,16 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
     name = action["building"]
     s.buildings_left = building_sets.with_building(s.buildings_left, SETUPS[s.n], name)
     b = CARDS[name]
-    say(ev, seat, msg("%(who)s chooses the %(building)s (cost %(cost)s) for the building set.",
-                      who=seat_ref(seat), building=term(b.title), cost=b.cost))
+    say(
+        ev,
+        seat,
+        msg(
+            "%(who)s chooses the %(building)s (cost %(cost)s) for the building set.",
+            who=seat_ref(seat),
+            building=term(b.title),
+            cost=b.cost,
+        ),
+    )
     s.picks += 1
     if building_sets.is_complete(s.buildings_left):
         s.picks = 0

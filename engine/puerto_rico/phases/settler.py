@@ -8,9 +8,10 @@ Expansion: a forest instead of a plantation (Forest house, also for the
 Hacienda's tile), a second tile for the settler with a Library, guests moved
 onto the new tile (``guests``).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from engine import rng
 from engine.interface import Event
@@ -39,7 +40,7 @@ QUARRY_TILE = {"type": "quarry"}
 PLANTATIONS = tuple({"type": "plantation", "kind": kind} for kind in TILES[:QUARRY])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plantation_actions(face_up: tuple[int, ...]) -> list[dict]:
     """One action per kind in the face-up row (a shared list: read it only)."""
     return [PLANTATIONS[kind] for kind in sorted(set(face_up))]
@@ -55,13 +56,14 @@ def enter(s: State, ev: list[Event]) -> None:
 def options(s: State, seat: int) -> list[dict]:
     p = s.players[seat]
     if _pending(s) == "hacienda_tile":
-        return [{"type": "hacienda_tile", "as": "plantation"},
-                {"type": "hacienda_tile", "as": "forest"}]
+        return [
+            {"type": "hacienda_tile", "as": "plantation"},
+            {"type": "hacienda_tile", "as": "forest"},
+        ]
     if p.island_tiles() >= ISLAND_SPACES:
         return []
     opts = []
-    if (not s.hacienda_used and (s.stack or s.discard)
-            and p.active("extra_plantation")):
+    if not s.hacienda_used and (s.stack or s.discard) and p.active("extra_plantation"):
         opts.append(HACIENDA)
     opts += _plantation_actions(tuple(s.face_up))
     if s.quarries > 0 and (seat == s.role_player or p.active("quarry_choice")):
@@ -92,7 +94,7 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             _place_hacienda_tile(s, seat, action["as"], ev)
         opts = options(s, seat)
         if opts:
-            s._legal = opts     # same seat now takes (or declines) a face-up tile
+            s._legal = opts  # same seat now takes (or declines) a face-up tile
             return
     elif kind == "pass":
         if ev is not NO_EVENTS:
@@ -126,8 +128,10 @@ def _take(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         # Hospice's goes to San Juan.
         if action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s):
             p.san_juan += 1
-            text = msg("%(who)s takes a forest and a colonist from the hospice to San Juan.",
-                       who=seat_ref(seat))
+            text = msg(
+                "%(who)s takes a forest and a colonist from the hospice to San Juan.",
+                who=seat_ref(seat),
+            )
         say(ev, seat, text)
         return
     if kind == "quarry":
@@ -135,12 +139,11 @@ def _take(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         s.quarries -= 1
     else:
         tile = TILES.index(action["kind"])
-        face_up = s.face_up[:]          # shared with the state this was copied from
+        face_up = s.face_up[:]  # shared with the state this was copied from
         face_up.remove(tile)
         s.face_up = face_up
     p.tiles[tile] += 1
-    hospice = (action.get("colonist", True) and p.active("settler_colonist")
-               and take_colonist(s))
+    hospice = action.get("colonist", True) and p.active("settler_colonist") and take_colonist(s)
     if hospice:
         p.worked[tile] += 1
     if ev is NO_EVENTS:
@@ -169,7 +172,7 @@ def _second_tile(s: State, seat: int) -> bool:
 def _draw(s: State, ev: list[Event]) -> int:
     if not s.stack:
         _reshuffle(s, ev)
-    tile, s.stack = s.stack[-1], s.stack[:-1]     # a new list: see State.clone
+    tile, s.stack = s.stack[-1], s.stack[:-1]  # a new list: see State.clone
     return tile
 
 
@@ -179,8 +182,15 @@ def _draw_for_hacienda(s: State, seat: int, ev: list[Event]) -> None:
     p = s.edit(seat)
     p.tiles[tile] += 1
     if ev is not NO_EVENTS:
-        say(ev, seat, msg("%(who)s draws %(tile)s tile with the hacienda.", who=seat_ref(seat),
-                          tile=tile_name(tile)))
+        say(
+            ev,
+            seat,
+            msg(
+                "%(who)s draws %(tile)s tile with the hacienda.",
+                who=seat_ref(seat),
+                tile=tile_name(tile),
+            ),
+        )
     if s.x is not None and p.active("forest"):
         # Published expansion sheet: the owner looks at the drawn tile, then
         # places it face up or face down as a forest.

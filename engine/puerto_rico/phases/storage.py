@@ -10,6 +10,7 @@ sheet: "in addition to the one un-shipped good he is normally allowed to
 keep").  Its owner's action lists the barrels kept besides the warehouses:
 ``{"type": "store", "warehouse": [...], "barrels": ["corn", "corn", ...]}``.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -50,18 +51,23 @@ def options(s: State, seat: int) -> list[dict]:
     p = s.players[seat]
     kinds = [k for k in range(5) if p.goods[k]]
     if not kinds:
-        return []                       # asked of every seat: most hold nothing
+        return []  # asked of every seat: most hold nothing
     w = warehouse_kinds(p)
     if loose_barrels(s, p) > 1:
         return _storehouse_options(p, kinds, w, loose_barrels(s, p))
     if len(kinds) <= w or (len(kinds) == w + 1 and any(p.goods[k] == 1 for k in kinds)):
-        return []                       # everything fits: nothing to decide
+        return []  # everything fits: nothing to decide
     opts = []
     for stored in combinations(kinds, w):
         for single in kinds:
             if single not in stored:
-                opts.append({"type": "store", "warehouse": [GOODS[k] for k in stored],
-                             "single": GOODS[single]})
+                opts.append(
+                    {
+                        "type": "store",
+                        "warehouse": [GOODS[k] for k in stored],
+                        "single": GOODS[single],
+                    }
+                )
     return opts
 
 
@@ -72,8 +78,10 @@ def best_option(s: State, seat: int) -> dict:
     def kept(opt: dict) -> tuple[int, int]:
         ks = [GOODS.index(g) for g in opt["warehouse"]]
         loose = [GOODS.index(g) for g in opt.get("barrels", [opt.get("single")])]
-        return (sum(goods[k] for k in ks) + len(loose),
-                sum(goods[k] * PRICE[k] for k in ks) + sum(PRICE[k] for k in loose))
+        return (
+            sum(goods[k] for k in ks) + len(loose),
+            sum(goods[k] * PRICE[k] for k in ks) + sum(PRICE[k] for k in loose),
+        )
 
     return max(options(s, seat), key=kept)
 
@@ -91,11 +99,13 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
             p.goods[k] = keep
     if ev is not NO_EVENTS:
         returned = listing([msg("%(n)s %(good)s", n=n, good=term(GOODS[k])) for k, n in lost])
-        say(ev, seat, msg("%(who)s keeps goods and returns %(goods)s.", who=seat_ref(seat),
-                          goods=returned))
+        say(
+            ev,
+            seat,
+            msg("%(who)s keeps goods and returns %(goods)s.", who=seat_ref(seat), goods=returned),
+        )
     s.step += 1
     run_order(s, ev, options, _finish)
-
 
 
 def _storehouse_options(p: Player, kinds: list[int], w: int, loose: int) -> list[dict]:
@@ -108,8 +118,13 @@ def _storehouse_options(p: Player, kinds: list[int], w: int, loose: int) -> list
         rest = [(k, p.goods[k]) for k in kinds if k not in stored]
         take = min(loose, sum(n for _, n in rest))
         for barrels in _multisets(rest, take):
-            opts.append({"type": "store", "warehouse": [GOODS[k] for k in stored],
-                         "barrels": [GOODS[k] for k in barrels]})
+            opts.append(
+                {
+                    "type": "store",
+                    "warehouse": [GOODS[k] for k in stored],
+                    "barrels": [GOODS[k] for k in barrels],
+                }
+            )
     return opts
 
 
@@ -120,12 +135,13 @@ def _multisets(rest: list[tuple[int, int]], size: int) -> list[list[int]]:
     if not rest:
         return []
     (k, n), tail = rest[0], rest[1:]
-    return [[k] * i + more for i in range(min(n, size), -1, -1)
-            for more in _multisets(tail, size - i)]
+    return [
+        [k] * i + more for i in range(min(n, size), -1, -1) for more in _multisets(tail, size - i)
+    ]
 
 
 def _finish(s: State, ev: list[Event]) -> None:
-    ships = []                  # new lists (see State.clone): full ships come back empty
+    ships = []  # new lists (see State.clone): full ships come back empty
     for cap, kind, count in s.ships:
         if count == cap:
             s.goods_supply[kind] += count
@@ -134,6 +150,7 @@ def _finish(s: State, ev: list[Event]) -> None:
     s.ships = ships
     s.wharf_used = []
     if s.vp_supply <= 0:
-        trigger_end(s, "vp chips", ev,
-                    msg("The victory-point chips are gone: this is the last round."))
+        trigger_end(
+            s, "vp chips", ev, msg("The victory-point chips are gone: this is the last round.")
+        )
     roles.end_role(s, ev)

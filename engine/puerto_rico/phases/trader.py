@@ -7,6 +7,7 @@ A full house ends the phase and is emptied; otherwise it keeps its barrels.
 Expansion: the Trading post is a house of one's own (a sale marked
 ``"to": "trading_post"``), the Library doubles the trader's doubloon.
 """
+
 from __future__ import annotations
 
 from engine.interface import Event
@@ -47,13 +48,19 @@ def options(s: State, seat: int) -> list[dict]:
     opts = []
     if len(s.house) < TRADING_HOUSE_SIZE:
         office = p.active("sell_duplicate")
-        opts = [{"type": "sell", "kind": GOODS[k]} for k in range(5)
-                if p.goods[k] > 0 and (office or k not in s.house)]
+        opts = [
+            {"type": "sell", "kind": GOODS[k]}
+            for k in range(5)
+            if p.goods[k] > 0 and (office or k not in s.house)
+        ]
     if s.x is not None and p.active("trading_post"):
         # 003_… lines 348-349: "You may sell a good that is in the trading
         # house and you may even sell if the trading house is full."
-        opts += [{"type": "sell", "kind": GOODS[k], "to": "trading_post"}
-                 for k in range(5) if p.goods[k] > 0]
+        opts += [
+            {"type": "sell", "kind": GOODS[k], "to": "trading_post"}
+            for k in range(5)
+            if p.goods[k] > 0
+        ]
     if opts:
         opts.append(PASS)
     return guests.with_moves(s, seat, opts)
@@ -73,16 +80,31 @@ def act(s: State, seat: int, action: dict, ev: list[Event]) -> None:
         p.doubloons += gain
         s.bank -= gain
         if to == "trading_post":
-            s.goods_supply[kind] += 1       # the post's barrels go straight back
+            s.goods_supply[kind] += 1  # the post's barrels go straight back
             if ev is not NO_EVENTS:
-                say(ev, seat, msg("%(who)s sells one %(good)s to the trading post for "
-                                  "%(gain)s.", who=seat_ref(seat), good=term(GOODS[kind]),
-                                  gain=gain))
+                say(
+                    ev,
+                    seat,
+                    msg(
+                        "%(who)s sells one %(good)s to the trading post for %(gain)s.",
+                        who=seat_ref(seat),
+                        good=term(GOODS[kind]),
+                        gain=gain,
+                    ),
+                )
         else:
-            s.house = s.house + [kind]      # replaced, not changed: see State.clone
+            s.house = s.house + [kind]  # replaced, not changed: see State.clone
             if ev is not NO_EVENTS:
-                say(ev, seat, msg("%(who)s sells one %(good)s for %(gain)s.",
-                                  who=seat_ref(seat), good=term(GOODS[kind]), gain=gain))
+                say(
+                    ev,
+                    seat,
+                    msg(
+                        "%(who)s sells one %(good)s for %(gain)s.",
+                        who=seat_ref(seat),
+                        good=term(GOODS[kind]),
+                        gain=gain,
+                    ),
+                )
     elif ev is not NO_EVENTS:
         say(ev, seat, msg("%(who)s sells nothing.", who=seat_ref(seat)))
     s.step += 1

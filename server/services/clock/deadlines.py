@@ -4,6 +4,7 @@ All times are naive UTC datetimes computed here in Python (never with the
 database's now()), and every function takes ``now`` so tests can call it with
 any time.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -23,19 +24,25 @@ _REMINDER_ITEM = re.compile(r"^\s*(half|\d+(?:\.\d+)?)\s*$", re.IGNORECASE)
 
 # -- reminder schedules ---------------------------------------------------
 def parse_reminders(text: str, move_hours: int) -> list[float]:
-    """"half,6" -> hours before the deadline: halfway, and 6 hours before.
+    """ "half,6" -> hours before the deadline: halfway, and 6 hours before.
 
     Raises ValueError with a message for the form on anything else."""
     hours = set()
     for item in filter(str.strip, (text or "").split(",")):
         m = _REMINDER_ITEM.match(item)
         if not m:
-            raise ValueError(msg("'%(item)s' is neither 'half' nor a number of hours",
-                                 item=item.strip()))
+            raise ValueError(
+                msg("'%(item)s' is neither 'half' nor a number of hours", item=item.strip())
+            )
         value = move_hours / 2 if m.group(1).lower() == "half" else float(m.group(1))
         if not 0 < value < move_hours:
-            raise ValueError(msg("a reminder %(hours)s hours before the deadline does not fit "
-                                 "in %(move)s hours", hours=f"{value:g}", move=move_hours))
+            raise ValueError(
+                msg(
+                    "a reminder %(hours)s hours before the deadline does not fit in %(move)s hours",
+                    hours=f"{value:g}",
+                    move=move_hours,
+                )
+            )
         hours.add(int(value) if value == int(value) else value)
     return sorted(hours, reverse=True)
 
@@ -46,8 +53,9 @@ def reminder_hours(game: Game) -> list[float]:
     return list(game.reminder_hours) or [game.move_hours / 2]
 
 
-def reminder_times(deadline: dt.datetime, hours_before: list[float],
-                   now: dt.datetime) -> list[dt.datetime]:
+def reminder_times(
+    deadline: dt.datetime, hours_before: list[float], now: dt.datetime
+) -> list[dt.datetime]:
     """The reminders still to come, earliest first."""
     return sorted(t for t in (deadline - h * HOUR for h in hours_before) if t > now)
 
@@ -61,27 +69,31 @@ def zone_names() -> list[str]:
     return sorted(z for z in available_timezones() if "/" in z or z == "UTC")
 
 
-def local_text(when: dt.datetime | None, tzname: str = "UTC",
-               language: str | None = None) -> str:
+def local_text(when: dt.datetime | None, tzname: str = "UTC", language: str | None = None) -> str:
     """A UTC time as the reader reads it: "2026-11-25 15:00 Europe/Amsterdam"."""
     if when is None:
         return translate(language, N_("no deadline"))
-    local = when.replace(tzinfo=dt.timezone.utc).astimezone(zone(tzname))
+    local = when.replace(tzinfo=dt.UTC).astimezone(zone(tzname))
     # Babel says the day and month in the reader's language ("vrijdag 27
     # november 2026").
     locale = known(language) or DEFAULT
     day = format_date(local, "full", locale=locale)
-    return translate(language, N_("%(day)s, %(time)s (%(zone)s)"),
-                     {"day": day, "time": format_time(local, "HH:mm", locale=locale),
-                      "zone": tzname})
+    return translate(
+        language,
+        N_("%(day)s, %(time)s (%(zone)s)"),
+        {"day": day, "time": format_time(local, "HH:mm", locale=locale), "zone": tzname},
+    )
 
 
 # -- vacations --------------------------------------------------------------
 def vacation_at(user_id: int, when: dt.datetime) -> Vacation | None:
-    return (Vacation.select()
-            .where((Vacation.user == user_id) & (Vacation.starts_at <= when)
-                   & (Vacation.ends_at > when))
-            .first())
+    return (
+        Vacation.select()
+        .where(
+            (Vacation.user == user_id) & (Vacation.starts_at <= when) & (Vacation.ends_at > when)
+        )
+        .first()
+    )
 
 
 def shift_pending(user_id: int, delta: dt.timedelta, now: dt.datetime) -> int:
@@ -92,16 +104,20 @@ def shift_pending(user_id: int, delta: dt.timedelta, now: dt.datetime) -> int:
     stop = (now, now + delta) if delta >= dt.timedelta(0) else (now - delta, now)
     user = User.get_or_none(User.id == user_id)
     moved = 0
-    pending = (Seat.select(Seat, Game).join(Game)
-               .where((Seat.user == user_id) & Seat.deadline.is_null(False)))
+    pending = (
+        Seat.select(Seat, Game)
+        .join(Game)
+        .where((Seat.user == user_id) & Seat.deadline.is_null(False))
+    )
     for seat in pending:
-        if seat.deadline is None:       # never: the query wants one
+        if seat.deadline is None:  # never: the query wants one
             continue
         game = seat.game
         seat.deadline = max(now, own_time.after_stop(game, user, seat.deadline, *stop))
-        if seat.next_reminder_at is not None:       # None: all of this turn's went out
+        if seat.next_reminder_at is not None:  # None: all of this turn's went out
             seat.next_reminder_at = own_time.first_reminder(
-                game, user, seat.deadline, max(now, stop[1]), reminder_hours(game))
+                game, user, seat.deadline, max(now, stop[1]), reminder_hours(game)
+            )
         seat.save(only=[Seat.deadline, Seat.next_reminder_at])
         moved += 1
     return moved
@@ -123,19 +139,34 @@ def start_turn(game: Game, seat: Seat, now: dt.datetime) -> None:
         begins = vacation.ends_at if vacation else now
         user = seat.user if seat.user_id else None
         seat.deadline = own_time.deadline_from(game, user, begins, game.move_hours)
-        seat.next_reminder_at = own_time.first_reminder(game, user, seat.deadline, begins,
-                                                          reminder_hours(game))
+        seat.next_reminder_at = own_time.first_reminder(
+            game, user, seat.deadline, begins, reminder_hours(game)
+        )
     seat.claimed_until = None
     seat.mail_hold_since = None
     seat.reminded_at = None
-    seat.save(only=[Seat.turn_started_at, Seat.deadline, Seat.next_reminder_at,
-                    Seat.claimed_until, Seat.mail_hold_since, Seat.reminded_at])
+    seat.save(
+        only=[
+            Seat.turn_started_at,
+            Seat.deadline,
+            Seat.next_reminder_at,
+            Seat.claimed_until,
+            Seat.mail_hold_since,
+            Seat.reminded_at,
+        ]
+    )
 
 
 # The seat's turn is over: its clock stops (moves.py writes these with the
 # rest of the move's changes to the seat, in one UPDATE).
-TURN_OVER = {"deadline": None, "next_reminder_at": None, "turn_started_at": None,
-             "claimed_until": None, "mail_hold_since": None, "reminded_at": None}
+TURN_OVER = {
+    "deadline": None,
+    "next_reminder_at": None,
+    "turn_started_at": None,
+    "claimed_until": None,
+    "mail_hold_since": None,
+    "reminded_at": None,
+}
 
 
 # -- a turn mail that did not get through (services/deliveries.py) ------------
@@ -144,10 +175,11 @@ def hold(seat_id: int, now: dt.datetime, since: dt.datetime | None = None) -> bo
     to be reachable; ``now`` when not given, never later); False when it
     already stands still."""
     since = now if since is None else min(since, now)
-    return (Seat.update(mail_hold_since=since, claimed_until=None)
-            .where((Seat.id == seat_id) & Seat.mail_hold_since.is_null()
-                   & Seat.deadline.is_null(False))
-            .execute()) == 1
+    return (
+        Seat.update(mail_hold_since=since, claimed_until=None)
+        .where((Seat.id == seat_id) & Seat.mail_hold_since.is_null() & Seat.deadline.is_null(False))
+        .execute()
+    ) == 1
 
 
 def release(seat_id: int, now: dt.datetime) -> bool:
@@ -162,15 +194,18 @@ def release(seat_id: int, now: dt.datetime) -> bool:
         changes["deadline"] = seat.deadline + stood
     if seat.next_reminder_at is not None:
         changes["next_reminder_at"] = seat.next_reminder_at + stood
-    return (Seat.update(**changes)
-            .where((Seat.id == seat_id) & (Seat.mail_hold_since == seat.mail_hold_since))
-            .execute()) == 1
+    return (
+        Seat.update(**changes)
+        .where((Seat.id == seat_id) & (Seat.mail_hold_since == seat.mail_hold_since))
+        .execute()
+    ) == 1
 
 
 def next_reminder_after(game: Game, seat: Seat, now: dt.datetime) -> dt.datetime | None:
     user = seat.user if seat.user_id else None
-    return own_time.next_reminder(game, user, seat.deadline, seat.turn_started_at or now, now,
-                                    reminder_hours(game))
+    return own_time.next_reminder(
+        game, user, seat.deadline, seat.turn_started_at or now, now, reminder_hours(game)
+    )
 
 
 # A move by the player themself: they are here, the timeout count restarts
@@ -181,6 +216,6 @@ PLAYER_BACK = {"timeouts_in_row": 0, "absent": False, "bot": None}
 def next_digest_time(user: User, now: dt.datetime, hour: int) -> dt.datetime:
     """The next digest in the user's zone, as naive UTC: at their own hour,
     else at ``hour`` (DIGEST_HOUR)."""
-    return mail_hours.next_digest_time(now, zone(user.timezone),
-                                          own_time.digest_hour(user, hour),
-                                          own_time.quiet_of(user))
+    return mail_hours.next_digest_time(
+        now, zone(user.timezone), own_time.digest_hour(user, hour), own_time.quiet_of(user)
+    )

@@ -8,6 +8,7 @@ the evening before a morning deadline, when the game page says "6 hours
 left".  One that falls into quiet hours comes at the start of the quiet
 hours instead: earlier, never later, so never after the deadline.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -19,16 +20,17 @@ from server.services.clock import running_hours as cal
 
 HOUR = dt.timedelta(hours=1)
 MAX_REMINDERS = 6
-MAX_HOURS = 24 * 30           # the longest time per move a game may have
+MAX_HOURS = 24 * 30  # the longest time per move a game may have
 _ITEM = re.compile(r"^\s*(half|\d{1,4}(?:\.\d{1,2})?)\s*$", re.IGNORECASE)
 
 
 def reminder_item(text: str) -> str | float:
-    """"half" or a number of hours; ValueError with a message for the form."""
+    """ "half" or a number of hours; ValueError with a message for the form."""
     m = _ITEM.match(text)
     if not m:
-        raise ValueError(msg("'%(item)s' is neither 'half' nor a number of hours",
-                             item=text.strip()))
+        raise ValueError(
+            msg("'%(item)s' is neither 'half' nor a number of hours", item=text.strip())
+        )
     return "half" if m.group(1).lower() == "half" else float(m.group(1))
 
 
@@ -40,13 +42,17 @@ def parse_own_reminders(text: str) -> list | None:
     if len(items) > MAX_REMINDERS:
         raise ValueError(msg("At most %(n)s reminders per turn.", n=MAX_REMINDERS))
     for item in items:
-        if not isinstance(item, str) and not 0 < item <= MAX_HOURS:    # str: "half"
-            raise ValueError(msg("A reminder comes more than 0 and at most %(most)s hours "
-                                 "before the deadline; %(hours)s is not.", most=MAX_HOURS,
-                                 hours=f"{item:g}"))
+        if not isinstance(item, str) and not 0 < item <= MAX_HOURS:  # str: "half"
+            raise ValueError(
+                msg(
+                    "A reminder comes more than 0 and at most %(most)s hours "
+                    "before the deadline; %(hours)s is not.",
+                    most=MAX_HOURS,
+                    hours=f"{item:g}",
+                )
+            )
     numbers = sorted({i for i in items if i != "half"}, reverse=True)
-    return (["half"] if "half" in items else []) + [int(h) if h == int(h) else h
-                                                    for h in numbers]
+    return (["half"] if "half" in items else []) + [int(h) if h == int(h) else h for h in numbers]
 
 
 def own_reminders_text(items: list | None) -> str:
@@ -77,14 +83,18 @@ def out_of_quiet(when: dt.datetime, quiet: cal.Policy | None, tz: ZoneInfo) -> d
     return cal.stopped_since(when, quiet, tz) or when
 
 
-def reminder_times(deadline: dt.datetime, hours: list[float], floor: dt.datetime,
-                   clock: cal.Policy, tz: ZoneInfo,
-                   quiet: cal.Policy | None) -> list[dt.datetime]:
+def reminder_times(
+    deadline: dt.datetime,
+    hours: list[float],
+    floor: dt.datetime,
+    clock: cal.Policy,
+    tz: ZoneInfo,
+    quiet: cal.Policy | None,
+) -> list[dt.datetime]:
     """When this seat's reminders are due, earliest first, none before
     ``floor`` (the turn's start) or at the deadline.  If quiet hours cover
     every one of them, one comes at ``floor``: nobody times out unwarned."""
-    times = {out_of_quiet(cal.retreat(deadline, h * HOUR, clock, tz), quiet, tz)
-             for h in hours}
+    times = {out_of_quiet(cal.retreat(deadline, h * HOUR, clock, tz), quiet, tz) for h in hours}
     kept = sorted(t for t in times if floor <= t < deadline)
     if not kept and hours and floor < deadline:
         kept = [floor]
@@ -105,19 +115,23 @@ def quiet_digest_note(hour: int, quiet: cal.Policy | None) -> str:
     start, end = quiet.night
     if (hour - start) % 24 >= (end - start) % 24:
         return ""
-    return (f"Your digest hour {hour:02d}:00 falls in your quiet hours ({start:02d}:00 to "
-            f"{end:02d}:00): the digest comes at {start:02d}:00, when they begin.")
+    return (
+        f"Your digest hour {hour:02d}:00 falls in your quiet hours ({start:02d}:00 to "
+        f"{end:02d}:00): the digest comes at {start:02d}:00, when they begin."
+    )
 
 
-def next_digest_time(now: dt.datetime, tz: ZoneInfo, hour: int,
-                     quiet: cal.Policy | None = None) -> dt.datetime:
+def next_digest_time(
+    now: dt.datetime, tz: ZoneInfo, hour: int, quiet: cal.Policy | None = None
+) -> dt.datetime:
     """The next ``hour`` o'clock on the wall in ``tz`` after ``now``, as naive
     UTC (a skipped hour: the instant of the jump).  An hour in the player's
     quiet hours: the digest comes when they begin, like a reminder."""
     day = cal.local(now, tz).date()
     for offset in range(4):
-        when = cal.wall_to_utc(dt.datetime.combine(day + dt.timedelta(days=offset),
-                                                   dt.time(hour)), tz)
+        when = cal.wall_to_utc(
+            dt.datetime.combine(day + dt.timedelta(days=offset), dt.time(hour)), tz
+        )
         when = out_of_quiet(when, quiet, tz)
         if when > now:
             return when

@@ -13,6 +13,7 @@ turn mail has not left yet is not timed out, whether the sender is silent or
 the SMTP server is down (services/clock/reach.py), and a turn mail that leaves
 late starts its clock late (``mail_left_late``).
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -30,7 +31,7 @@ from server.services.state_store import rules
 
 log = logging.getLogger("pbem.outages")
 SCHEDULER, SENDER = "scheduler", "sender"
-SUMMARY_GAMES = 50      # games listed by name in the moderators' summary
+SUMMARY_GAMES = 50  # games listed by name in the moderators' summary
 
 
 @dataclass(frozen=True)
@@ -56,13 +57,16 @@ def beat(name: str, now: dt.datetime) -> dt.datetime | None:
         try:
             with db.atomic():
                 Heartbeat.create(name=name, beat_at=now)
-        except IntegrityError:      # another process wrote the first beat
+        except IntegrityError:  # another process wrote the first beat
             pass
         return None
     if row.beat_at >= now:
         return None
-    won = (Heartbeat.update(beat_at=now)
-           .where((Heartbeat.name == name) & (Heartbeat.beat_at == row.beat_at)).execute())
+    won = (
+        Heartbeat.update(beat_at=now)
+        .where((Heartbeat.name == name) & (Heartbeat.beat_at == row.beat_at))
+        .execute()
+    )
     return row.beat_at if won == 1 else None
 
 
@@ -75,8 +79,11 @@ def silent(name: str, now: dt.datetime, grace_seconds: int) -> bool:
     """A process of kind ``name`` has beaten before but not for longer than
     the grace: it is down."""
     last = last_beat(name)
-    return bool(grace_seconds) and last is not None and \
-        now - last > dt.timedelta(seconds=grace_seconds)
+    return (
+        bool(grace_seconds)
+        and last is not None
+        and now - last > dt.timedelta(seconds=grace_seconds)
+    )
 
 
 @dataclass(frozen=True)
@@ -91,9 +98,10 @@ def process_status(settings, now: dt.datetime) -> list[ProcessStatus]:
     process silent for longer than the outage grace (or twice its interval,
     when the guard is off) is shown as down."""
     grace = settings["OUTAGE_GRACE_SECONDS"] or 2 * settings["SCHEDULER_INTERVAL"]
-    return [ProcessStatus(name, last_beat(name), silent(name, now, grace)
-                          or last_beat(name) is None)
-            for name in (SCHEDULER, SENDER)]
+    return [
+        ProcessStatus(name, last_beat(name), silent(name, now, grace) or last_beat(name) is None)
+        for name in (SCHEDULER, SENDER)
+    ]
 
 
 # -- the scheduler's outage -------------------------------------------------------
@@ -108,8 +116,13 @@ def guard(settings, mailer: Mailer, now: dt.datetime) -> Outage | None:
         outage = Outage(before, now)
         moved = shift_clocks(outage)
         tell(mailer, outage, moved)
-    log.warning("no sweep from %s to %s: moved %d deadline(s) on by %s",
-                outage.began, outage.ended, len(moved), outage.length)
+    log.warning(
+        "no sweep from %s to %s: moved %d deadline(s) on by %s",
+        outage.began,
+        outage.ended,
+        len(moved),
+        outage.length,
+    )
     return outage
 
 
@@ -119,14 +132,24 @@ def shift_clocks(outage: Outage) -> list[Seat]:
     now come after its deadline is dropped: the last call (sweep.py) makes
     sure a warning still goes out."""
     fell = ((Seat.deadline > outage.began) & (Seat.deadline <= outage.ended)) | (
-        (Seat.next_reminder_at > outage.began) & (Seat.next_reminder_at <= outage.ended))
-    running = (Seat.select(Seat, User).join(User).switch(Seat).join(Game)
-               .where(fell & Seat.deadline.is_null(False) & (Game.status == "active")
-                      & (Game.to_move == Seat.index))
-               .order_by(Seat.id))
+        (Seat.next_reminder_at > outage.began) & (Seat.next_reminder_at <= outage.ended)
+    )
+    running = (
+        Seat.select(Seat, User)
+        .join(User)
+        .switch(Seat)
+        .join(Game)
+        .where(
+            fell
+            & Seat.deadline.is_null(False)
+            & (Game.status == "active")
+            & (Game.to_move == Seat.index)
+        )
+        .order_by(Seat.id)
+    )
     moved: list[Seat] = []
     for seat in running:
-        if seat.deadline is None:       # never: the query wants one
+        if seat.deadline is None:  # never: the query wants one
             continue
         changes: dict[str, dt.datetime | None] = {}
         if outage.covers(seat.deadline):
@@ -150,17 +173,25 @@ def tell(mailer: Mailer, outage: Outage, moved: list[Seat]) -> None:
         if seat.absent or seat.withdrawn:
             continue
         zone, language = seat.user.timezone, seat.user.language
-        mailer.outage(game, rules(game).title, seat,
-                      deadlines.local_text(outage.began, zone, language),
-                      deadlines.local_text(outage.ended, zone, language),
-                      deadlines.local_text(seat.deadline, zone, language))
+        mailer.outage(
+            game,
+            rules(game).title,
+            seat,
+            deadlines.local_text(outage.began, zone, language),
+            deadlines.local_text(outage.ended, zone, language),
+            deadlines.local_text(seat.deadline, zone, language),
+        )
     listed = sorted(games.values(), key=lambda g: g.id)
     for moderator in User.select().where(User.is_moderator).order_by(User.id):
         zone, language = moderator.timezone, moderator.language
-        mailer.outage_summary(moderator, deadlines.local_text(outage.began, zone, language),
-                              deadlines.local_text(outage.ended, zone, language), len(moved),
-                              [g.name for g in listed[:SUMMARY_GAMES]],
-                              max(len(listed) - SUMMARY_GAMES, 0))
+        mailer.outage_summary(
+            moderator,
+            deadlines.local_text(outage.began, zone, language),
+            deadlines.local_text(outage.ended, zone, language),
+            len(moved),
+            [g.name for g in listed[:SUMMARY_GAMES]],
+            max(len(listed) - SUMMARY_GAMES, 0),
+        )
 
 
 # -- the sender's outage ------------------------------------------------------------
@@ -170,12 +201,20 @@ def mail_left_late(settings, row: Outbox, seat: Seat | None, now: dt.datetime) -
     turn only now, so the seat's clock moves on by the whole wait.  (A clock
     that stood still meanwhile is released by the time it stood instead.)"""
     waited = now - row.created_at
-    if (seat is None or seat.deadline is None or seat.mail_hold_since is not None
-            or waited < dt.timedelta(seconds=settings["MAIL_WAIT_GRACE_SECONDS"])):
+    if (
+        seat is None
+        or seat.deadline is None
+        or seat.mail_hold_since is not None
+        or waited < dt.timedelta(seconds=settings["MAIL_WAIT_GRACE_SECONDS"])
+    ):
         return False
     shift = waited
     changes = {"deadline": seat.deadline + shift}
     if seat.next_reminder_at is not None:
         changes["next_reminder_at"] = seat.next_reminder_at + shift
-    return Seat.update(**changes).where(
-        (Seat.id == seat.id) & (Seat.deadline == seat.deadline)).execute() == 1
+    return (
+        Seat.update(**changes)
+        .where((Seat.id == seat.id) & (Seat.deadline == seat.deadline))
+        .execute()
+        == 1
+    )

@@ -6,6 +6,7 @@ that deadlines, reminders and "time left" agree.
 ``game_hours`` is the game's reminder schedule (deadlines.reminder_hours),
 passed in so this module needs nothing from clocks.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -13,8 +14,8 @@ from zoneinfo import ZoneInfo
 
 from engine.words import Words, msg, nmsg
 from server.models import Game, User
-from server.services.clock import running_hours as cal
 from server.services.clock import mail_hours
+from server.services.clock import running_hours as cal
 
 HOUR = dt.timedelta(hours=1)
 
@@ -22,7 +23,7 @@ HOUR = dt.timedelta(hours=1)
 def game_policy(game: Game) -> cal.Policy:
     try:
         return cal.policy(game.clock_policy, game.night_from, game.night_until)
-    except ValueError:          # only the form and create_game write it, both checked
+    except ValueError:  # only the form and create_game write it, both checked
         return cal.Policy()
 
 
@@ -34,21 +35,21 @@ def seat_zone(user: User | None) -> ZoneInfo:
     return cal.zone(user.timezone if user is not None else "UTC")
 
 
-def deadline_from(game: Game, user: User | None, begins: dt.datetime,
-                  hours: float) -> dt.datetime:
+def deadline_from(game: Game, user: User | None, begins: dt.datetime, hours: float) -> dt.datetime:
     """When ``hours`` of this seat's clock time have run from ``begins``."""
     return cal.advance(begins, hours * HOUR, game_policy(game), seat_zone(user))
 
 
-def time_left(game: Game, user: User | None, deadline: dt.datetime | None,
-              now: dt.datetime) -> dt.timedelta | None:
+def time_left(
+    game: Game, user: User | None, deadline: dt.datetime | None, now: dt.datetime
+) -> dt.timedelta | None:
     if deadline is None:
         return None
     return cal.running_between(now, deadline, game_policy(game), seat_zone(user))
 
 
 def left_text(left: dt.timedelta) -> Words:
-    """"1 day 4 h 05 min": clock time left, to the minute (rounded down)."""
+    """ "1 day 4 h 05 min": clock time left, to the minute (rounded down)."""
     minutes = int(left.total_seconds() // 60)
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
@@ -58,20 +59,25 @@ def left_text(left: dt.timedelta) -> Words:
     return nmsg("%(n)s day %(time)s", "%(n)s days %(time)s", days, time=text)
 
 
-def status_text(game: Game, user: User | None, deadline: dt.datetime | None,
-                now: dt.datetime) -> Words | str:
+def status_text(
+    game: Game, user: User | None, deadline: dt.datetime | None, now: dt.datetime
+) -> Words | str:
     """For the game page: the clock time the seat to move has left."""
     left = time_left(game, user, deadline, now)
     if left is None:
         return ""
     if left and not clock_runs(game, user, now):
-        return msg("%(left)s of clock time left (the clock stands still now: it is night or "
-                   "weekend for this player)", left=left_text(left))
+        return msg(
+            "%(left)s of clock time left (the clock stands still now: it is night or "
+            "weekend for this player)",
+            left=left_text(left),
+        )
     return msg("%(left)s of clock time left", left=left_text(left))
 
 
-def rezoned(game: Game, old_zone: str, user: User, deadline: dt.datetime,
-            now: dt.datetime) -> dt.datetime:
+def rezoned(
+    game: Game, old_zone: str, user: User, deadline: dt.datetime, now: dt.datetime
+) -> dt.datetime:
     """The deadline of a seat whose player moved to another zone: the clock
     time left stays, the nights and weekends to come are the new zone's."""
     p = game_policy(game)
@@ -83,40 +89,59 @@ def clock_runs(game: Game, user: User | None, now: dt.datetime) -> bool:
     return cal.runs_at(now, game_policy(game), seat_zone(user))
 
 
-def after_stop(game: Game, user: User | None, deadline: dt.datetime,
-               stopped_from: dt.datetime, stopped_to: dt.datetime) -> dt.datetime:
+def after_stop(
+    game: Game,
+    user: User | None,
+    deadline: dt.datetime,
+    stopped_from: dt.datetime,
+    stopped_to: dt.datetime,
+) -> dt.datetime:
     """The deadline once the clock stood still from ``stopped_from`` to
     ``stopped_to``: the same clock time left (running_hours.after_stop)."""
-    return cal.after_stop(deadline, stopped_from, stopped_to, game_policy(game),
-                          seat_zone(user))
+    return cal.after_stop(deadline, stopped_from, stopped_to, game_policy(game), seat_zone(user))
 
 
-def reminders(game: Game, user: User | None, deadline: dt.datetime, floor: dt.datetime,
-              game_hours: list[float]) -> list[dt.datetime]:
+def reminders(
+    game: Game,
+    user: User | None,
+    deadline: dt.datetime,
+    floor: dt.datetime,
+    game_hours: list[float],
+) -> list[dt.datetime]:
     """The seat's reminder times from ``floor`` on, earliest first: the
     player's own hours (else the game's), moved out of their quiet hours."""
     own = user.reminder_hours if user is not None else None
     hours = mail_hours.seat_hours(own, game_hours, game.move_hours)
     quiet = quiet_of(user)
-    return mail_hours.reminder_times(deadline, hours, floor, game_policy(game),
-                                        seat_zone(user), quiet)
+    return mail_hours.reminder_times(
+        deadline, hours, floor, game_policy(game), seat_zone(user), quiet
+    )
 
 
-def first_reminder(game: Game, user: User | None, deadline: dt.datetime, floor: dt.datetime,
-                   game_hours: list[float]) -> dt.datetime | None:
+def first_reminder(
+    game: Game,
+    user: User | None,
+    deadline: dt.datetime,
+    floor: dt.datetime,
+    game_hours: list[float],
+) -> dt.datetime | None:
     """The first reminder of a clock that (re)starts at ``floor``."""
     upcoming = reminders(game, user, deadline, floor, game_hours)
     return upcoming[0] if upcoming else None
 
 
-def next_reminder(game: Game, user: User | None, deadline: dt.datetime | None,
-                  floor: dt.datetime, after: dt.datetime,
-                  game_hours: list[float]) -> dt.datetime | None:
+def next_reminder(
+    game: Game,
+    user: User | None,
+    deadline: dt.datetime | None,
+    floor: dt.datetime,
+    after: dt.datetime,
+    game_hours: list[float],
+) -> dt.datetime | None:
     """The first reminder due later than ``after``."""
     if deadline is None:
         return None
-    return next((t for t in reminders(game, user, deadline, floor, game_hours) if t > after),
-                None)
+    return next((t for t in reminders(game, user, deadline, floor, game_hours) if t > after), None)
 
 
 def quiet_of(user: User | None) -> cal.Policy | None:
@@ -124,7 +149,7 @@ def quiet_of(user: User | None) -> cal.Policy | None:
         return None
     try:
         return mail_hours.quiet_hours(user.quiet_from, user.quiet_until)
-    except ValueError:          # only Settings writes it, checked there
+    except ValueError:  # only Settings writes it, checked there
         return None
 
 

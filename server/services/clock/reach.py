@@ -19,6 +19,7 @@ with them, not from what was queued:
   releases it, and the deadline moves on by the time it stood still, so the
   turn's time counts from the delivery.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -28,7 +29,7 @@ from peewee import fn
 from server.models import Outbox, Seat, User
 from server.services.clock import deadlines
 
-UNDELIVERED = ("queued", "deferred", "failed")    # mail/delivery.py: not out
+UNDELIVERED = ("queued", "deferred", "failed")  # mail/delivery.py: not out
 
 
 def of_this_turn(row: Outbox, seat: Seat) -> bool:
@@ -38,17 +39,20 @@ def of_this_turn(row: Outbox, seat: Seat) -> bool:
 def _to_player(seat: Seat):
     """Mails to the seat's player, and notices on channels telling them."""
     email = User.select(User.email).where(User.id == seat.user_id)
-    return ((fn.LOWER(Outbox.to_addr) == fn.LOWER(email))
-            | (Outbox.recipient == seat.user_id))
+    return (fn.LOWER(Outbox.to_addr) == fn.LOWER(email)) | (Outbox.recipient == seat.user_id)
 
 
 def _holding(seat: Seat):
     """The mails and notices of the seat's pending turn that hold its clock
     and have not gone out (to the seat's player, in case two turns began at
     once)."""
-    return ((Outbox.game == seat.game_id) & (Outbox.turn_of == seat.turn_started_at)
-            & (Outbox.holds_clock == True)                              # noqa: E712
-            & Outbox.status.in_(UNDELIVERED) & _to_player(seat))
+    return (
+        (Outbox.game == seat.game_id)
+        & (Outbox.turn_of == seat.turn_started_at)
+        & (Outbox.holds_clock == True)  # noqa: E712
+        & Outbox.status.in_(UNDELIVERED)
+        & _to_player(seat)
+    )
 
 
 def waiting(seat: Seat) -> Outbox | None:
@@ -56,8 +60,12 @@ def waiting(seat: Seat) -> Outbox | None:
     has not gone out."""
     if seat.turn_started_at is None or seat.user_id is None:
         return None
-    return (Outbox.select(Outbox.id, Outbox.kind, Outbox.created_at)
-            .where(_holding(seat)).order_by(Outbox.id).first())
+    return (
+        Outbox.select(Outbox.id, Outbox.kind, Outbox.created_at)
+        .where(_holding(seat))
+        .order_by(Outbox.id)
+        .first()
+    )
 
 
 def hold_while_waiting(seat: Seat, now: dt.datetime) -> bool:
@@ -75,10 +83,13 @@ def hold_while_waiting(seat: Seat, now: dt.datetime) -> bool:
 def warned(seat: Seat, turn_of: dt.datetime | None, now: dt.datetime) -> bool:
     """A reminder or last call of the turn that began at ``turn_of`` reached
     the player: if that turn is still pending, it is the turn's warning."""
-    return (Seat.update(reminded_at=now)
-            .where((Seat.id == seat.id) & (Seat.turn_started_at == turn_of)
-                   & Seat.reminded_at.is_null())
-            .execute()) == 1
+    return (
+        Seat.update(reminded_at=now)
+        .where(
+            (Seat.id == seat.id) & (Seat.turn_started_at == turn_of) & Seat.reminded_at.is_null()
+        )
+        .execute()
+    ) == 1
 
 
 def reached_otherwise(seat: Seat, now: dt.datetime) -> None:
@@ -98,16 +109,24 @@ def reached(seat: Seat) -> int:
     turn's other notices no longer hold the clock; how many were let go."""
     if seat.turn_started_at is None or seat.user_id is None:
         return 0
-    return (Outbox.update(holds_clock=False)
-            .where(_holding(seat) & (Outbox.kind == "turn")).execute())
+    return (
+        Outbox.update(holds_clock=False).where(_holding(seat) & (Outbox.kind == "turn")).execute()
+    )
 
 
 def reached_on_channel(seat: Seat) -> bool:
     """A turn notice of the pending turn got through on a channel."""
     if seat.turn_started_at is None or seat.user_id is None:
         return False
-    return (Outbox.select()
-            .where((Outbox.game == seat.game_id) & (Outbox.turn_of == seat.turn_started_at)
-                   & (Outbox.kind == "turn") & (Outbox.status == "sent")
-                   & Outbox.channel.is_null(False) & (Outbox.recipient == seat.user_id))
-            .exists())
+    return (
+        Outbox.select()
+        .where(
+            (Outbox.game == seat.game_id)
+            & (Outbox.turn_of == seat.turn_started_at)
+            & (Outbox.kind == "turn")
+            & (Outbox.status == "sent")
+            & Outbox.channel.is_null(False)
+            & (Outbox.recipient == seat.user_id)
+        )
+        .exists()
+    )

@@ -15,6 +15,7 @@ hours left and "does it run now" can never disagree.
 
 All instants in and out are naive UTC datetimes, like the rest of the server.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -24,10 +25,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.words import N_, Words, msg, term
 
-UTC = dt.timezone.utc
+UTC = dt.UTC
 DAY = dt.timedelta(days=1)
 ZERO = dt.timedelta(0)
-MAX_DAYS = 20 * 366          # a walk this long means a bug, not a long game
+MAX_DAYS = 20 * 366  # a walk this long means a bug, not a long game
 
 
 # -- policies -------------------------------------------------------------
@@ -71,7 +72,7 @@ def choices(default_night: tuple[int, int]) -> list[tuple[str, str]]:
         try:
             if checked_window(*night) not in nights:
                 nights.append(night)
-        except ValueError:          # a NIGHT_* setting that is no night: left out
+        except ValueError:  # a NIGHT_* setting that is no night: left out
             pass
     found: list[tuple[str, str]] = []
     for name in POLICIES:
@@ -83,7 +84,7 @@ def choices(default_night: tuple[int, int]) -> list[tuple[str, str]]:
 
 
 def parse_choice(value: str) -> tuple[str, tuple[int, int]]:
-    """"no_nights/23-7" -> ("no_nights", (23, 7)); ValueError on anything else."""
+    """ "no_nights/23-7" -> ("no_nights", (23, 7)); ValueError on anything else."""
     name, _, night = value.partition("/")
     if not night:
         return name, (23, 7)
@@ -98,15 +99,25 @@ WINDOWS = {"night": N_("The night"), "quiet time": N_("The quiet time")}
 
 
 def checked_window(start: int | None, end: int | None, what: str = "night") -> tuple[int, int]:
-    if not (isinstance(start, int) and isinstance(end, int)
-            and 0 <= start <= 23 and 0 <= end <= 23):
-        raise ValueError(msg("%(what)s runs from a whole hour to a whole hour, 0 to 23.",
-                             what=term(WINDOWS[what])))
+    if not (
+        isinstance(start, int) and isinstance(end, int) and 0 <= start <= 23 and 0 <= end <= 23
+    ):
+        raise ValueError(
+            msg(
+                "%(what)s runs from a whole hour to a whole hour, 0 to 23.",
+                what=term(WINDOWS[what]),
+            )
+        )
     # Any length from 1 to 23 hours: "office hours" are a night from 17:00
     # to 09:00, "mail me only between 18:00 and 19:00" quiet hours of 23.
     if start == end:
-        raise ValueError(msg("%(what)s cannot start and end at the same hour (%(hour)s).",
-                             what=term(WINDOWS[what]), hour=f"{start:02d}:00"))
+        raise ValueError(
+            msg(
+                "%(what)s cannot start and end at the same hour (%(hour)s).",
+                what=term(WINDOWS[what]),
+                hour=f"{start:02d}:00",
+            )
+        )
     return start, end
 
 
@@ -118,10 +129,16 @@ def describe(p: Policy, zone_note: bool = True) -> Words:
     if p.weekends:
         parts.append(msg("on Saturdays and Sundays"))
     if p.night:
-        parts.append(msg("at night from %(start)s to %(end)s", start=f"{p.night[0]:02d}:00",
-                         end=f"{p.night[1]:02d}:00"))
-    when = msg("%(first)s and %(last)s", first=parts[0], last=parts[1]) if len(parts) > 1 \
-        else parts[0]
+        parts.append(
+            msg(
+                "at night from %(start)s to %(end)s",
+                start=f"{p.night[0]:02d}:00",
+                end=f"{p.night[1]:02d}:00",
+            )
+        )
+    when = (
+        msg("%(first)s and %(last)s", first=parts[0], last=parts[1]) if len(parts) > 1 else parts[0]
+    )
     if zone_note:
         return msg("The clock stops %(when)s, in each player's own time zone.", when=when)
     return msg("The clock stops %(when)s.", when=when)
@@ -166,8 +183,13 @@ def _day_runs(day: dt.date, p: Policy, tz: ZoneInfo) -> list[tuple[dt.datetime, 
         start, end = p.night
         hours = [(end, start)] if start > end else [(0, start), (end, 24)]
     midnight = dt.datetime.combine(day, dt.time(0))
-    runs = [(wall_to_utc(midnight + dt.timedelta(hours=a), tz),
-             wall_to_utc(midnight + dt.timedelta(hours=b), tz)) for a, b in hours]
+    runs = [
+        (
+            wall_to_utc(midnight + dt.timedelta(hours=a), tz),
+            wall_to_utc(midnight + dt.timedelta(hours=b), tz),
+        )
+        for a, b in hours
+    ]
     return [(a, b) for a, b in runs if b > a]
 
 
@@ -220,8 +242,7 @@ def retreat(end: dt.datetime, clock: dt.timedelta, p: Policy, tz: ZoneInfo) -> d
     raise AssertionError("unreachable")
 
 
-def running_between(start: dt.datetime, end: dt.datetime, p: Policy,
-                    tz: ZoneInfo) -> dt.timedelta:
+def running_between(start: dt.datetime, end: dt.datetime, p: Policy, tz: ZoneInfo) -> dt.timedelta:
     """Clock time that runs from ``start`` to ``end`` (zero if end <= start):
     the time left at ``start`` of a turn due at ``end``."""
     if end <= start:
@@ -244,13 +265,18 @@ def stopped_since(when: dt.datetime, p: Policy, tz: ZoneInfo) -> dt.datetime | N
     """When the clock stopped, if it stands still at ``when``; else None."""
     if p.always:
         return None
-    for a, b in runs_backward(when + dt.timedelta(microseconds=1), p, tz):
+    for _start, b in runs_backward(when + dt.timedelta(microseconds=1), p, tz):
         return None if b > when else b
     raise AssertionError("unreachable")
 
 
-def after_stop(deadline: dt.datetime, stopped_from: dt.datetime, stopped_to: dt.datetime,
-               p: Policy, tz: ZoneInfo) -> dt.datetime:
+def after_stop(
+    deadline: dt.datetime,
+    stopped_from: dt.datetime,
+    stopped_to: dt.datetime,
+    p: Policy,
+    tz: ZoneInfo,
+) -> dt.datetime:
     """The deadline after the clock stood still from ``stopped_from`` to
     ``stopped_to`` (a vacation, a pause, a held turn mail): the player has
     the same clock time left at the end of the stop as at its start.

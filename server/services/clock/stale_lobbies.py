@@ -3,6 +3,7 @@ its host is reminded once; LOBBY_CLOSE_AFTER_DAYS after it, an unstarted game
 is closed (status "closed") and its host and joined players are told.  Runs
 in every sweep; each step is claimed by a conditional UPDATE, so two
 schedulers never send a reminder or close a game twice."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -25,21 +26,30 @@ def sweep_lobbies(settings, mailer: Mailer, now: dt.datetime) -> tuple[int, int]
         closed = sum(_close(mailer, row.id, now, close_days) for row in list(due))
     if remind_days > 0:
         due = _open_since(now - dt.timedelta(days=remind_days)).where(
-            Game.lobby_reminded_at.is_null())
+            Game.lobby_reminded_at.is_null()
+        )
         reminded = sum(_remind(mailer, row.id, now, close_days) for row in list(due))
     return reminded, closed
 
 
 def _open_since(when: dt.datetime):
-    return (Game.select(Game.id).where((Game.status == "open") & (Game.created_at <= when))
-            .order_by(Game.id).limit(BATCH))
+    return (
+        Game.select(Game.id)
+        .where((Game.status == "open") & (Game.created_at <= when))
+        .order_by(Game.id)
+        .limit(BATCH)
+    )
 
 
 def _remind(mailer: Mailer, game_id: int, now: dt.datetime, close_days: int) -> int:
     with db.atomic():
-        won = (Game.update(lobby_reminded_at=now)
-               .where((Game.id == game_id) & Game.lobby_reminded_at.is_null()
-                      & (Game.status == "open")).execute())
+        won = (
+            Game.update(lobby_reminded_at=now)
+            .where(
+                (Game.id == game_id) & Game.lobby_reminded_at.is_null() & (Game.status == "open")
+            )
+            .execute()
+        )
         if won != 1:
             return 0
         game = Game.get_by_id(game_id)
@@ -50,14 +60,22 @@ def _remind(mailer: Mailer, game_id: int, now: dt.datetime, close_days: int) -> 
 
 def _close(mailer: Mailer, game_id: int, now: dt.datetime, days: int) -> int:
     with db.atomic():
-        won = (Game.update(status="closed", closed_at=now)
-               .where((Game.id == game_id) & (Game.status == "open")).execute())
+        won = (
+            Game.update(status="closed", closed_at=now)
+            .where((Game.id == game_id) & (Game.status == "open"))
+            .execute()
+        )
         if won != 1:
             return 0
         game = Game.get_by_id(game_id)
-        people = (User.select().join(Seat, on=(Seat.user == User.id))
-                  .where(Seat.game == game_id).order_by(Seat.index))
+        people = (
+            User.select()
+            .join(Seat, on=(Seat.user == User.id))
+            .where(Seat.game == game_id)
+            .order_by(Seat.index)
+        )
         for person in people:
-            mailer.lobby_closed(game, rules(game).title, person, days,
-                                is_host=person.id == game.host_id)
+            mailer.lobby_closed(
+                game, rules(game).title, person, days, is_host=person.id == game.host_id
+            )
         return 1

@@ -6,6 +6,7 @@ action plus its mails commit in one transaction, so two schedulers running at
 once never send a reminder twice or auto-pass a seat twice.  A player's move
 racing a timeout is settled by the game's sequence number in ``moves.play``.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -30,8 +31,8 @@ from server.services.seat_views import seat_names, unseen_talk
 from server.services.state_store import load_state, rules
 
 log = logging.getLogger("pbem.scheduler")
-MAX_CHAIN = 1000        # decisions one timeout may play for one seat's turn
-MAX_BOT_ROUNDS = 50     # claim rounds of one run_bots: bots answering bots
+MAX_CHAIN = 1000  # decisions one timeout may play for one seat's turn
+MAX_BOT_ROUNDS = 50  # claim rounds of one run_bots: bots answering bots
 
 
 @dataclass
@@ -50,8 +51,9 @@ class SweepReport:
     skipped: list[str] = field(default_factory=list)
 
 
-def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None,
-          holder: str = "") -> SweepReport:
+def sweep(
+    settings, mailer: Mailer, now: dt.datetime, batch: int | None = None, holder: str = ""
+) -> SweepReport:
     """One pass over everything due at ``now``, oldest first.
 
     Timeouts are claimed a few at a time (SCHEDULER_BATCH) for a short lease
@@ -63,7 +65,7 @@ def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None,
     batch = batch or settings["SCHEDULER_BATCH"]
     lease = dt.timedelta(seconds=settings["SCHEDULER_LEASE_SECONDS"])
     started = time.monotonic()
-    while True:                                 # absent seats may chain into each other
+    while True:  # absent seats may chain into each other
         # The lease counts from the real time now, not from the sweep's start:
         # a long sweep must not hand out claims that are already over.
         until = now + dt.timedelta(seconds=time.monotonic() - started) + lease
@@ -72,10 +74,11 @@ def sweep(settings, mailer: Mailer, now: dt.datetime, batch: int | None = None,
             break
     report.reminders = send_reminders(mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
     report.digests = send_digests(settings, mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
-    report.takebacks = takebacks.sweep(mailer, now)     # unanswered requests lapse
-    report.rematches = rematches.sweep(mailer, now)     # so do rematch requests
+    report.takebacks = takebacks.sweep(mailer, now)  # unanswered requests lapse
+    report.rematches = rematches.sweep(mailer, now)  # so do rematch requests
     report.lobbies_reminded, report.lobbies_closed = stale_lobbies.sweep_lobbies(
-        settings, mailer, now)
+        settings, mailer, now
+    )
     return report
 
 
@@ -96,34 +99,50 @@ def seats_then_games():
 
 def due_seats_query(now: dt.datetime, bots_only: bool = False):
     unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
-    query = (seats_then_games()
-             .where((Seat.deadline <= now) & unclaimed & (Game.status == "active")
-                    & Seat.mail_hold_since.is_null()    # its turn mail did not get through
-                    & (Game.paused == False) & (Game.to_move == Seat.index))  # noqa: E712
-             .order_by(Seat.deadline, Seat.id))
+    query = (
+        seats_then_games()
+        .where(
+            (Seat.deadline <= now)
+            & unclaimed
+            & (Game.status == "active")
+            & Seat.mail_hold_since.is_null()  # its turn mail did not get through
+            & (Game.paused == False)
+            & (Game.to_move == Seat.index)
+        )  # noqa: E712
+        .order_by(Seat.deadline, Seat.id)
+    )
     return query.where(Seat.bot.is_null(False)) if bots_only else query
 
 
-def claim_due_seats(now: dt.datetime, limit: int, until: dt.datetime,
-                    bots_only: bool = False, holder: str = "") -> list[Seat]:
+def claim_due_seats(
+    now: dt.datetime, limit: int, until: dt.datetime, bots_only: bool = False, holder: str = ""
+) -> list[Seat]:
     """Seats whose deadline has passed, with their users (a practice game's
     bot seats have none), claimed for this scheduler (``holder``) until ``until``."""
-    query = (due_seats_query(now, bots_only).select(Seat, User).switch(Seat)
-             .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id), attr="user")
-             .limit(limit))
+    query = (
+        due_seats_query(now, bots_only)
+        .select(Seat, User)
+        .switch(Seat)
+        .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id), attr="user")
+        .limit(limit)
+    )
     unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
     with db.atomic():
         if _is_postgres():
             seats = list(query.for_update(of=Seat, skip_locked=True))
             if seats:
                 Seat.update(claimed_until=until, claimed_by=holder).where(
-                    Seat.id.in_([s.id for s in seats])).execute()
+                    Seat.id.in_([s.id for s in seats])
+                ).execute()
             return seats
     claimed = []
     for row in list(query):
         with db.atomic():
-            won = (Seat.update(claimed_until=until, claimed_by=holder)
-                   .where((Seat.id == row.id) & unclaimed).execute())
+            won = (
+                Seat.update(claimed_until=until, claimed_by=holder)
+                .where((Seat.id == row.id) & unclaimed)
+                .execute()
+            )
         if won == 1:
             claimed.append(row)
     return claimed
@@ -134,15 +153,20 @@ def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
     running (a kill -9 leaves its claims behind until their lease ends);
     returns how many.  Called by a scheduler as it starts."""
     host = host or socket.gethostname()
-    holders = (Seat.select(Seat.claimed_by).distinct()
-               .where((Seat.claimed_until >= now) & Seat.claimed_by.startswith(f"{host}:")))
+    holders = (
+        Seat.select(Seat.claimed_by)
+        .distinct()
+        .where((Seat.claimed_until >= now) & Seat.claimed_by.startswith(f"{host}:"))
+    )
     freed = 0
     for row in holders:
         holder = row.claimed_by
         if not holder_running(holder):
-            freed += (Seat.update(claimed_until=None, claimed_by="")
-                      .where((Seat.claimed_by == holder) & (Seat.claimed_until >= now))
-                      .execute())
+            freed += (
+                Seat.update(claimed_until=None, claimed_by="")
+                .where((Seat.claimed_by == holder) & (Seat.claimed_until >= now))
+                .execute()
+            )
     return freed
 
 
@@ -150,16 +174,25 @@ def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
 def start_vacations(now: dt.datetime) -> int:
     """At a vacation's start, move the player's pending deadlines by its length."""
     started = 0
-    due = (Vacation.select().where((Vacation.started == False)  # noqa: E712
-                                   & (Vacation.starts_at <= now))
-           .order_by(Vacation.starts_at))
+    due = (
+        Vacation.select()
+        .where(
+            (Vacation.started == False)  # noqa: E712
+            & (Vacation.starts_at <= now)
+        )
+        .order_by(Vacation.starts_at)
+    )
     for vacation in list(due):
         with db.atomic():
-            won = (Vacation.update(started=True)
-                   .where((Vacation.id == vacation.id) & (Vacation.started == False))  # noqa: E712
-                   .execute())
+            won = (
+                Vacation.update(started=True)
+                .where((Vacation.id == vacation.id) & (Vacation.started == False))  # noqa: E712
+                .execute()
+            )
             if won == 1 and vacation.ends_at > now:
-                deadlines.shift_pending(vacation.user_id, vacation.ends_at - vacation.starts_at, now)
+                deadlines.shift_pending(
+                    vacation.user_id, vacation.ends_at - vacation.starts_at, now
+                )
             started += won
     return started
 
@@ -172,22 +205,30 @@ def run_bots(settings, mailer: Mailer, now: dt.datetime, holder: str = "") -> Sw
     report, batch = SweepReport(), settings["SCHEDULER_BATCH"]
     lease = dt.timedelta(seconds=settings["SCHEDULER_LEASE_SECONDS"])
     for _ in range(MAX_BOT_ROUNDS):
-        if not run_timeouts(settings, mailer, now, batch, report, now + lease, bots_only=True,
-                            holder=holder):
+        if not run_timeouts(
+            settings, mailer, now, batch, report, now + lease, bots_only=True, holder=holder
+        ):
             break
     return report
 
 
-def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
-                 report: SweepReport, until: dt.datetime, bots_only: bool = False,
-                 holder: str = "") -> int:
+def run_timeouts(
+    settings,
+    mailer: Mailer,
+    now: dt.datetime,
+    batch: int,
+    report: SweepReport,
+    until: dt.datetime,
+    bots_only: bool = False,
+    holder: str = "",
+) -> int:
     seats = claim_due_seats(now, batch, until, bots_only, holder)
     for seat in seats:
         if not_reached(settings, mailer, seat, now, report):
             continue
         try:
             played = time_out(settings, mailer, seat, now)
-        except MoveRejected as exc:         # a player's move got there first
+        except MoveRejected as exc:  # a player's move got there first
             report.skipped.append(f"seat {seat.id}: {exc}")
             Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
             continue
@@ -197,8 +238,9 @@ def run_timeouts(settings, mailer: Mailer, now: dt.datetime, batch: int,
     return len(seats)
 
 
-def not_reached(settings, mailer: Mailer, seat: Seat, now: dt.datetime,
-                report: SweepReport) -> bool:
+def not_reached(
+    settings, mailer: Mailer, seat: Seat, now: dt.datetime, report: SweepReport
+) -> bool:
     """Nobody times out unreached or unwarned: True when the seat waits instead.
 
     While the turn mail (or a last call) of the turn has not gone out, the
@@ -225,10 +267,16 @@ def _last_call(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
     with db.atomic():
         game = Game.get_by_id(seat.game_id)
         deadline = now + dt.timedelta(hours=max(settings["LAST_CALL_HOURS"], 0))
-        won = (Seat.update(deadline=deadline, next_reminder_at=None, claimed_until=None)
-               .where((Seat.id == seat.id) & Seat.reminded_at.is_null()
-                      & Seat.mail_hold_since.is_null()
-                      & (Seat.deadline == seat.deadline)).execute())
+        won = (
+            Seat.update(deadline=deadline, next_reminder_at=None, claimed_until=None)
+            .where(
+                (Seat.id == seat.id)
+                & Seat.reminded_at.is_null()
+                & Seat.mail_hold_since.is_null()
+                & (Seat.deadline == seat.deadline)
+            )
+            .execute()
+        )
         if won != 1 or game.to_move != seat.index or game.status != "active":
             return 0
         seat.deadline = deadline
@@ -250,23 +298,36 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
         game = Game.get_by_id(seat.game_id)
         kind, state = rules(game), None
         played: list[str] = []
-        while (len(played) < MAX_CHAIN and game.status == "active" and not game.paused
-               and game.to_move == seat.index):
+        while (
+            len(played) < MAX_CHAIN
+            and game.status == "active"
+            and not game.paused
+            and game.to_move == seat.index
+        ):
             state = state if state is not None else load_state(game)
             action = _bot_or_default(game, kind, state, seat)
             played.append(kind.label(state, action))
             try:
-                move = play(game.id, seat.index, action, game.seq, actor, now,
-                            mailer=mailer, notify=False, state=state)
-            except IllegalMove as exc:      # would be an engine bug: keep the seat claimed
+                move = play(
+                    game.id,
+                    seat.index,
+                    action,
+                    game.seq,
+                    actor,
+                    now,
+                    mailer=mailer,
+                    notify=False,
+                    state=state,
+                )
+            except IllegalMove as exc:  # would be an engine bug: keep the seat claimed
                 raise MoveRejected(f"default action refused: {exc}") from exc
             state, game.seq, game.to_move = move.state, move.seq, move.next_seat
             game.status = "finished" if move.over else "active"
         if played:
             if game.status == "finished":
-                game = Game.get_by_id(game.id)      # its outcome, for the final mail
+                game = Game.get_by_id(game.id)  # its outcome, for the final mail
             else:
-                game.prompt = kind.prompt(state)[:250]      # as play() stored it
+                game.prompt = kind.prompt(state)[:250]  # as play() stored it
             _after_timeout(settings, mailer, game, seat, played, now, state)
         else:
             Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
@@ -277,26 +338,35 @@ def _bot_or_default(game: Game, kind, state, seat: Seat):
     if seat.bot:
         try:
             return bot_seats.action_for(game, kind, state, seat)
-        except Exception:   # a bot's bug must not stall the table: it passes
+        except Exception:  # a bot's bug must not stall the table: it passes
             log.exception("bot %s failed in game %s; playing the default", seat.bot, game.id)
     return kind.default_action(state)
 
 
-def _after_timeout(settings, mailer: Mailer, game: Game, seat: Seat, played: list[str],
-                   now: dt.datetime, state=None) -> None:
+def _after_timeout(
+    settings,
+    mailer: Mailer,
+    game: Game,
+    seat: Seat,
+    played: list[str],
+    now: dt.datetime,
+    state=None,
+) -> None:
     names = seat_names(game)
-    if seat.bot:        # not a timeout: the seat's bot played its turn
+    if seat.bot:  # not a timeout: the seat's bot played its turn
         Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
         _next(game, mailer, now, names, state)
         return
     lines = [name_seats(text, names) for text in played]
     timeouts = seat.timeouts_in_row + 1
     # A withdrawn seat (removed or resigned) is expected to pass: no notices.
-    becomes_absent = (not seat.absent and not seat.withdrawn
-                      and timeouts >= settings["ABSENT_AFTER_TIMEOUTS"])
+    becomes_absent = (
+        not seat.absent and not seat.withdrawn and timeouts >= settings["ABSENT_AFTER_TIMEOUTS"]
+    )
     seat.absent = seat.absent or becomes_absent
-    Seat.update(timeouts_in_row=timeouts, absent=seat.absent,
-                claimed_until=None).where(Seat.id == seat.id).execute()
+    Seat.update(timeouts_in_row=timeouts, absent=seat.absent, claimed_until=None).where(
+        Seat.id == seat.id
+    ).execute()
     kind = rules(game)
     if not (seat.absent or seat.withdrawn) or becomes_absent:
         mailer.timeout(game, kind.title, seat, lines, seat.absent)
@@ -321,13 +391,19 @@ def moderators(game: Game) -> list[User]:
 
 # -- reminders ----------------------------------------------------------------
 def send_reminders(mailer: Mailer, now: dt.datetime, limit: int) -> int:
-    due = (seats_then_games()
-           .select_extend(Seat.next_reminder_at)
-           .where((Seat.next_reminder_at <= now) & (Seat.deadline > now)
-                  & Seat.mail_hold_since.is_null()
-                  & (Game.status == "active") & (Game.paused == False))  # noqa: E712
-           .order_by(Seat.next_reminder_at)
-           .limit(limit))
+    due = (
+        seats_then_games()
+        .select_extend(Seat.next_reminder_at)
+        .where(
+            (Seat.next_reminder_at <= now)
+            & (Seat.deadline > now)
+            & Seat.mail_hold_since.is_null()
+            & (Game.status == "active")
+            & (Game.paused == False)
+        )  # noqa: E712
+        .order_by(Seat.next_reminder_at)
+        .limit(limit)
+    )
     sent = 0
     for row in list(due):
         sent += _remind(mailer, row.id, row.next_reminder_at, now)
@@ -349,9 +425,15 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
             return 0
         game = Game.get_by_id(seat.game_id)
         following = deadlines.next_reminder_after(game, seat, now)
-        won = (Seat.update(next_reminder_at=following)
-               .where((Seat.id == seat_id) & (Seat.next_reminder_at == was_due)
-                      & Seat.mail_hold_since.is_null()).execute())
+        won = (
+            Seat.update(next_reminder_at=following)
+            .where(
+                (Seat.id == seat_id)
+                & (Seat.next_reminder_at == was_due)
+                & Seat.mail_hold_since.is_null()
+            )
+            .execute()
+        )
         # Digest readers get reminders too: a digest comes once a day, a
         # deadline may come sooner, and nobody may time out unwarned.
         if won != 1 or seat.absent:
@@ -364,12 +446,16 @@ def _queue_reminder(mailer: Mailer, game: Game, seat: Seat, last_call: bool = Fa
         raise ValueError(f"seat {seat.index} of game {game.id} has no player to remind")
     state = load_state(game, save=False)
     menu = reply_menu.menu(mailer.settings, game, seat, state)
-    return mailer.reminder(game, rules(game).title, seat,
-                           prompt_for(mailer, game, seat.user, state),
-                           deadlines.local_text(seat.deadline, seat.user.timezone,
-                                             seat.user.language),
-                           menu.context() if menu else None, last_call=last_call,
-                           default_move=default_move_for(game, seat.user, state))
+    return mailer.reminder(
+        game,
+        rules(game).title,
+        seat,
+        prompt_for(mailer, game, seat.user, state),
+        deadlines.local_text(seat.deadline, seat.user.timezone, seat.user.language),
+        menu.context() if menu else None,
+        last_call=last_call,
+        default_move=default_move_for(game, seat.user, state),
+    )
 
 
 def default_move_for(game: Game, user: User, state) -> str:
@@ -394,25 +480,29 @@ def prompt_for(mailer: Mailer, game: Game, user: User, state=None) -> str:
 
 # -- digests ------------------------------------------------------------------
 def send_digests(settings, mailer: Mailer, now: dt.datetime, limit: int) -> int:
-    due = (User.select(User.id, User.next_digest_at)
-           .where((User.mail_mode == "digest") & (User.next_digest_at <= now))
-           .order_by(User.next_digest_at)
-           .limit(limit))
+    due = (
+        User.select(User.id, User.next_digest_at)
+        .where((User.mail_mode == "digest") & (User.next_digest_at <= now))
+        .order_by(User.next_digest_at)
+        .limit(limit)
+    )
     sent = 0
     for row in list(due):
-        if row.next_digest_at is None:      # never: NULL is not <= now
+        if row.next_digest_at is None:  # never: NULL is not <= now
             continue
         sent += _digest(settings, mailer, row.id, row.next_digest_at, now)
     return sent
 
 
-def _digest(settings, mailer: Mailer, user_id: int, was_due: dt.datetime,
-            now: dt.datetime) -> int:
+def _digest(settings, mailer: Mailer, user_id: int, was_due: dt.datetime, now: dt.datetime) -> int:
     with db.atomic():
         user = User.get_by_id(user_id)
         following = deadlines.next_digest_time(user, now, settings["DIGEST_HOUR"])
-        won = (User.update(next_digest_at=following)
-               .where((User.id == user_id) & (User.next_digest_at == was_due)).execute())
+        won = (
+            User.update(next_digest_at=following)
+            .where((User.id == user_id) & (User.next_digest_at == was_due))
+            .execute()
+        )
         if won != 1:
             return 0
         items = waiting_games(mailer, user)
@@ -422,12 +512,25 @@ def _digest(settings, mailer: Mailer, user_id: int, was_due: dt.datetime,
 
 
 def waiting_games(mailer: Mailer, user: User) -> list[dict]:
-    seats = (Seat.select(Seat, Game).join(Game)
-             .where((Seat.user == user.id) & (Game.status == "active")
-                    & (Game.to_move == Seat.index) & (Seat.withdrawn == False))  # noqa: E712
-             .order_by(Seat.deadline))
-    return [{"game": seat.game.name, "title": rules(seat.game).title,
-             "prompt": prompt_for(mailer, seat.game, user),
-             "deadline": deadlines.local_text(seat.deadline, user.timezone, user.language),
-             "url": mailer.links.seat_url(seat),
-             "talk": unseen_talk(seat.game, seat)} for seat in seats]
+    seats = (
+        Seat.select(Seat, Game)
+        .join(Game)
+        .where(
+            (Seat.user == user.id)
+            & (Game.status == "active")
+            & (Game.to_move == Seat.index)
+            & (Seat.withdrawn == False)
+        )  # noqa: E712
+        .order_by(Seat.deadline)
+    )
+    return [
+        {
+            "game": seat.game.name,
+            "title": rules(seat.game).title,
+            "prompt": prompt_for(mailer, seat.game, user),
+            "deadline": deadlines.local_text(seat.deadline, user.timezone, user.language),
+            "url": mailer.links.seat_url(seat),
+            "talk": unseen_talk(seat.game, seat),
+        }
+        for seat in seats
+    ]

@@ -5,6 +5,7 @@ a plain page listing the operations (/api/v1/docs: no script, so the site's
 CSP holds).  Errors are problem details (web/api/problems.py).
 
 Part of the web layer: it may import services/, mail/ and the bottom."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ from server.web.api import auth, docs, lobby_api, problems, routes
 from server.web.protection import csrf
 
 BLUEPRINTS = (routes.bp, lobby_api.bp)
-DEEPEST = 8         # levels of nesting a request body may have (actions nest two)
+DEEPEST = 8  # levels of nesting a request body may have (actions nest two)
 NOT_JSON = N_("The request body is not the JSON this operation takes.")
 
 
@@ -29,12 +30,12 @@ class PbemApi(Api):
         pass
 
 
-PbemApi.DEFAULT_ERROR_RESPONSE_NAME = None      # problems are documented per operation
+PbemApi.DEFAULT_ERROR_RESPONSE_NAME = None  # problems are documented per operation
 
 
 def _set_up(bp) -> None:
     """Once per blueprint (at import: several apps may register it)."""
-    csrf.exempt(bp)             # cookies are not read there: nothing to forge
+    csrf.exempt(bp)  # cookies are not read there: nothing to forge
     bp.before_request(auth.authenticate)
     bp.before_request(readable_body)
     auth.per_token(bp)
@@ -42,13 +43,24 @@ def _set_up(bp) -> None:
 
 
 def init_app(app) -> None:
-    app.config.update(API_TITLE="pbem", API_VERSION="v1", OPENAPI_VERSION="3.1.0",
-                      OPENAPI_URL_PREFIX="/api/v1", OPENAPI_JSON_PATH="openapi.json")
+    app.config.update(
+        API_TITLE="pbem",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/api/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+    )
     api = PbemApi()
-    api.init_app(app, spec_kwargs={
-        "info": {"description": "Play by API: a personal access token from Settings, sent "
-                                "as 'Authorization: Bearer <token>'."},
-        "security": [{"bearer": []}]})
+    api.init_app(
+        app,
+        spec_kwargs={
+            "info": {
+                "description": "Play by API: a personal access token from Settings, sent "
+                "as 'Authorization: Bearer <token>'."
+            },
+            "security": [{"bearer": []}],
+        },
+    )
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for bp in BLUEPRINTS:
         api.register_blueprint(bp)
@@ -60,7 +72,7 @@ def readable_body():
     RecursionError (not a ValueError) on deep nesting."""
     if request.method != "POST":
         return
-    data = request.get_data(cache=True)     # bounded by MAX_CONTENT_LENGTH
+    data = request.get_data(cache=True)  # bounded by MAX_CONTENT_LENGTH
     if not data:
         return
     try:

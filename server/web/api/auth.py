@@ -3,6 +3,7 @@ else.  Cookies are not read here, so a browser session can neither read
 nor write through the API (and the API needs no CSRF token); the caller is
 ``g.api_user``, never flask-login's ``current_user``, so a token never
 carries moderator powers."""
+
 from __future__ import annotations
 
 from functools import wraps
@@ -41,8 +42,9 @@ def token_key() -> str:
 
 def per_token(bp) -> None:
     """One count per token over every API operation (a shared scope)."""
-    rate_limits.limiter.shared_limit(rate_limits.setting("RATELIMIT_API_PER_TOKEN"),
-                                     scope="api-token", key_func=token_key)(bp)
+    rate_limits.limiter.shared_limit(
+        rate_limits.setting("RATELIMIT_API_PER_TOKEN"), scope="api-token", key_func=token_key
+    )(bp)
 
 
 def needs(scope: str):
@@ -52,11 +54,14 @@ def needs(scope: str):
             if scope not in g.api_token.scopes:
                 abort(403, SCOPE_MESSAGES[scope])
             return view(*args, **kwargs)
+
         return checked
+
     return decorate
 
 
-SCOPE_MESSAGES = {"read": N_("This token may not read (it lacks the 'read' scope)."),
-                  "play": N_("This token may not play (it lacks the 'play' scope)."),
-                  "lobby": N_("This token may not act in the lobby (it lacks the 'lobby' "
-                              "scope).")}
+SCOPE_MESSAGES = {
+    "read": N_("This token may not read (it lacks the 'read' scope)."),
+    "play": N_("This token may not play (it lacks the 'play' scope)."),
+    "lobby": N_("This token may not act in the lobby (it lacks the 'lobby' scope)."),
+}

@@ -2,6 +2,7 @@
 plain page.  The usual documentation viewers need a script from another
 site, which the site's Content-Security-Policy forbids (and which this
 machine cannot fetch to ship); the document itself is /api/v1/openapi.json."""
+
 from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template
@@ -16,15 +17,23 @@ def operations(spec: dict) -> list[dict]:
         for method in METHODS:
             if method in item:
                 op = item[method]
-                found.append({"method": method.upper(), "path": path,
-                              "summary": op.get("summary", ""),
-                              "description": op.get("description", ""),
-                              "codes": sorted(op.get("responses", {}))})
+                found.append(
+                    {
+                        "method": method.upper(),
+                        "path": path,
+                        "summary": op.get("summary", ""),
+                        "description": op.get("description", ""),
+                        "codes": sorted(op.get("responses", {})),
+                    }
+                )
     return found
 
 
 @bp.get("/api/v1/docs")
 def docs():
     spec = current_app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
-    return render_template("api/docs.html", operations=operations(spec),
-                           description=spec["info"].get("description", ""))
+    return render_template(
+        "api/docs.html",
+        operations=operations(spec),
+        description=spec["info"].get("description", ""),
+    )

@@ -1,6 +1,7 @@
 """The API's lobby: the open games you host, sit in or are invited to;
 joining a seat, leaving, starting (the host).  The same services and checks
 as the lobby pages (web/lobby.py)."""
+
 from __future__ import annotations
 
 from flask import abort, current_app, g
@@ -13,8 +14,12 @@ from server.web.api import problems, schemas, views
 from server.web.api.auth import needs
 from server.web.lobby import may_join
 
-bp = Blueprint("api_lobby", __name__, url_prefix="/api/v1/lobby",
-               description="Open games: join a seat, leave, start.")
+bp = Blueprint(
+    "api_lobby",
+    __name__,
+    url_prefix="/api/v1/lobby",
+    description="Open games: join a seat, leave, start.",
+)
 documented = problems.documented(bp)
 
 
@@ -64,5 +69,6 @@ def start(game_id: int):
     """Start the game with the filled seats (the host)."""
     _game(game_id)
     game = games.start(game_id, g.api_user, current_app.extensions["pbem_mailer"])
-    return views.summary(game, Seat.get_or_none((Seat.game == game.id)
-                                                & (Seat.user == g.api_user.id)))
+    return views.summary(
+        game, Seat.get_or_none((Seat.game == game.id) & (Seat.user == g.api_user.id))
+    )

@@ -1,5 +1,6 @@
 """The API's errors as RFC 9457 problem details (application/problem+json),
 with the same messages the pages show, in the token owner's language."""
+
 from __future__ import annotations
 
 import json
@@ -19,18 +20,28 @@ from server.web.errors import TITLES, said
 
 MEDIA_TYPE = "application/problem+json"
 # What any operation may answer besides its success: the OpenAPI document says so.
-CODES = {400: "Not understood", 401: "No valid token", 403: "Not allowed",
-         404: "Not found", 409: "Conflict (a stale seq)", 422: "Invalid input",
-         429: "Too many requests", 503: "The database is unavailable"}
+CODES = {
+    400: "Not understood",
+    401: "No valid token",
+    403: "Not allowed",
+    404: "Not found",
+    409: "Conflict (a stale seq)",
+    422: "Invalid input",
+    429: "Too many requests",
+    503: "The database is unavailable",
+}
 
 
 def documented(bp):
     """Decorator: the operation's problem answers, in the OpenAPI document."""
+
     def decorate(view):
         for code, text in CODES.items():
-            view = bp.alt_response(code, schema=Problem, content_type=MEDIA_TYPE,
-                                   description=text)(view)
+            view = bp.alt_response(code, schema=Problem, content_type=MEDIA_TYPE, description=text)(
+                view
+            )
         return view
+
     return decorate
 
 
@@ -49,8 +60,12 @@ def words(text) -> str:
 
 def problem(status: int, detail, errors: dict | None = None, headers: dict | None = None):
     title = {401: N_("No valid token"), 422: TITLES[400]}.get(status) or TITLES.get(status)
-    body = {"type": "about:blank", "title": words(title or N_("Error")),
-            "status": status, "detail": words(detail or "")}
+    body = {
+        "type": "about:blank",
+        "title": words(title or N_("Error")),
+        "status": status,
+        "detail": words(detail or ""),
+    }
     if errors:
         body["errors"] = errors
     response = current_app.response_class(json.dumps(body), status=status, mimetype=MEDIA_TYPE)
@@ -67,8 +82,7 @@ def from_http(exc: HTTPException):
     detail = exc.description or ""
     if exc.code == 422:
         detail = N_("The request was not understood; see errors.")
-    return problem(exc.code or 500, detail, errors if isinstance(errors, dict) else None,
-                   headers)
+    return problem(exc.code or 500, detail, errors if isinstance(errors, dict) else None, headers)
 
 
 def init_blueprint(bp) -> None:
@@ -82,8 +96,14 @@ def init_blueprint(bp) -> None:
 
     @bp.errorhandler(RateLimitExceeded)
     def too_many(exc):
-        return problem(429, N_("Too many attempts in a short time. Wait a while and try again; "
-                               "nothing was changed."), headers={"Retry-After": "60"})
+        return problem(
+            429,
+            N_(
+                "Too many attempts in a short time. Wait a while and try again; "
+                "nothing was changed."
+            ),
+            headers={"Retry-After": "60"},
+        )
 
     bp.errorhandler(HTTPException)(from_http)
 
@@ -92,10 +112,15 @@ def init_blueprint(bp) -> None:
     @bp.errorhandler(InternalError)
     @bp.errorhandler(CommitUnknown)
     def database_trouble(exc):
-        current_app.logger.error("database unavailable (503) on %s %s: %s", request.method,
-                                 request.path, exc.__class__.__name__)
-        return problem(503, N_("The database cannot be reached at the moment."),
-                       headers={"Retry-After": "30"})
+        current_app.logger.error(
+            "database unavailable (503) on %s %s: %s",
+            request.method,
+            request.path,
+            exc.__class__.__name__,
+        )
+        return problem(
+            503, N_("The database cannot be reached at the moment."), headers={"Retry-After": "30"}
+        )
 
     @bp.errorhandler(Exception)
     def unexpected(exc):

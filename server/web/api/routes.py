@@ -2,6 +2,7 @@
 games, one game as my seat sees it, a move, table talk, my turns and the
 long poll that waits for one.  Each view reads its input (validated by its
 schema), calls the same service as the page, and answers its schema."""
+
 from __future__ import annotations
 
 import time
@@ -20,10 +21,14 @@ from server.web.api import problems, schemas, views
 from server.web.api.auth import needs
 from server.web.api.problems import language
 
-bp = Blueprint("api", __name__, url_prefix="/api/v1",
-               description="Your account, your games, moves and table talk.")
+bp = Blueprint(
+    "api",
+    __name__,
+    url_prefix="/api/v1",
+    description="Your account, your games, moves and table talk.",
+)
 documented = problems.documented(bp)
-TURNS_NOTE = ("The games waiting for your move; other notices come by mail.")
+TURNS_NOTE = "The games waiting for your move; other notices come by mail."
 
 
 def me():
@@ -41,10 +46,15 @@ def my_seat(game_id: int) -> Seat | None:
 def who_am_i():
     """The account the token acts for, and the token."""
     user, token = me(), g.api_token
-    return {"id": user.id, "name": user.name, "email": user.email,
-            "language": user.language, "timezone": user.timezone, "is_bot": user.is_bot,
-            "token": {"name": token.name, "scopes": token.scopes,
-                      "expires_at": token.expires_at}}
+    return {
+        "id": user.id,
+        "name": user.name,
+        "email": user.email,
+        "language": user.language,
+        "timezone": user.timezone,
+        "is_bot": user.is_bot,
+        "token": {"name": token.name, "scopes": token.scopes, "expires_at": token.expires_at},
+    }
 
 
 @bp.get("/games")
@@ -108,14 +118,26 @@ def move(game_id: int, seq: int, action: dict):
     a stale ``seq`` is refused (409), as on the game page."""
     seat = my_seat(game_id)
     if seat is None:
-        abort(403 if Game.get_or_none(Game.id == game_id) else 404,
-              N_("You have no seat in this game."))
+        abort(
+            403 if Game.get_or_none(Game.id == game_id) else 404,
+            N_("You have no seat in this game."),
+        )
     if seat.withdrawn:
         abort(403, N_("You left this game: your seat passes automatically."))
-    played = play(game_id, seat.index, action, seq, "player",
-                  mailer=current_app.extensions["pbem_mailer"], user_id=seat.user_id)
-    return {"seq": played.seq, "over": played.over,
-            "to_move": None if played.next_seat is None else played.next_seat + 1}
+    played = play(
+        game_id,
+        seat.index,
+        action,
+        seq,
+        "player",
+        mailer=current_app.extensions["pbem_mailer"],
+        user_id=seat.user_id,
+    )
+    return {
+        "seq": played.seq,
+        "over": played.over,
+        "to_move": None if played.next_seat is None else played.next_seat + 1,
+    }
 
 
 def _talk_seat(game_id: int) -> Seat:
@@ -144,5 +166,11 @@ class TableTalk(MethodView):
         """Say something to the table; the other players get it by mail."""
         seat = _talk_seat(game_id)
         message = talk_service.post(game_id, seat, text, current_app.extensions["pbem_mailer"])
-        return {"id": message.id, "name": me().name, "seat": message.seat + 1,
-                "text": message.text, "hidden": False, "at": message.created_at}
+        return {
+            "id": message.id,
+            "name": me().name,
+            "seat": message.seat + 1,
+            "text": message.text,
+            "hidden": False,
+            "at": message.created_at,
+        }

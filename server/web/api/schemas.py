@@ -1,5 +1,6 @@
 """What the API reads and answers, as marshmallow schemas: flask-smorest
 validates requests with them and writes the OpenAPI document from them."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -9,7 +10,7 @@ from marshmallow import fields, validate
 
 from server.services import api_tokens
 
-BIGGEST = 2 ** 63 - 1       # an id or seq the database can hold
+BIGGEST = 2**63 - 1  # an id or seq the database can hold
 
 
 class Utc(fields.DateTime):
@@ -28,6 +29,7 @@ class Strict(ma.Schema):
 
 class Problem(ma.Schema):
     """RFC 9457 problem details."""
+
     type = fields.String(required=True)
     title = fields.String(required=True)
     status = fields.Integer(required=True)
@@ -37,8 +39,7 @@ class Problem(ma.Schema):
 
 class TokenInfo(ma.Schema):
     name = fields.String(required=True)
-    scopes = fields.List(fields.String(validate=validate.OneOf(api_tokens.SCOPES)),
-                         required=True)
+    scopes = fields.List(fields.String(validate=validate.OneOf(api_tokens.SCOPES)), required=True)
     expires_at = Utc(required=True)
 
 
@@ -59,12 +60,14 @@ class GameSummary(ma.Schema):
     title = fields.String(required=True)
     status = fields.String(required=True)
     seq = fields.Integer(required=True)
-    my_seat = fields.Integer(required=True, allow_none=True,
-                             metadata={"description": "1-based; null: not seated"})
+    my_seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "1-based; null: not seated"}
+    )
     my_turn = fields.Boolean(required=True)
     to_move = fields.Integer(required=True, allow_none=True, metadata={"description": "1-based"})
-    deadline = Utc(required=True, allow_none=True,
-                               metadata={"description": "UTC, of the seat to move"})
+    deadline = Utc(
+        required=True, allow_none=True, metadata={"description": "UTC, of the seat to move"}
+    )
 
 
 class GameList(ma.Schema):
@@ -116,9 +119,13 @@ class SeatInfo(ma.Schema):
 class GameView(GameSummary):
     paused = fields.Boolean(required=True)
     seats = fields.List(fields.Nested(SeatInfo), required=True)
-    view = fields.Dict(required=True, metadata={
-        "description": "the engine's state as your seat may see it (JSON; its shape is the "
-                       "game's own)"})
+    view = fields.Dict(
+        required=True,
+        metadata={
+            "description": "the engine's state as your seat may see it (JSON; its shape is the "
+            "game's own)"
+        },
+    )
     prompt = fields.String(required=True)
     deadline_text = fields.String(required=True)
     board = fields.List(fields.Nested(Section), required=True)
@@ -128,14 +135,20 @@ class GameView(GameSummary):
 
 
 class GameQuery(Strict):
-    since = fields.Integer(load_default=None, validate=validate.Range(0, BIGGEST),
-                           metadata={"description": "log lines after this seq (default: the "
-                                                    "last 15 lines)"})
+    since = fields.Integer(
+        load_default=None,
+        validate=validate.Range(0, BIGGEST),
+        metadata={"description": "log lines after this seq (default: the last 15 lines)"},
+    )
 
 
 class MoveIn(Strict):
-    seq = fields.Integer(required=True, strict=True, validate=validate.Range(0, BIGGEST),
-                         metadata={"description": "the game's seq the move was chosen at"})
+    seq = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(0, BIGGEST),
+        metadata={"description": "the game's seq the move was chosen at"},
+    )
     action = fields.Dict(required=True, metadata={"description": "one of legal_moves' actions"})
 
 
@@ -163,9 +176,11 @@ class TalkIn(Strict):
 
 
 class WaitQuery(Strict):
-    timeout = fields.Integer(load_default=30, validate=validate.Range(0, 60),
-                             metadata={"description": "seconds, at most 60 (the site may "
-                                                      "answer sooner)"})
+    timeout = fields.Integer(
+        load_default=30,
+        validate=validate.Range(0, 60),
+        metadata={"description": "seconds, at most 60 (the site may answer sooner)"},
+    )
 
 
 class LobbyGame(ma.Schema):
@@ -185,8 +200,11 @@ class Lobby(ma.Schema):
 
 class JoinIn(Strict):
     seat = fields.Integer(required=True, strict=True, validate=validate.Range(1, 99))
-    token = fields.String(load_default="", validate=validate.Length(max=500),
-                          metadata={"description": "the game's join link token, if not invited"})
+    token = fields.String(
+        load_default="",
+        validate=validate.Length(max=500),
+        metadata={"description": "the game's join link token, if not invited"},
+    )
 
 
 class Done(ma.Schema):

@@ -1,5 +1,6 @@
 """The components data file: counts from the rulebook, provenance on every
 entry, and validation that refuses an inconsistent file."""
+
 from __future__ import annotations
 
 import pytest
@@ -64,52 +65,61 @@ def test_a_missing_ship_is_refused():
 def test_a_crate_value_beyond_the_load_tables_is_refused():
     def edit(c):
         c["NATIONS"][0]["load"] = c["NATIONS"][0]["load"][:4]
+
     _corrupt(edit)
 
 
 def test_a_load_table_falling_in_value_is_refused():
     def edit(c):
         c["NATIONS"][0]["load"][1] = "gold"
+
     _corrupt(edit)
 
 
 def test_a_tile_shape_no_board_space_has_is_refused():
     def edit(c):
         c["ISLAND_TILES"][5]["shape"] = "hexagon"
+
     _corrupt(edit)
 
 
 def test_a_space_with_an_unknown_orientation_is_refused():
     def edit(c):
         c["ISLANDS"][0]["spaces"][3]["orientation"] = "diagonal"
+
     _corrupt(edit)
 
 
 def test_a_compass_tile_naming_no_island_is_refused():
     def edit(c):
         c["COMPASS_TILES"][0]["island"] = "Atlantis"
+
     _corrupt(edit)
 
 
 def test_a_contract_paying_less_for_more_goods_is_refused():
     def edit(c):
         c["CONTRACTS"][1]["points"] = 2
+
     _corrupt(edit)
 
 
 def test_an_entry_without_provenance_is_refused():
     def edit(c):
         del c["LARGE_SHIPS"][0]["src"]
+
     _corrupt(edit)
 
 
 def test_an_unknown_good_is_refused():
     def edit(c):
         c["ISLAND_TILES"][0]["bonuses"][0] = {"spice": 1}
+
     _corrupt(edit)
 
 
 def test_frame_tiles_out_of_order_are_refused():
     def edit(c):
         c["FRAME_TILES"][0]["space"] = 40
+
     _corrupt(edit)

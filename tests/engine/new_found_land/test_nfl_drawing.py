@@ -3,6 +3,7 @@
 The drawing is well-formed SVG at every player count, shows every marker
 on the islands and in the cities and every player's place on the score
 track, escapes names, and draws nothing the seat may not see."""
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,11 @@ def test_every_marker_and_score_is_drawn(players, moves):
     assert root.tag == f"{SVG}svg" and root.find(f"{SVG}title") is not None
     fields = [f for space in view["board"].values() for f in space["fields"] if f[1]]
     assert len(with_class(root, "field")) == len(fields)
-    labels = sorted(int(e.text) for e in root.iter(f"{SVG}text")
-                    if e.text and e.text.isdigit() and e.get("fill") == "#fff")
+    labels = sorted(
+        int(e.text)
+        for e in root.iter(f"{SVG}text")
+        if e.text and e.text.isdigit() and e.get("fill") == "#fff"
+    )
     assert labels == sorted(markers for _, markers in fields)
     assert len(with_class(root, "city")) == sum(len(s) for s in view["cities"].values())
     scores = with_class(root, "score")

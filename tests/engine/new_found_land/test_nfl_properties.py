@@ -6,6 +6,7 @@ old state unchanged; at the end: round 4 finished, an outcome; JSON round
 trip and replay identical; only offered actions apply; views and event texts
 never show hidden cards or tiles.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,10 +15,18 @@ import random
 import pytest
 
 from engine import IllegalMove
-from tests.engine.new_found_land.nfl_helpers import (GAME, ID, every_action_shape, expected_ledger, hidden_ids,
-                                      ledger, random_game, strings)
+from tests.engine.new_found_land.nfl_helpers import (
+    GAME,
+    ID,
+    every_action_shape,
+    expected_ledger,
+    hidden_ids,
+    ledger,
+    random_game,
+    strings,
+)
 
-GAMES_PER_COUNT = 700       # 2,100 complete games in the conservation test
+GAMES_PER_COUNT = 700  # 2,100 complete games in the conservation test
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -56,7 +65,7 @@ def test_every_offered_action_applies_and_nothing_else_does(players):
             probes = every_action_shape(state)
             for a in legal:
                 assert a in probes, a
-                GAME.apply(state, seat, a)                  # must not raise
+                GAME.apply(state, seat, a)  # must not raise
             for probe in probes:
                 if probe not in legal:
                     with pytest.raises(IllegalMove):
@@ -97,7 +106,8 @@ def test_views_and_events_never_show_hidden_cards_or_tiles(players):
                 # an event leaks what was hidden before the action and still is,
                 # unless it was played or built openly and then discarded
                 seen = (hidden & hidden_ids(state, viewer)) - {
-                    x for pile in new.discard.values() for x in pile}
+                    x for pile in new.discard.values() for x in pile
+                }
                 for e in events:
                     assert not set(ID.findall(e.text_for(viewer))) & seen, e
 

@@ -1,6 +1,7 @@
 """Frame tiles, the end phase and the final scoring, with the rulebook's
 worked examples (shared/rules/001_…, "Doelkaarten en speciale velden op het
 scorespoor", "Eindfase van een ronde", "Einde van het spel")."""
+
 from __future__ import annotations
 
 from engine.new_found_land import board, scoring, track
@@ -12,7 +13,9 @@ from tests.engine.new_found_land.nfl_helpers import GAME, bare, hold_at_goals, l
 RED, YELLOW, BLUE = 0, 1, 2
 
 
-def _land_with_points(score_before: int, others: list[int], nations=("Portugal", "Spain", "England")):
+def _land_with_points(
+    score_before: int, others: list[int], nations=("Portugal", "Spain", "England")
+):
     s = bare(list(nations))
     s.players[0]["score"] = score_before
     for i, sc in enumerate(others, start=1):
@@ -28,8 +31,8 @@ def test_frame_tile_example_the_square_moves_back_to_space_4():
     gaat de kadertegel 3 velden achteruit, naar veld 4 — at the end of his
     whole turn ("aan het einde van zijn volledige beurt")."""
     s = _land_with_points(5, [0, 2])
-    s = play(s, {"type": "build", "row": "large", "slot": 0})       # +3: 5 -> 8
-    assert s.phase == "land" and s.claims == [[0, "square"]]          # not yet
+    s = play(s, {"type": "build", "row": "large", "slot": 0})  # +3: 5 -> 8
+    assert s.phase == "land" and s.claims == [[0, "square"]]  # not yet
     pile = list(s.goal_piles["square"])
     s = play(s, {"type": "done"})
     assert s.phase == "frame" and s.turn == 0
@@ -43,7 +46,7 @@ def test_frame_tile_example_the_square_moves_back_to_space_4():
 def test_a_frame_tile_never_moves_onto_or_past_a_ship_or_another_frame_tile():
     """Een kadertegel mag nooit naar een veld met een andere kadertegel of een
     houten schip worden verplaatst of het passeren."""
-    s = _land_with_points(5, [5, 2])            # a ship on 5: the tile stops on 6
+    s = _land_with_points(5, [5, 2])  # a ship on 5: the tile stops on 6
     s = play(s, {"type": "build", "row": "large", "slot": 0})
     s = play(s, {"type": "done"})
     s = play(s, {"type": "take_goal", "card": s.goal_piles["square"][0]})
@@ -52,7 +55,7 @@ def test_a_frame_tile_never_moves_onto_or_past_a_ship_or_another_frame_tile():
     s.frames["pentagon"][0] = 9
     s.frames["square"] = [10, [0]]
     track.step_back(s, "square", [])
-    assert s.frames["square"][0] == 10          # the pentagon on 9 is in the way
+    assert s.frames["square"][0] == 10  # the pentagon on 9 is in the way
 
 
 def test_a_frame_tile_leaves_the_track_once_every_player_has_reached_it():
@@ -71,14 +74,14 @@ def test_the_pentagon_gives_a_captain_and_the_triangle_a_good_from_the_goods_fie
     vierde (driehoek) een product van het goederenveld.  Cortés: direct 1
     goud; Drake: een extra werf."""
     s = _land_with_points(13, [0, 0])
-    s = play(s, {"type": "build", "row": "large", "slot": 0})       # 13 -> 16
+    s = play(s, {"type": "build", "row": "large", "slot": 0})  # 13 -> 16
     s = play(s, {"type": "done"})
     assert {a["type"] for a in GAME.legal_actions(s, 0)} == {"captain"}
     s = play(s, {"type": "captain", "captain": "drake"})
     assert s.players[0]["captains"] == ["drake"] and land.shipyards(s.players[0]) == 4
     assert "drake" not in s.captains
     s = _land_with_points(23, [0, 0])
-    s = play(s, {"type": "build", "row": "large", "slot": 0})       # 23 -> 26
+    s = play(s, {"type": "build", "row": "large", "slot": 0})  # 23 -> 26
     s = play(s, {"type": "done"})
     s = play(s, {"type": "field_good", "good": "gold"})
     assert s.goods_field == ["wood", "cloth", "iron"] and s.players[0]["goods"]["gold"] >= 1
@@ -96,8 +99,11 @@ def test_cartography_example_nova_scotia_with_one_empty_space():
     last = next(t for t in s.island_pile if TILES[t]["shape"] == spaces[-1]["shape"])
     s.island_pile.remove(last)
     s.island_pile.append(last)
-    s.compass_pile.append(next(p for p, isl in COMPASS.items() if isl == "Nova Scotia"
-                               and p not in s.compass_pile[:-1]))
+    s.compass_pile.append(
+        next(
+            p for p, isl in COMPASS.items() if isl == "Nova Scotia" and p not in s.compass_pile[:-1]
+        )
+    )
     before = len(s.island_pile)
     endphase.cartography(s, [])
     assert s.board[spaces[-1]["id"]][0] == last and len(s.island_pile) == before - 1
@@ -109,7 +115,7 @@ def test_cartography_discards_tiles_that_do_not_fit_and_puts_a_neutral_marker_wi
     trekken.  Bij 2 spelers: op elk gelegde eilandtegel 1 markeersteen van een
     derde kleur; deze tellen mee voor de meerderheid."""
     s = bare(["Portugal", "Spain"])
-    s.compass_pile.append("P5")                    # Prince Edward Island
+    s.compass_pile.append("P5")  # Prince Edward Island
     squares = [t for t in s.island_pile if TILES[t]["shape"] == "square"][:2]
     tee = next(t for t in s.island_pile if TILES[t]["shape"] == "tee")
     corner = next(t for t in s.island_pile if TILES[t]["shape"] == "corner")
@@ -118,7 +124,7 @@ def test_cartography_discards_tiles_that_do_not_fit_and_puts_a_neutral_marker_wi
     lay_tile(s, next(t for t in s.island_pile if TILES[t]["shape"] == "bar"), "PE3")
     for t in (tee, corner):
         s.island_pile.remove(t)
-    s.island_pile += [tee, corner]                 # corner first, then tee
+    s.island_pile += [tee, corner]  # corner first, then tee
     endphase.cartography(s, [])
     assert s.board["PE4"][0] == corner and s.board["PE5"][0] == tee
     assert s.board["PE4"][1][0] == [NEUTRAL, 1] and s.board["PE5"][1][0] == [NEUTRAL, 1]
@@ -135,9 +141,9 @@ def _complete(s, island, markers):
 
 
 def _scoring_state(frames: bool = True):
-    s = bare(["Spain", "Portugal", "England"], start=RED)      # red, yellow, blue
+    s = bare(["Spain", "Portugal", "England"], start=RED)  # red, yellow, blue
     s.compass_pile = []
-    if not frames:                                  # keep frame-tile picks out of the way
+    if not frames:  # keep frame-tile picks out of the way
         for f in s.frames.values():
             f[0] = None
     hold_at_goals(s, BLUE)
@@ -192,8 +198,8 @@ def test_scoring_points_go_from_the_start_player_which_matters_for_frame_tiles()
     run(s, endphase.enter)
     assert s.phase == "frame" and s.turn == RED and s.players[BLUE]["score"] == 5
     s = play(s, {"type": "take_goal", "card": s.goal_piles["square"][0]})
-    assert s.frames["square"][0] == 6           # blue's ship on 5 stops it
-    assert s.phase == "frame" and s.turn == BLUE     # then blue passes it too
+    assert s.frames["square"][0] == 6  # blue's ship on 5 stops it
+    assert s.phase == "frame" and s.turn == BLUE  # then blue passes it too
 
 
 def test_majorities_tied_first_take_the_second_bonus_and_tied_second_nothing():
@@ -269,12 +275,12 @@ def test_gold_is_no_wild_good_for_goods_goals_and_charters_do_not_count_as_ships
     s = _goal_state({"iron": 1, "gold": 3}, ["G03"])
     assert goals.goal_points(s, YELLOW, "G03") == 0
     s = _goal_state({}, ["G07"])
-    s.players[YELLOW]["ships"] = ["s12"]          # person 2
-    s.players[YELLOW]["hand"] = ["K10"]            # a charter with person 2
+    s.players[YELLOW]["ships"] = ["s12"]  # person 2
+    s.players[YELLOW]["hand"] = ["K10"]  # a charter with person 2
     s.players[YELLOW]["captains"] = ["magellan"]
     s.players[YELLOW]["exts"] = ["shipyard"]
     assert goals.goal_points(s, YELLOW, "G07") == 0
-    s.players[YELLOW]["ships"].append("s10")       # person 1: 3 in all
+    s.players[YELLOW]["ships"].append("s10")  # person 1: 3 in all
     assert goals.goal_points(s, YELLOW, "G07") == 4
 
 
@@ -312,7 +318,7 @@ def test_final_scoring_example_76_82_85():
     lay_tile(s, "T04", "NF2", [(YELLOW, 1), (None, 0)])
     s.cities["Danzig"] = [YELLOW, RED]
     lay_tile(s, "T05", "NS1", [(BLUE, 2), (None, 0)])
-    s.scored = ["Nova Scotia"]                     # scored: no more points
+    s.scored = ["Nova Scotia"]  # scored: no more points
     goals.finish(s, [])
     assert s.over and [p["score"] for p in s.players] == [82, 76, 85]
     out = GAME.outcome(s)

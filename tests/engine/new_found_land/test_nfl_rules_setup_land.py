@@ -1,5 +1,6 @@
 """Rules of setup and the land phase (shared/rules/001_…, "Voorbereiding",
 "Landfase", "Haven uitbreiden", "Schepen bouwen")."""
+
 from __future__ import annotations
 
 from engine.new_found_land import board, setup
@@ -27,7 +28,8 @@ def test_setup_lays_out_the_game_as_the_rulebook_says():
                 assert [CARDS[x].get("nation") for x in p["hand"]] == [p["nation"]]
                 assert p["goods"] == {"wood": 0, "cloth": 0, "iron": 1, "gold": 0}
             assert sorted(CARDS[k]["nation"] for k in s.discard["cards"]) == sorted(
-                set(NATIONS) - set(nations))
+                set(NATIONS) - set(nations)
+            )
             assert len(s.small_offer) == 4 and len(s.large_offer) == 4 and len(s.contracts) == 9
             assert [len(v) for v in s.goal_piles.values()] == [5, 5, 5]
             assert len(s.captains) == 5 and s.goods_field == ["wood", "cloth", "iron", "gold"]
@@ -52,18 +54,18 @@ def test_setup_discards_island_tiles_that_do_not_fit_and_draws_on():
     leg de tegel dan op het aflegtableau en trek zolang tegels totdat er één
     past."""
     s = bare(["Portugal", "Spain"])
-    for sp in ("PE1", "PE2", "PE3", "PE4"):      # only PEI's tee space is left
+    for sp in ("PE1", "PE2", "PE3", "PE4"):  # only PEI's tee space is left
         s.board[sp] = [s.island_pile.pop(), [[None, 0], [None, 0]]]
     tee = next(t for t in s.island_pile if TILES[t]["shape"] == "tee")
     square = next(t for t in s.island_pile if TILES[t]["shape"] == "square")
     s.island_pile.remove(tee)
     s.island_pile.remove(square)
-    s.island_pile += [tee, square]                # the square is drawn first
+    s.island_pile += [tee, square]  # the square is drawn first
     s.discard["islands"] = []
     space = setup.place_fitting(s, "Prince Edward Island", [])
     assert space == "PE5" and s.board["PE5"][0] == tee
     assert s.discard["islands"] == [square]
-    assert setup.place_fitting(s, "Prince Edward Island", []) is None   # full: none drawn
+    assert setup.place_fitting(s, "Prince Edward Island", []) is None  # full: none drawn
 
 
 def _land(nations, goods=None, start=0):
@@ -90,7 +92,7 @@ def test_both_harbour_extensions_in_one_land_phase_in_any_order():
     """Haven uitbreiden: nieuwe werf 1 doek + 1 ijzer; de eigen uitbreiding
     tegen de gedrukte kosten; in een volgorde naar keuze, ook in 1 landfase."""
     s = _land(["France", "Spain"], {"cloth": 1, "iron": 2, "wood": 0})
-    own = {"type": "extend", "ext": "toll_house"}          # 1 wood, 1 cloth, 1 iron
+    own = {"type": "extend", "ext": "toll_house"}  # 1 wood, 1 cloth, 1 iron
     yard = {"type": "extend", "ext": "shipyard"}
     assert own in GAME.legal_actions(s, 0) and yard in GAME.legal_actions(s, 0)
     s = play(s, own)
@@ -103,8 +105,8 @@ def test_both_harbour_extensions_in_one_land_phase_in_any_order():
 def test_gold_may_replace_one_wood_cloth_or_iron_in_any_payment():
     """Schepen bouwen: een speler mag altijd 1 goud inleveren in plaats van
     1 hout, 1 doek of 1 ijzer; ook bij Haven uitbreiden en Leveren."""
-    s = _land(["Portugal", "Spain"], {"gold": 1})        # + income: 1 wood, 1 cloth
-    assert {"type": "extend", "ext": "shipyard"} in GAME.legal_actions(s, 0)   # cloth + gold
+    s = _land(["Portugal", "Spain"], {"gold": 1})  # + income: 1 wood, 1 cloth
+    assert {"type": "extend", "ext": "shipyard"} in GAME.legal_actions(s, 0)  # cloth + gold
     s = play(s, {"type": "extend", "ext": "shipyard"})
     assert s.players[0]["goods"] == {"wood": 1, "cloth": 0, "iron": 0, "gold": 0}
 
@@ -122,9 +124,9 @@ def test_small_ships_cost_wood_and_cloth_and_large_ships_their_price_and_3_point
     for g, k in SHIPS[large].cost.items():
         assert s.players[0]["goods"][g] == before[g] - k
     assert s.players[0]["score"] == 3 and small in s.players[0]["ships"]
-    assert s.small_offer[0] is None and s.large_offer[1] is None     # not yet refilled
+    assert s.small_offer[0] is None and s.large_offer[1] is None  # not yet refilled
     s = play(s, {"type": "done"})
-    assert None not in s.small_offer and None not in s.large_offer     # refilled after
+    assert None not in s.small_offer and None not in s.large_offer  # refilled after
 
 
 def test_a_player_without_a_free_shipyard_must_discard_a_ship_to_build():

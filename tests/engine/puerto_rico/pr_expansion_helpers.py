@@ -5,6 +5,7 @@ on) whose building supply is then set to every card, base and expansion, so a
 test may hand any building to any player.  Everything after that goes through
 the public interface, as in tests/engine/puerto_rico/pr_positions.py.
 """
+
 from __future__ import annotations
 
 from itertools import combinations
@@ -40,8 +41,19 @@ def xtable(n: int, governor: int = 0, seed: int = 1):
     return s
 
 
-def setx(s, seat: int, *, doubloons=None, vp=None, goods=None, tiles=None, worked=None,
-         buildings=None, san_juan=None, forests=None):
+def setx(
+    s,
+    seat: int,
+    *,
+    doubloons=None,
+    vp=None,
+    goods=None,
+    tiles=None,
+    worked=None,
+    buildings=None,
+    san_juan=None,
+    forests=None,
+):
     """Like pr_positions.setp, for expansion cards too; ``forests`` is a count."""
     p = s.players[seat]
     if doubloons is not None:
@@ -64,7 +76,7 @@ def setx(s, seat: int, *, doubloons=None, vp=None, goods=None, tiles=None, worke
     if san_juan is not None:
         p.san_juan = san_juan
     if forests is not None:
-        p.forests = (0,) * forests      # face down: the kind never matters to the rules
+        p.forests = (0,) * forests  # face down: the kind never matters to the rules
     s._legal = None
     return p
 
@@ -79,17 +91,29 @@ def ledger(s) -> dict:
     """Every counted component wherever it is; never changes within a game.
     Forest tiles are plantations face down; the buildings are counted against
     the copies of the types in play (which grow while the set is chosen)."""
-    goods = [s.goods_supply[k] + sum(p.goods[k] for p in s.players)
-             + sum(c for _, kind, c in s.ships if kind == k) + s.house.count(k) for k in range(5)]
-    plantations = [s.stack.count(k) + s.face_up.count(k) + s.discard.count(k)
-                   + sum(p.tiles[k] + p.forests.count(k) for p in s.players) for k in range(5)]
+    goods = [
+        s.goods_supply[k]
+        + sum(p.goods[k] for p in s.players)
+        + sum(c for _, kind, c in s.ships if kind == k)
+        + s.house.count(k)
+        for k in range(5)
+    ]
+    plantations = [
+        s.stack.count(k)
+        + s.face_up.count(k)
+        + s.discard.count(k)
+        + sum(p.tiles[k] + p.forests.count(k) for p in s.players)
+        for k in range(5)
+    ]
     owned = {}
     for p in s.players:
         for name in p.buildings:
             owned[name] = owned.get(name, 0) + 1
     in_play = tuple(s.buildings_left)
     return {
-        "colonists": s.colonist_supply + s.colonist_ship + s.mayor_pool
+        "colonists": s.colonist_supply
+        + s.colonist_ship
+        + s.mayor_pool
         + sum(p.colonists() for p in s.players),
         "goods": goods,
         "doubloons": s.bank + sum(p.doubloons for p in s.players) + sum(s.roles.values()),
@@ -128,13 +152,18 @@ def every_action_shape(s) -> list[dict]:
     out += [{"type": "guest", "target": t} for t in places]
     out += [{"type": "build", "building": b} for b in CARDS]
     out += [{"type": "black_market", "pay": p} for p in ("vp", "cancel")]
-    out += [{"type": "black_market", "pay": "colonist", "from": t}
-            for t in places + ["san_juan"]]
+    out += [{"type": "black_market", "pay": "colonist", "from": t} for t in places + ["san_juan"]]
     for g in GOODS:
-        out += [{"type": "black_market", "pay": "good", "kind": g},
-                {"type": "sell", "kind": g, "to": "trading_post"}, {"type": "sell", "kind": g},
-                {"type": "bonus", "kind": g}]
+        out += [
+            {"type": "black_market", "pay": "good", "kind": g},
+            {"type": "sell", "kind": g, "to": "trading_post"},
+            {"type": "sell", "kind": g},
+            {"type": "bonus", "kind": g},
+        ]
         out += [{"type": "store", "warehouse": [], "barrels": [g] * i} for i in range(1, 5)]
-    out += [{"type": "small_wharf", "kinds": list(c)}
-            for r in range(1, 4) for c in combinations(GOODS, r)]
+    out += [
+        {"type": "small_wharf", "kinds": list(c)}
+        for r in range(1, 4)
+        for c in combinations(GOODS, r)
+    ]
     return out

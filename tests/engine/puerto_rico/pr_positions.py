@@ -8,6 +8,7 @@ that goes through the public interface: ``legal_actions``, ``apply``,
 Seats are numbered clockwise: seat ``i + 1`` sits to the left of seat ``i``.
 Goods and tiles are given by name: ``goods={"corn": 2, "sugar": 6}``.
 """
+
 from __future__ import annotations
 
 from engine import GAMES
@@ -87,9 +88,18 @@ def _by_name(names: tuple[str, ...], values: dict[str, int] | None) -> list[int]
     return [values.get(k, 0) for k in names]
 
 
-def setp(s, seat: int, *, doubloons: int | None = None, vp: int | None = None,
-         goods: dict | None = None, tiles: dict | None = None, worked: dict | None = None,
-         buildings: dict | None = None, san_juan: int | None = None):
+def setp(
+    s,
+    seat: int,
+    *,
+    doubloons: int | None = None,
+    vp: int | None = None,
+    goods: dict | None = None,
+    tiles: dict | None = None,
+    worked: dict | None = None,
+    buildings: dict | None = None,
+    san_juan: int | None = None,
+):
     """Set parts of one player's board; unnamed parts are left as they are.
 
     ``tiles`` without ``worked`` leaves every tile unoccupied;
@@ -121,8 +131,9 @@ def setp(s, seat: int, *, doubloons: int | None = None, vp: int | None = None,
 
 def set_ships(s, *ships: tuple[int, str | None, int]) -> None:
     """``set_ships(s, (5, None, 0), (6, "corn", 3))``: capacity, cargo kind, count."""
-    s.ships = [[cap, -1 if kind is None else GOODS.index(kind), count]
-               for cap, kind, count in ships]
+    s.ships = [
+        [cap, -1 if kind is None else GOODS.index(kind), count] for cap, kind, count in ships
+    ]
     s._legal = None
 
 

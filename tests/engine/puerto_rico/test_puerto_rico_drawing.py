@@ -3,6 +3,7 @@ each island (12 spaces) and city (12 spaces, large buildings over two) with
 colonists on their circles, goods and doubloons; the ships with their cargo,
 the trading house, the roles with their doubloons, the colonist ship and the
 supplies.  Hidden parts stay hidden: it is drawn from the view alone."""
+
 from __future__ import annotations
 
 import random
@@ -32,7 +33,7 @@ def some_state(players: int, seed: int, moves: int):
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_the_drawing_is_well_formed_and_shows_every_player_and_the_table(players):
     state = some_state(players, players, 150)
-    names = [f"Player <{i}>" for i in range(players)]          # escaped, not markup
+    names = [f"Player <{i}>" for i in range(players)]  # escaped, not markup
     view = RULES.view(state, 0)
     root = ET.fromstring(RULES.board_svg(view, names))
     assert root.tag == f"{SVG}svg" and root.get("role") == "img"
@@ -45,10 +46,9 @@ def test_the_drawing_is_well_formed_and_shows_every_player_and_the_table(players
     for ship in view["ships"]:
         assert f"{ship['count']}/{ship['capacity']}" in words
     assert f"Colonist ship {view['colonist_ship']}" in words
-    worked = sum(sum(p["worked"].values()) + sum(p["buildings"].values())
-                 for p in view["players"])
+    worked = sum(sum(p["worked"].values()) + sum(p["buildings"].values()) for p in view["players"])
     filled = [c for c in root.iter(f"{SVG}circle") if c.get("fill") != "none"]
-    assert len(filled) == worked             # one filled circle per colonist at work
+    assert len(filled) == worked  # one filled circle per colonist at work
 
 
 def test_hidden_victory_points_are_not_drawn():
@@ -65,8 +65,16 @@ def test_hidden_victory_points_are_not_drawn():
 
 
 def test_large_buildings_take_two_city_spaces():
-    placed = city_cells({"small_market": 0, "university": 1, "hacienda": 0, "fortress": 0,
-                         "guild_hall": 0, "harbor": 1})
+    placed = city_cells(
+        {
+            "small_market": 0,
+            "university": 1,
+            "hacienda": 0,
+            "fortress": 0,
+            "guild_hall": 0,
+            "harbor": 1,
+        }
+    )
     cells = set()
     assert CARDS["fortress"].large and CARDS["guild_hall"].large
     for name, col, row in placed:

@@ -10,14 +10,30 @@ Seats: A = 0, B = 1, C = 2, D = 3, clockwise.  The engine plays a decision at
 once when it has a single legal action, so forced steps of an example happen
 inside the apply() of the last real choice before them.
 """
+
 from __future__ import annotations
 
 import pytest
 
 from engine.puerto_rico.data import TOBACCO
-from tests.engine.puerto_rico.pr_positions import (GAME, PASS, act, build, choose, game_over_now,
-                                       goods_of, legal, load, set_ships, set_supply, setp,
-                                       ship_view, supply, table, wharf)
+from tests.engine.puerto_rico.pr_positions import (
+    GAME,
+    PASS,
+    act,
+    build,
+    choose,
+    game_over_now,
+    goods_of,
+    legal,
+    load,
+    set_ships,
+    set_supply,
+    setp,
+    ship_view,
+    supply,
+    table,
+    wharf,
+)
 
 A, B, C, D = range(4)
 
@@ -98,13 +114,14 @@ def test_example_mayor_four_players_six_colonists():
     """
     s = table(4, governor=1)
     s.colonist_ship, s.colonist_supply = 6, 60
-    s, _ = choose(s, 1, "mayor")       # nobody has a circle: all wait in San Juan
+    s, _ = choose(s, 1, "mayor")  # nobody has a circle: all wait in San Juan
     assert [s.players[(1 + i) % 4].san_juan for i in range(4)] == [3, 2, 1, 1]
     assert s.colonist_supply == 60 - 1 - 4
 
 
-@pytest.mark.parametrize("name, paid", [("construction_hut", 1), ("office", 3),
-                                        ("harbor", 5), ("city_hall", 7)])
+@pytest.mark.parametrize(
+    "name, paid", [("construction_hut", 1), ("office", 3), ("harbor", 5), ("city_hall", 7)]
+)
 def test_example_three_occupied_quarries(name, paid):
     """000_5b629d4347a4e22c.txt: "(Een speler met drie bezette steengroeven moet dan
     bijvoorbeeld volgende bouwkosten betalen: Bouwhut: 1 / Magazijn: 3 / Haven: 5 /
@@ -118,7 +135,7 @@ def test_example_three_occupied_quarries(name, paid):
     setp(s, 0, doubloons=0)
     setp(s, 1, doubloons=paid, tiles={"quarry": 3}, worked={"quarry": 3})
     s, _ = choose(s, 0, "builder")
-    s = act(s, PASS, seat=0)           # the builder could build a small market for 0
+    s = act(s, PASS, seat=0)  # the builder could build a small market for 0
     assert GAME.to_move(s) == 1
     s = act(s, build(name))
     assert s.players[1].doubloons == 0 and name in s.players[1].buildings
@@ -138,9 +155,13 @@ def test_example_production():
     fully occupied: 2 corn, 1 tobacco, 3 sugar.
     """
     s = table(3, governor=0)
-    setp(s, 1, tiles={"corn": 3, "tobacco": 2, "sugar": 4},
-         worked={"corn": 2, "tobacco": 2, "sugar": 3},
-         buildings={"tobacco_storage": 1, "small_sugar_mill": 1, "sugar_mill": 3})
+    setp(
+        s,
+        1,
+        tiles={"corn": 3, "tobacco": 2, "sugar": 4},
+        worked={"corn": 2, "tobacco": 2, "sugar": 3},
+        buildings={"tobacco_storage": 1, "small_sugar_mill": 1, "sugar_mill": 3},
+    )
     s, _ = choose(s, 0, "craftsman")
     assert goods_of(s, 1) == {"corn": 2, "sugar": 3, "tobacco": 1}
 
@@ -153,9 +174,14 @@ def test_example_factory():
     de bank omdat hij 2 goederensoorten geproduceerd heeft."
     """
     s = table(3, governor=0)
-    setp(s, 1, doubloons=0, tiles={"corn": 3, "sugar": 3, "tobacco": 1},
-         worked={"corn": 3, "sugar": 3, "tobacco": 1},
-         buildings={"factory": 1, "sugar_mill": 3, "tobacco_storage": 1})
+    setp(
+        s,
+        1,
+        doubloons=0,
+        tiles={"corn": 3, "sugar": 3, "tobacco": 1},
+        worked={"corn": 3, "sugar": 3, "tobacco": 1},
+        buildings={"factory": 1, "sugar_mill": 3, "tobacco_storage": 1},
+    )
     set_supply(s, corn=0, sugar=2)
     s, _ = choose(s, 0, "craftsman")
     assert goods_of(s, 1) == {"sugar": 2, "tobacco": 1}
@@ -219,7 +245,7 @@ def test_example_harbor_and_wharf():
     """
     s = _harbor_wharf_table()
     tobacco = supply(s, "tobacco")
-    s, _ = choose(s, A, "captain")     # the captain has nothing to ship
+    s, _ = choose(s, A, "captain")  # the captain has nothing to ship
     assert GAME.to_move(s) == B
     s = act(s, load("tobacco", 0))
     assert s.players[B].vp == 3 + 1 and ship_view(s)[0] == (5, "tobacco", 5)
@@ -227,8 +253,9 @@ def test_example_harbor_and_wharf():
     assert wharf("tobacco") in legal(s)
     s = act(s, load("sugar", 1))
     assert s.players[B].vp == 4 + 2 + 1
-    assert GAME.to_move(s) == B and sorted(legal(s), key=str) == \
-        sorted([wharf("tobacco"), PASS], key=str)
+    assert GAME.to_move(s) == B and sorted(legal(s), key=str) == sorted(
+        [wharf("tobacco"), PASS], key=str
+    )
     s = act(s, wharf("tobacco"))
     assert s.players[B].vp == 7 + 2 + 1 == 3 + 2 + 2 + 3
     assert goods_of(s, B) == {}
@@ -245,7 +272,7 @@ def test_example_wharf_instead_of_the_tobacco_ship():
     """
     s = _harbor_wharf_table()
     s, _ = choose(s, A, "captain")
-    s = act(s, wharf("tobacco"))       # then the sugar on the 6-ship, played at once
+    s = act(s, wharf("tobacco"))  # then the sugar on the 6-ship, played at once
     assert s.players[B].vp == (5 + 1) + (2 + 1)
     assert ship_view(s) == [(5, "tobacco", 2), (6, "sugar", 2), (7, "corn", 1)]
 
@@ -256,8 +283,17 @@ def test_example_guild_hall():
     koffiebranderij in bezit: hij krijgt 6 extra punten."
     """
     s = table(3)
-    setp(s, 0, buildings={"guild_hall": 1, "small_sugar_mill": 0, "sugar_mill": 1,
-                          "small_indigo_plant": 0, "coffee_roaster": 2})
+    setp(
+        s,
+        0,
+        buildings={
+            "guild_hall": 1,
+            "small_sugar_mill": 0,
+            "sugar_mill": 1,
+            "small_indigo_plant": 0,
+            "coffee_roaster": 2,
+        },
+    )
     out = game_over_now(s)
     assert ("Guild hall", 6) in out.scores[0].breakdown
     assert out.scores[0].total == (4 + 1 + 2 + 1 + 3) + 6
@@ -269,8 +305,13 @@ def test_example_residence():
     krijgt 5 punten extra."
     """
     s = table(3)
-    setp(s, 0, tiles={"corn": 3, "sugar": 4, "quarry": 3}, worked={"corn": 1},
-         buildings={"residence": 1})
+    setp(
+        s,
+        0,
+        tiles={"corn": 3, "sugar": 4, "quarry": 3},
+        worked={"corn": 1},
+        buildings={"residence": 1},
+    )
     out = game_over_now(s)
     assert ("Residence", 5) in out.scores[0].breakdown
     assert out.scores[0].total == 4 + 5
@@ -293,9 +334,14 @@ def test_example_fortress():
     liggen. Hij krijgt 6 extra punten."
     """
     s = table(3)
-    setp(s, 0, tiles={"corn": 6, "quarry": 4}, worked={"corn": 6, "quarry": 4},
-         buildings={"fortress": 1, "sugar_mill": 3, "coffee_roaster": 2, "harbor": 1},
-         san_juan=3)
+    setp(
+        s,
+        0,
+        tiles={"corn": 6, "quarry": 4},
+        worked={"corn": 6, "quarry": 4},
+        buildings={"fortress": 1, "sugar_mill": 3, "coffee_roaster": 2, "harbor": 1},
+        san_juan=3,
+    )
     assert s.players[0].colonists() == 20
     out = game_over_now(s)
     assert ("Fortress", 6) in out.scores[0].breakdown
@@ -318,10 +364,21 @@ def test_example_city_hall():
     en stadhuis (bezet). Hij krijgt 7 punten extra."
     """
     s = table(3)
-    setp(s, 0, buildings={"hacienda": 0, "construction_hut": 0, "office": 0,
-                          "large_warehouse": 0, "harbor": 0, "residence": 0, "city_hall": 1,
-                          "indigo_plant": 3})
+    setp(
+        s,
+        0,
+        buildings={
+            "hacienda": 0,
+            "construction_hut": 0,
+            "office": 0,
+            "large_warehouse": 0,
+            "harbor": 0,
+            "residence": 0,
+            "city_hall": 1,
+            "indigo_plant": 3,
+        },
+    )
     out = game_over_now(s)
     assert ("City hall", 7) in out.scores[0].breakdown
-    assert ("Residence", 0) in out.scores[0].breakdown      # not occupied: no bonus
+    assert ("Residence", 0) in out.scores[0].breakdown  # not occupied: no bonus
     assert out.scores[0].total == (1 + 1 + 2 + 2 + 3 + 4 + 4 + 2) + 7

@@ -11,17 +11,32 @@ expansion; the test says so.  Positions come from tests/engine/puerto_rico/pr_ex
 (every card on offer, islands empty) and are driven through the public
 interface only.
 """
+
 from __future__ import annotations
 
 import pytest
 
 from engine import IllegalMove
 from engine.puerto_rico.catalogue import all_buildings, building_info
-from engine.puerto_rico.data import (CARDS, COFFEE, CORN, INDIGO, SUGAR, TOBACCO, VIOLET_SLOTS)
+from engine.puerto_rico.data import CARDS, COFFEE, CORN, INDIGO, SUGAR, TOBACCO, VIOLET_SLOTS
 from tests.engine.puerto_rico.pr_expansion_helpers import setx, xtable
-from tests.engine.puerto_rico.pr_positions import (GAME, HACIENDA, PASS, QUARRY, act, build, choose,
-                                       game_over_now, legal, load, place, plantation, role,
-                                       sell, set_ships)
+from tests.engine.puerto_rico.pr_positions import (
+    GAME,
+    HACIENDA,
+    PASS,
+    QUARRY,
+    act,
+    build,
+    choose,
+    game_over_now,
+    legal,
+    load,
+    place,
+    plantation,
+    role,
+    sell,
+    set_ships,
+)
 
 FOREST = {"type": "forest"}
 DONE = {"type": "guests_done"}
@@ -46,6 +61,7 @@ def small_wharf(*kinds: str) -> dict:
 # =============================================================================
 # Options
 # =============================================================================
+
 
 def test_options_base_extended_random_and_the_synonym_extension():
     """003_…txt lines 7-14: "With /option base the game uses the standard building set;
@@ -75,6 +91,7 @@ def test_an_unknown_option_value_is_refused_with_the_allowed_values():
 # Selection (extended) and the random set
 # =============================================================================
 
+
 def test_extended_starts_with_the_governor_choosing_a_fitting_building():
     """003_…txt lines 318-324: "The production buildings are always used, only the purple
     buildings are selected by players. … Buildings selected must "fit" based upon their
@@ -96,7 +113,7 @@ def test_extended_never_offers_a_building_whose_cost_slot_is_full():
     """
     s = GAME.new_game(3, {"buildings": "extended"}, 3)
     governor = GAME.to_move(s)
-    s = act(s, {"type": "select", "building": "aqueduct"})     # the only cost-1 slot
+    s = act(s, {"type": "select", "building": "aqueduct"})  # the only cost-1 slot
     assert GAME.to_move(s) == (governor + 1) % 3
     assert not [a for a in legal(s) if CARDS[a["building"]].cost == 1]
 
@@ -112,7 +129,8 @@ def test_extended_fills_every_slot_then_the_governor_chooses_a_role():
         violet = [b for b in s.buildings_left if CARDS[b].violet]
         assert len(violet) == 17
         assert sorted(CARDS[b].cost for b in violet) == sorted(
-            c for c, k in VIOLET_SLOTS.items() for _ in range(k))
+            c for c, k in VIOLET_SLOTS.items() for _ in range(k)
+        )
         assert s.phase == "role" and GAME.to_move(s) == governor
         assert GAME.view(s, None)["building_set"] == "extended"
 
@@ -138,7 +156,8 @@ def test_random_set_fits_and_comes_from_the_seed(n):
         assert s.buildings_left == again.buildings_left
         violet = [b for b in s.buildings_left if CARDS[b].violet]
         assert sorted(CARDS[b].cost for b in violet) == sorted(
-            c for c, k in VIOLET_SLOTS.items() for _ in range(k))
+            c for c, k in VIOLET_SLOTS.items() for _ in range(k)
+        )
         copies = {s.buildings_left[b] for b in violet if not CARDS[b].large}
         assert copies == ({1} if n == 2 else {2})
         assert s.phase == "role"
@@ -166,14 +185,34 @@ def test_building_info_for_every_card_and_build_labels_carry_it():
     points and effect."""
     assert len(all_buildings()) == 23 + 14
     assert building_info("statue") == {
-        "name": "statue", "title": "Statue", "cost": 10, "vp": 8, "column": 4, "circles": 0,
-        "large": True, "produces": None, "violet": True, "expansion": True,
-        "text": "8 VP; takes no colonist."}
-    printed = {"aqueduct": (1, 1), "forest_house": (2, 1), "black_market": (2, 1),
-               "storehouse": (3, 1), "guest_house": (4, 2), "trading_post": (5, 2),
-               "church": (5, 2), "small_wharf": (6, 2), "lighthouse": (7, 3),
-               "specialty_factory": (8, 3), "library": (8, 3), "union_hall": (8, 3),
-               "statue": (10, 8), "cloister": (10, 4)}
+        "name": "statue",
+        "title": "Statue",
+        "cost": 10,
+        "vp": 8,
+        "column": 4,
+        "circles": 0,
+        "large": True,
+        "produces": None,
+        "violet": True,
+        "expansion": True,
+        "text": "8 VP; takes no colonist.",
+    }
+    printed = {
+        "aqueduct": (1, 1),
+        "forest_house": (2, 1),
+        "black_market": (2, 1),
+        "storehouse": (3, 1),
+        "guest_house": (4, 2),
+        "trading_post": (5, 2),
+        "church": (5, 2),
+        "small_wharf": (6, 2),
+        "lighthouse": (7, 3),
+        "specialty_factory": (8, 3),
+        "library": (8, 3),
+        "union_hall": (8, 3),
+        "statue": (10, 8),
+        "cloister": (10, 4),
+    }
     assert {n: (b.cost, b.vp) for n, b in CARDS.items() if b.expansion} == printed
     assert all(b.src for b in CARDS.values() if b.expansion)
     s = xtable(3)
@@ -187,16 +226,22 @@ def test_building_info_for_every_card_and_build_labels_carry_it():
 # The fourteen buildings
 # =============================================================================
 
+
 def test_aqueduct_adds_one_indigo_and_sugar_from_the_large_plants():
     """003_…txt lines 328-330: "Aqueduct: (Cost 1, VP 1) Produces one extra Indigo or
     Sugar, if production came from a large Indigo plant or a large Sugar mill."
     """
     s = xtable(3)
-    setx(s, 0, tiles={"indigo": 1, "sugar": 1}, worked={"indigo": 1, "sugar": 1},
-         buildings={"aqueduct": 1, "indigo_plant": 1, "small_sugar_mill": 1})
+    setx(
+        s,
+        0,
+        tiles={"indigo": 1, "sugar": 1},
+        worked={"indigo": 1, "sugar": 1},
+        buildings={"aqueduct": 1, "indigo_plant": 1, "small_sugar_mill": 1},
+    )
     s, _ = choose(s, 1, "craftsman")
-    assert s.players[0].goods[INDIGO] == 2       # large plant: one more
-    assert s.players[0].goods[SUGAR] == 1        # small mill: no effect
+    assert s.players[0].goods[INDIGO] == 2  # large plant: one more
+    assert s.players[0].goods[SUGAR] == 1  # small mill: no effect
 
 
 def test_forest_house_takes_a_forest_instead_of_a_plantation():
@@ -212,7 +257,7 @@ def test_forest_house_takes_a_forest_instead_of_a_plantation():
     s = act(s, FOREST)
     p = s.players[1]
     assert len(p.forests) == 1 and sum(p.tiles) == 0 and len(s.stack) < stack + 1
-    assert p.island_tiles() == 1 and p.circles() == 1     # the house's circle only
+    assert p.island_tiles() == 1 and p.circles() == 1  # the house's circle only
 
 
 def test_forest_house_two_forests_lower_a_price_by_one_without_a_column_limit():
@@ -221,8 +266,15 @@ def test_forest_house_two_forests_lower_a_price_by_one_without_a_column_limit():
     no column limit.
     """
     s = xtable(3)
-    setx(s, 0, doubloons=0, tiles={"quarry": 1}, worked={"quarry": 1},
-         buildings={"forest_house": 1}, forests=5)
+    setx(
+        s,
+        0,
+        doubloons=0,
+        tiles={"quarry": 1},
+        worked={"quarry": 1},
+        buildings={"forest_house": 1},
+        forests=5,
+    )
     s, _ = choose(s, 0, "builder")
     # Small warehouse (3, column 1): -1 builder, -1 quarry, -2 forests (5 // 2) = 0.
     assert build("small_warehouse") in legal(s)
@@ -239,11 +291,13 @@ def test_forest_house_with_hacienda_the_drawn_tile_may_become_a_forest():
     s, _ = choose(s, 0, "settler")
     drawn = s.stack[-1]
     s = act(s, HACIENDA)
-    assert legal(s) == [{"type": "hacienda_tile", "as": "plantation"},
-                        {"type": "hacienda_tile", "as": "forest"}]
+    assert legal(s) == [
+        {"type": "hacienda_tile", "as": "plantation"},
+        {"type": "hacienda_tile", "as": "forest"},
+    ]
     s = act(s, {"type": "hacienda_tile", "as": "forest"})
     assert s.players[0].forests == (drawn,) and sum(s.players[0].tiles) == 0
-    assert FOREST in legal(s)           # and the usual tile still to take
+    assert FOREST in legal(s)  # and the usual tile still to take
 
 
 def test_forest_house_with_hospice_the_colonist_goes_to_san_juan():
@@ -264,12 +318,11 @@ def test_black_market_pays_a_shortfall_with_a_good_a_colonist_and_a_point():
     reduce building cost by up to 3 by "spending" a good, a colonist, and/or a VP."
     """
     s = xtable(3)
-    setx(s, 1, doubloons=2, vp=3, goods={"corn": 1}, san_juan=1,
-         buildings={"black_market": 1})
+    setx(s, 1, doubloons=2, vp=3, goods={"corn": 1}, san_juan=1, buildings={"black_market": 1})
     s, _ = choose(s, 0, "builder")
     s = act(s, PASS)
-    assert build("office") in legal(s)          # 5 = 2 doubloons + 3 items
-    assert build("large_warehouse") not in legal(s)     # 6: one too many
+    assert build("office") in legal(s)  # 5 = 2 doubloons + 3 items
+    assert build("large_warehouse") not in legal(s)  # 6: one too many
     colonists, vp_supply = s.colonist_supply, s.vp_supply
     s = act(s, build("office"))
     assert bm("cancel") in legal(s) and bm("vp") in legal(s)
@@ -298,18 +351,26 @@ def test_black_market_with_quarries_and_the_builders_privilege():
     (quarries, limited by column) come first; the black market covers the rest, at most
     3 (003_…txt line 336)."""
     s = xtable(3)
-    setx(s, 0, doubloons=1, vp=1, goods={"corn": 1}, tiles={"quarry": 2},
-         worked={"quarry": 2}, buildings={"black_market": 1})
+    setx(
+        s,
+        0,
+        doubloons=1,
+        vp=1,
+        goods={"corn": 1},
+        tiles={"quarry": 2},
+        worked={"quarry": 2},
+        buildings={"black_market": 1},
+    )
     s, _ = choose(s, 0, "builder")
     # Harbor 8: -1 privilege, -2 quarries = 5; 1 doubloon + good + colonist + VP = 4.
     assert build("harbor") not in legal(s)
     # Large warehouse 6: -1, -2 = 3; 1 doubloon + 2 items.
     s = act(s, build("large_warehouse"))
     s = act(s, bm("good", kind="corn"))
-    assert GAME.to_move(s) == 0                 # still one short
+    assert GAME.to_move(s) == 0  # still one short
     s = act(s, bm("vp"))
     assert "large_warehouse" in s.players[0].buildings and s.players[0].doubloons == 0
-    assert s.players[0].worked[5] == 2          # the quarries kept their colonists
+    assert s.players[0].worked[5] == 2  # the quarries kept their colonists
 
 
 def test_black_market_cancel_gives_the_items_back():
@@ -332,12 +393,13 @@ def test_storehouse_keeps_three_more_barrels():
     s = xtable(3)
     setx(s, 1, goods={"corn": 3, "tobacco": 2, "coffee": 1}, buildings={"storehouse": 1})
     set_ships(s, (4, None, 0), (5, None, 0), (6, None, 0))
-    s.ships = [[4, COFFEE, 4], [5, TOBACCO, 5], [6, CORN, 6]]      # nothing can be loaded
+    s.ships = [[4, COFFEE, 4], [5, TOBACCO, 5], [6, CORN, 6]]  # nothing can be loaded
     s, _ = choose(s, 0, "captain")
     opts = legal(s)
     assert all(len(a["barrels"]) == 4 for a in opts)
-    s = act(s, {"type": "store", "warehouse": [], "barrels": ["corn", "tobacco", "tobacco",
-                                                              "coffee"]})
+    s = act(
+        s, {"type": "store", "warehouse": [], "barrels": ["corn", "tobacco", "tobacco", "coffee"]}
+    )
     assert s.players[1].goods[:5] == [1, 0, 0, 2, 1]
 
 
@@ -345,12 +407,22 @@ def test_storehouse_with_a_warehouse():
     """003_…txt lines 260-261 (Small Warehouse: "Can store one type of good") and 338-339:
     all barrels of one kind, plus one, plus three."""
     s = xtable(3)
-    setx(s, 1, goods={"corn": 3, "indigo": 3, "tobacco": 3},
-         buildings={"storehouse": 1, "small_warehouse": 1})
+    setx(
+        s,
+        1,
+        goods={"corn": 3, "indigo": 3, "tobacco": 3},
+        buildings={"storehouse": 1, "small_warehouse": 1},
+    )
     s.ships = [[4, COFFEE, 4], [5, TOBACCO, 5], [6, CORN, 6]]
     s, _ = choose(s, 0, "captain")
-    s = act(s, {"type": "store", "warehouse": ["tobacco"],
-                "barrels": ["corn", "corn", "indigo", "indigo"]})
+    s = act(
+        s,
+        {
+            "type": "store",
+            "warehouse": ["tobacco"],
+            "barrels": ["corn", "corn", "indigo", "indigo"],
+        },
+    )
     assert s.players[1].goods[:5] == [2, 2, 0, 3, 0]
     assert GAME.default_action(xtable(3)) is not None
 
@@ -361,8 +433,14 @@ def test_guest_house_parks_colonists_and_moves_them_later():
     the players turn."  A guest moved onto the Office makes it work.
     """
     s = xtable(3)
-    setx(s, 0, buildings={"guest_house": 0, "office": 0}, san_juan=2,
-         goods={"sugar": 1}, tiles={"corn": 2})
+    setx(
+        s,
+        0,
+        buildings={"guest_house": 0, "office": 0},
+        san_juan=2,
+        goods={"sugar": 1},
+        tiles={"corn": 2},
+    )
     s.house = [SUGAR]
     s.colonist_ship = 0
     s, _ = choose(s, 0, "mayor")
@@ -370,7 +448,7 @@ def test_guest_house_parks_colonists_and_moves_them_later():
     s = act(s, place("corn"))
     assert s.players[0].buildings["guest_house"] == 2
     s.phase, s.turn, s.picks, s._legal = "role", 0, 0, None
-    assert guest("office") in legal(s)          # moved before the trader is chosen
+    assert guest("office") in legal(s)  # moved before the trader is chosen
     s = act(s, guest("office"))
     assert s.players[0].buildings == {"guest_house": 1, "office": 1}
     s = act(s, role("trader"))
@@ -385,8 +463,8 @@ def test_guest_house_with_university_and_hospice():
     setx(s, 0, doubloons=10, buildings={"guest_house": 2, "university": 1})
     s, _ = choose(s, 0, "builder")
     s = act(s, build("office"))
-    assert s.players[0].buildings["office"] == 1        # the university's colonist
-    assert GAME.to_move(s) == 1                         # nothing left to move onto
+    assert s.players[0].buildings["office"] == 1  # the university's colonist
+    assert GAME.to_move(s) == 1  # nothing left to move onto
     s = xtable(3)
     setx(s, 0, buildings={"guest_house": 2, "hospice": 1})
     s.face_up = [CORN, SUGAR, TOBACCO, COFFEE]
@@ -411,25 +489,26 @@ def test_trading_post_sells_at_full_price_even_to_a_full_house():
     assert legal(s) == [trading_post("coffee"), PASS]
     before = s.players[0].doubloons
     s = act(s, trading_post("coffee"))
-    assert s.players[0].doubloons == before + 4 + 1      # full price + trader, no market
-    assert s.players[1].goods[COFFEE] == 1              # the full house takes nothing more
+    assert s.players[0].doubloons == before + 4 + 1  # full price + trader, no market
+    assert s.players[1].goods[COFFEE] == 1  # the full house takes nothing more
 
 
 def test_trading_post_with_office():
     """003_…txt lines 264-265 (Office: "can sell a type of good that already is in the
     trading house") and 344-349: both ways to sell are offered."""
     s = xtable(3)
-    setx(s, 1, goods={"sugar": 1}, buildings={"trading_post": 1, "office": 1,
-                                              "small_market": 1})
+    setx(s, 1, goods={"sugar": 1}, buildings={"trading_post": 1, "office": 1, "small_market": 1})
     s.house = [SUGAR]
-    s, _ = choose(s, 0, "trader")       # seat 0 has nothing to sell: seat 1 decides
+    s, _ = choose(s, 0, "trader")  # seat 0 has nothing to sell: seat 1 decides
     assert legal(s) == [sell("sugar"), trading_post("sugar"), PASS]
     assert GAME.label(s, sell("sugar")) == "Sell one sugar for 3"
     assert GAME.label(s, trading_post("sugar")) == "Sell one sugar to your trading post for 2"
 
 
-@pytest.mark.parametrize("name, points", [("small_market", 0), ("hospice", 1),
-                                          ("factory", 1), ("city_hall", 2), ("statue", 2)])
+@pytest.mark.parametrize(
+    "name, points",
+    [("small_market", 0), ("hospice", 1), ("factory", 1), ("city_hall", 2), ("statue", 2)],
+)
 def test_church_points_when_buying(name, points):
     """003_…txt lines 350-352: "Church: (Cost 5, VP 2) One victory point when buying a 2VP
     or 3VP building. 2 VPs when buying a Large purple building."
@@ -479,7 +558,7 @@ def test_lighthouse_pays_a_doubloon_per_shipment_and_one_more_to_the_captain():
     before = [p.doubloons for p in s.players]
     s, _ = choose(s, 0, "captain")
     s = act(s, load("corn", 0))
-    s = act(s, load("indigo", 1))         # then the sugar is loaded for seat 0: no choice
+    s = act(s, load("indigo", 1))  # then the sugar is loaded for seat 0: no choice
     assert s.players[0].doubloons == before[0] + 2 + 1
     assert s.players[1].doubloons == before[1] + 1
 
@@ -490,8 +569,13 @@ def test_specialty_factory_pays_the_largest_production_minus_one():
     that you produced the most of minus one. You get that many doubloons."
     """
     s = xtable(3)
-    setx(s, 0, tiles={"corn": 4, "sugar": 3}, worked={"corn": 4, "sugar": 3},
-         buildings={"specialty_factory": 1, "sugar_mill": 3})
+    setx(
+        s,
+        0,
+        tiles={"corn": 4, "sugar": 3},
+        worked={"corn": 4, "sugar": 3},
+        buildings={"specialty_factory": 1, "sugar_mill": 3},
+    )
     before = s.players[0].doubloons
     s, _ = choose(s, 1, "craftsman")
     assert s.players[0].goods[SUGAR] == 3 and s.players[0].doubloons == before + 2
@@ -521,10 +605,17 @@ def test_statue_takes_no_colonist_and_is_worth_8():
     assert score["buildings"] == 8 + 2
 
 
-@pytest.mark.parametrize("tiles, points", [
-    ({"corn": 2}, 0), ({"corn": 3}, 1), ({"corn": 3, "quarry": 3}, 3),
-    ({"corn": 3, "quarry": 4, "sugar": 5}, 6), ({"indigo": 6, "quarry": 3}, 6),
-    ({"corn": 3, "indigo": 3, "sugar": 3, "quarry": 3}, 10)])
+@pytest.mark.parametrize(
+    "tiles, points",
+    [
+        ({"corn": 2}, 0),
+        ({"corn": 3}, 1),
+        ({"corn": 3, "quarry": 3}, 3),
+        ({"corn": 3, "quarry": 4, "sugar": 5}, 6),
+        ({"indigo": 6, "quarry": 3}, 6),
+        ({"corn": 3, "indigo": 3, "sugar": 3, "quarry": 3}, 10),
+    ],
+)
 def test_cloister_scores_sets_of_three_like_tiles_quarries_too(tiles, points):
     """003_…txt lines 369-374: "Cloister: (Cost 10, VP 4) Receive VPs for sets of 3 like
     plantations and/or quarries. - 1 set - 1 VP - 2 sets - 3 VP - 3 sets - 6 VP - 4 sets -
@@ -570,7 +661,7 @@ def test_library_mayor_takes_two_colonists():
     supply = s.colonist_supply
     s.colonist_ship = 0
     s, _ = choose(s, 0, "mayor")
-    assert s.colonist_supply <= supply - 2 + 3      # two taken; the ship is refilled after
+    assert s.colonist_supply <= supply - 2 + 3  # two taken; the ship is refilled after
     assert s.players[0].colonists() == 1 + 2
 
 
@@ -586,8 +677,12 @@ def test_library_craftsman_takes_two_extra_barrels():
     """003_…txt lines 139-141 ("receives one extra good of any kind that they produced")
     doubled: two bonus barrels, each of a kind produced."""
     s = xtable(3)
-    _library(s, tiles={"corn": 1, "indigo": 1}, worked={"corn": 1, "indigo": 1},
-             buildings={"small_indigo_plant": 1})
+    _library(
+        s,
+        tiles={"corn": 1, "indigo": 1},
+        worked={"corn": 1, "indigo": 1},
+        buildings={"small_indigo_plant": 1},
+    )
     s, _ = choose(s, 0, "craftsman")
     s = act(s, {"type": "bonus", "kind": "indigo"})
     assert GAME.to_move(s) == 0
@@ -629,7 +724,7 @@ def test_library_does_nothing_for_the_other_players():
     s = xtable(3)
     _library(s, seat=1, goods={"sugar": 1})
     before = s.players[1].doubloons
-    s, _ = choose(s, 0, "trader")       # seat 0 has nothing to sell
+    s, _ = choose(s, 0, "trader")  # seat 0 has nothing to sell
     s = act(s, sell("sugar"))
     assert s.players[1].doubloons == before + 2
 
@@ -647,5 +742,5 @@ def test_the_default_actions_of_the_new_decisions_are_legal():
     s = xtable(3)
     setx(s, 0, doubloons=1, vp=2, buildings={"black_market": 1})
     s, _ = choose(s, 0, "builder")
-    s = act(s, build("small_warehouse"))     # 3 - 1: one doubloon and one point
+    s = act(s, build("small_warehouse"))  # 3 - 1: one doubloon and one point
     assert GAME.default_action(s) == bm("vp")

@@ -11,6 +11,7 @@ Counts: PR_EXPANSION_GAMES games per option and player count (default 6:
 the file runs in about 25 seconds); the ``slow`` test plays 60 more each and
 runs only with PR_SLOW=1 (about two minutes).
 """
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,14 @@ import pytest
 
 from engine import IllegalMove
 from tests.engine.puerto_rico import puerto_rico_helpers as base_helpers
-from tests.engine.puerto_rico.pr_expansion_helpers import (GAME, OPTIONS, every_action_shape,
-                                               expected_ledger, ledger, random_game)
+from tests.engine.puerto_rico.pr_expansion_helpers import (
+    GAME,
+    OPTIONS,
+    every_action_shape,
+    expected_ledger,
+    ledger,
+    random_game,
+)
 
 GAMES = int(os.environ.get("PR_EXPANSION_GAMES", "6"))
 CASES = [(option, n) for option in OPTIONS for n in (2, 3, 4, 5)]
@@ -69,7 +76,7 @@ def test_only_offered_actions_apply(option, n):
         probes = every_action_shape(state) + base_helpers.every_action_shape(state) + legal
         for probe in probes:
             if probe in legal:
-                GAME.apply(state, seat, probe)      # must not raise
+                GAME.apply(state, seat, probe)  # must not raise
             else:
                 with pytest.raises(IllegalMove):
                     GAME.apply(state, seat, probe)

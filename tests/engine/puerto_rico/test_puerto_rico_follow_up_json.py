@@ -2,6 +2,7 @@
 the same moves as the live one, the Guest house's follow-up included: before
 issue 27's fix a game whose snapshot fell on that follow-up had no legal
 move at all."""
+
 from __future__ import annotations
 
 import json
@@ -24,7 +25,10 @@ def test_every_state_read_back_from_json_offers_the_same_moves():
             follow_ups += any(a["type"] == "guests_done" for a in actions)
             # The guest house and dear buildings first, so the follow-up comes up.
             builds = [a for a in actions if a["type"] in ("build", "select")]
-            pick = (max(builds, key=lambda a: (a["building"] == "guest_house", a["building"]))
-                    if builds else rnd.choice(actions))
+            pick = (
+                max(builds, key=lambda a: (a["building"] == "guest_house", a["building"]))
+                if builds
+                else rnd.choice(actions)
+            )
             state, _ = RULES.apply(state, seat, pick)
     assert follow_ups, "no Guest house follow-up was met"

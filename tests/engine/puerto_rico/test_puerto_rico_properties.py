@@ -5,6 +5,7 @@ every action: components are conserved, the old state was not changed, the
 offered action applied; and at the end: JSON round trip and replay from the
 action list give the identical state.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,10 +14,15 @@ import random
 import pytest
 
 from engine import IllegalMove
-from tests.engine.puerto_rico.puerto_rico_helpers import (GAME, every_action_shape, expected_ledger, ledger,
-                                              random_game)
+from tests.engine.puerto_rico.puerto_rico_helpers import (
+    GAME,
+    every_action_shape,
+    expected_ledger,
+    ledger,
+    random_game,
+)
 
-GAMES_PER_COUNT = 500       # 2,000 complete games in all
+GAMES_PER_COUNT = 500  # 2,000 complete games in all
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -51,7 +57,7 @@ def test_only_offered_actions_apply(players):
             legal = GAME.legal_actions(state, seat)
             for probe in every_action_shape(state):
                 if probe in legal:
-                    GAME.apply(state, seat, probe)      # must not raise
+                    GAME.apply(state, seat, probe)  # must not raise
                 else:
                     with pytest.raises(IllegalMove):
                         GAME.apply(state, seat, probe)

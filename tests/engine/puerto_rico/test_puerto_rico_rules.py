@@ -13,6 +13,7 @@ sits to the left of seat i (clockwise).  Remember that the engine plays a
 decision at once when it has a single legal action, and skips seats that have
 nothing to decide.
 """
+
 from __future__ import annotations
 
 import random
@@ -20,11 +21,34 @@ import random
 import pytest
 
 from engine import IllegalMove
-from engine.puerto_rico.data import BUILDINGS, CORN, COFFEE, INDIGO, SUGAR, TOBACCO
-from tests.engine.puerto_rico.pr_positions import (AUTO, GAME, HACIENDA, PASS, QUARRY, act, bonus, build,
-                                       choose, game_over_now, goods_of, legal, load,
-                                       place, plantation, role, sell, set_ships, set_supply,
-                                       setp, ship_view, store, supply, table, wharf)
+from engine.puerto_rico.data import BUILDINGS, COFFEE, CORN, INDIGO, SUGAR, TOBACCO
+from tests.engine.puerto_rico.pr_positions import (
+    AUTO,
+    GAME,
+    HACIENDA,
+    PASS,
+    QUARRY,
+    act,
+    bonus,
+    build,
+    choose,
+    game_over_now,
+    goods_of,
+    legal,
+    load,
+    place,
+    plantation,
+    role,
+    sell,
+    set_ships,
+    set_supply,
+    setp,
+    ship_view,
+    store,
+    supply,
+    table,
+    wharf,
+)
 
 
 def turn_outcomes(s, seat: int, depth: int = 3) -> list:
@@ -45,6 +69,7 @@ def turn_outcomes(s, seat: int, depth: int = 3) -> list:
 # Setup ("VOORBEREIDING VAN HET SPEL", "VARIANT VOOR 2 SPELERS")
 # =============================================================================
 
+
 @pytest.mark.parametrize("n, coins", [(2, 3), (3, 2), (4, 3), (5, 4)])
 def test_setup_starting_doubloons(n, coins):
     """000_5b629d4347a4e22c.txt: "geld: 3 spelers: 2 dubloenen - 4 spelers: 3 dubloenen
@@ -56,12 +81,15 @@ def test_setup_starting_doubloons(n, coins):
     assert [p["doubloons"] for p in GAME.view(s, None)["players"]] == [coins] * n
 
 
-@pytest.mark.parametrize("n, kinds", [
-    (2, ["indigo", "corn"]),
-    (3, ["indigo", "indigo", "corn"]),
-    (4, ["indigo", "indigo", "corn", "corn"]),
-    (5, ["indigo", "indigo", "indigo", "corn", "corn"]),
-])
+@pytest.mark.parametrize(
+    "n, kinds",
+    [
+        (2, ["indigo", "corn"]),
+        (3, ["indigo", "indigo", "corn"]),
+        (4, ["indigo", "indigo", "corn", "corn"]),
+        (5, ["indigo", "indigo", "indigo", "corn", "corn"]),
+    ],
+)
 def test_setup_starting_plantation_by_seat_from_the_governor(n, kinds):
     """000_5b629d4347a4e22c.txt: "De startspeler krijgt de gouverneurskaart en een blauw
     indigokaartje ... bij 3 spelers: 2e speler: 1 x indigo en 3e speler 1 x maïs; bij 4
@@ -110,8 +138,7 @@ def test_setup_colonists_in_supply_and_on_the_ship(n, colonists):
     assert all(p["san_juan"] == 0 for p in v["players"])
 
 
-@pytest.mark.parametrize("n, ships", [(2, [4, 6]), (3, [4, 5, 6]), (4, [5, 6, 7]),
-                                      (5, [6, 7, 8])])
+@pytest.mark.parametrize("n, ships", [(2, [4, 6]), (3, [4, 5, 6]), (4, [5, 6, 7]), (5, [6, 7, 8])])
 def test_setup_cargo_ships(n, ships):
     """000_5b629d4347a4e22c.txt: "drie schepen: bij 3 spelers: de schepen met 4, 5 en 6
     laadruimtes; bij 4 spelers: 5, 6 en 7; bij 5 spelers: 6, 7 en 8"; 2 players: "2 schepen:
@@ -195,9 +222,13 @@ def test_setup_goods(n):
     """
     removed = 2 if n == 2 else 0
     v = GAME.view(GAME.new_game(n, {}, 5), None)
-    assert v["goods_supply"] == {"corn": 10 - removed, "indigo": 11 - removed,
-                                 "sugar": 11 - removed, "tobacco": 9 - removed,
-                                 "coffee": 9 - removed}
+    assert v["goods_supply"] == {
+        "corn": 10 - removed,
+        "indigo": 11 - removed,
+        "sugar": 11 - removed,
+        "tobacco": 9 - removed,
+        "coffee": 9 - removed,
+    }
     assert v["trading_house"] == []
 
 
@@ -212,8 +243,18 @@ def test_setup_buildings_three_to_five_players(n):
     The building supply for 3-5 players.
     """
     left = GAME.view(GAME.new_game(n, {}, 5), None)["buildings_left"]
-    want = {name: (1 if b.large else 4 if name in ("small_indigo_plant", "small_sugar_mill")
-                   else 3 if b.produces is not None else 2) for name, b in BUILDINGS.items()}
+    want = {
+        name: (
+            1
+            if b.large
+            else 4
+            if name in ("small_indigo_plant", "small_sugar_mill")
+            else 3
+            if b.produces is not None
+            else 2
+        )
+        for name, b in BUILDINGS.items()
+    }
     assert left == want
     assert sum(c for name, c in left.items() if BUILDINGS[name].produces is not None) == 20
 
@@ -246,6 +287,7 @@ def test_setup_bank(n):
 # =============================================================================
 # Choosing roles, the end of a round ("SPELVERLOOP", "DE ROLLEN", "Een nieuwe ronde")
 # =============================================================================
+
 
 def _quiet_table(n: int, governor: int):
     """Nobody owns anything: craftsman, trader, captain, mayor and prospector
@@ -311,7 +353,7 @@ def test_a_player_may_not_refuse_to_choose_a_role():
     assert PASS not in legal(s) and {a["type"] for a in legal(s)} == {"role"}
     with pytest.raises(IllegalMove):
         GAME.apply(s, 1, PASS)
-    s = act(s, role("captain"))          # nobody has goods: allowed all the same
+    s = act(s, role("captain"))  # nobody has goods: allowed all the same
     assert GAME.to_move(s) == 2 and GAME.view(s, None)["phase"] == "role"
 
 
@@ -329,8 +371,15 @@ def test_a_doubloon_is_put_on_each_role_nobody_chose():
     for r in ("craftsman", "trader", "captain", "mayor"):
         s = act(s, role(r))
     v = GAME.view(s, None)
-    assert v["roles"] == {"settler": 1, "mayor": 0, "builder": 3, "craftsman": 0,
-                          "trader": 0, "captain": 0, "prospector": 1}
+    assert v["roles"] == {
+        "settler": 1,
+        "mayor": 0,
+        "builder": 3,
+        "craftsman": 0,
+        "trader": 0,
+        "captain": 0,
+        "prospector": 1,
+    }
     assert v["bank"] == bank - 3
 
 
@@ -389,15 +438,22 @@ def test_two_players_alternate_until_each_has_chosen_three_roles():
     left gets a doubloon; the other player becomes governor with all 7 roles.
     """
     s = _quiet_table(2, governor=1)
-    s.face_up, s.quarries = [], 0        # the settler offers nothing either
+    s.face_up, s.quarries = [], 0  # the settler offers nothing either
     order = []
     for r in ("craftsman", "trader", "captain", "mayor", "prospector", "settler"):
         order.append(GAME.to_move(s))
         s = act(s, role(r))
     assert order == [1, 0, 1, 0, 1, 0]
     v = GAME.view(s, None)
-    assert v["roles"] == {"settler": 0, "mayor": 0, "builder": 1, "craftsman": 0,
-                          "trader": 0, "captain": 0, "prospector": 0}
+    assert v["roles"] == {
+        "settler": 0,
+        "mayor": 0,
+        "builder": 1,
+        "craftsman": 0,
+        "trader": 0,
+        "captain": 0,
+        "prospector": 0,
+    }
     assert (v["governor"], GAME.to_move(s), v["round"]) == (0, 0, 2)
     assert len(legal(s)) == 7
 
@@ -417,18 +473,18 @@ def test_the_role_action_starts_with_the_chooser_and_goes_clockwise():
         seen.append(GAME.to_move(s))
         s = act(s, plantation(kind))
     assert seen == [1, 2, 0]
-    assert [p.tiles[:5] for p in s.players] == [[0, 1, 0, 0, 0], [0, 0, 0, 0, 1],
-                                                [0, 0, 1, 0, 0]]
+    assert [p.tiles[:5] for p in s.players] == [[0, 1, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 1, 0, 0]]
 
 
 # =============================================================================
 # Settler ("DE LANDBOUWER")
 # =============================================================================
 
+
 def _settler_table(n: int = 3):
     s = table(n, governor=0)
     s.face_up = [CORN, INDIGO, SUGAR, COFFEE][: n + 1]
-    s.stack = [TOBACCO, TOBACCO, SUGAR, CORN, INDIGO, COFFEE]   # drawn from the end
+    s.stack = [TOBACCO, TOBACCO, SUGAR, CORN, INDIGO, COFFEE]  # drawn from the end
     s.discard = []
     return s
 
@@ -527,12 +583,11 @@ def test_settler_each_player_takes_at_most_one_plantation_clockwise():
     """
     s, _ = choose(_settler_table(), 0, "settler")
     s = act(s, plantation("coffee"))
-    assert plantation("coffee") not in legal(s)         # taken: no longer face up
+    assert plantation("coffee") not in legal(s)  # taken: no longer face up
     s = act(s, plantation("corn"))
     assert GAME.to_move(s) == 2
     s = act(s, plantation("sugar"))
-    assert [p.tiles[:5] for p in s.players] == [[0, 0, 0, 0, 1], [1, 0, 0, 0, 0],
-                                                [0, 0, 1, 0, 0]]
+    assert [p.tiles[:5] for p in s.players] == [[0, 0, 0, 0, 1], [1, 0, 0, 0, 0], [0, 0, 1, 0, 0]]
     assert GAME.view(s, None)["phase"] == "role"
 
 
@@ -577,10 +632,10 @@ def test_settler_hacienda_draws_an_extra_face_down_tile_first():
     assert HACIENDA in legal(s)
     stack = len(s.stack)
     s = act(s, HACIENDA)
-    assert GAME.to_move(s) == 1                         # still his turn
-    assert HACIENDA not in legal(s)                     # once only
+    assert GAME.to_move(s) == 1  # still his turn
+    assert HACIENDA not in legal(s)  # once only
     assert len(s.stack) == stack - 1
-    assert s.players[1].tiles[:5] == [0, 0, 0, 0, 1]    # the top tile: coffee
+    assert s.players[1].tiles[:5] == [0, 0, 0, 0, 1]  # the top tile: coffee
     s = act(s, plantation("sugar"))
     assert s.players[1].tiles[:5] == [0, 0, 1, 0, 1]
     assert GAME.to_move(s) == 2
@@ -748,7 +803,7 @@ def test_settler_the_discard_pile_is_shuffled_when_the_stack_runs_out():
     assert len(v["face_up"]) == 4
     assert v["face_up"].count("tobacco") == 2
     assert v["discard"] == []
-    assert v["stack_size"] == 5 + 1 - 2                 # old discard + corn left over
+    assert v["stack_size"] == 5 + 1 - 2  # old discard + corn left over
     assert sorted(s.stack + s.face_up) == sorted([CORN] * 4 + [INDIGO] * 2 + [TOBACCO] * 2)
 
 
@@ -771,6 +826,7 @@ def test_settler_turns_up_fewer_when_no_tiles_are_left():
 # Mayor ("DE BURGEMEESTER")
 # =============================================================================
 
+
 def _mayor_table(n: int = 3, mayor: int = 0, ship: int | None = None, supply_: int = 40):
     s = table(n, governor=mayor)
     s.colonist_ship = n if ship is None else ship
@@ -785,9 +841,9 @@ def test_mayor_privilege_one_colonist_from_the_supply_not_the_ship():
     The mayor gets one colonist from the supply, on top of his share of the ship.
     """
     s = _mayor_table(3, ship=3, supply_=40)
-    s, _ = choose(s, 0, "mayor")             # nobody has circles: all go to San Juan
+    s, _ = choose(s, 0, "mayor")  # nobody has circles: all go to San Juan
     assert [p.san_juan for p in s.players] == [2, 1, 1]
-    assert s.colonist_supply == 40 - 1 - 3   # privilege, then the ship refilled with 3
+    assert s.colonist_supply == 40 - 1 - 3  # privilege, then the ship refilled with 3
 
 
 def test_mayor_privilege_lapses_when_the_supply_is_empty():
@@ -819,9 +875,14 @@ def test_mayor_players_may_rearrange_all_their_colonists():
     A colonist already on a plantation may be moved elsewhere.
     """
     s = _mayor_table(3, ship=3)
-    setp(s, 0, tiles={"corn": 1, "indigo": 1, "sugar": 1}, worked={"corn": 1},
-         buildings={"small_indigo_plant": 0})
-    s, _ = choose(s, 0, "mayor")             # 1 old + 1 privilege + 1 from the ship
+    setp(
+        s,
+        0,
+        tiles={"corn": 1, "indigo": 1, "sugar": 1},
+        worked={"corn": 1},
+        buildings={"small_indigo_plant": 0},
+    )
+    s, _ = choose(s, 0, "mayor")  # 1 old + 1 privilege + 1 from the ship
     assert GAME.to_move(s) == 0
     assert GAME.view(s, 0)["mayor_pool"] == 3
     for target in ("indigo", "small_indigo_plant", "sugar"):
@@ -840,7 +901,7 @@ def test_mayor_no_colonist_may_stay_in_san_juan_while_a_circle_is_empty():
     """
     s = _mayor_table(3, ship=3)
     setp(s, 0, tiles={"corn": 2, "indigo": 2}, buildings={"indigo_plant": 0})
-    s, _ = choose(s, 0, "mayor")             # 2 colonists, 7 circles
+    s, _ = choose(s, 0, "mayor")  # 2 colonists, 7 circles
     while GAME.to_move(s) == 0 and GAME.view(s, None)["phase"] == "mayor":
         options = legal(s)
         assert PASS not in options
@@ -871,7 +932,7 @@ def test_mayor_san_juan_colonists_are_placed_in_a_later_mayor_phase():
     """
     s = _mayor_table(3, ship=3)
     setp(s, 1, tiles={"corn": 3}, worked={"corn": 1}, san_juan=1)
-    s, _ = choose(s, 0, "mayor")             # seat 1: 1 + 1 + 1 new = 3 for 3 circles
+    s, _ = choose(s, 0, "mayor")  # seat 1: 1 + 1 + 1 new = 3 for 3 circles
     p = s.players[1]
     assert p.worked[CORN] == 3 and p.san_juan == 0
 
@@ -887,8 +948,8 @@ def test_mayor_ship_refilled_with_one_colonist_per_empty_building_circle():
     s = _mayor_table(3, ship=3, supply_=40)
     setp(s, 1, tiles={"corn": 1}, buildings={"tobacco_storage": 0, "coffee_roaster": 0})
     setp(s, 2, buildings={"small_market": 0})
-    s, _ = choose(s, 0, "mayor")             # seat 1 has 1 colonist for 6 circles
-    s = act(s, place("corn"))                # seat 2's one colonist fills the market
+    s, _ = choose(s, 0, "mayor")  # seat 1 has 1 colonist for 6 circles
+    s = act(s, place("corn"))  # seat 2's one colonist fills the market
     v = GAME.view(s, None)
     assert s.players[2].buildings == {"small_market": 1}
     assert v["colonist_ship"] == 5
@@ -902,9 +963,9 @@ def test_mayor_ship_refilled_with_at_least_one_colonist_per_player():
     No empty building circle (empty plantations do not count): n colonists.
     """
     s = _mayor_table(4, ship=4, supply_=40)
-    setp(s, 2, tiles={"corn": 5, "quarry": 3})      # 8 empty island circles
+    setp(s, 2, tiles={"corn": 5, "quarry": 3})  # 8 empty island circles
     s, _ = choose(s, 0, "mayor")
-    s = act(s, place("corn"), seat=2)                # his one colonist
+    s = act(s, place("corn"), seat=2)  # his one colonist
     v = GAME.view(s, None)
     assert v["phase"] == "role" and s.players[2].worked[CORN] == 1
     assert v["colonist_ship"] == 4
@@ -951,6 +1012,7 @@ def test_mayor_a_ship_filled_exactly_does_not_end_the_game():
 # =============================================================================
 # Builder ("DE BOUWMEESTER", "Steengroeve")
 # =============================================================================
+
 
 def _builder_table(n: int = 3):
     s = table(n, governor=0)
@@ -999,8 +1061,10 @@ def test_builder_the_other_players_pay_the_full_cost():
     assert _cost_paid(s, 2, "small_warehouse") == 3
 
 
-@pytest.mark.parametrize("name, paid", [("hacienda", 2 - 1), ("large_market", 5 - 2),
-                                        ("factory", 7 - 3), ("residence", 10 - 4)])
+@pytest.mark.parametrize(
+    "name, paid",
+    [("hacienda", 2 - 1), ("large_market", 5 - 2), ("factory", 7 - 3), ("residence", 10 - 4)],
+)
 def test_builder_occupied_quarries_capped_by_the_column(name, paid):
     """000_5b629d4347a4e22c.txt: "Elke bezette steengroeve die in het bezit is van een speler,
     vermindert de bouwkosten met 1 dubloen. Een speler kan echter bij de gebouwen uit de
@@ -1069,8 +1133,10 @@ def test_builder_needs_the_doubloons():
     setp(s, 1, doubloons=1)
     s, _ = choose(s, 0, "builder")
     s = act(s, PASS)
-    assert sorted(a["building"] for a in legal(s) if a["type"] == "build") == \
-        ["small_indigo_plant", "small_market"]
+    assert sorted(a["building"] for a in legal(s) if a["type"] == "build") == [
+        "small_indigo_plant",
+        "small_market",
+    ]
 
 
 def test_builder_no_player_builds_the_same_building_twice():
@@ -1260,6 +1326,7 @@ def test_builder_the_twelfth_city_space_ends_the_game_after_the_round(last):
 # Craftsman ("DE OPZICHTER", "De productiegebouwen")
 # =============================================================================
 
+
 def _craftsman(s, seat: int = 0):
     return choose(s, seat, "craftsman")[0]
 
@@ -1277,10 +1344,8 @@ def test_craftsman_corn_needs_no_production_building():
     assert goods_of(s, 1) == {"corn": 2}
 
 
-@pytest.mark.parametrize("plantations, circles, made", [(3, 2, 2), (1, 3, 1), (2, 0, 0),
-                                                       (0, 3, 0)])
-def test_craftsman_production_needs_occupied_plantations_and_circles(plantations, circles,
-                                                                     made):
+@pytest.mark.parametrize("plantations, circles, made", [(3, 2, 2), (1, 3, 1), (2, 0, 0), (0, 3, 0)])
+def test_craftsman_production_needs_occupied_plantations_and_circles(plantations, circles, made):
     """000_5b629d4347a4e22c.txt: "De cirkels op een productiegebouw geven aan hoeveel goederen
     hier maximaal geproduceerd kunnen worden, wanneer die met kolonisten bezet zijn. Daartoe
     heeft de speler ook net zoveel bezette plantages nodig."
@@ -1288,8 +1353,13 @@ def test_craftsman_production_needs_occupied_plantations_and_circles(plantations
     Indigo made = the smaller of occupied indigo plantations and occupied circles.
     """
     s = table(3)
-    setp(s, 1, tiles={"indigo": 3}, worked={"indigo": plantations},
-         buildings={"indigo_plant": circles})
+    setp(
+        s,
+        1,
+        tiles={"indigo": 3},
+        worked={"indigo": plantations},
+        buildings={"indigo_plant": circles},
+    )
     s = _craftsman(s)
     assert goods_of(s, 1) == ({"indigo": made} if made else {})
 
@@ -1301,8 +1371,13 @@ def test_craftsman_small_and_large_production_buildings_add_up():
     Small sugar mill (1) + sugar mill (3), four occupied sugar plantations: 4 sugar.
     """
     s = table(3)
-    setp(s, 1, tiles={"sugar": 4}, worked={"sugar": 4},
-         buildings={"small_sugar_mill": 1, "sugar_mill": 3})
+    setp(
+        s,
+        1,
+        tiles={"sugar": 4},
+        worked={"sugar": 4},
+        buildings={"small_sugar_mill": 1, "sugar_mill": 3},
+    )
     s = _craftsman(s)
     assert goods_of(s, 1) == {"sugar": 4}
 
@@ -1333,8 +1408,14 @@ def test_craftsman_extra_barrel_of_a_kind_he_produced():
     The craftsman chooses his extra barrel among the kinds he produced only.
     """
     s = table(3)
-    setp(s, 0, goods={"coffee": 2}, tiles={"corn": 1, "indigo": 1},
-         worked={"corn": 1, "indigo": 1}, buildings={"small_indigo_plant": 1})
+    setp(
+        s,
+        0,
+        goods={"coffee": 2},
+        tiles={"corn": 1, "indigo": 1},
+        worked={"corn": 1, "indigo": 1},
+        buildings={"small_indigo_plant": 1},
+    )
     s = _craftsman(s)
     assert GAME.to_move(s) == 0
     assert sorted(legal(s), key=str) == sorted([bonus("corn"), bonus("indigo")], key=str)
@@ -1386,11 +1467,21 @@ def test_craftsman_factory_pays_by_kinds_produced(kinds, pay):
     The factory pays 0/1/2/3/5 for 1/2/3/4/5 kinds.
     """
     names = ["corn", "indigo", "sugar", "tobacco", "coffee"][:kinds]
-    plants = {"indigo": "small_indigo_plant", "sugar": "small_sugar_mill",
-              "tobacco": "tobacco_storage", "coffee": "coffee_roaster"}
+    plants = {
+        "indigo": "small_indigo_plant",
+        "sugar": "small_sugar_mill",
+        "tobacco": "tobacco_storage",
+        "coffee": "coffee_roaster",
+    }
     s = table(3)
-    setp(s, 1, doubloons=0, tiles=dict.fromkeys(names, 1), worked=dict.fromkeys(names, 1),
-         buildings={"factory": 1, **{plants[k]: 1 for k in names if k in plants}})
+    setp(
+        s,
+        1,
+        doubloons=0,
+        tiles=dict.fromkeys(names, 1),
+        worked=dict.fromkeys(names, 1),
+        buildings={"factory": 1, **{plants[k]: 1 for k in names if k in plants}},
+    )
     s = _craftsman(s)
     assert len(goods_of(s, 1)) == kinds
     assert s.players[1].doubloons == pay
@@ -1402,8 +1493,14 @@ def test_craftsman_factory_counts_kinds_not_barrels():
     Three corn and three indigo are two kinds: one doubloon.
     """
     s = table(3)
-    setp(s, 1, doubloons=0, tiles={"corn": 3, "indigo": 3}, worked={"corn": 3, "indigo": 3},
-         buildings={"factory": 1, "indigo_plant": 3})
+    setp(
+        s,
+        1,
+        doubloons=0,
+        tiles={"corn": 3, "indigo": 3},
+        worked={"corn": 3, "indigo": 3},
+        buildings={"factory": 1, "indigo_plant": 3},
+    )
     s = _craftsman(s)
     assert s.players[1].doubloons == 1
 
@@ -1414,8 +1511,14 @@ def test_craftsman_an_unoccupied_factory_pays_nothing():
     An empty factory pays nothing.
     """
     s = table(3)
-    setp(s, 1, doubloons=0, tiles={"corn": 1, "indigo": 1}, worked={"corn": 1, "indigo": 1},
-         buildings={"factory": 0, "small_indigo_plant": 1})
+    setp(
+        s,
+        1,
+        doubloons=0,
+        tiles={"corn": 1, "indigo": 1},
+        worked={"corn": 1, "indigo": 1},
+        buildings={"factory": 0, "small_indigo_plant": 1},
+    )
     s = _craftsman(s)
     assert goods_of(s, 1) == {"corn": 1, "indigo": 1} and s.players[1].doubloons == 0
 
@@ -1423,6 +1526,7 @@ def test_craftsman_an_unoccupied_factory_pays_nothing():
 # =============================================================================
 # Trader ("DE HANDELAAR")
 # =============================================================================
+
 
 def _trader_table(n: int = 3, house=()):
     s = table(n, governor=0)
@@ -1432,8 +1536,9 @@ def _trader_table(n: int = 3, house=()):
     return s
 
 
-@pytest.mark.parametrize("kind, price", [("corn", 0), ("indigo", 1), ("sugar", 2),
-                                         ("tobacco", 3), ("coffee", 4)])
+@pytest.mark.parametrize(
+    "kind, price", [("corn", 0), ("indigo", 1), ("sugar", 2), ("tobacco", 3), ("coffee", 4)]
+)
 def test_trader_sells_one_barrel_for_the_price_plus_one(kind, price):
     """000_5b629d4347a4e22c.txt: "Wie deze rol kiest, mag exact één goederensteen aan het
     handelshuis verkopen. Hij krijgt daarvoor de daar aangegeven prijs (0-4 dubloenen) plus 1
@@ -1446,13 +1551,15 @@ def test_trader_sells_one_barrel_for_the_price_plus_one(kind, price):
     setp(s, 0, goods={kind: 2})
     s, _ = choose(s, 0, "trader")
     s = act(s, sell(kind))
-    assert s.players[0].doubloons == price + 1 and s.players[0].goods == \
-        [1 if g == kind else 0 for g in ("corn", "indigo", "sugar", "tobacco", "coffee")]
+    assert s.players[0].doubloons == price + 1 and s.players[0].goods == [
+        1 if g == kind else 0 for g in ("corn", "indigo", "sugar", "tobacco", "coffee")
+    ]
     assert GAME.view(s, None)["trading_house"] == [kind]
 
 
-@pytest.mark.parametrize("kind, price", [("corn", 0), ("indigo", 1), ("sugar", 2),
-                                         ("tobacco", 3), ("coffee", 4)])
+@pytest.mark.parametrize(
+    "kind, price", [("corn", 0), ("indigo", 1), ("sugar", 2), ("tobacco", 3), ("coffee", 4)]
+)
 def test_trader_the_other_players_sell_at_the_price(kind, price):
     """000_5b629d4347a4e22c.txt: "Daarna kunnen de andere spelers met de klok mee maximaal één
     goederensteen verkopen voor de aangegeven prijs."
@@ -1601,10 +1708,15 @@ def test_trader_a_house_not_full_keeps_its_barrels():
     assert GAME.view(s, None)["trading_house"] == ["corn", "indigo", "coffee"]
 
 
-@pytest.mark.parametrize("markets, extra", [({"small_market": 1}, 1),
-                                            ({"large_market": 1}, 2),
-                                            ({"small_market": 1, "large_market": 1}, 3),
-                                            ({"small_market": 0, "large_market": 0}, 0)])
+@pytest.mark.parametrize(
+    "markets, extra",
+    [
+        ({"small_market": 1}, 1),
+        ({"large_market": 1}, 2),
+        ({"small_market": 1, "large_market": 1}, 3),
+        ({"small_market": 0, "large_market": 0}, 0),
+    ],
+)
 def test_trader_markets_add_to_the_price(markets, extra):
     """000_5b629d4347a4e22c.txt: "Verkoopt de eigenaar van een kleine markthal in de
     handelaarfase een goederensteen, dan krijgt hij daarvoor 1 dubloen extra uit de bank.";
@@ -1651,6 +1763,7 @@ def test_trader_corn_may_be_sold_for_nothing():
 # =============================================================================
 # Captain ("DE KAPITEIN", "Leveringsvoorwaarden", "Opslaan van goederen")
 # =============================================================================
+
 
 def _captain_table(n: int = 3):
     s = table(n, governor=0)
@@ -1739,9 +1852,9 @@ def test_captain_a_full_ship_takes_nothing_more():
     set_ships(s, (4, "corn", 4), (5, "indigo", 5), (6, "sugar", 2))
     setp(s, 1, goods={"corn": 2})
     s, _ = choose(s, 0, "captain")
-    assert GAME.view(s, None)["phase"] == "role"        # nobody could load
+    assert GAME.view(s, None)["phase"] == "role"  # nobody could load
     assert s.players[1].vp == 0
-    assert goods_of(s, 1) == {"corn": 1}                # one barrel kept (see storage)
+    assert goods_of(s, 1) == {"corn": 1}  # one barrel kept (see storage)
 
 
 def test_captain_the_ship_that_takes_the_most_barrels_must_be_used():
@@ -1799,7 +1912,7 @@ def test_captain_phase_goes_round_until_nobody_can_load():
     s = _captain_table()
     setp(s, 0, goods={"corn": 2, "sugar": 3})
     s, _ = choose(s, 0, "captain")
-    s = act(s, load("corn", 0))        # then sugar: the 5- or 6-ship, his choice
+    s = act(s, load("corn", 0))  # then sugar: the 5- or 6-ship, his choice
     assert GAME.to_move(s) == 0 and {a["kind"] for a in legal(s)} == {"sugar"}
     s = act(s, load("sugar", 2))
     assert goods_of(s, 0) == {} and GAME.view(s, None)["phase"] == "role"
@@ -1918,7 +2031,7 @@ def test_captain_wharf_only_once_per_phase():
     s = act(s, wharf("sugar"))
     assert GAME.to_move(s) == 1
     assert legal(s) and all(a["type"] == "load" for a in legal(s))
-    s = act(s, load("coffee", 1))       # then the corn on the 4-ship, played at once
+    s = act(s, load("coffee", 1))  # then the corn on the 4-ship, played at once
     assert s.players[1].vp == 3 + 2 + 1 and goods_of(s, 1) == {}
 
 
@@ -1966,20 +2079,24 @@ def test_storage_each_player_keeps_one_barrel():
     corn = supply(s, "corn")
     s, _ = choose(s, 0, "captain")
     assert GAME.view(s, None)["phase"] == "storage" and GAME.to_move(s) == 1
-    assert sorted(legal(s), key=str) == sorted([store([], "corn"), store([], "indigo")],
-                                               key=str)
+    assert sorted(legal(s), key=str) == sorted([store([], "corn"), store([], "indigo")], key=str)
     s = act(s, store([], "indigo"))
     assert goods_of(s, 1) == {"indigo": 1}
-    assert supply(s, "corn") == corn + 3 + 4           # his 3, and the full ship's 4
+    assert supply(s, "corn") == corn + 3 + 4  # his 3, and the full ship's 4
 
 
-@pytest.mark.parametrize("buildings, kept", [
-    ({"small_warehouse": 1}, {"corn": 3, "indigo": 1}),
-    ({"large_warehouse": 1}, {"corn": 3, "indigo": 2, "sugar": 1}),
-    ({"small_warehouse": 1, "large_warehouse": 1}, {"corn": 3, "indigo": 2, "sugar": 4,
-                                                    "tobacco": 1}),
-    ({"small_warehouse": 0, "large_warehouse": 0}, {"corn": 1}),
-])
+@pytest.mark.parametrize(
+    "buildings, kept",
+    [
+        ({"small_warehouse": 1}, {"corn": 3, "indigo": 1}),
+        ({"large_warehouse": 1}, {"corn": 3, "indigo": 2, "sugar": 1}),
+        (
+            {"small_warehouse": 1, "large_warehouse": 1},
+            {"corn": 3, "indigo": 2, "sugar": 4, "tobacco": 1},
+        ),
+        ({"small_warehouse": 0, "large_warehouse": 0}, {"corn": 1}),
+    ],
+)
 def test_storage_warehouses_keep_whole_kinds(buildings, kept):
     """000_5b629d4347a4e22c.txt: "De eigenaar van een klein pakhuis mag aan het einde van een
     kapiteinsfase - naast de ene goederensteen die elke speler mag opslaan - nog een
@@ -1994,8 +2111,12 @@ def test_storage_warehouses_keep_whole_kinds(buildings, kept):
     """
     s = _captain_table()
     set_ships(s, (4, "corn", 4), (5, "indigo", 5), (6, "sugar", 6))
-    setp(s, 1, goods={"corn": 3, "indigo": 2, "sugar": 4, "tobacco": 2, "coffee": 2},
-         buildings=buildings)
+    setp(
+        s,
+        1,
+        goods={"corn": 3, "indigo": 2, "sugar": 4, "tobacco": 2, "coffee": 2},
+        buildings=buildings,
+    )
     s, _ = choose(s, 0, "captain")
     stored = [k for k, n in kept.items() if n > 1]
     single = [k for k, n in kept.items() if n == 1][0]
@@ -2066,15 +2187,18 @@ def test_captain_chips_run_out_players_keep_scoring_and_the_round_ends_the_game(
     setp(s, 0, goods={"corn": 4})
     setp(s, 1, goods={"sugar": 3})
     s = act(s, role("captain"))
-    s = act(s, load("corn", 0))         # then seat 1's sugar: the 5-ship, played at once
+    s = act(s, load("corn", 0))  # then seat 1's sugar: the 5-ship, played at once
     assert [p.vp for p in s.players] == [5, 3, 0]
     assert not GAME.is_over(s) and GAME.to_move(s) == 1
-    s = act(s, role("trader"))          # nobody has goods left: nothing to do
+    s = act(s, role("trader"))  # nobody has goods left: nothing to do
     assert not GAME.is_over(s)
-    s = act(s, role("craftsman"))       # nobody has plantations
+    s = act(s, role("craftsman"))  # nobody has plantations
     assert GAME.is_over(s)
-    assert [sc.breakdown[0] for sc in GAME.outcome(s).scores] == \
-        [("chips", 5), ("chips", 3), ("chips", 0)]
+    assert [sc.breakdown[0] for sc in GAME.outcome(s).scores] == [
+        ("chips", 5),
+        ("chips", 3),
+        ("chips", 0),
+    ]
 
 
 def test_captain_the_last_chip_taken_exactly_ends_the_game_after_the_round():
@@ -2118,6 +2242,7 @@ def test_end_two_players_play_all_six_role_choices_of_the_last_round():
 # End of the game and final scoring ("EINDE VAN HET SPEL")
 # =============================================================================
 
+
 def test_score_is_chips_plus_building_points_plus_occupied_large_bonuses():
     """000_5b629d4347a4e22c.txt: "Elke speler telt op: de waarde van zijn puntfiches + de
     punten van zijn gebouwen (roodbruin getal bovenaan rechts) + de extra punten van zijn
@@ -2127,8 +2252,15 @@ def test_score_is_chips_plus_building_points_plus_occupied_large_bonuses():
     // 3 = 2) = 22.
     """
     s = table(3)
-    setp(s, 0, vp=12, tiles={"corn": 3}, worked={"corn": 3}, san_juan=1,
-         buildings={"harbor": 1, "small_market": 1, "fortress": 1})
+    setp(
+        s,
+        0,
+        vp=12,
+        tiles={"corn": 3},
+        worked={"corn": 3},
+        san_juan=1,
+        buildings={"harbor": 1, "small_market": 1, "fortress": 1},
+    )
     out = game_over_now(s)
     assert out.scores[0].total == 12 + 3 + 1 + 4 + 2
 
@@ -2159,7 +2291,7 @@ def test_score_customs_house_counts_points_scored_after_the_chips_ran_out():
     s.vp_supply = 2
     set_ships(s, (4, None, 0), (5, "sugar", 1), (6, "coffee", 1))
     setp(s, 0, vp=6, goods={"corn": 4}, buildings={"customs_house": 1})
-    s = act(s, role("captain"))         # 4 corn: only the 4-ship is empty
+    s = act(s, role("captain"))  # 4 corn: only the 4-ship is empty
     s = act(s, role("trader"))
     s = act(s, role("craftsman"))
     assert GAME.is_over(s)
@@ -2220,17 +2352,19 @@ def test_view_shows_a_player_only_his_own_chips():
         setp(s, seat, vp=vp, doubloons=seat, goods={"corn": seat})
     for viewer in range(3):
         players = GAME.view(s, viewer)["players"]
-        assert [p["vp"] for p in players] == [vp if i == viewer else None
-                                              for i, vp in enumerate((4, 7, 9))]
+        assert [p["vp"] for p in players] == [
+            vp if i == viewer else None for i, vp in enumerate((4, 7, 9))
+        ]
         assert [p["doubloons"] for p in players] == [0, 1, 2]
         assert [p["goods"]["corn"] for p in players] == [0, 1, 2]
     assert [p["vp"] for p in GAME.view(s, None)["players"]] == [None] * 3
-    assert "stack" not in GAME.view(s, 0)           # nor the order of the face-down tiles
+    assert "stack" not in GAME.view(s, 0)  # nor the order of the face-down tiles
 
 
 # =============================================================================
 # What a timed-out seat plays (GAME.default_action, documented in game.py)
 # =============================================================================
+
 
 def _assert_default(s, want: dict) -> None:
     got = GAME.default_action(s)
@@ -2239,16 +2373,14 @@ def _assert_default(s, want: dict) -> None:
 
 
 def test_default_role_is_the_prospector_when_on_offer():
-    """game.py: "Prospector when on offer (nobody else acts: the closest to a pass)".
-    """
+    """game.py: "Prospector when on offer (nobody else acts: the closest to a pass)"."""
     s = table(4)
     s.roles["builder"] = 3
     _assert_default(s, role("prospector"))
 
 
 def test_default_role_without_prospector_is_the_richest_role_first_in_table_order():
-    """game.py: "otherwise the role with the most doubloons, first in table order."
-    """
+    """game.py: "otherwise the role with the most doubloons, first in table order." """
     s = table(3)
     s.roles.update(mayor=2, trader=2, settler=1)
     _assert_default(s, role("mayor"))
@@ -2257,8 +2389,7 @@ def test_default_role_without_prospector_is_the_richest_role_first_in_table_orde
 
 
 def test_default_settler_builder_trader_pass():
-    """game.py: "What a timed-out seat plays: a pass where allowed" (interface.py).
-    """
+    """game.py: "What a timed-out seat plays: a pass where allowed" (interface.py)."""
     s = _settler_table()
     _assert_default(choose(s, 0, "settler")[0], PASS)
     s = _builder_table()
@@ -2274,9 +2405,14 @@ def test_default_mayor_restores_the_last_arrangement_then_fills_buildings_first(
     circles in the order of AUTO_ORDER" (buildings first, then coffee ... corn, quarry).
     """
     s = _mayor_table(3, ship=3)
-    setp(s, 0, tiles={"corn": 2, "coffee": 1, "quarry": 1}, worked={"corn": 1, "quarry": 1},
-         buildings={"coffee_roaster": 0, "small_market": 1})
-    s, _ = choose(s, 0, "mayor")             # 3 old + 2 new = 5 colonists for 7 circles
+    setp(
+        s,
+        0,
+        tiles={"corn": 2, "coffee": 1, "quarry": 1},
+        worked={"corn": 1, "quarry": 1},
+        buildings={"coffee_roaster": 0, "small_market": 1},
+    )
+    s, _ = choose(s, 0, "mayor")  # 3 old + 2 new = 5 colonists for 7 circles
     _assert_default(s, AUTO)
     s = act(s, AUTO)
     p = s.players[0]
@@ -2285,28 +2421,29 @@ def test_default_mayor_restores_the_last_arrangement_then_fills_buildings_first(
 
 
 def test_default_craftsman_extra_barrel_is_the_most_valuable():
-    """game.py: craftsman: "max(opts, key=lambda a: PRICE[...])" - the dearest kind.
-    """
+    """game.py: craftsman: "max(opts, key=lambda a: PRICE[...])" - the dearest kind."""
     s = table(3)
-    setp(s, 0, tiles={"corn": 1, "tobacco": 1, "indigo": 1},
-         worked={"corn": 1, "tobacco": 1, "indigo": 1},
-         buildings={"tobacco_storage": 1, "small_indigo_plant": 1})
+    setp(
+        s,
+        0,
+        tiles={"corn": 1, "tobacco": 1, "indigo": 1},
+        worked={"corn": 1, "tobacco": 1, "indigo": 1},
+        buildings={"tobacco_storage": 1, "small_indigo_plant": 1},
+    )
     s = _craftsman(s)
     _assert_default(s, bonus("tobacco"))
 
 
 def test_default_captain_loads_the_most_barrels():
-    """game.py: "else the load that ships the most barrels, first in list order on a tie."
-    """
+    """game.py: "else the load that ships the most barrels, first in list order on a tie." """
     s = _captain_table()
     setp(s, 0, goods={"corn": 2, "sugar": 4, "coffee": 4})
     s, _ = choose(s, 0, "captain")
-    _assert_default(s, load("sugar", 0))     # 4 sugar and 4 coffee: sugar comes first
+    _assert_default(s, load("sugar", 0))  # 4 sugar and 4 coffee: sugar comes first
 
 
 def test_default_captain_passes_when_only_the_wharf_is_left():
-    """game.py: "Passing where allowed (only the wharf is left)".
-    """
+    """game.py: "Passing where allowed (only the wharf is left)"."""
     s = _captain_table()
     set_ships(s, (4, "corn", 4), (5, None, 0), (6, None, 0))
     setp(s, 1, goods={"corn": 3}, buildings={"wharf": 1})
@@ -2315,8 +2452,7 @@ def test_default_captain_passes_when_only_the_wharf_is_left():
 
 
 def test_default_storage_keeps_the_most_barrels_then_the_most_valuable():
-    """storage.py: "The default: keep the most barrels, then the most valuable ones."
-    """
+    """storage.py: "The default: keep the most barrels, then the most valuable ones." """
     s = _captain_table()
     set_ships(s, (4, "corn", 4), (5, "indigo", 5), (6, "sugar", 6))
     setp(s, 1, goods={"corn": 3, "indigo": 3, "coffee": 1}, buildings={"small_warehouse": 1})
@@ -2339,5 +2475,13 @@ def test_default_action_is_legal_in_every_kind_of_decision():
                 assert a in legal(s)
                 seen.add(GAME.view(s, None)["phase"])
                 s, _ = GAME.apply(s, GAME.to_move(s), rnd.choice(legal(s)))
-    assert seen == {"role", "settler", "mayor", "builder", "craftsman", "trader", "captain",
-                    "storage"}
+    assert seen == {
+        "role",
+        "settler",
+        "mayor",
+        "builder",
+        "craftsman",
+        "trader",
+        "captain",
+        "storage",
+    }

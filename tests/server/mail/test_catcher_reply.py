@@ -1,6 +1,7 @@
 """The built-in catcher's Reply form (issue 14): on the embedded default a
 caught turn mail can be answered from /dev/mail, as a real SMTP mail to the
 reply receiver, so a game plays by replies without any mail client."""
+
 from __future__ import annotations
 
 import re
@@ -54,7 +55,7 @@ def test_replies_from_the_catcher_page_play_the_game(setup):
     assert [r.status for r in rows] == ["applied"] * 3
     send_mail(app)
     page = client.get("/dev/mail/").text
-    assert page.count("Test table") >= 4      # subjects: "[pbem] Your turn: …, Test table"
+    assert page.count("Test table") >= 4  # subjects: "[pbem] Your turn: …, Test table"
 
 
 def test_the_reply_form_needs_its_csrf_token(setup):

@@ -11,6 +11,7 @@ and answered once.
 
 Each step gets a game of its own in one database, and the processes of all
 steps start side by side (a process start is most of a test's time)."""
+
 from __future__ import annotations
 
 import os
@@ -33,7 +34,7 @@ from server.models import Event, InboundMail
 from server.processes.faults import STEPS
 from server.settings import ROOT
 
-REPLY = "Settler\npass"             # two decisions of one seat: a move can be cut in half
+REPLY = "Settler\npass"  # two decisions of one seat: a move can be cut in half
 PLAYED = 2
 
 
@@ -41,10 +42,10 @@ PLAYED = 2
 class Case:
     step: str
     game_id: int
-    email: str              # the player who replies
-    other: str              # the player whose turn comes next
-    reply: object           # the reply mail
-    seq: int                # the game's seq before the reply
+    email: str  # the player who replies
+    other: str  # the player whose turn comes next
+    reply: object  # the reply mail
+    seq: int  # the game's seq before the reply
 
 
 def cases(app, steps=STEPS) -> list[Case]:
@@ -58,12 +59,18 @@ def cases(app, steps=STEPS) -> list[Case]:
 
 
 def process_env(app, **extra) -> dict:
-    return dict(os.environ, DATABASE_URL=app.config["DATABASE_URL"], SECRET_KEY="test-secret",
-                PBEM_INSTANCE=app.config["INSTANCE_PATH"], REPLY_DOMAIN=DOMAIN,
-                # The processes keep their connections in a pool, as on a site.
-                SMTP_PORT=str(app.config["SMTP_PORT"]), DATABASE_POOL_MAX="4",
-                MAIL_AUTH_SERVERS=app.config["MAIL_AUTH_SERVERS"],
-                **{k: str(v) for k, v in extra.items()})
+    return dict(
+        os.environ,
+        DATABASE_URL=app.config["DATABASE_URL"],
+        SECRET_KEY="test-secret",
+        PBEM_INSTANCE=app.config["INSTANCE_PATH"],
+        REPLY_DOMAIN=DOMAIN,
+        # The processes keep their connections in a pool, as on a site.
+        SMTP_PORT=str(app.config["SMTP_PORT"]),
+        DATABASE_POOL_MAX="4",
+        MAIL_AUTH_SERVERS=app.config["MAIL_AUTH_SERVERS"],
+        **{k: str(v) for k, v in extra.items()},
+    )
 
 
 def start_receivers(app, faults: list[str]) -> list[tuple[subprocess.Popen, int]]:
@@ -72,11 +79,19 @@ def start_receivers(app, faults: list[str]) -> list[tuple[subprocess.Popen, int]
     started = []
     for fault in faults:
         port = free_port()
-        env = process_env(app, RECEIVER_HOST="127.0.0.1", RECEIVER_PORT=port,
-                          FAULT_INJECTION=fault)
-        started.append((subprocess.Popen([sys.executable, "-m", "server.processes.receiver"],
-                                         cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL), port))
+        env = process_env(app, RECEIVER_HOST="127.0.0.1", RECEIVER_PORT=port, FAULT_INJECTION=fault)
+        started.append(
+            (
+                subprocess.Popen(
+                    [sys.executable, "-m", "server.processes.receiver"],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                ),
+                port,
+            )
+        )
     deadline = time.monotonic() + 60
     for proc, port in started:
         while True:
@@ -118,8 +133,10 @@ def assert_played_and_answered_once(app, case: Case) -> None:
     assert [r.status for r in rows] == ["applied"], (case.step, [r.outcome for r in rows])
     assert game_row(app, case.game_id).seq == case.seq + PLAYED, case.step
     with app.app_context(), db.connection_context():
-        moves = [e.seq for e in Event.select().where((Event.game == case.game_id)
-                                                     & (Event.kind == "move"))]
+        moves = [
+            e.seq
+            for e in Event.select().where((Event.game == case.game_id) & (Event.kind == "move"))
+        ]
     assert sorted(moves) == list(range(case.seq + 1, case.seq + PLAYED + 1)), case.step
     answers = [k for k in outbox_kinds(app, case.email) if k.startswith("reply_")]
     assert answers == ["reply_applied"], case.step
@@ -141,43 +158,43 @@ def test_a_receiver_killed_at_any_step_plays_and_answers_once(db_url, smtp, tmp_
     try:
         for case, (victim, port) in zip(steps, victims):
             with pytest.raises((smtplib.SMTPException, OSError)):
-                send(port, case.reply)          # no 250: the mail server keeps the mail
+                send(port, case.reply)  # no 250: the mail server keeps the mail
             assert victim.wait(timeout=20) == -signal.SIGKILL, case.step
             if case.step == "after-commit":
                 assert_played_and_answered_once(app, case)
             else:
                 assert_nothing_stayed(app, case)
-            send(survivor[1], case.reply)       # the mail server tries again
-            send(survivor[1], case.reply)       # and once more, as they do
+            send(survivor[1], case.reply)  # the mail server tries again
+            send(survivor[1], case.reply)  # and once more, as they do
             assert_played_and_answered_once(app, case)
     finally:
         stop(victims + [survivor])
 
 
 @pytest.mark.postgres
-def test_a_receiver_that_loses_its_connection_answers_451_then_plays_once(pg_url, smtp,
-                                                                          tmp_path):
+def test_a_receiver_that_loses_its_connection_answers_451_then_plays_once(pg_url, smtp, tmp_path):
     app = reply_app(pg_url, smtp, tmp_path)
     steps = cases(app)
     receivers = start_receivers(app, [f"cut@{c.step}" for c in steps])
     try:
         for case, (_, port) in zip(steps, receivers):
             if case.step == "after-commit":
-                deliver(port, case.reply)       # done before the connection went
+                deliver(port, case.reply)  # done before the connection went
             else:
                 with pytest.raises(smtplib.SMTPDataError) as refused:
                     send(port, case.reply)
                 assert refused.value.smtp_code == 451, case.step
                 assert_nothing_stayed(app, case)
-            deliver(port, case.reply)           # the retry: same process, a new connection
-            deliver(port, case.reply)           # and once more
+            deliver(port, case.reply)  # the retry: same process, a new connection
+            deliver(port, case.reply)  # and once more
             assert_played_and_answered_once(app, case)
     finally:
         stop(receivers)
 
 
-def test_a_record_left_received_by_an_older_version_is_handled_on_redelivery(db_url, smtp,
-                                                                             tmp_path):
+def test_a_record_left_received_by_an_older_version_is_handled_on_redelivery(
+    db_url, smtp, tmp_path
+):
     """The version before this one committed the record before handling the
     mail; a record it left "received" is handled when the mail comes again."""
     app = reply_app(db_url, smtp, tmp_path)
@@ -202,9 +219,15 @@ def imap():
 
 def poller_settings(imap, folder: str) -> dict:
     host, port, user, password = imap
-    return {"IMAP_HOST": host, "IMAP_PORT": port, "IMAP_TLS": "none", "IMAP_USER": user,
-            "IMAP_PASSWORD": password, "IMAP_FOLDER": folder,
-            "IMAP_DONE_FOLDER": f"{folder}-done"}
+    return {
+        "IMAP_HOST": host,
+        "IMAP_PORT": port,
+        "IMAP_TLS": "none",
+        "IMAP_USER": user,
+        "IMAP_PASSWORD": password,
+        "IMAP_FOLDER": folder,
+        "IMAP_DONE_FOLDER": f"{folder}-done",
+    }
 
 
 def deliver_to_mailbox(imap, folder: str, message) -> None:
@@ -227,9 +250,16 @@ def poll_all(app, imap, runs: list[tuple[str, str]]) -> list[subprocess.Complete
     procs = []
     for folder, fault in runs:
         env = process_env(app, FAULT_INJECTION=fault, **poller_settings(imap, folder))
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "server.processes.imap_poller", "--once"], cwd=ROOT, env=env,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "server.processes.imap_poller", "--once"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
     done = []
     for proc in procs:
         _, stderr = proc.communicate(timeout=180)
@@ -250,8 +280,7 @@ def folder_of(case: Case, db_url: str, what: str) -> str:
     return f"{what}-{case.step}-{os.getpid()}-{db_url[:5]}"
 
 
-def test_an_imap_poller_killed_at_any_step_plays_and_answers_once(db_url, smtp, tmp_path,
-                                                                   imap):
+def test_an_imap_poller_killed_at_any_step_plays_and_answers_once(db_url, smtp, tmp_path, imap):
     app = reply_app(db_url, smtp, tmp_path)
     steps = cases(app)
     folders = [folder_of(case, db_url, "kill") for case in steps]
@@ -260,7 +289,7 @@ def test_an_imap_poller_killed_at_any_step_plays_and_answers_once(db_url, smtp, 
     killed = poll_all(app, imap, [(f, f"kill@{c.step}") for c, f in zip(steps, folders)])
     for case, folder, run in zip(steps, folders, killed):
         assert run.returncode == -signal.SIGKILL, (case.step, run.stderr)
-        assert left_in(imap, folder) == 1, case.step     # not marked: read again next time
+        assert left_in(imap, folder) == 1, case.step  # not marked: read again next time
         if case.step == "after-commit":
             assert_played_and_answered_once(app, case)
         else:
@@ -273,7 +302,8 @@ def test_an_imap_poller_killed_at_any_step_plays_and_answers_once(db_url, smtp, 
 
 @pytest.mark.postgres
 def test_an_imap_poller_that_loses_its_connection_leaves_the_mail_then_plays_once(
-        pg_url, smtp, tmp_path, imap):
+    pg_url, smtp, tmp_path, imap
+):
     app = reply_app(pg_url, smtp, tmp_path)
     steps = cases(app)
     folders = [folder_of(case, pg_url, "cut") for case in steps]
@@ -287,8 +317,9 @@ def test_an_imap_poller_that_loses_its_connection_leaves_the_mail_then_plays_onc
         else:
             # A database error ends the poll (the poller backs off): the
             # mail stays unseen for the next one.
-            assert ("'failed': 1" in run.stderr or "database error" in run.stderr) \
-                and left_in(imap, folder) == 1, case.step
+            assert ("'failed': 1" in run.stderr or "database error" in run.stderr) and left_in(
+                imap, folder
+            ) == 1, case.step
             assert_nothing_stayed(app, case)
     rescue_polls(app, imap, steps, folders)
     for case, folder in zip(steps, folders):

@@ -4,6 +4,7 @@ A seat that left the game (resigned or removed, away long enough to pass on
 its own, handed to a bot) or that was given to another player takes no move
 by mail, whatever address the mail came to; a delivery report counts only
 when it comes to a return path whose signature holds."""
+
 from __future__ import annotations
 
 import smtplib
@@ -36,8 +37,7 @@ def rapp(db_url, smtp, tmp_path):
 
 def seat_of(app, game_id: int, email: str) -> Seat:
     with app.app_context(), db.connection_context():
-        return (Seat.select().join(User)
-                .where((Seat.game == game_id) & (User.email == email)).get())
+        return Seat.select().join(User).where((Seat.game == game_id) & (User.email == email)).get()
 
 
 def newest_address(app, game_id: int, email: str) -> str:
@@ -45,8 +45,9 @@ def newest_address(app, game_id: int, email: str) -> str:
     game's position (what an answer mail after the change hands out)."""
     seat = seat_of(app, game_id, email)
     game = game_row(app, game_id)
-    return ReplyAddresses("test-secret", DOMAIN).for_seat(game_id, seat.index,
-                                                          seat.link_version, game.seq)
+    return ReplyAddresses("test-secret", DOMAIN).for_seat(
+        game_id, seat.index, seat.link_version, game.seq
+    )
 
 
 def moves(app, game_id: int) -> int:
@@ -64,8 +65,7 @@ def leave(app, game_id: int, email: str, how: str) -> None:
         else:
             # The state the clocks (absent after timeouts) and bot_seats leave.
             changes = {"absent": {"absent": True}, "given to a bot": {"bot": "steady"}}[how]
-            Seat.update(**changes).where((Seat.game == game_id)
-                                         & (Seat.user == user.id)).execute()
+            Seat.update(**changes).where((Seat.game == game_id) & (Seat.user == user.id)).execute()
 
 
 @pytest.mark.parametrize("how", ["resigned", "absent", "given to a bot"])
@@ -77,15 +77,17 @@ def test_a_seat_that_left_takes_no_move_by_mail(rapp, receiver, how, answered):
     before = (game_row(rapp, game.id).seq, moves(rapp, game.id))
     reply = old_reply
     if answered == "the newest address":
-        _, _, reply = turn_reply(rapp, game.id, "1",
-                                 reply_to=newest_address(rapp, game.id, email))
+        _, _, reply = turn_reply(rapp, game.id, "1", reply_to=newest_address(rapp, game.id, email))
     send(receiver.port, reply)
     assert (game_row(rapp, game.id).seq, moves(rapp, game.id)) == before
     (row,) = inbound(rapp)
     assert row.status == "refused", row.outcome
     with rapp.app_context(), db.connection_context():
-        answer = (Outbox.select().where((Outbox.to_addr == email) & (Outbox.kind.startswith(
-            "reply_"))).get())
+        answer = (
+            Outbox.select()
+            .where((Outbox.to_addr == email) & (Outbox.kind.startswith("reply_")))
+            .get()
+        )
     # No choices and no fresh address to answer: nothing to play with.
     assert not answer.headers.get("Reply-To") and "1. " not in answer.body_text
 
@@ -97,21 +99,28 @@ def test_a_replaced_players_addresses_are_dead_for_both_players(rapp, receiver):
     mailer = rapp.extensions["pbem_mailer"]
     seq = game_row(rapp, game.id).seq
     with rapp.app_context(), db.connection_context():
-        moderator = User.create(email="mod@example.org", name="Mod", password_hash="-",
-                                email_verified_at=utcnow(), is_moderator=True)
-        moderation.replace(game.id, moderator, seq, index,
-                           "new@example.org", "New", "gone for good", mailer=mailer)
+        moderator = User.create(
+            email="mod@example.org",
+            name="Mod",
+            password_hash="-",
+            email_verified_at=utcnow(),
+            is_moderator=True,
+        )
+        moderation.replace(
+            game.id, moderator, seq, index, "new@example.org", "New", "gone for good", mailer=mailer
+        )
         User.update(email_verified_at=utcnow()).where(User.email == "new@example.org").execute()
     before = (game_row(rapp, game.id).seq, moves(rapp, game.id))
     old_address = old_reply["To"]
     stale_for_the_new = ReplyAddresses("test-secret", DOMAIN).for_seat(
-        game.id, index, 1, game_row(rapp, game.id).seq)
-    send(receiver.port, old_reply)                          # the old player, old address
+        game.id, index, 1, game_row(rapp, game.id).seq
+    )
+    send(receiver.port, old_reply)  # the old player, old address
     _, _, again = turn_reply(rapp, game.id, "1", reply_to=stale_for_the_new)
-    send(receiver.port, again)                              # the old player, current position
+    send(receiver.port, again)  # the old player, current position
     del again["From"], again["Message-ID"]
     again["From"], again["Message-ID"] = "new@example.org", "<new-player@example.org>"
-    send(receiver.port, again)                              # the new player, the old address
+    send(receiver.port, again)  # the new player, the old address
     assert (game_row(rapp, game.id).seq, moves(rapp, game.id)) == before
     assert [r.status for r in inbound(rapp)] == ["refused"] * 3
     assert old_address != stale_for_the_new
@@ -129,10 +138,13 @@ def sent_turn_mail(rapp, send_mail):
     return game, row
 
 
-@pytest.mark.parametrize("return_path", ["bounce+forged@bounces.test",
-                                         "signed with another key", "postmaster@example.org"])
-def test_a_report_that_only_quotes_our_message_id_changes_nothing(rapp, sent_turn_mail,
-                                                                  return_path):
+@pytest.mark.parametrize(
+    "return_path",
+    ["bounce+forged@bounces.test", "signed with another key", "postmaster@example.org"],
+)
+def test_a_report_that_only_quotes_our_message_id_changes_nothing(
+    rapp, sent_turn_mail, return_path
+):
     """A report anybody can write: it quotes the turn mail's real Message-ID
     but came to no signed return path of ours."""
     game, row = sent_turn_mail
@@ -145,8 +157,9 @@ def test_a_report_that_only_quotes_our_message_id_changes_nothing(rapp, sent_tur
     assert seat_of(rapp, game.id, row.to_addr).mail_hold_since is None
 
 
-def test_a_report_to_the_signed_return_path_through_the_receiver_counts(rapp, receiver,
-                                                                       sent_turn_mail):
+def test_a_report_to_the_signed_return_path_through_the_receiver_counts(
+    rapp, receiver, sent_turn_mail
+):
     game, row = sent_turn_mail
     return_path = ReturnPaths.from_settings(rapp.config).for_outbox(row.id)
     forged = "bounce+forged@bounces.test"

@@ -4,6 +4,7 @@ here (keys and DMARC records served by a real DNS server on loopback) or by
 the Authentication-Results of the operator's own mail server.  Anything else
 is held, and the account's own confirmed address is asked to confirm it
 through a single-use address.  Senders without an account get no mail."""
+
 from __future__ import annotations
 
 import base64
@@ -13,6 +14,7 @@ from email import policy
 
 import dkim
 import pytest
+from conftest import free_port
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from dnslib import QTYPE, RR, TXT
@@ -29,7 +31,6 @@ from reply_helpers import (
 )
 from test_mail_replies import turn_mail
 
-from conftest import free_port
 from server.db import db
 from server.mail import authentication
 from server.models import Outbox, ReplyConfirmation, TableMessage
@@ -52,7 +53,7 @@ class Records(BaseResolver):
         with self.lock:
             value = self.txt.get(name)
         if value is not None and request.q.qtype == QTYPE.TXT:
-            chunks = [value[i:i + 200] for i in range(0, len(value), 200)]
+            chunks = [value[i : i + 200] for i in range(0, len(value), 200)]
             reply.add_answer(RR(request.q.qname, QTYPE.TXT, rdata=TXT(chunks), ttl=60))
         return reply
 
@@ -60,9 +61,12 @@ class Records(BaseResolver):
 @pytest.fixture(scope="module")
 def dns():
     records = Records()
-    server = DNSServer(records, port=free_port(), address="127.0.0.1",
-                       logger=DNSLogger("-request,-reply,-truncated,-error,-recv,-send,-data",
-                                        False))
+    server = DNSServer(
+        records,
+        port=free_port(),
+        address="127.0.0.1",
+        logger=DNSLogger("-request,-reply,-truncated,-error,-recv,-send,-data", False),
+    )
     server.start_thread()
     records.address = f"127.0.0.1:{server.server.server_address[1]}"
     yield records
@@ -73,20 +77,29 @@ def dns():
 def new_key(records: Records, selector: str, domain: str) -> bytes:
     """A fresh RSA key whose public half DNS serves for ``selector._domainkey.domain``."""
     key = rsa.generate_private_key(public_exponent=65537, key_size=1024)
-    public = key.public_key().public_bytes(serialization.Encoding.DER,
-                                           serialization.PublicFormat.SubjectPublicKeyInfo)
+    public = key.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
     with records.lock:
-        records.txt[f"{selector}._domainkey.{domain}"] = \
+        records.txt[f"{selector}._domainkey.{domain}"] = (
             f"v=DKIM1; k=rsa; p={base64.b64encode(public).decode()}"
-    return key.private_bytes(serialization.Encoding.PEM,
-                             serialization.PrivateFormat.TraditionalOpenSSL,
-                             serialization.NoEncryption())
+        )
+    return key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.TraditionalOpenSSL,
+        serialization.NoEncryption(),
+    )
 
 
 def signed(message, domain: str, key: bytes, selector: str = "sel") -> bytes:
     raw = message.as_bytes(policy=policy.SMTP)
-    header = dkim.sign(raw, selector.encode(), domain.encode(), key,
-                       include_headers=[b"from", b"to", b"subject", b"message-id"])
+    header = dkim.sign(
+        raw,
+        selector.encode(),
+        domain.encode(),
+        key,
+        include_headers=[b"from", b"to", b"subject", b"message-id"],
+    )
     return header + raw
 
 
@@ -140,8 +153,7 @@ def test_a_forged_from_plays_nothing_and_the_owners_confirmation_plays_it(duo, r
     assert [r.status for r in inbound(rapp)] == ["held", "applied"]
 
 
-def test_a_reply_from_another_address_asks_the_seats_player_not_the_sender(duo, rapp,
-                                                                             receiver):
+def test_a_reply_from_another_address_asks_the_seats_player_not_the_sender(duo, rapp, receiver):
     """Whatever the From: says, the request goes to the seat's player, and
     says which sender address the held mail came with."""
     email, mail = turn_mail(duo)
@@ -157,7 +169,7 @@ def test_a_confirmation_after_the_game_moved_on_plays_nothing(duo, rapp, receive
     email, mail = turn_mail(duo)
     deliver(receiver.port, forged(mail, email, "1"))
     (ask,) = confirmations(duo, email)
-    deliver(receiver.port, write_reply(mail, email, "Mayor"))       # the player, proven
+    deliver(receiver.port, write_reply(mail, email, "Mayor"))  # the player, proven
     seq = duo.game().seq
     duo.new_mail(email)
     before = db_state(rapp, duo.game_id)
@@ -249,11 +261,19 @@ def test_a_bad_dkim_signature_is_held(duo, rapp, receiver, dns, case):
     assert len(confirmations(duo, email)) == 1
 
 
-@pytest.mark.parametrize("adkim, signer, trusted", [
-    ("r", "example.org", True), ("r", "mail.example.org", True), ("s", "mail.example.org", False),
-    ("s", "example.org", True), ("r", "example.org.evil.example", False)])
+@pytest.mark.parametrize(
+    "adkim, signer, trusted",
+    [
+        ("r", "example.org", True),
+        ("r", "mail.example.org", True),
+        ("s", "mail.example.org", False),
+        ("s", "example.org", True),
+        ("r", "example.org.evil.example", False),
+    ],
+)
 def test_dkim_alignment_follows_the_domains_dmarc_record(dns, adkim, signer, trusted):
     from email.message import EmailMessage
+
     message = EmailMessage()
     message["From"], message["To"] = "player1@example.org", "play+x@reply.test"
     message["Subject"], message["Message-ID"] = "Re: x", "<a@example.org>"
@@ -268,13 +288,15 @@ def test_dkim_alignment_follows_the_domains_dmarc_record(dns, adkim, signer, tru
 
 def test_two_from_lines_are_never_authenticated(dns):
     from email.message import EmailMessage
+
     message = EmailMessage()
     message["From"] = "someone@evil.example"
     message["To"], message["Subject"] = "play+x@reply.test", "Re: x"
     message.set_content("1")
     raw = signed(message, "evil.example", new_key(dns, "two", "evil.example"), selector="two")
-    raw = raw.replace(b"From: someone@evil.example", b"From: player1@example.org\r\n"
-                      b"From: someone@evil.example", 1)
+    raw = raw.replace(
+        b"From: someone@evil.example", b"From: player1@example.org\r\nFrom: someone@evil.example", 1
+    )
     ar = f"Authentication-Results: {authenticated_by(AUTHSERV, 'player1@example.org')}\r\n"
     settings = {"MAIL_AUTH_DNS": dns.address, "MAIL_AUTH_SERVERS": AUTHSERV, "SECRET_KEY": "x"}
     for mail in (raw, ar.encode() + raw):
@@ -282,11 +304,20 @@ def test_two_from_lines_are_never_authenticated(dns):
 
 
 # -- Authentication-Results -----------------------------------------------------
-@pytest.mark.parametrize("case, plays", [
-    ("trusted", True), ("trusted dkim", True), ("other authserv-id", False),
-    ("below a forged one", False), ("trusted but fail", False), ("other From: domain", False)])
-def test_authentication_results_count_only_from_the_trusted_server(duo, rapp, receiver, case,
-                                                                    plays):
+@pytest.mark.parametrize(
+    "case, plays",
+    [
+        ("trusted", True),
+        ("trusted dkim", True),
+        ("other authserv-id", False),
+        ("below a forged one", False),
+        ("trusted but fail", False),
+        ("other From: domain", False),
+    ],
+)
+def test_authentication_results_count_only_from_the_trusted_server(
+    duo, rapp, receiver, case, plays
+):
     email, mail = turn_mail(duo)
     message = forged(mail, email, "2")
     headers = {
@@ -295,8 +326,10 @@ def test_authentication_results_count_only_from_the_trusted_server(duo, rapp, re
         "other authserv-id": [authenticated_by("mx.evil.example", email)],
         # Topmost under the trusted id is what the server wrote; the pass
         # below it is the sender's own.
-        "below a forged one": [f"{AUTHSERV}; dmarc=fail header.from=example.org",
-                               authenticated_by(AUTHSERV, email)],
+        "below a forged one": [
+            f"{AUTHSERV}; dmarc=fail header.from=example.org",
+            authenticated_by(AUTHSERV, email),
+        ],
         "trusted but fail": [f"{AUTHSERV}; dkim=fail header.d=example.org"],
         "other From: domain": [authenticated_by(AUTHSERV, EVIL)],
     }[case]
@@ -307,21 +340,40 @@ def test_authentication_results_count_only_from_the_trusted_server(duo, rapp, re
     assert inbound(rapp)[0].status == ("applied" if plays else "held")
 
 
-@pytest.mark.parametrize("headers, trusted", [
-    ([f"{AUTHSERV}; dmarc=pass header.from=example.org"], True),
-    ([f"{AUTHSERV.upper()} 1; dkim=pass header.i=@mail.example.org"], True),
-    ([f"{AUTHSERV}; dkim=pass header.d=example.org.evil.example"], False),
-    ([f"{AUTHSERV}; dmarc=pass header.from=example.org (((",
-      f"{AUTHSERV}; dmarc=pass header.from=example.org"], False),
-    ([f"{AUTHSERV}; none", f"{AUTHSERV}; dmarc=pass header.from=example.org"], False),
-    ([f"mx.evil.example; dmarc=pass header.from=example.org",
-      f"{AUTHSERV}; dmarc=pass header.from=example.org"], True),
-    ([f"{AUTHSERV}", "x" * 5000], False)])
+@pytest.mark.parametrize(
+    "headers, trusted",
+    [
+        ([f"{AUTHSERV}; dmarc=pass header.from=example.org"], True),
+        ([f"{AUTHSERV.upper()} 1; dkim=pass header.i=@mail.example.org"], True),
+        ([f"{AUTHSERV}; dkim=pass header.d=example.org.evil.example"], False),
+        (
+            [
+                f"{AUTHSERV}; dmarc=pass header.from=example.org (((",
+                f"{AUTHSERV}; dmarc=pass header.from=example.org",
+            ],
+            False,
+        ),
+        ([f"{AUTHSERV}; none", f"{AUTHSERV}; dmarc=pass header.from=example.org"], False),
+        (
+            [
+                "mx.evil.example; dmarc=pass header.from=example.org",
+                f"{AUTHSERV}; dmarc=pass header.from=example.org",
+            ],
+            True,
+        ),
+        ([f"{AUTHSERV}", "x" * 5000], False),
+    ],
+)
 def test_only_the_topmost_trusted_authentication_results_count(headers, trusted):
-    raw = "".join(f"Authentication-Results: {h}\r\n" for h in headers) + \
-        "From: Player <player1@example.org>\r\nTo: play+x@reply.test\r\n\r\n1\r\n"
-    settings = {"MAIL_AUTH_SERVERS": f" {AUTHSERV} , mx.other.test", "MAIL_AUTH_DKIM": False,
-                "SECRET_KEY": "x"}
+    raw = (
+        "".join(f"Authentication-Results: {h}\r\n" for h in headers)
+        + "From: Player <player1@example.org>\r\nTo: play+x@reply.test\r\n\r\n1\r\n"
+    )
+    settings = {
+        "MAIL_AUTH_SERVERS": f" {AUTHSERV} , mx.other.test",
+        "MAIL_AUTH_DKIM": False,
+        "SECRET_KEY": "x",
+    }
     verdict = authentication.check(raw.encode(), "player1@example.org", settings)
     assert verdict.authenticated is trusted, verdict.how
 
@@ -329,8 +381,10 @@ def test_only_the_topmost_trusted_authentication_results_count(headers, trusted)
 def test_the_catchers_authserv_id_is_trusted_only_while_the_catcher_is_on(rapp):
     settings = dict(rapp.config)
     catcher_id = authentication.catcher_authserv_id(settings)
-    raw = (f"Authentication-Results: {catcher_id}; dmarc=pass header.from=example.org\r\n"
-           "From: player1@example.org\r\nTo: play+x@reply.test\r\nSubject: x\r\n\r\n1\r\n").encode()
+    raw = (
+        f"Authentication-Results: {catcher_id}; dmarc=pass header.from=example.org\r\n"
+        "From: player1@example.org\r\nTo: play+x@reply.test\r\nSubject: x\r\n\r\n1\r\n"
+    ).encode()
     assert not authentication.check(raw, "player1@example.org", settings).authenticated
     settings["MAIL_CATCHER_DIR"] = "caught"
     assert authentication.check(raw, "player1@example.org", settings).authenticated
@@ -340,16 +394,20 @@ def test_the_catchers_authserv_id_is_trusted_only_while_the_catcher_is_on(rapp):
 # -- the lobby and table talk ---------------------------------------------------
 def lobby_state(app, game_id: int) -> tuple:
     from server.models import Game, Seat
+
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)
-        seats = [(s.index, s.user_id) for s in Seat.select().where(Seat.game == game_id)
-                 .order_by(Seat.index)]
+        seats = [
+            (s.index, s.user_id)
+            for s in Seat.select().where(Seat.game == game_id).order_by(Seat.index)
+        ]
         return game.status, dict(game.options), game.seq, seats
 
 
 def test_a_forged_join_seats_nobody_until_the_account_confirms(rapp, smtp, send_mail, receiver):
     from test_mail_lobby import fresh, open_game
     from web_helpers import signup
+
     seen = {}
     game_id = open_game(rapp, smtp, send_mail, seen)
     (invitation,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)
@@ -370,11 +428,13 @@ def test_a_forged_join_seats_nobody_until_the_account_confirms(rapp, smtp, send_
     assert "You sit in seat 2." in body_of(answer)
     with rapp.app_context(), db.connection_context():
         from server.models import Game
-        assert Game.get_by_id(game_id).status == "open"      # the host's /start waits
+
+        assert Game.get_by_id(game_id).status == "open"  # the host's /start waits
 
 
 def test_forged_table_talk_posts_nothing_until_confirmed_and_then_once(duo, rapp, receiver):
     from test_table_talk import say, talk_mails
+
     say(duo.clients[0], duo.game_id, "Shall we speed up?")
     (talk,) = talk_mails(duo, duo.emails[1])
     for _ in range(3):
@@ -387,7 +447,9 @@ def test_forged_table_talk_posts_nothing_until_confirmed_and_then_once(duo, rapp
         deliver(receiver.port, forged(asks[0], duo.emails[1], "yes"), mail_from=duo.emails[1])
     with rapp.app_context(), db.connection_context():
         assert [m.text for m in TableMessage.select().order_by(TableMessage.id)] == [
-            "Shall we speed up?", "I resign, you win."]
+            "Shall we speed up?",
+            "I resign, you win.",
+        ]
 
 
 # -- mail that must not be answered ---------------------------------------------
@@ -406,7 +468,7 @@ def test_forged_mail_never_makes_the_site_mail_anyone_else(duo, rapp, receiver):
         deliver(receiver.port, write_reply(mail, email, "1", Auto_Submitted="auto-replied"))
     unsigned = forged(mail, email, "1")
     unsigned.replace_header("To", "play+aaaaaaaaaaaaaaaaaaaaaaaa@reply.test")
-    with pytest.raises(smtplib.SMTPRecipientsRefused):     # 550 at RCPT: never read
+    with pytest.raises(smtplib.SMTPRecipientsRefused):  # 550 at RCPT: never read
         deliver(receiver.port, unsigned)
     with rapp.app_context(), db.connection_context():
         new = list(Outbox.select().where(Outbox.id > outbox))
@@ -419,15 +481,15 @@ def test_forged_mail_never_makes_the_site_mail_anyone_else(duo, rapp, receiver):
 
 
 def test_a_naive_auto_responder_that_signs_its_mail_gets_five_answers_not_forever(
-        duo, rapp, receiver):
+    duo, rapp, receiver
+):
     """A player's out-of-office that carries no Auto-Submitted but is
     authenticated answers each refusal; after REPLY_REFUSALS_PER_HOUR
     refusals that hour the server stops answering, and the loop ends."""
     email, mail = turn_mail(duo)
     answers = 0
     for _ in range(8):
-        deliver(receiver.port, write_reply(mail, email, "I am away until Monday."),
-                mail_from=email)
+        deliver(receiver.port, write_reply(mail, email, "I am away until Monday."), mail_from=email)
         new = duo.new_mail(email)
         answers += len(new)
         mail = new[-1] if new else mail

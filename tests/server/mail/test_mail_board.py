@@ -1,6 +1,7 @@
 """Issue 16: the turn mail carries the board as the seat sees it: compact
 HTML tables (mail clients show no inline SVG) and the same rows in the
 plain-text part, which stands on its own without the HTML."""
+
 from __future__ import annotations
 
 from html.parser import HTMLParser
@@ -58,21 +59,35 @@ def boards(app, game_id: int, seat: int) -> tuple[list, list]:
         game = Game.get_by_id(game_id)
         kind, names = get_game(game.kind), seat_names(game)
         state = load_state(game, save=False)
-        return (kind.board(kind.view(state, seat), names),
-                kind.board(kind.view(state, (seat + 1) % game.seat_count), names))
+        return (
+            kind.board(kind.view(state, seat), names),
+            kind.board(kind.view(state, (seat + 1) % game.seat_count), names),
+        )
 
 
 @pytest.mark.parametrize("kind", ["puerto_rico", "new_found_land"])
 def test_the_turn_mail_shows_the_seats_own_board_in_both_parts(app, smtp, send_mail, kind):
     table = Table(app, smtp, send_mail, 3, seed=4, kind=kind)
     table.set_up()
-    for _ in range(4):          # a few turns in, so the board has something on it
-        mails = {e: [m for m in table.new_mail(e) if "It is your turn in" in m.get_body(
-            ("plain",)).get_content()] for e in table.emails}
+    for _ in range(4):  # a few turns in, so the board has something on it
+        mails = {
+            e: [
+                m
+                for m in table.new_mail(e)
+                if "It is your turn in" in m.get_body(("plain",)).get_content()
+            ]
+            for e in table.emails
+        }
         email, (mail,) = next((e, ms) for e, ms in mails.items() if ms)
         table.take_turn(email, mail)
-    mails = {e: [m for m in table.new_mail(e) if "It is your turn in" in m.get_body(
-        ("plain",)).get_content()] for e in table.emails}
+    mails = {
+        e: [
+            m
+            for m in table.new_mail(e)
+            if "It is your turn in" in m.get_body(("plain",)).get_content()
+        ]
+        for e in table.emails
+    }
     email, (mail,) = next((e, ms) for e, ms in mails.items() if ms)
     seat = table.seat_of(email)
     mine, theirs = boards(app, table.game_id, seat)
@@ -87,6 +102,7 @@ def test_the_turn_mail_shows_the_seats_own_board_in_both_parts(app, smtp, send_m
             assert f"{label}: {value}" in " ".join(text.split())
     # What the next seat sees differently is hidden from this one.
     hidden = {(s.title, label, value) for s in theirs for label, value in s.rows} - {
-        (s.title, label, value) for s in mine for label, value in s.rows}
+        (s.title, label, value) for s in mine for label, value in s.rows
+    }
     assert hidden, "the two seats' boards should differ in what is hidden"
     assert not hidden & cells

@@ -2,6 +2,7 @@
 the server's answer, failed), the signed return path (VERP), raw
 List-Unsubscribe, short leases that a dead sender loses within seconds, and
 an SMTP outage longer than the whole retry schedule: every mail still goes out."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -32,8 +33,10 @@ class Recorder:
 
     def message_ids(self) -> list[str]:
         with self.lock:
-            return [message_from_bytes(raw, policy=policy.default)["Message-ID"]
-                    for _, _, raw in self.got]
+            return [
+                message_from_bytes(raw, policy=policy.default)["Message-ID"]
+                for _, _, raw in self.got
+            ]
 
 
 @pytest.fixture
@@ -49,11 +52,22 @@ def recorder():
 def queue(app, count: int = 1, **fields) -> list[int]:
     mailer = app.extensions["pbem_mailer"]
     with app.app_context(), db.connection_context():
-        return [Outbox.create(**dict(dict(kind="test", to_addr=f"p{i}@example.org",
-                                          subject=f"mail {i}", body_text="hi",
-                                          body_html="<p>hi</p>",
-                                          message_id=mailer.new_message_id()), **fields)).id
-                for i in range(count)]
+        return [
+            Outbox.create(
+                **dict(
+                    dict(
+                        kind="test",
+                        to_addr=f"p{i}@example.org",
+                        subject=f"mail {i}",
+                        body_text="hi",
+                        body_html="<p>hi</p>",
+                        message_id=mailer.new_message_id(),
+                    ),
+                    **fields,
+                )
+            ).id
+            for i in range(count)
+        ]
 
 
 def rows(app) -> list[Outbox]:
@@ -68,8 +82,10 @@ def run(app, config, now=None, **kw):
 
 def test_sent_mail_keeps_the_servers_answer_and_a_signed_return_path(sqlite_app, recorder):
     config = dict(sqlite_app.config, SMTP_PORT=recorder.port, BOUNCE_DOMAIN="Bounces.Example.org")
-    (row_id,) = queue(sqlite_app, headers={"List-Unsubscribe": "<http://localhost/mail/unsubscribe/"
-                                                               + "x" * 120 + ">"})
+    (row_id,) = queue(
+        sqlite_app,
+        headers={"List-Unsubscribe": "<http://localhost/mail/unsubscribe/" + "x" * 120 + ">"},
+    )
     assert rows(sqlite_app)[0].status == "queued"
     assert run(sqlite_app, config) == {"sent": 1, "retry": 0, "failed": 0}
     (row,) = rows(sqlite_app)
@@ -90,11 +106,16 @@ def test_sent_mail_keeps_the_servers_answer_and_a_signed_return_path(sqlite_app,
 def test_return_paths_are_signed(sqlite_app):
     paths = ReturnPaths("key", "bounces.example.org")
     good = paths.for_outbox(12345)
-    assert paths.read(good.upper()) == 12345          # local parts may be case-folded
+    assert paths.read(good.upper()) == 12345  # local parts may be case-folded
     token = good.split("+")[1].split("@")[0]
     forged = good.replace(token, token[:-1] + ("a" if token[-1] != "a" else "b"))
-    for bad in (forged, ReturnPaths("other", "bounces.example.org").for_outbox(12345),
-                "bounce+zz@bounces.example.org", good.replace("bounces.", "x."), "play+x@y"):
+    for bad in (
+        forged,
+        ReturnPaths("other", "bounces.example.org").for_outbox(12345),
+        "bounce+zz@bounces.example.org",
+        good.replace("bounces.", "x."),
+        "play+x@y",
+    ):
         with pytest.raises(AddressError):
             paths.read(bad)
 
@@ -131,15 +152,21 @@ def test_outage_longer_than_the_retry_schedule_then_every_mail_goes_out(sqlite_a
     """Down for days (far beyond SENDER_MAX_ATTEMPTS): the mails show as
     failed, and as soon as the server answers they all go out."""
     port = free_port()
-    config = dict(sqlite_app.config, SMTP_PORT=port, SENDER_MAX_ATTEMPTS=3,
-                  SENDER_RETRY_BASE=60, SENDER_RETRY_MAX=3600)
+    config = dict(
+        sqlite_app.config,
+        SMTP_PORT=port,
+        SENDER_MAX_ATTEMPTS=3,
+        SENDER_RETRY_BASE=60,
+        SENDER_RETRY_MAX=3600,
+    )
     queue(sqlite_app, 40)
     start = utcnow()
-    for minute in range(0, 3 * 24 * 60, 30):                # three days, a drain every 30 min
+    for minute in range(0, 3 * 24 * 60, 30):  # three days, a drain every 30 min
         run(sqlite_app, config, start + dt.timedelta(minutes=minute))
     assert {r.status for r in rows(sqlite_app)} == {"failed"}
-    assert all(r.last_error.startswith(delivery.UNREACHABLE) and not r.permanent
-               for r in rows(sqlite_app))
+    assert all(
+        r.last_error.startswith(delivery.UNREACHABLE) and not r.permanent for r in rows(sqlite_app)
+    )
     handler = Recorder()
     controller = Controller(handler, hostname="127.0.0.1", port=port)
     controller.start()
@@ -148,7 +175,7 @@ def test_outage_longer_than_the_retry_schedule_then_every_mail_goes_out(sqlite_a
         later = start + dt.timedelta(days=3, minutes=-10)
         assert run(sqlite_app, config, later)["sent"] == 0
         with sqlite_app.app_context(), db.connection_context():
-            assert delivery.recover(config, later) == 40   # the knock: all due now
+            assert delivery.recover(config, later) == 40  # the knock: all due now
         assert run(sqlite_app, config, later)["sent"] == 40
     finally:
         controller.stop()
@@ -158,8 +185,13 @@ def test_outage_longer_than_the_retry_schedule_then_every_mail_goes_out(sqlite_a
 
 def test_without_the_knock_the_capped_interval_still_gets_them_out(sqlite_app):
     port = free_port()
-    config = dict(sqlite_app.config, SMTP_PORT=port, SENDER_MAX_ATTEMPTS=2,
-                  SENDER_RETRY_BASE=60, SENDER_RETRY_MAX=600)
+    config = dict(
+        sqlite_app.config,
+        SMTP_PORT=port,
+        SENDER_MAX_ATTEMPTS=2,
+        SENDER_RETRY_BASE=60,
+        SENDER_RETRY_MAX=600,
+    )
     queue(sqlite_app, 5)
     start = utcnow()
     for minute in range(0, 120, 5):
@@ -181,8 +213,9 @@ def test_without_the_knock_the_capped_interval_still_gets_them_out(sqlite_app):
 def test_an_unreachable_server_is_tried_once_per_drain(sqlite_app, monkeypatch):
     opened = []
     real_open = delivery.Connection._open
-    monkeypatch.setattr(delivery.Connection, "_open",
-                        lambda self: opened.append(1) or real_open(self))
+    monkeypatch.setattr(
+        delivery.Connection, "_open", lambda self: opened.append(1) or real_open(self)
+    )
     config = dict(sqlite_app.config, SMTP_PORT=free_port())
     queue(sqlite_app, 10)
     assert run(sqlite_app, config) == {"sent": 0, "retry": 10, "failed": 0}
@@ -197,10 +230,11 @@ def test_a_claim_is_a_lease_of_seconds_and_a_dead_holders_claim_is_freed(sqlite_
     with sqlite_app.app_context(), db.connection_context():
         lease = dt.timedelta(seconds=5)
         import socket
+
         host = socket.gethostname()
         assert delivery.claim(ids[0], f"{host}:999999999:dead", now, lease) is not None
-        assert delivery.claim(ids[1], f"{host}:1:init", now, lease) is not None   # alive
-        assert delivery.claim(ids[0], "other", now, lease) is None                # held
+        assert delivery.claim(ids[1], f"{host}:1:init", now, lease) is not None  # alive
+        assert delivery.claim(ids[0], "other", now, lease) is None  # held
         assert delivery.release_dead_claims(now) == 1
     # The living holder's row is left alone until its lease runs out.
     assert run(sqlite_app, config, now)["sent"] == 2

@@ -8,6 +8,7 @@ counted from the database; an address no confirmed account uses gets at most
 one invitation a day, whoever sends it, with no user-written text in its
 subject and no link but the invitation's own.  SQLite and PostgreSQL.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -40,8 +41,15 @@ def open_lobby(app, email: str, host_name: str = "Host", game_name: str = "Frien
     client = app.test_client()
     signup(client, host_name, email)
     page = client.get("/games/new?kind=puerto_rico")
-    page = post_form(client, form_for(page.text, "/games/new"), name=game_name,
-                     kind="puerto_rico", seats="2", move_hours="48", reminder_hours="24")
+    page = post_form(
+        client,
+        form_for(page.text, "/games/new"),
+        name=game_name,
+        kind="puerto_rico",
+        seats="2",
+        move_hours="48",
+        reminder_hours="24",
+    )
     return client, int(page.request.path.split("/")[2])
 
 
@@ -51,13 +59,20 @@ def invite(client, game_id: int, emails: list[str]):
 
 
 def invitations_to(app, email: str) -> list[Outbox]:
-    return in_db(app, lambda: list(Outbox.select().where(
-        (Outbox.kind == "invite") & (Outbox.to_addr == email)).order_by(Outbox.id)))
+    return in_db(
+        app,
+        lambda: list(
+            Outbox.select()
+            .where((Outbox.kind == "invite") & (Outbox.to_addr == email))
+            .order_by(Outbox.id)
+        ),
+    )
 
 
 def invited(app, game_id: int) -> list[str]:
-    return in_db(app, lambda: sorted(i.email for i in Invitation.select().where(
-        Invitation.game == game_id)))
+    return in_db(
+        app, lambda: sorted(i.email for i in Invitation.select().where(Invitation.game == game_id))
+    )
 
 
 def test_one_user_sends_at_most_a_days_worth_of_invitations(app):
@@ -67,7 +82,7 @@ def test_one_user_sends_at_most_a_days_worth_of_invitations(app):
     refused = invite(host, game_id, [f"b{i}@example.org" for i in range(20)])
     assert refused.status_code == 429
     assert "Nothing was sent" in refused.text and "you have 10 left" in refused.text
-    assert invited(app, game_id) == sorted(first)               # nothing changed
+    assert invited(app, game_id) == sorted(first)  # nothing changed
     assert in_db(app, lambda: Outbox.select().where(Outbox.kind == "invite").count()) == 20
     assert invite(host, game_id, [f"c{i}@example.org" for i in range(10)]).status_code == 200
     assert invite(host, game_id, ["d@example.org"]).status_code == 429
@@ -82,14 +97,17 @@ def test_an_address_gets_one_invitation_a_day_whoever_sends_it(app):
     refused = invite(two, second, ["other@example.org", "stranger@example.org"])
     assert refused.status_code == 429
     assert "stranger@example.org had an invitation" in refused.text
-    assert invited(app, second) == before                     # not even other@ was invited
+    assert invited(app, second) == before  # not even other@ was invited
     assert len(invitations_to(app, "stranger@example.org")) == 1
     assert invitations_to(app, "other@example.org") == []
+
     # A day later the address may be invited again.
     def a_day_ago():
         for row in Outbox.select().where(Outbox.kind == "invite"):
             Outbox.update(created_at=row.created_at - dt.timedelta(hours=25)).where(
-                Outbox.id == row.id).execute()
+                Outbox.id == row.id
+            ).execute()
+
     in_db(app, a_day_ago)
     assert invite(two, second, ["other@example.org", "stranger@example.org"]).status_code == 200
     assert len(invitations_to(app, "stranger@example.org")) == 2
@@ -100,19 +118,20 @@ def test_the_refusal_is_translated(app):
     app.config["INVITES_PER_USER_PER_DAY"] = 0
     in_db(app, lambda: User.update(language="de").execute())
     page = host.get(f"/games/{game_id}/lobby")
-    refused = host.post(f"/games/{game_id}/invite",
-                        data=dict(form_for(page.text, "/invite")["fields"],
-                                  emails="x@example.org"))
+    refused = host.post(
+        f"/games/{game_id}/invite",
+        data=dict(form_for(page.text, "/invite")["fields"], emails="x@example.org"),
+    )
     assert refused.status_code == 429 and "Nichts wurde gesendet" in refused.text
 
 
 def test_mail_to_an_unconfirmed_address_carries_no_user_text_and_only_the_join_link(
-        app, smtp, send_mail):
+    app, smtp, send_mail
+):
     host, game_id = open_lobby(app, "host@example.org", SPAM_HOST, SPAM_GAME)
     member = app.test_client()
     signup(member, "Member", "member@example.org")
-    assert invite(host, game_id, ["stranger@example.org", "member@example.org"]).status_code \
-        == 200
+    assert invite(host, game_id, ["stranger@example.org", "member@example.org"]).status_code == 200
     send_mail(app)
     (mail,) = smtp.to("stranger@example.org")
     (row,) = invitations_to(app, "stranger@example.org")
@@ -151,12 +170,16 @@ def test_an_address_gets_so_many_table_talk_mails_the_rest_rides_along(table):
     for n in range(3):
         assert say(table.clients[0], gid, f"news {n}").status_code == 200
     for email in table.emails[1:]:
-        rows = in_db(app, lambda: list(Outbox.select().where(
-            (Outbox.kind == "talk") & (Outbox.to_addr == email))))
+        rows = in_db(
+            app,
+            lambda: list(
+                Outbox.select().where((Outbox.kind == "talk") & (Outbox.to_addr == email))
+            ),
+        )
         assert len(rows) == 2 and all(r.author_id is not None for r in rows)
     messages = in_db(app, lambda: [m.id for m in TableMessage.select().order_by(TableMessage.id)])
     seen = in_db(app, lambda: Seat.get((Seat.game == gid) & (Seat.index == 1)).talk_seen_id)
-    assert seen == messages[1]          # the third comes with this seat's next turn mail
+    assert seen == messages[1]  # the third comes with this seat's next turn mail
 
 
 @pytest.fixture
@@ -181,11 +204,13 @@ def test_twenty_forged_mails_get_one_answer_without_the_game_name(rapp):
         host = user("host@example.org", SPAM_HOST)
         game = games.create_game(host, "puerto_rico", SPAM_GAME, 2, {}, 48, [24], mailer)
         return reply_menu.lobby_address(app.config, game)
+
     lobby = in_db(app, setup)
     for n in range(20):
         in_db(app, lambda: replies.receive(forged(lobby, n), mailer))
-    answers = in_db(app, lambda: list(Outbox.select().where(
-        Outbox.to_addr == "victim@example.org")))
+    answers = in_db(
+        app, lambda: list(Outbox.select().where(Outbox.to_addr == "victim@example.org"))
+    )
     # An address without a confirmed account gets no answer at all (the
     # lobby's answers go to confirmed accounts only: README "Who sent a reply").
     assert answers == []
@@ -195,8 +220,10 @@ def test_twenty_forged_mails_get_one_answer_without_the_game_name(rapp):
     for n in range(8):
         raw = forged(lobby, 100 + n).replace(b"victim@", b"player@")
         in_db(app, lambda: replies.receive(raw, mailer))
-    assert in_db(app, lambda: Outbox.select().where(
-        Outbox.to_addr == "player@example.org").count()) == 5
+    assert (
+        in_db(app, lambda: Outbox.select().where(Outbox.to_addr == "player@example.org").count())
+        == 5
+    )
 
 
 def test_two_hosts_at_once_send_one_invitation_to_an_address(app):
@@ -206,8 +233,11 @@ def test_two_hosts_at_once_send_one_invitation_to_an_address(app):
 
     def setup():
         hosts = [user(f"h{i}@example.org") for i in range(2)]
-        return [(h, games.create_game(h, "puerto_rico", f"G{i}", 2, {}, 48, [24], mailer).id)
-                for i, h in enumerate(hosts)]
+        return [
+            (h, games.create_game(h, "puerto_rico", f"G{i}", 2, {}, 48, [24], mailer).id)
+            for i, h in enumerate(hosts)
+        ]
+
     lobbies = in_db(app, setup)
     barrier, outcomes = threading.Barrier(2), []
 
@@ -218,6 +248,7 @@ def test_two_hosts_at_once_send_one_invitation_to_an_address(app):
                 outcomes.append(games.invite(game_id, host, ["both@example.org"], mailer))
             except games.TooManyInvitations:
                 outcomes.append("refused")
+
     threads = [threading.Thread(target=worker, args=lobby) for lobby in lobbies]
     for t in threads:
         t.start()

@@ -1,5 +1,6 @@
 """The online server's lobby commands by mail (issue 14): /join N, /option
 VALUE, /start, answering the invitation and the lobby's own mails."""
+
 from __future__ import annotations
 
 import pytest
@@ -18,7 +19,7 @@ def rapp(db_url, smtp, tmp_path):
 def fresh(smtp, send_mail, app, email, seen):
     send_mail(app)
     mails = smtp.to(email)
-    new, seen[email] = mails[seen.get(email, 0):], len(mails)
+    new, seen[email] = mails[seen.get(email, 0) :], len(mails)
     return new
 
 
@@ -26,8 +27,15 @@ def open_game(app, smtp, send_mail, seen) -> int:
     host = app.test_client()
     signup(host, "Host", "host@example.org")
     page = host.get("/games/new?kind=puerto_rico")
-    page = post_form(host, form_for(page.text, "/games/new"), name="By mail", kind="puerto_rico",
-                     seats="2", move_hours="48", reminder_hours="24")
+    page = post_form(
+        host,
+        form_for(page.text, "/games/new"),
+        name="By mail",
+        kind="puerto_rico",
+        seats="2",
+        move_hours="48",
+        reminder_hours="24",
+    )
     game_id = int(page.request.path.split("/")[2])
     post_form(host, form_for(page.text, "/invite"), emails="guest@example.org")
     fresh(smtp, send_mail, app, "host@example.org", seen)

@@ -1,6 +1,7 @@
 """Moves by mail reply (issue 14): the turn mail lists the choices, numbered,
 with a signed Reply-To; a reply with a number, words or "pass" plays it,
 through the real receiver over SMTP, and every reply gets an answer."""
+
 from __future__ import annotations
 
 import time
@@ -82,6 +83,7 @@ def test_lmtp_receiver_plays_a_reply(duo, rapp):
 def test_receiver_refuses_other_recipients(receiver):
     import smtplib
     from email.message import EmailMessage
+
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = "a@example.org", "someone@elsewhere.test", "x"
     msg.set_content("hi")
@@ -117,6 +119,7 @@ def play_by_replies(table: Table, port: int, rng, max_replies: int = 3000) -> in
 
 def test_a_whole_two_player_game_by_replies_alone(sqlite_url, smtp, send_mail, tmp_path):
     import random
+
     app = reply_app(sqlite_url, smtp, tmp_path)
     table = Table(app, smtp, send_mail, 2, seed=8)
     table.set_up()
@@ -132,6 +135,7 @@ def test_a_whole_two_player_game_by_replies_alone(sqlite_url, smtp, send_mail, t
     assert len(rows) == replies and {r.status for r in rows} == {"applied"}
     with app.app_context(), db.connection_context():
         from server.models import Event
+
         moves = Event.select().where(Event.game == game.id, Event.kind == "move")
         assert {e.actor for e in moves} == {"player"} and moves.count() == replies
     print(f"{replies} replies in {time.monotonic() - started:.1f}s")
@@ -176,8 +180,10 @@ def without_outbox(state: tuple) -> tuple:
     return state[:6] + state[7:]
 
 
-@pytest.mark.parametrize("case", ["wrong sender", "stranger", "stale", "illegal",
-                                  "unreadable", "empty", "finished", "revoked"])
+@pytest.mark.parametrize(
+    "case",
+    ["wrong sender", "stranger", "stale", "illegal", "unreadable", "empty", "finished", "revoked"],
+)
 def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, case):
     """Every authenticated reply from an account is answered; one from an
     address with no account is kept and changes nothing, unanswered."""
@@ -191,12 +197,15 @@ def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, ca
     elif case == "finished":
         with rapp.app_context(), db.connection_context():
             from server.models import Game
+
             Game.update(status="finished").where(Game.id == duo.game_id).execute()
     elif case == "revoked":
         with rapp.app_context(), db.connection_context():
             from server.models import Seat
+
             Seat.update(link_version=Seat.link_version + 1).where(
-                Seat.game == duo.game_id).execute()
+                Seat.game == duo.game_id
+            ).execute()
     sender = {"wrong sender": other, "stranger": "stranger@example.org"}.get(case, sender)
     text = {"illegal": "9", "unreadable": "Shall we play golf?", "empty": ""}.get(case, text)
     before = db_state(rapp, duo.game_id)
@@ -217,11 +226,16 @@ def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, ca
     assert "changed nothing" in body
     reason = body.split("changed nothing. ", 1)[1].split("\n\n")[0]
     assert reason.count(". ") == 0 and reason.endswith((".", ":")) or "choose 1 to" in reason
-    expected = {"wrong sender": "only from its player's own confirmed address",
-                "stranger": "only from its player's own confirmed address",
-                "stale": "The game has moved on", "illegal": "there is no choice 9",
-                "unreadable": "it is none of your choices", "empty": "No choice was found",
-                "finished": "This game is over", "revoked": "replaced by a newer one"}[case]
+    expected = {
+        "wrong sender": "only from its player's own confirmed address",
+        "stranger": "only from its player's own confirmed address",
+        "stale": "The game has moved on",
+        "illegal": "there is no choice 9",
+        "unreadable": "it is none of your choices",
+        "empty": "No choice was found",
+        "finished": "This game is over",
+        "revoked": "replaced by a newer one",
+    }[case]
     assert expected in body
     if case in ("wrong sender", "stranger"):
         # Nothing about the seat goes to somebody else's address.
@@ -245,9 +259,15 @@ def test_quoted_replies_in_four_languages(sqlite_url, smtp, send_mail, tmp_path,
     assert inbound(app)[0].status == "applied" and "Mayor" in inbound(app)[0].outcome
 
 
-@pytest.mark.parametrize("headers", [{"Auto_Submitted": "auto-replied"},
-                                     {"Precedence": "bulk"}, {"List_Id": "<x.lists.test>"},
-                                     {"X_Autoreply": "yes"}])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto_Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"List_Id": "<x.lists.test>"},
+        {"X_Autoreply": "yes"},
+    ],
+)
 def test_machine_mail_is_kept_but_neither_played_nor_answered(duo, rapp, receiver, headers):
     email, mail = turn_mail(duo)
     before = db_state(rapp, duo.game_id)
@@ -255,11 +275,13 @@ def test_machine_mail_is_kept_but_neither_played_nor_answered(duo, rapp, receive
     assert db_state(rapp, duo.game_id) == before
     (row,) = inbound(rapp)
     assert row.status == "ignored" and row.raw.startswith(
-        ("Authentication-Results:", "From:", "Return-Path", "Received"))
+        ("Authentication-Results:", "From:", "Return-Path", "Received")
+    )
 
 
 def test_a_bounce_is_ignored(duo, rapp, receiver):
     import smtplib
+
     email, mail = turn_mail(duo)
     before = db_state(rapp, duo.game_id)
     reply = write_reply(mail, "MAILER-DAEMON@example.org", "1")
@@ -273,6 +295,7 @@ def test_site_moderators_read_every_inbound_mail_and_what_became_of_it(duo, rapp
     """Kept raw with what became of it, for site moderators only: a reply
     quotes its seat's hidden holdings, which a host who plays must not read."""
     from moderation_helpers import site_moderator
+
     email, mail = turn_mail(duo)
     send(receiver.port, write_reply(mail, email, "1"))
     (row,) = inbound(rapp)
@@ -282,13 +305,14 @@ def test_site_moderators_read_every_inbound_mail_and_what_became_of_it(duo, rapp
     raw = moderator.get(f"/moderation/inbound/{row.id}")
     assert raw.status_code == 200 and row.message_id.strip("<>") in raw.text
     assert moderator.get("/moderation/inbound?status=refused").text.count(email) == 0
-    host = duo.clients[0]                                 # hosts this game, not a moderator
+    host = duo.clients[0]  # hosts this game, not a moderator
     assert host.get("/moderation/inbound").status_code == 403
     assert host.get(f"/moderation/inbound/{row.id}").status_code == 403
 
 
-def test_a_receiver_killed_mid_mail_loses_nothing_and_plays_once(sqlite_url, smtp, send_mail,
-                                                                  tmp_path):
+def test_a_receiver_killed_mid_mail_loses_nothing_and_plays_once(
+    sqlite_url, smtp, send_mail, tmp_path
+):
     """kill -9 the receiver process in the middle of a mail: the mail server
     got no 250, so it delivers again to the restarted receiver; the move is
     played once, and a further duplicate delivery changes nothing."""
@@ -300,20 +324,34 @@ def test_a_receiver_killed_mid_mail_loses_nothing_and_plays_once(sqlite_url, smt
     from pathlib import Path
 
     from conftest import free_port
+
     app = reply_app(sqlite_url, smtp, tmp_path)
     table = Table(app, smtp, send_mail, 2, seed=5)
     table.set_up()
     email, mail = turn_mail(table)
     reply = write_reply(mail, email, "1")
     port = free_port()
-    env = dict(os.environ, DATABASE_URL=app.config["DATABASE_URL"], SECRET_KEY="test-secret",
-               PBEM_INSTANCE=app.config["INSTANCE_PATH"], REPLY_DOMAIN=DOMAIN,
-               MAIL_AUTH_SERVERS=AUTHSERV, RECEIVER_HOST="127.0.0.1", RECEIVER_PORT=str(port), SMTP_PORT=str(smtp.port))
+    env = dict(
+        os.environ,
+        DATABASE_URL=app.config["DATABASE_URL"],
+        SECRET_KEY="test-secret",
+        PBEM_INSTANCE=app.config["INSTANCE_PATH"],
+        REPLY_DOMAIN=DOMAIN,
+        MAIL_AUTH_SERVERS=AUTHSERV,
+        RECEIVER_HOST="127.0.0.1",
+        RECEIVER_PORT=str(port),
+        SMTP_PORT=str(smtp.port),
+    )
     root = Path(__file__).resolve().parents[3]
 
     def start():
-        proc = subprocess.Popen([sys.executable, "-m", "server.processes.receiver"], cwd=root,
-                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server.processes.receiver"],
+            cwd=root,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
@@ -329,15 +367,15 @@ def test_a_receiver_killed_mid_mail_loses_nothing_and_plays_once(sqlite_url, smt
     client.ehlo()
     client.mail(email)
     client.rcpt(reply["To"])
-    victim.send_signal(signal.SIGKILL)          # before the mail's data arrived
+    victim.send_signal(signal.SIGKILL)  # before the mail's data arrived
     victim.wait(timeout=10)
     with pytest.raises((smtplib.SMTPException, OSError)):
         client.data(reply.as_bytes())
     assert game_row(app, table.game_id).seq == seq and inbound(app) == []
     survivor = start()
     try:
-        send(port, reply)                       # the mail server tries again
-        send(port, reply)                       # and once more, as they do
+        send(port, reply)  # the mail server tries again
+        send(port, reply)  # and once more, as they do
     finally:
         survivor.terminate()
         survivor.wait(timeout=10)

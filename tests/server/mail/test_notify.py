@@ -5,6 +5,7 @@ checked up to the request apprise would send (the HTTP adapter answers in
 their place: their hosts are fixed and this machine cannot reach them).
 Notices are outbox rows written with the move; a turn notice reaches the
 player for the clock (services/clock/reach.py)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -26,8 +27,11 @@ from server.notify import channels, crypto, guard, transport
 from server.services import deliveries
 from server.services.clock import reach
 
-ALLOW = {"NOTIFY_ALLOW_PRIVATE_HOSTS": True, "NOTIFY_TIMEOUT": 1.0,
-         "RATELIMIT_NOTIFY_TEST_PER_USER": "5 per minute"}
+ALLOW = {
+    "NOTIFY_ALLOW_PRIVATE_HOSTS": True,
+    "NOTIFY_TIMEOUT": 1.0,
+    "RATELIMIT_NOTIFY_TEST_PER_USER": "5 per minute",
+}
 
 
 @pytest.fixture
@@ -44,8 +48,14 @@ def notify_app(sqlite_url, smtp, tmp_path):
 
 def add_channel(client, url: str, events=("turn",), **extra):
     page = client.get("/settings")
-    data = {"csrf_token": csrf(page.text), "url": url, "events": list(events),
-            "quiet_from": "", "quiet_until": "7", **extra}
+    data = {
+        "csrf_token": csrf(page.text),
+        "url": url,
+        "events": list(events),
+        "quiet_from": "",
+        "quiet_until": "7",
+        **extra,
+    }
     return client.post("/settings/channels", data=data)
 
 
@@ -68,21 +78,26 @@ def notices(app, **where) -> list[Outbox]:
 
 
 def test_each_kind_of_channel_reaches_a_real_receiver(db_url, smtp, tmp_path, receiver):
-    app = make_app(db_url, smtp, tmp_path, **ALLOW)        # SQLite and PostgreSQL
+    app = make_app(db_url, smtp, tmp_path, **ALLOW)  # SQLite and PostgreSQL
     game = started_game(app, tag="r")
     client = sign_in(app, "r0@example.org")
     base = receiver.base
-    urls = [f"json://{base}/json", f"form://{base}/form", f"ntfy://{base}/pbem-topic",
-            f"matrix://pbem:hunter2secret@{base}/#table?discovery=no"]
+    urls = [
+        f"json://{base}/json",
+        f"form://{base}/form",
+        f"ntfy://{base}/pbem-topic",
+        f"matrix://pbem:hunter2secret@{base}/#table?discovery=no",
+    ]
     for url in urls:
         assert add_channel(client, url).status_code == 302
     page = add_channel(client, f"http://{base}/signed")
-    key = re.search(r'id="signing-key" size="30" value="([^"]+)"|value="([^"]+)" id="signing-key"',
-                    page.text)
+    key = re.search(
+        r'id="signing-key" size="30" value="([^"]+)"|value="([^"]+)" id="signing-key"', page.text
+    )
     key = next(g for g in key.groups() if g)
     settings = client.get("/settings").text
     assert "hunter2secret" not in settings and "/json" not in settings
-    assert key not in settings                              # shown once, never again
+    assert key not in settings  # shown once, never again
     with app.app_context(), db.connection_context():
         stored = " ".join(c.sealed_url + c.sealed_signing_key for c in NotifyChannel.select())
     assert "hunter2secret" not in stored and key not in stored
@@ -90,12 +105,12 @@ def test_each_kind_of_channel_reaches_a_real_receiver(db_url, smtp, tmp_path, re
     for form in tests:
         assert client.post(form, data={"csrf_token": csrf(settings)}).status_code == 302
     assert client.post(tests[0], data={"csrf_token": csrf(settings)}).status_code == 429
-    assert client.post(tests[0]).status_code == 400         # no CSRF token: refused
+    assert client.post(tests[0]).status_code == 400  # no CSRF token: refused
     assert drain(app)["sent"] == 5
 
     assert receiver.paths("/json")[0].json()["title"] == "A test from pbem"
     assert b"title=A+test+from+pbem" in receiver.paths("/form")[0].body
-    (ntfy,) = [r for r in receiver.requests if r.path == "/"]           # ntfy posts to /
+    (ntfy,) = [r for r in receiver.requests if r.path == "/"]  # ntfy posts to /
     assert ntfy.json()["topic"] == "pbem-topic"
     (sent,) = [r for r in receiver.requests if "/send/m.room.message" in r.path]
     assert "A test from pbem" in sent.json()["body"]
@@ -118,14 +133,22 @@ def test_a_turn_notice_is_written_with_the_move_in_the_players_language(notify_a
     nxt = next_guest(app, game.id)
     email = f"t{nxt}@example.org"
     with app.app_context(), db.connection_context():
-        User.update(language="nl", timezone="Europe/Amsterdam").where(
-            User.email == email).execute()
-    assert add_channel(sign_in(app, email), f"json://{receiver.base}/mine",
-                       events=("turn", "talk")).status_code == 302
+        User.update(language="nl", timezone="Europe/Amsterdam").where(User.email == email).execute()
+    assert (
+        add_channel(
+            sign_in(app, email), f"json://{receiver.base}/mine", events=("turn", "talk")
+        ).status_code
+        == 302
+    )
     host = sign_in(app, "t0@example.org")
     page = host.get(f"/games/{game.id}/channel")
-    assert host.post(f"/games/{game.id}/channel/set", data={
-        "csrf_token": csrf(page.text), "url": f"json://{receiver.base}/table"}).status_code == 302
+    assert (
+        host.post(
+            f"/games/{game.id}/channel/set",
+            data={"csrf_token": csrf(page.text), "url": f"json://{receiver.base}/table"},
+        ).status_code
+        == 302
+    )
     while to_move(app, game.id).index != nxt:
         random_move(app, game.id, random.Random(3))
     with app.app_context(), db.connection_context():
@@ -134,13 +157,14 @@ def test_a_turn_notice_is_written_with_the_move_in_the_players_language(notify_a
     table = notices(app, kind="turn", channel=table_id, recipient=uid)[-1]
     (mine,) = [n for n in notices(app, kind="turn") if n.channel_id != table_id]
     assert mine.recipient_id == table.recipient_id
-    assert mine.holds_clock and not table.holds_clock     # the player kept their turn mails
+    assert mine.holds_clock and not table.holds_clock  # the player kept their turn mails
     drain(app)
     private = receiver.paths("/mine")[0].json()
     assert private["title"] == "Je bent aan de beurt in Game t"
     assert "/s/" in private["message"] and "Europe/Amsterdam" in private["message"]
     with app.app_context(), db.connection_context():
         from server.services import table_talk
+
         author = Seat.get((Seat.game == game.id) & (Seat.index != nxt))
         table_talk.post(game.id, author, "Wie ruilt er suiker?", app.extensions["pbem_mailer"])
     drain(app)
@@ -149,36 +173,44 @@ def test_a_turn_notice_is_written_with_the_move_in_the_players_language(notify_a
     with app.app_context(), db.connection_context():
         from server.models import Game
         from server.services import moves
+
         moves.notify_final(Game.get_by_id(game.id), app.extensions["pbem_mailer"])
     (result,) = notices(app, kind="result")
-    assert result.channel_id == table_id and result.recipient_id is None   # not subscribed
+    assert result.channel_id == table_id and result.recipient_id is None  # not subscribed
     shared = [r.json() for r in receiver.paths("/table")][-1]
-    assert shared["title"] == f"T {nxt + 1}'s turn in Game t"       # the host's language
+    assert shared["title"] == f"T {nxt + 1}'s turn in Game t"  # the host's language
     assert "/s/" not in shared["message"]
     assert f"/games/{game.id}" in shared["message"] and "UTC" in shared["message"]
 
 
 def test_the_table_channel_in_place_of_turn_mails_holds_the_clock_until_it_gets_through(
-        db_url, smtp, tmp_path, receiver):
+    db_url, smtp, tmp_path, receiver
+):
     app = make_app(db_url, smtp, tmp_path, SENDER_MAX_ATTEMPTS=1, **ALLOW)
     game = started_game(app, tag="h")
     nxt = next_guest(app, game.id)
     host = sign_in(app, "h0@example.org")
     page = host.get(f"/games/{game.id}/channel")
-    host.post(f"/games/{game.id}/channel/set", data={
-        "csrf_token": csrf(page.text), "url": f"json://{receiver.base}/table"})
+    host.post(
+        f"/games/{game.id}/channel/set",
+        data={"csrf_token": csrf(page.text), "url": f"json://{receiver.base}/table"},
+    )
     player = sign_in(app, f"h{nxt}@example.org")
     page = player.get(f"/games/{game.id}/channel")
     assert "set by the host" in page.text and receiver.base not in page.text
-    player.post(f"/games/{game.id}/channel/choice", data={"csrf_token": csrf(page.text),
-                                                          "only": "y"})
+    player.post(
+        f"/games/{game.id}/channel/choice", data={"csrf_token": csrf(page.text), "only": "y"}
+    )
     receiver.mode = "fail"
     while to_move(app, game.id).index != nxt:
         random_move(app, game.id, random.Random(5))
     assert not [m for m in notices(app) if m.to_addr == f"h{nxt}@example.org"]
     with app.app_context(), db.connection_context():
-        assert not Outbox.select().where((Outbox.kind == "turn")
-                                         & (Outbox.to_addr == f"h{nxt}@example.org")).exists()
+        assert (
+            not Outbox.select()
+            .where((Outbox.kind == "turn") & (Outbox.to_addr == f"h{nxt}@example.org"))
+            .exists()
+        )
     with app.app_context(), db.connection_context():
         uid = User.get(User.email == f"h{nxt}@example.org").id
     # One failure a drain per destination: the table's earlier turns fail first.
@@ -189,7 +221,7 @@ def test_the_table_channel_in_place_of_turn_mails_holds_the_clock_until_it_gets_
             break
     assert row.status == "failed" and "500" in row.last_error
     seat = to_move(app, game.id)
-    assert seat.mail_hold_since is not None                 # not reached: the clock waits
+    assert seat.mail_hold_since is not None  # not reached: the clock waits
     deadline = seat.deadline
     receiver.mode = "ok"
     while drain(app, utcnow() + 20 * HOUR)["sent"]:
@@ -201,7 +233,8 @@ def test_the_table_channel_in_place_of_turn_mails_holds_the_clock_until_it_gets_
 
 
 def test_a_delivered_channel_notice_keeps_the_clock_running_when_the_mail_bounces(
-        notify_app, receiver):
+    notify_app, receiver
+):
     app = notify_app
     game = started_game(app, tag="b")
     nxt = next_guest(app, game.id)
@@ -211,16 +244,20 @@ def test_a_delivered_channel_notice_keeps_the_clock_running_when_the_mail_bounce
     drain(app)
     seat = to_move(app, game.id)
     with app.app_context(), db.connection_context():
-        mail = (Outbox.select().where((Outbox.kind == "turn")
-                                      & (Outbox.to_addr == f"b{nxt}@example.org")).get())
-        assert not mail.holds_clock             # the channel reached the player first
+        mail = (
+            Outbox.select()
+            .where((Outbox.kind == "turn") & (Outbox.to_addr == f"b{nxt}@example.org"))
+            .get()
+        )
+        assert not mail.holds_clock  # the channel reached the player first
         Outbox.update(status="bounced").where(Outbox.id == mail.id).execute()
         assert not deliveries.hold_for(mail, utcnow())
         assert Seat.get_by_id(seat.id).mail_hold_since is None
 
 
 def test_a_failing_or_hanging_receiver_is_retried_and_shown_and_the_drain_goes_on(
-        notify_app, receiver):
+    notify_app, receiver
+):
     app = notify_app
     started_game(app, tag="f")
     client = sign_in(app, "f1@example.org")
@@ -254,6 +291,7 @@ def test_one_destination_gets_at_most_its_share(sqlite_url, smtp, tmp_path, rece
     with app.app_context(), db.connection_context():
         from server.notify import notices as writing
         from server.notify import texts
+
         channel = NotifyChannel.get()
         for i in range(5):
             writing.queue(app.config, channel, "talk", texts.Text(f"n{i}", "x"), None)
@@ -263,26 +301,41 @@ def test_one_destination_gets_at_most_its_share(sqlite_url, smtp, tmp_path, rece
     assert drain(app, utcnow() + dt.timedelta(seconds=601))["sent"] == 2
 
 
-def test_private_and_loopback_addresses_are_refused_in_production(sqlite_url, smtp, tmp_path,
-                                                                  receiver):
+def test_private_and_loopback_addresses_are_refused_in_production(
+    sqlite_url, smtp, tmp_path, receiver
+):
     settings = {"SECRET_KEY": "k", "NOTIFY_ALLOW_PRIVATE_HOSTS": False}
-    for url in (f"json://{receiver.base}/x", "http://localhost/hook", "https://10.1.2.3/x",
-                "ntfy://192.168.1.5/topic", "http://[::1]:8080/", "https://169.254.169.254/",
-                "http://[::ffff:127.0.0.1]/", "form://0.0.0.0/x"):
+    for url in (
+        f"json://{receiver.base}/x",
+        "http://localhost/hook",
+        "https://10.1.2.3/x",
+        "ntfy://192.168.1.5/topic",
+        "http://[::1]:8080/",
+        "https://169.254.169.254/",
+        "http://[::ffff:127.0.0.1]/",
+        "form://0.0.0.0/x",
+    ):
         with pytest.raises(channels.ChannelError, match="private network"):
             channels.check(settings, url)
     assert not guard.is_public("100.64.0.1") and guard.is_public("8.8.8.8")
-    for url in ("ftp://example.org/x", "mailto://a@b", "discord://", "json://", "x" * 2000,
-                "http://[::1/x", "https://host:99999/x"):
+    for url in (
+        "ftp://example.org/x",
+        "mailto://a@b",
+        "discord://",
+        "json://",
+        "x" * 2000,
+        "http://[::1/x",
+        "https://host:99999/x",
+    ):
         with pytest.raises(channels.ChannelError):
             channels.check(settings, url)
-    app = make_app(sqlite_url, smtp, tmp_path)              # the production default
+    app = make_app(sqlite_url, smtp, tmp_path)  # the production default
     started_game(app, tag="s")
     page = add_channel(sign_in(app, "s1@example.org"), f"http://{receiver.base}/x")
     assert page.status_code == 400 and "private network" in page.text
     with app.app_context(), db.connection_context():
         assert NotifyChannel.select().count() == 0
-    channels.check(settings, "discord://1234567/abcdefghijk")     # a fixed public host
+    channels.check(settings, "discord://1234567/abcdefghijk")  # a fixed public host
     # And at connect time: a name that resolves into the network, a redirect.
     with transport.guarded(settings), pytest.raises(requests.ConnectionError):
         requests.get(f"http://{receiver.base}/", timeout=2)
@@ -300,42 +353,59 @@ class Recorded:
         self.sent.append(request)
         response = requests.Response()
         response.status_code = 200
-        response._content = (b"ok" if "slack" in request.url
-                             else b'{"ok": true, "result": {}, "status": 1}')
+        response._content = (
+            b"ok" if "slack" in request.url else b'{"ok": true, "result": {}, "status": 1}'
+        )
         response.headers["Content-Type"] = "application/json"
         response.request, response.url = request, request.url
         return response
 
 
-@pytest.mark.parametrize("url, host, secret", [
-    ("discord://111222333/webhooktokenABCDEF", "discord.com", "webhooktokenABCDEF"),
-    ("slack://T0AAAAAAA/B0BBBBBBB/slacktokenXYZ123456789012", "hooks.slack.com",
-     "slacktokenXYZ123456789012"),
-    ("tgram://123456789:AAbotTokenSecret_abcdefghijklmnopqrs/987654", "api.telegram.org",
-     "AAbotTokenSecret_abcdefghijklmnopqrs"),
-    ("pover://uuserkeyabcdefghijklmnopqrstu@atokenabcdefghijklmnopqrstuv", "api.pushover.net",
-     "atokenabcdefghijklmnopqrstuv"),
-])
+@pytest.mark.parametrize(
+    "url, host, secret",
+    [
+        ("discord://111222333/webhooktokenABCDEF", "discord.com", "webhooktokenABCDEF"),
+        (
+            "slack://T0AAAAAAA/B0BBBBBBB/slacktokenXYZ123456789012",
+            "hooks.slack.com",
+            "slacktokenXYZ123456789012",
+        ),
+        (
+            "tgram://123456789:AAbotTokenSecret_abcdefghijklmnopqrs/987654",
+            "api.telegram.org",
+            "AAbotTokenSecret_abcdefghijklmnopqrs",
+        ),
+        (
+            "pover://uuserkeyabcdefghijklmnopqrstu@atokenabcdefghijklmnopqrstuv",
+            "api.pushover.net",
+            "atokenabcdefghijklmnopqrstuv",
+        ),
+    ],
+)
 def test_fixed_host_services_get_the_request_apprise_builds(monkeypatch, url, host, secret):
     settings = {"SECRET_KEY": "k", "NOTIFY_TIMEOUT": 1.0}
     recorded = Recorded()
-    monkeypatch.setattr(requests.adapters.HTTPAdapter, "send",
-                        lambda adapter, request, **kwargs: recorded(adapter, request, **kwargs))
+    monkeypatch.setattr(
+        requests.adapters.HTTPAdapter,
+        "send",
+        lambda adapter, request, **kwargs: recorded(adapter, request, **kwargs),
+    )
     checked = channels.check(settings, url)
     assert secret not in checked.masked
-    channel = NotifyChannel(scheme=checked.scheme, masked=checked.masked,
-                            sealed_url=crypto.seal(settings, url))
+    channel = NotifyChannel(
+        scheme=checked.scheme, masked=checked.masked, sealed_url=crypto.seal(settings, url)
+    )
     row = Outbox(subject="Your turn in Sugar", body_text="Choose a role", kind="turn")
     answer = transport.send(settings, row, channel)
     assert answer.startswith("delivered") and secret not in answer
     request = recorded.sent[-1]
     assert request.url.split("/")[2] == host
-    assert b"Sugar" in (request.body if isinstance(request.body, bytes)
-                        else str(request.body).encode())
+    assert b"Sugar" in (
+        request.body if isinstance(request.body, bytes) else str(request.body).encode()
+    )
 
 
-def test_kill_9_of_the_sender_mid_drain_loses_and_doubles_nothing(tmp_path, sqlite_url,
-                                                                   receiver):
+def test_kill_9_of_the_sender_mid_drain_loses_and_doubles_nothing(tmp_path, sqlite_url, receiver):
     """150 signed webhook notices; the sender is killed with -9 after 40
     arrived and started again: every notice arrives, and only the one in
     flight at the kill may arrive twice (same id: receivers dedupe on it)."""
@@ -348,15 +418,30 @@ def test_kill_9_of_the_sender_mid_drain_loses_and_doubles_nothing(tmp_path, sqli
     bind(database)
     migrate(database)
     with database.connection_context(), database.atomic():
-        owner = User.create(email="k@example.org", name="K", password_hash="x",
-                            email_verified_at=utcnow())
-        kept = [channels.add(settings, owner, f"http://{receiver.base}/k{i}", ["talk"])[0]
-                for i in range(3)]
-        Outbox.insert_many([{"kind": "talk", "to_addr": f"channel:{kept[i % 3].id}",
-                             "channel": kept[i % 3].id, "subject": f"n{i}", "body_text": "hi",
-                             "body_html": "", "message_id": f"<n{i}@pbem.test>",
-                             "created_at": utcnow(), "next_attempt_at": utcnow(),
-                             "headers": {}} for i in range(150)]).execute()
+        owner = User.create(
+            email="k@example.org", name="K", password_hash="x", email_verified_at=utcnow()
+        )
+        kept = [
+            channels.add(settings, owner, f"http://{receiver.base}/k{i}", ["talk"])[0]
+            for i in range(3)
+        ]
+        Outbox.insert_many(
+            [
+                {
+                    "kind": "talk",
+                    "to_addr": f"channel:{kept[i % 3].id}",
+                    "channel": kept[i % 3].id,
+                    "subject": f"n{i}",
+                    "body_text": "hi",
+                    "body_html": "",
+                    "message_id": f"<n{i}@pbem.test>",
+                    "created_at": utcnow(),
+                    "next_attempt_at": utcnow(),
+                    "headers": {},
+                }
+                for i in range(150)
+            ]
+        ).execute()
     receiver.delay = 0.01
     _handler, smtp = smtp_server()
     env = {"NOTIFY_ALLOW_PRIVATE_HOSTS": "true", "NOTIFY_DESTINATION_MAX": "1000"}
@@ -367,8 +452,12 @@ def test_kill_9_of_the_sender_mid_drain_loses_and_doubles_nothing(tmp_path, sqli
         victim.wait(5)
         flying = in_flight(sqlite_url, victim.pid)
         again = start_sender(tmp_path, sqlite_url, smtp.port, "again", **env)
-        wait_for(lambda: len({r.json()["id"] for r in receiver.requests}) == 150, 60,
-                 "all 150 notices", [again])
+        wait_for(
+            lambda: len({r.json()["id"] for r in receiver.requests}) == 150,
+            60,
+            "all 150 notices",
+            [again],
+        )
         stop(again)
     finally:
         smtp.stop()
@@ -380,32 +469,45 @@ def test_kill_9_of_the_sender_mid_drain_loses_and_doubles_nothing(tmp_path, sqli
 
 
 def test_a_digest_reader_still_hears_of_turns_and_quiet_hours_put_off_the_rest(
-        notify_app, receiver):
+    notify_app, receiver
+):
     app = notify_app
     game = started_game(app, tag="d")
     nxt = next_guest(app, game.id)
     email = f"d{nxt}@example.org"
     with app.app_context(), db.connection_context():
         User.update(mail_mode="digest", timezone="Europe/Paris").where(
-            User.email == email).execute()
+            User.email == email
+        ).execute()
     client = sign_in(app, email)
-    add_channel(client, f"json://{receiver.base}/d", events=("turn", "talk"),
-                quiet_from="22", quiet_until="7")
+    add_channel(
+        client,
+        f"json://{receiver.base}/d",
+        events=("turn", "talk"),
+        quiet_from="22",
+        quiet_until="7",
+    )
     while to_move(app, game.id).index != nxt:
         random_move(app, game.id, random.Random(9))
     (turn,) = notices(app, kind="turn")
-    assert not turn.holds_clock                 # a digest reader's clock waits for no mail
+    assert not turn.holds_clock  # a digest reader's clock waits for no mail
     with app.app_context(), db.connection_context():
-        assert not Outbox.select().where((Outbox.kind == "turn")
-                                         & (Outbox.to_addr == email)).exists()
+        assert (
+            not Outbox.select().where((Outbox.kind == "turn") & (Outbox.to_addr == email)).exists()
+        )
         from server.notify import notices as writing
         from server.notify import texts
+
         channel = NotifyChannel.get(NotifyChannel.user == User.get(User.email == email).id)
-        night = dt.datetime(2026, 11, 25, 23, 30)           # 00:30 in Paris
+        night = dt.datetime(2026, 11, 25, 23, 30)  # 00:30 in Paris
         talk = writing.queue(app.config, channel, "talk", texts.Text("t", "x"), None, now=night)
         urgent = writing.queue(app.config, channel, "turn", texts.Text("t", "x"), None, now=night)
-        assert talk.next_attempt_at == dt.datetime(2026, 11, 26, 6, 0)     # 07:00 in Paris
+        assert talk.next_attempt_at == dt.datetime(2026, 11, 26, 6, 0)  # 07:00 in Paris
         assert urgent.next_attempt_at == night
         noon = dt.datetime(2026, 11, 26, 11, 0)
-        assert writing.queue(app.config, channel, "talk", texts.Text("t", "x"), None,
-                             now=noon).next_attempt_at == noon
+        assert (
+            writing.queue(
+                app.config, channel, "talk", texts.Text("t", "x"), None, now=noon
+            ).next_attempt_at
+            == noon
+        )

@@ -6,6 +6,7 @@ INBOUND_MAX_BYTES gets 552; a mail made to stall the reply parser is read
 in well under a second while another client is served; malformed mail gets
 a permanent 554 (never 451, which has the sending server retry for days) or
 is kept and answered once."""
+
 from __future__ import annotations
 
 import smtplib
@@ -46,28 +47,39 @@ def test_rcpt_takes_only_addresses_whose_signature_holds(rapp, receiver):
     paths, forged_paths = ReturnPaths("test-secret", BOUNCES), ReturnPaths("x", BOUNCES)
     with client(receiver.port) as smtp:
         smtp.mail("someone@example.org")
-        for address in ("play+zzzz@reply.test", "play+@reply.test", "play+0000@reply.test",
-                        forged.for_seat(1, 0, 1, 0), forged.for_lobby(1, 1),
-                        "bounce+forged@bounces.test", forged_paths.for_outbox(5),
-                        "player1@reply.test", ours.for_seat(1, 0, 1, 0).replace("reply.test",
-                                                                                  "other.test")):
+        for address in (
+            "play+zzzz@reply.test",
+            "play+@reply.test",
+            "play+0000@reply.test",
+            forged.for_seat(1, 0, 1, 0),
+            forged.for_lobby(1, 1),
+            "bounce+forged@bounces.test",
+            forged_paths.for_outbox(5),
+            "player1@reply.test",
+            ours.for_seat(1, 0, 1, 0).replace("reply.test", "other.test"),
+        ):
             assert smtp.rcpt(address)[0] == 550, address
-        for address in (ours.for_seat(1, 0, 1, 0), ours.for_lobby(3, 2),
-                        ours.for_talk(1, 1, 4), paths.for_outbox(5)):
+        for address in (
+            ours.for_seat(1, 0, 1, 0),
+            ours.for_lobby(3, 2),
+            ours.for_talk(1, 1, 4),
+            paths.for_outbox(5),
+        ):
             assert smtp.rcpt(address)[0] == 250, address
     assert inbound(rapp) == []
 
 
 # -- size ---------------------------------------------------------------------------
 def small_mail(to_addr: str, size: int) -> bytes:
-    head = (f"From: someone@example.org\r\nTo: {to_addr}\r\nSubject: x\r\n"
-            "Message-ID: <size@example.org>\r\n\r\n1\r\n").encode()
+    head = (
+        f"From: someone@example.org\r\nTo: {to_addr}\r\nSubject: x\r\n"
+        "Message-ID: <size@example.org>\r\n\r\n1\r\n"
+    ).encode()
     line = b"x" * 70 + b"\r\n"
     return head + line * ((size - len(head)) // len(line) + 1)
 
 
-def test_declared_size_and_data_over_the_limit_are_refused_with_552(sqlite_url, smtp,
-                                                                       tmp_path):
+def test_declared_size_and_data_over_the_limit_are_refused_with_552(sqlite_url, smtp, tmp_path):
     app = reply_app(sqlite_url, smtp, tmp_path, INBOUND_MAX_BYTES=4096)
     controller = start_receiver(app)
     address = ReplyAddresses("test-secret", DOMAIN).for_seat(1, 0, 1, 0)
@@ -112,14 +124,13 @@ def test_the_reply_parser_reads_a_stalling_text_in_milliseconds(shape):
 
 
 @pytest.mark.parametrize("shape", list(STALLING)[:2])
-def test_a_stalling_reply_is_played_in_well_under_a_second_and_stalls_nobody(rapp, receiver,
-                                                                            shape):
+def test_a_stalling_reply_is_played_in_well_under_a_second_and_stalls_nobody(rapp, receiver, shape):
     game = two_player_game(rapp, "t")
     email, _, reply = turn_reply(rapp, game.id, STALLING[shape])
     waited = []
 
     def other_client():
-        time.sleep(0.05)                # while the reply is being read
+        time.sleep(0.05)  # while the reply is being read
         started = time.perf_counter()
         with client(receiver.port) as smtp:
             smtp.noop()
@@ -133,32 +144,42 @@ def test_a_stalling_reply_is_played_in_well_under_a_second_and_stalls_nobody(rap
     other.join()
     (row,) = inbound(rapp)
     assert row.status == "applied" and game_row(rapp, game.id).seq == game.seq + 1
-    print(f"{shape}: handled in {took * 1000:.0f} ms; another client waited "
-          f"{waited[0] * 1000:.0f} ms")
+    print(
+        f"{shape}: handled in {took * 1000:.0f} ms; another client waited {waited[0] * 1000:.0f} ms"
+    )
     assert took < 1.0 and waited[0] < 1.0
 
 
 # -- malformed mail ------------------------------------------------------------------------
 def deep_multipart(depth: int, to_addr: str) -> bytes:
-    head = (f"From: t1@example.org\r\nTo: {to_addr}\r\nSubject: deep\r\n"
-            "Message-ID: <deep@example.org>\r\nMIME-Version: 1.0\r\n").encode()
-    opening = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (i, i)
-                       for i in range(depth))
+    head = (
+        f"From: t1@example.org\r\nTo: {to_addr}\r\nSubject: deep\r\n"
+        "Message-ID: <deep@example.org>\r\nMIME-Version: 1.0\r\n"
+    ).encode()
+    opening = b"".join(
+        b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (i, i)
+        for i in range(depth)
+    )
     closing = b"".join(b"\r\n--b%d--" % i for i in reversed(range(depth)))
     return head + opening + b"Content-Type: text/plain\r\n\r\n1" + closing + b"\r\n"
 
 
 def malformed(case: str, to_addr: str) -> bytes:
-    plain = (f"From: t1@example.org\r\nTo: {to_addr}\r\nSubject: Re: turn\r\n"
-             "Message-ID: <malformed@example.org>\r\n\r\n1\r\n").encode()
-    return {"NUL in the body": plain.replace(b"\r\n1\r\n", b"\r\n1\x00\r\n"),
-            "NUL in the Subject": plain.replace(b"Re: turn", b"Re:\x00turn"),
-            "NUL in From": plain.replace(b"t1@", b"t1\x00@"),
-            "3,000 nested multiparts": deep_multipart(3000, to_addr)}[case]
+    plain = (
+        f"From: t1@example.org\r\nTo: {to_addr}\r\nSubject: Re: turn\r\n"
+        "Message-ID: <malformed@example.org>\r\n\r\n1\r\n"
+    ).encode()
+    return {
+        "NUL in the body": plain.replace(b"\r\n1\r\n", b"\r\n1\x00\r\n"),
+        "NUL in the Subject": plain.replace(b"Re: turn", b"Re:\x00turn"),
+        "NUL in From": plain.replace(b"t1@", b"t1\x00@"),
+        "3,000 nested multiparts": deep_multipart(3000, to_addr),
+    }[case]
 
 
-@pytest.mark.parametrize("case", ["NUL in the body", "NUL in the Subject", "NUL in From",
-                                  "3,000 nested multiparts"])
+@pytest.mark.parametrize(
+    "case", ["NUL in the body", "NUL in the Subject", "NUL in From", "3,000 nested multiparts"]
+)
 def test_malformed_mail_is_refused_for_good(rapp, receiver, case):
     game = two_player_game(rapp, "t")
     _, _, reply = turn_reply(rapp, game.id, "1")
@@ -172,43 +193,59 @@ def test_malformed_mail_is_refused_for_good(rapp, receiver, case):
 
 
 def undecodable(reply: EmailMessage, case: str) -> bytes:
-    head = b"".join(f"{name}: {reply[name]}\r\n".encode() for name in
-                    ("Authentication-Results", "From", "To", "Message-ID"))
+    head = b"".join(
+        f"{name}: {reply[name]}\r\n".encode()
+        for name in ("Authentication-Results", "From", "To", "Message-ID")
+    )
     subject = f"Subject: {reply['Subject']}\r\n".encode()
     if case == "an encoded NUL in the Subject and From":
-        head = head.replace(f"From: {reply['From']}".encode(),
-                            f"From: =?utf-8?q?Jan=00?= <{reply['From']}>".encode())
-    return head + {
-        "an unknown charset": subject + b"Content-Type: text/plain; charset=x-no-such-charset"
-                                        b"\r\n\r\n1\r\n",
-        "bytes that are not UTF-8": subject + b"Content-Type: text/plain; charset=utf-8"
-                                              b"\r\n\r\n1\xff\xfe\r\n",
-        "broken base64": subject + b"Content-Type: text/plain\r\n"
-                                   b"Content-Transfer-Encoding: base64\r\n\r\nM=Q!!=\r\n",
-        "an unknown transfer encoding": subject + b"Content-Type: text/plain\r\n"
-                                                  b"Content-Transfer-Encoding: x-rot13\r\n"
-                                                  b"\r\n1\r\n",
-        "an encoded NUL in the Subject and From": b"Subject: =?utf-8?q?Re=3A=00turn?="
-                                                  b"\r\n\r\n1\r\n",
-        "an unknown charset in an encoded word": b"Subject: =?x-unknown?q?=00?=\r\n\r\n1\r\n",
-    }[case]
+        head = head.replace(
+            f"From: {reply['From']}".encode(),
+            f"From: =?utf-8?q?Jan=00?= <{reply['From']}>".encode(),
+        )
+    return (
+        head
+        + {
+            "an unknown charset": subject + b"Content-Type: text/plain; charset=x-no-such-charset"
+            b"\r\n\r\n1\r\n",
+            "bytes that are not UTF-8": subject + b"Content-Type: text/plain; charset=utf-8"
+            b"\r\n\r\n1\xff\xfe\r\n",
+            "broken base64": subject + b"Content-Type: text/plain\r\n"
+            b"Content-Transfer-Encoding: base64\r\n\r\nM=Q!!=\r\n",
+            "an unknown transfer encoding": subject + b"Content-Type: text/plain\r\n"
+            b"Content-Transfer-Encoding: x-rot13\r\n"
+            b"\r\n1\r\n",
+            "an encoded NUL in the Subject and From": b"Subject: =?utf-8?q?Re=3A=00turn?="
+            b"\r\n\r\n1\r\n",
+            "an unknown charset in an encoded word": b"Subject: =?x-unknown?q?=00?=\r\n\r\n1\r\n",
+        }[case]
+    )
 
 
-@pytest.mark.parametrize("case", ["an unknown charset", "bytes that are not UTF-8",
-                                  "broken base64", "an unknown transfer encoding",
-                                  "an encoded NUL in the Subject and From",
-                                  "an unknown charset in an encoded word"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "an unknown charset",
+        "bytes that are not UTF-8",
+        "broken base64",
+        "an unknown transfer encoding",
+        "an encoded NUL in the Subject and From",
+        "an unknown charset in an encoded word",
+    ],
+)
 def test_an_undecodable_part_is_read_as_well_as_it_goes_and_answered_once(rapp, receiver, case):
     game = two_player_game(rapp, "t")
     email, _, reply = turn_reply(rapp, game.id, "1")
     raw = undecodable(reply, case)
-    for _ in range(2):                  # and the retry of a server that missed the 250
+    for _ in range(2):  # and the retry of a server that missed the 250
         with client(receiver.port) as smtp:
             smtp.sendmail(email, [reply["To"]], raw)
     (row,) = inbound(rapp)
     assert row.status in ("applied", "refused"), row.outcome
     assert [k for k in outbox_kinds(rapp, email) if k.startswith("reply_")] in (
-        ["reply_applied"], ["reply_refused"])
+        ["reply_applied"],
+        ["reply_refused"],
+    )
 
 
 # -- the IMAP poller keeps what it cannot read -----------------------------------------
@@ -219,12 +256,23 @@ def imap():
 
 
 def test_the_poller_keeps_a_mail_too_large_or_malformed_once_and_reads_it_no_more(
-        sqlite_url, smtp, tmp_path, imap):
+    sqlite_url, smtp, tmp_path, imap
+):
     host, port, user, password = imap
     folder = f"limits-{id(tmp_path)}"
-    app = reply_app(sqlite_url, smtp, tmp_path, INBOUND_MAX_BYTES=8192, IMAP_HOST=host,
-                    IMAP_PORT=port, IMAP_TLS="none", IMAP_USER=user, IMAP_PASSWORD=password,
-                    IMAP_FOLDER=folder, IMAP_DONE_FOLDER=f"{folder}-done")
+    app = reply_app(
+        sqlite_url,
+        smtp,
+        tmp_path,
+        INBOUND_MAX_BYTES=8192,
+        IMAP_HOST=host,
+        IMAP_PORT=port,
+        IMAP_TLS="none",
+        IMAP_USER=user,
+        IMAP_PASSWORD=password,
+        IMAP_FOLDER=folder,
+        IMAP_DONE_FOLDER=f"{folder}-done",
+    )
     address = ReplyAddresses("test-secret", DOMAIN).for_seat(1, 0, 1, 0)
     with MailBoxUnencrypted(host, port).login(user, password, "INBOX") as box:
         box.folder.create(folder)
@@ -240,15 +288,16 @@ def test_the_poller_keeps_a_mail_too_large_or_malformed_once_and_reads_it_no_mor
     assert outbox_kinds(app, "t1@example.org") == []
 
 
-def test_a_mail_that_breaks_the_handling_is_kept_answered_once_and_never_451(rapp, receiver,
-                                                                            monkeypatch):
+def test_a_mail_that_breaks_the_handling_is_kept_answered_once_and_never_451(
+    rapp, receiver, monkeypatch
+):
     """A bug stands in for whatever mail this server cannot handle (not the
     database): everything the handling did is undone, the mail is kept, its
     sender told once, and the mail server hears 250, not 451 for days."""
     from server.services import replies
 
     def broken(*args):
-        replies.Seat.update(absent=True).execute()      # undone with the rest
+        replies.Seat.update(absent=True).execute()  # undone with the rest
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(replies, "_handle", broken)

@@ -1,6 +1,7 @@
 """Issue 16: "mails go out in the recipient's language".  A reminder and a
 digest say what the seat is asked in the player's language, not in the
 English the game row keeps (they once carried ``Game.prompt`` as it was)."""
+
 from __future__ import annotations
 
 from clock_helpers import HOUR, outbox, run_sweep, started_game, to_move

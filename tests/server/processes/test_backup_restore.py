@@ -3,6 +3,7 @@ games in progress (player moves, timeouts, mail in the outbox) is backed up
 while a site could be running, restored into a new database, and every
 event log there replays to its snapshot (``pbem verify``); the rows are the
 same as in the original."""
+
 from __future__ import annotations
 
 import os
@@ -19,8 +20,7 @@ TABLES = ("account", "game", "seat", "event", "snapshot", "outbox", "schema_migr
 def counts(url: str) -> dict:
     database = make_database(url)
     with database.connection_context():
-        return {t: database.execute_sql(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
-                for t in TABLES}
+        return {t: database.execute_sql(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
 
 
 @pytest.fixture
@@ -41,8 +41,9 @@ def new_database(db_url, tmp_path):
         admin.execute_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def test_backup_restore_into_a_new_database_and_every_log_replays(app, db_url, new_database,
-                                                                  tmp_path):
+def test_backup_restore_into_a_new_database_and_every_log_replays(
+    app, db_url, new_database, tmp_path
+):
     games_in_progress(app, count=3, moves=10)
     before = counts(db_url)
     assert before["event"] > 30 and before["outbox"] > 0

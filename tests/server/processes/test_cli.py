@@ -3,6 +3,7 @@
 database says in one line that it is missing or not migrated, and creates
 nothing; ``--env-file`` reads the file systemd reads, and refuses the lines
 the two would read differently (server/envfile.py)."""
+
 from __future__ import annotations
 
 import os
@@ -23,15 +24,20 @@ PBEM = Path(sys.executable).with_name("pbem")
 
 
 def run(folder: Path, *args, **env):
-    environ = dict(os.environ, HOME=str(folder / "home"), PBEM_INSTANCE=str(folder / "instance"),
-                   DATABASE_URL=f"sqlite:///{folder / 'site.sqlite3'}")
-    for name, value in env.items():         # None: not set at all
+    environ = dict(
+        os.environ,
+        HOME=str(folder / "home"),
+        PBEM_INSTANCE=str(folder / "instance"),
+        DATABASE_URL=f"sqlite:///{folder / 'site.sqlite3'}",
+    )
+    for name, value in env.items():  # None: not set at all
         environ.pop(name) if value is None else environ.__setitem__(name, value)
     for name in ("SECRET_KEY", "PYTHONPATH"):
         environ.pop(name, None)
     (folder / "home").mkdir(exist_ok=True)
-    return subprocess.run([str(PBEM), *args], cwd=folder, env=environ, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [str(PBEM), *args], cwd=folder, env=environ, capture_output=True, text=True, timeout=120
+    )
 
 
 def files_in(folder: Path) -> list[str]:
@@ -41,17 +47,29 @@ def files_in(folder: Path) -> list[str]:
 def test_help_and_version_write_no_file(tmp_path):
     shown = run(tmp_path, "--help")
     assert shown.returncode == 0, shown.stderr
-    for command in ("make-moderator", "migrate", "deploy-files", "web", "scheduler", "sender",
-                    "receiver", "imap-poller"):
+    for command in (
+        "make-moderator",
+        "migrate",
+        "deploy-files",
+        "web",
+        "scheduler",
+        "sender",
+        "receiver",
+        "imap-poller",
+    ):
         assert f"  {command} " in shown.stdout
-    assert "  pbem " not in shown.stdout            # no "pbem pbem make-moderator"
+    assert "  pbem " not in shown.stdout  # no "pbem pbem make-moderator"
     version = run(tmp_path, "--version")
     # The version setuptools-scm made from git at install time (issue 26), as
     # the installed package's metadata says (read outside the source tree,
     # where a build may have left a pbem.egg-info of another version).
-    installed = subprocess.run([sys.executable, "-c", "from importlib.metadata import version; "
-                                "print(version('pbem'))"], cwd=tmp_path, capture_output=True,
-                               text=True, check=True).stdout.strip()
+    installed = subprocess.run(
+        [sys.executable, "-c", "from importlib.metadata import version; print(version('pbem'))"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert version.returncode == 0 and version.stdout.strip() == f"pbem {installed}"
     assert Version(installed) > Version("0")
     assert run(tmp_path, "make-moderator", "--help").returncode == 0
@@ -74,7 +92,7 @@ def test_a_database_without_every_migration_is_named(tmp_path):
     database = make_database(f"sqlite:///{tmp_path / 'site.sqlite3'}")
     with database.connection_context():
         runner = Runner(database, str(MIGRATIONS))
-        runner.up(target=runner.migrations()[-2].name)      # all but the newest
+        runner.up(target=runner.migrations()[-2].name)  # all but the newest
     refused = run(tmp_path, "make-moderator", "ann@example.org")
     assert refused.returncode == 1 and "lacks 1 migration(s)" in refused.stderr
     done = run(tmp_path, "migrate")
@@ -85,8 +103,12 @@ def test_a_database_without_every_migration_is_named(tmp_path):
 
 
 def test_an_unreachable_database_is_named_without_its_password(tmp_path):
-    refused = run(tmp_path, "make-moderator", "ann@example.org",
-                  DATABASE_URL="postgresql://pbem:s3cret@127.0.0.1:1/pbem")
+    refused = run(
+        tmp_path,
+        "make-moderator",
+        "ann@example.org",
+        DATABASE_URL="postgresql://pbem:s3cret@127.0.0.1:1/pbem",
+    )
     assert refused.returncode == 1 and "Traceback" not in refused.stderr
     assert "cannot use the database postgresql://pbem:***@127.0.0.1:1/pbem" in refused.stderr
     assert "s3cret" not in refused.stderr
@@ -94,10 +116,11 @@ def test_an_unreachable_database_is_named_without_its_password(tmp_path):
 
 def test_env_file_gives_the_settings_and_the_environment_wins(tmp_path):
     settings = tmp_path / "env"
-    settings.write_text(f"# a comment\n; another\n\nDATABASE_URL = sqlite:///{tmp_path}/f.db\n"
-                        "MAIL_FROM=pbem <pbem@example.org>\n")
-    assert run(tmp_path, "--env-file", str(settings), "migrate",
-               DATABASE_URL=None).returncode == 0
+    settings.write_text(
+        f"# a comment\n; another\n\nDATABASE_URL = sqlite:///{tmp_path}/f.db\n"
+        "MAIL_FROM=pbem <pbem@example.org>\n"
+    )
+    assert run(tmp_path, "--env-file", str(settings), "migrate", DATABASE_URL=None).returncode == 0
     assert (tmp_path / "f.db").exists() and not (tmp_path / "site.sqlite3").exists()
     settings.write_text(f"DATABASE_URL=sqlite:///{tmp_path}/g.db\n")
     os.remove(tmp_path / "f.db")
@@ -106,11 +129,17 @@ def test_env_file_gives_the_settings_and_the_environment_wins(tmp_path):
     assert (tmp_path / "f.db").exists() and not (tmp_path / "g.db").exists()
 
 
-@pytest.mark.parametrize("line, problem", [
-    ('SECRET_KEY="abc"', "quote"), ("SECRET_KEY='abc'", "quote"),
-    ("SMTP_PASSWORD=a\\b", "backslash"), ("export LOG_LEVEL=INFO", "not NAME=value"),
-    ("LOG_LEVEL", "not NAME=value"), ("1NAME=x", "not NAME=value"),
-])
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ('SECRET_KEY="abc"', "quote"),
+        ("SECRET_KEY='abc'", "quote"),
+        ("SMTP_PASSWORD=a\\b", "backslash"),
+        ("export LOG_LEVEL=INFO", "not NAME=value"),
+        ("LOG_LEVEL", "not NAME=value"),
+        ("1NAME=x", "not NAME=value"),
+    ],
+)
 def test_env_file_refuses_lines_systemd_reads_otherwise(tmp_path, line, problem):
     settings = tmp_path / "env"
     settings.write_text(f"LOG_LEVEL=INFO\n{line}\n")
@@ -132,9 +161,15 @@ def test_deploy_files_writes_every_shipped_file_and_never_over_one(tmp_path):
     assert done.returncode == 0, done.stderr
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert written == sorted(p.name for p in (ROOT / "deploy").iterdir())
-    assert {"pbem-web.service", "pbem-scheduler@.service", "pbem-sender@.service",
-            "pbem-receiver.service", "pbem-imap-poller.service", "pbem-nginx.conf",
-            "env.example"} <= set(written)
+    assert {
+        "pbem-web.service",
+        "pbem-scheduler@.service",
+        "pbem-sender@.service",
+        "pbem-receiver.service",
+        "pbem-imap-poller.service",
+        "pbem-nginx.conf",
+        "env.example",
+    } <= set(written)
     (tmp_path / "out" / "env.example").write_text("mine")
     again = run(tmp_path, "deploy-files", str(tmp_path / "out"))
     assert again.returncode == 1 and "exists already" in again.stderr

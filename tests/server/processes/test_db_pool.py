@@ -1,5 +1,6 @@
 """Issue 17: "pooled database connections (peewee's playhouse pool)": a
 process reuses its PostgreSQL connections from request to request."""
+
 from __future__ import annotations
 
 import time
@@ -62,8 +63,9 @@ def test_a_connection_back_moments_ago_is_handed_out_without_a_ping(pg_url, smtp
 
 
 @pytest.mark.postgres
-def test_a_connection_idle_longer_is_pinged_and_replaced_when_dead(pg_url, smtp, tmp_path,
-                                                                    monkeypatch):
+def test_a_connection_idle_longer_is_pinged_and_replaced_when_dead(
+    pg_url, smtp, tmp_path, monkeypatch
+):
     app = make_app(pg_url, smtp, tmp_path, DATABASE_POOL_MAX=2)
     pool = db.obj
     monkeypatch.setattr(TrustingPool, "PING_AFTER", 0.0)

@@ -3,6 +3,7 @@ and every parameter reaches the driver.  Against this machine's PostgreSQL,
 which has no TLS: ``sslmode=disable`` connects, ``sslmode=require`` fails
 with psycopg's own words (before, the parameter was dropped and both
 connected without TLS)."""
+
 from __future__ import annotations
 
 import pytest
@@ -34,7 +35,7 @@ def test_sslmode_disable_connects_and_require_fails_with_psycopgs_error():
 def test_every_parameter_reaches_psycopg():
     database = make_database(f"{PG_URL}?application_name=pbem-probe&connect_timeout=3")
     with database.connection_context():
-        name, = database.execute_sql("SELECT current_setting('application_name')").fetchone()
+        (name,) = database.execute_sql("SELECT current_setting('application_name')").fetchone()
     assert name == "pbem-probe"
 
 
@@ -44,11 +45,12 @@ def test_schema_is_still_the_search_path_beside_other_parameters():
         admin.execute_sql("DROP SCHEMA IF EXISTS pbem_url_probe CASCADE")
         admin.execute_sql("CREATE SCHEMA pbem_url_probe")
     try:
-        database = make_database(f"{PG_URL}?schema=pbem_url_probe&sslmode=disable"
-                                 "&application_name=probe")
+        database = make_database(
+            f"{PG_URL}?schema=pbem_url_probe&sslmode=disable&application_name=probe"
+        )
         with database.connection_context():
-            path, = database.execute_sql("SHOW search_path").fetchone()
-            name, = database.execute_sql("SELECT current_setting('application_name')").fetchone()
+            (path,) = database.execute_sql("SHOW search_path").fetchone()
+            (name,) = database.execute_sql("SELECT current_setting('application_name')").fetchone()
         assert (path, name) == ("pbem_url_probe", "probe")
     finally:
         with admin.connection_context():
@@ -58,8 +60,13 @@ def test_schema_is_still_the_search_path_beside_other_parameters():
 def test_a_password_with_reserved_characters_is_unquoted():
     database = make_database("postgresql://pbem:p%40ss%2Fword@db.example:6543/site")
     params = database.connect_params
-    assert (database.database, params["user"], params["password"], params["host"],
-            params["port"]) == ("site", "pbem", "p@ss/word", "db.example", 6543)
+    assert (
+        database.database,
+        params["user"],
+        params["password"],
+        params["host"],
+        params["port"],
+    ) == ("site", "pbem", "p@ss/word", "db.example", 6543)
 
 
 def test_sqlite_parameters_are_sqlites_own(tmp_path):

@@ -11,6 +11,7 @@ certificate where certbot puts its), systemctl (the units exist), nginx -t
 (the test's machine values).  Then systemd-analyze verifies the installed
 units and rates their exposure, and the services' commands start with the
 environment file as systemd reads it."""
+
 from __future__ import annotations
 
 import os
@@ -38,7 +39,7 @@ SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 
 # Stand-ins for what needs the real machine; $ROOT, $WORK and $PYTHON come
 # from the test.
-SHIMS = r'''
+SHIMS = r"""
 set -euo pipefail
 log() { echo "$*" >> "$WORK/commands.log"; }
 apt-get() {
@@ -97,9 +98,9 @@ nginx() {
         "$WORK/nginx" "$WORK/nginx" "$WORK/nginx" > "$WORK/nginx.conf"
     command nginx -q -t -p "$WORK/nginx" -c "$WORK/nginx.conf"
 }
-'''
+"""
 # Python for the editor step: what an operator types, the test's values.
-EDITOR = '''
+EDITOR = """
 import sys
 from pathlib import Path
 path = Path(sys.argv[1])
@@ -110,7 +111,7 @@ lines = path.read_text().splitlines()
 names = [line.partition("=")[0] for line in lines]
 lines = [f"{{n}}={{values.pop(n)}}" if n in values else line for n, line in zip(names, lines)]
 path.write_text("\\n".join(lines + [f"{{n}}={{v}}" for n, v in values.items()]) + "\\n")
-'''
+"""
 ABSOLUTE = re.compile(r"(?<![\w$/.-])/(etc|opt|var|root)/")
 
 
@@ -118,7 +119,7 @@ def steps() -> list[tuple[int, str]]:
     """(step number, commands) of every command block in the guide's part,
     in order."""
     text = GUIDE.read_text()
-    part = text[text.index(PART):]
+    part = text[text.index(PART) :]
     end = part.find("\n## ")
     part = part if end < 0 else part[:end]
     found, number, block = [], None, []
@@ -147,8 +148,12 @@ def script(found, hooks: dict[int, str]) -> str:
 def analyzable_root(root: Path) -> None:
     """systemd-analyze verify --root needs the system's own units and the
     commands the units name inside the root."""
-    shutil.copytree("/usr/lib/systemd/system", root / "usr/lib/systemd/system",
-                    symlinks=True, dirs_exist_ok=True)
+    shutil.copytree(
+        "/usr/lib/systemd/system",
+        root / "usr/lib/systemd/system",
+        symlinks=True,
+        dirs_exist_ok=True,
+    )
     (root / "usr/bin").mkdir(parents=True, exist_ok=True)
     shutil.copy2(shutil.which("kill") or "/usr/bin/kill", root / "usr/bin/kill")
     if not (root / "bin").exists():
@@ -156,8 +161,12 @@ def analyzable_root(root: Path) -> None:
 
 
 def exposure(unit: Path) -> float:
-    shown = subprocess.run([SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager",
-                            str(unit)], capture_output=True, text=True, timeout=60)
+    shown = subprocess.run(
+        [SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return float(re.search(r"Overall exposure level for \S+: ([\d.]+)", shown.stdout).group(1))
 
 
@@ -175,10 +184,16 @@ def walked(tmp_path, release, pg_url, smtp):
     shutil.copy(sdist, work / sdist.name)
     shutil.copy(ROOT / "constraints.txt", work)
     web_port = free_port()
-    values = {"DATABASE_URL": pg_url, "SMTP_HOST": "127.0.0.1", "SMTP_PORT": str(smtp.port),
-              "PBEM_INSTANCE": str(root / "var/lib/pbem/instance"),
-              "RATELIMIT_STORAGE_URI": "memory://", "PBEM_BIND": f"127.0.0.1:{web_port}",
-              "PBEM_WORKERS": "1", "PBEM_ACCESS_LOG": "/dev/null"}
+    values = {
+        "DATABASE_URL": pg_url,
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": str(smtp.port),
+        "PBEM_INSTANCE": str(root / "var/lib/pbem/instance"),
+        "RATELIMIT_STORAGE_URI": "memory://",
+        "PBEM_BIND": f"127.0.0.1:{web_port}",
+        "PBEM_WORKERS": "1",
+        "PBEM_ACCESS_LOG": "/dev/null",
+    }
     (work / "edit_env.py").write_text(EDITOR.format(VALUES=values))
     deps = sysconfig.get_paths()["purelib"]
     hooks = {
@@ -189,23 +204,38 @@ def walked(tmp_path, release, pg_url, smtp):
         8: f'"$PYTHON" -c {make_user_code(pg_url)!r} "$ADMIN"',
         "end": 'declare -p SITE ADMIN DBPASS > "$WORK/variables"',
     }
-    env = {"PATH": os.environ["PATH"], "HOME": str(work), "LANG": "C.UTF-8", "ROOT": str(root),
-           "WORK": str(work), "PYTHON": sys.executable, "PIP_NO_DEPS": "1",
-           "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-           # This machine's package index (the real server uses PyPI).
-           **{k: v for k, v in os.environ.items() if k.startswith("PIP_") and k != "PIP_NO_DEPS"}}
-    done = subprocess.run(["bash", "-c", script(steps(), hooks)], cwd=work, env=env,
-                          capture_output=True, text=True, timeout=900)
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(work),
+        "LANG": "C.UTF-8",
+        "ROOT": str(root),
+        "WORK": str(work),
+        "PYTHON": sys.executable,
+        "PIP_NO_DEPS": "1",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        # This machine's package index (the real server uses PyPI).
+        **{k: v for k, v in os.environ.items() if k.startswith("PIP_") and k != "PIP_NO_DEPS"},
+    }
+    done = subprocess.run(
+        ["bash", "-c", script(steps(), hooks)],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     log = (work / "commands.log").read_text() if (work / "commands.log").exists() else ""
     assert done.returncode == 0, f"{done.stderr[-3000:]}\n{log[-2000:]}"
     return root, work, log, values
 
 
 def make_user_code(url: str) -> str:
-    return ("import sys; from server.db import bind, make_database; "
-            f"bind(make_database({url!r})); from server.models import User, utcnow; "
-            "User.create(email=sys.argv[1], name='You', email_verified_at=utcnow(), "
-            "password_hash='x')")
+    return (
+        "import sys; from server.db import bind, make_database; "
+        f"bind(make_database({url!r})); from server.models import User, utcnow; "
+        "User.create(email=sys.argv[1], name='You', email_verified_at=utcnow(), "
+        "password_hash='x')"
+    )
 
 
 def test_the_readme_steps_cover_the_whole_deployment():
@@ -213,9 +243,17 @@ def test_the_readme_steps_cover_the_whole_deployment():
     assert [n for n, _ in found] == sorted(n for n, _ in found)
     text = "\n".join(commands for _, commands in found)
     assert "sudo" not in text and "flask" not in text and "xargs" not in text
-    for needed in ("apt-get install", "adduser", "pbem deploy-files", "/etc/pbem/env",
-                   "pbem --env-file /etc/pbem/env migrate", "systemctl enable --now",
-                   "certbot", "nginx -t", "make-moderator"):
+    for needed in (
+        "apt-get install",
+        "adduser",
+        "pbem deploy-files",
+        "/etc/pbem/env",
+        "pbem --env-file /etc/pbem/env migrate",
+        "systemctl enable --now",
+        "certbot",
+        "nginx -t",
+        "make-moderator",
+    ):
         assert needed in text, needed
 
 
@@ -237,21 +275,31 @@ def test_a_newcomer_follows_the_readme_on_a_fresh_debian_server(walked):
     assert settings["PROXY_FIX_X_FOR"] == settings["PROXY_FIX_X_PROTO"] == "1"
     assert not (root / "etc/nginx/sites-enabled/default").exists()
     assert (root / "etc/nginx/sites-enabled/pbem").resolve() == (
-        root / "etc/nginx/sites-available/pbem")
+        root / "etc/nginx/sites-available/pbem"
+    )
     assert f"server_name {site};" in (root / "etc/nginx/sites-available/pbem").read_text()
 
     enabled = (work / "enabled").read_text().split()
     assert {"pbem-web", "pbem-scheduler@1", "pbem-sender@1"} <= set(enabled)
     analyzable_root(root)
     units = sorted((root / "etc/systemd/system").glob("pbem-*.service"))
-    assert {u.name for u in units} == {"pbem-web.service", "pbem-scheduler@.service",
-                                       "pbem-sender@.service", "pbem-receiver.service",
-                                       "pbem-imap-poller.service"}
+    assert {u.name for u in units} == {
+        "pbem-web.service",
+        "pbem-scheduler@.service",
+        "pbem-sender@.service",
+        "pbem-receiver.service",
+        "pbem-imap-poller.service",
+    }
     names = [f"/etc/systemd/system/{u.name.replace('@.', '@1.')}" for u in units]
-    verified = subprocess.run([SYSTEMD_ANALYZE, "verify", f"--root={root}", *names],
-                              capture_output=True, text=True, timeout=120)
+    verified = subprocess.run(
+        [SYSTEMD_ANALYZE, "verify", f"--root={root}", *names],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert verified.returncode == 0 and verified.stderr == "" and verified.stdout == "", (
-        verified.stdout + verified.stderr)
+        verified.stdout + verified.stderr
+    )
     for unit in units:
         text = unit.read_text()
         assert "After=network-online.target postgresql.service redis-server.service" in text
@@ -274,9 +322,19 @@ def started_as_systemd_would(root: Path, enabled: list, settings: dict, values: 
             text = unit.read_text()
             command = re.search(r"^ExecStart=(.*)$", text, re.M).group(1).split()
             command[0] = str(root) + command[0]
-            procs.append((name, subprocess.Popen(command, env=env, cwd=root / "var/lib/pbem",
-                                                 stdout=subprocess.DEVNULL,
-                                                 stderr=subprocess.PIPE, text=True)))
+            procs.append(
+                (
+                    name,
+                    subprocess.Popen(
+                        command,
+                        env=env,
+                        cwd=root / "var/lib/pbem",
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.PIPE,
+                        text=True,
+                    ),
+                )
+            )
         url = f"http://{values['PBEM_BIND']}/login"
         deadline, page = time.monotonic() + 60, None
         while page is None and time.monotonic() < deadline:
@@ -298,5 +356,5 @@ def started_as_systemd_would(root: Path, enabled: list, settings: dict, values: 
                 proc.kill()
             proc.stderr.close()
     host, port = values["PBEM_BIND"].rsplit(":", 1)
-    with socket.socket() as probe:      # nothing left on the port
+    with socket.socket() as probe:  # nothing left on the port
         assert probe.connect_ex((host, int(port))) != 0

@@ -3,6 +3,7 @@ full or read-only gives a 503 page that says so (in the reader's language);
 "nothing was changed" only when that is known; a COMMIT whose answer is lost
 gives a page that says the move may have been saved and links the game,
 where sending the form again is refused as stale."""
+
 from __future__ import annotations
 
 import os
@@ -27,11 +28,16 @@ from web_helpers import move_form
 from bench.crowd import fill
 from server import create_app
 from server.db import bind, db, make_database, migrate
-from server.models import Event, Seat, utcnow
 from server.mail.reply_address import ReplyAddresses
+from server.models import Event, Seat, utcnow
 
-CONFIG = {"SECRET_KEY": "test-secret", "TESTING": True, "PUBLIC_BASE_URL": "http://localhost",
-          "DATABASE_POOL_MAX": 0, "OUTAGE_GRACE_SECONDS": 0}
+CONFIG = {
+    "SECRET_KEY": "test-secret",
+    "TESTING": True,
+    "PUBLIC_BASE_URL": "http://localhost",
+    "DATABASE_POOL_MAX": 0,
+    "OUTAGE_GRACE_SECONDS": 0,
+}
 
 
 def signed_in_move(app, game_id: int):
@@ -56,8 +62,14 @@ def test_a_read_only_sqlite_file_gives_a_503_that_says_so(sqlite_url, smtp, tmp_
     app = make_app(sqlite_url, smtp, tmp_path)
     game = started_game(app, tag="ro")
     client, form, action = signed_in_move(app, game.id)
-    readonly = create_app(dict(CONFIG, DATABASE_URL=f"{sqlite_url}?mode=ro",
-                               INSTANCE_PATH=str(tmp_path / "ro"), SMTP_PORT=smtp.port))
+    readonly = create_app(
+        dict(
+            CONFIG,
+            DATABASE_URL=f"{sqlite_url}?mode=ro",
+            INSTANCE_PATH=str(tmp_path / "ro"),
+            SMTP_PORT=smtp.port,
+        )
+    )
     visitor = readonly.test_client()
     visitor.set_cookie("session", client.get_cookie("session").value, domain="localhost")
     # Reading still works from a read-only file.
@@ -68,8 +80,9 @@ def test_a_read_only_sqlite_file_gives_a_503_that_says_so(sqlite_url, smtp, tmp_
     assert "The database is read-only at the moment" in page.text
     assert "Nothing was changed." in page.text
     assert f"/games/{game.id}" in page.text
-    dutch = visitor.post(form["action"], data=dict(form["fields"], action=action),
-                         headers={"Accept-Language": "nl"})
+    dutch = visitor.post(
+        form["action"], data=dict(form["fields"], action=action), headers={"Accept-Language": "nl"}
+    )
     assert dutch.status_code == 503
     assert "De database is op dit moment alleen-lezen" in dutch.text, dutch.text
     assert moves_played(app, game.id) == 0
@@ -118,8 +131,13 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def process_env(tmp_path, url: str, **extra) -> dict:
-    env = dict(os.environ, DATABASE_URL=url, PBEM_INSTANCE=str(tmp_path / "instance"),
-               SECRET_KEY="test-secret", SMTP_PORT="1")
+    env = dict(
+        os.environ,
+        DATABASE_URL=url,
+        PBEM_INSTANCE=str(tmp_path / "instance"),
+        SECRET_KEY="test-secret",
+        SMTP_PORT="1",
+    )
     env.update({k: str(v) for k, v in extra.items()})
     return env
 
@@ -127,8 +145,13 @@ def process_env(tmp_path, url: str, **extra) -> dict:
 def run_for(module: str, env: dict, seconds: float) -> str:
     """Run ``python -m server.processes.<module>`` for ``seconds``, then
     SIGTERM; its stderr."""
-    proc = subprocess.Popen([sys.executable, "-m", f"server.processes.{module}"], cwd=ROOT,
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", f"server.processes.{module}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         _, err = proc.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
@@ -137,10 +160,13 @@ def run_for(module: str, env: dict, seconds: float) -> str:
     return err.decode()
 
 
-@pytest.mark.parametrize("module,extra", [
-    ("scheduler", {"SCHEDULER_INTERVAL": 1, "BOT_INTERVAL_SECONDS": 1}),
-    ("sender", {"SENDER_INTERVAL": 0.5, "SENDER_ERROR_BACKOFF_MAX": 60}),
-])
+@pytest.mark.parametrize(
+    "module,extra",
+    [
+        ("scheduler", {"SCHEDULER_INTERVAL": 1, "BOT_INTERVAL_SECONDS": 1}),
+        ("sender", {"SENDER_INTERVAL": 0.5, "SENDER_ERROR_BACKOFF_MAX": 60}),
+    ],
+)
 def test_a_process_backs_off_with_one_line_per_failure(module, extra, tmp_path):
     """The database is unreachable for 6 s: each failure is one line naming
     the error, the waits double (1, 2, 4 s: 3 or 4 tries, not one every
@@ -157,8 +183,13 @@ def test_the_receiver_refuses_for_now_with_one_line_while_the_database_is_down(t
     url = f"postgresql://postgres@127.0.0.1:{free_port()}/test?connect_timeout=1"
     port = free_port()
     env = process_env(tmp_path, url, REPLY_DOMAIN="reply.example", RECEIVER_PORT=port)
-    proc = subprocess.Popen([sys.executable, "-m", "server.processes.receiver"], cwd=ROOT,
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.processes.receiver"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     # A signed address (an unsigned one is refused at RCPT, before the database).
     address = ReplyAddresses("test-secret", "reply.example").for_seat(1, 0, 1, 0)
     try:
@@ -167,14 +198,15 @@ def test_the_receiver_refuses_for_now_with_one_line_while_the_database_is_down(t
         while len(answers) < 3 and time.monotonic() < deadline:
             try:
                 with smtplib.SMTP("127.0.0.1", port, timeout=5) as client:
-                    client.sendmail("a@example.org", [address],
-                                    b"Subject: 1\r\nMessage-ID: <m@x>\r\n\r\n1\r\n")
+                    client.sendmail(
+                        "a@example.org", [address], b"Subject: 1\r\nMessage-ID: <m@x>\r\n\r\n1\r\n"
+                    )
             except smtplib.SMTPRecipientsRefused as exc:
                 answers.append(list(exc.recipients.values())[0][0])
             except smtplib.SMTPDataError as exc:
                 answers.append(exc.smtp_code)
             except OSError:
-                time.sleep(0.2)         # not listening yet
+                time.sleep(0.2)  # not listening yet
     finally:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=10)
@@ -188,13 +220,23 @@ def test_secret_key_from_the_environment_needs_no_key_file(tmp_path, sqlite_url)
     """The instance folder cannot be made (its parent is a file): with
     SECRET_KEY set the scheduler runs; without, it stops with one line."""
     (tmp_path / "afile").write_text("")
-    env = process_env(tmp_path, sqlite_url.replace("test.sqlite3", "t.sqlite3"),
-                      PBEM_INSTANCE=tmp_path / "afile" / "instance", SCHEDULER_INTERVAL=1)
+    env = process_env(
+        tmp_path,
+        sqlite_url.replace("test.sqlite3", "t.sqlite3"),
+        PBEM_INSTANCE=tmp_path / "afile" / "instance",
+        SCHEDULER_INTERVAL=1,
+    )
     err = run_for("scheduler", env, 8)
     assert "sweeping every 1 s" in err and "Traceback" not in err, err
     env.pop("SECRET_KEY")
-    proc = subprocess.run([sys.executable, "-m", "server.processes.scheduler"], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=30)
+    proc = subprocess.run(
+        [sys.executable, "-m", "server.processes.scheduler"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("pbem: no SECRET_KEY in the environment"), proc.stderr
     assert "Traceback" not in proc.stderr
@@ -212,23 +254,38 @@ def test_a_restarted_scheduler_frees_its_dead_predecessors_claims_at_once(pg_url
     migrate(database)
     with database.connection_context():
         fill(GAMES, GAMES, utcnow(), users=20)
-    env = process_env(tmp_path, pg_url, SCHEDULER_INTERVAL=1, SCHEDULER_BATCH=GAMES,
-                      SCHEDULER_LEASE_SECONDS=60)
-    first = subprocess.Popen([sys.executable, "-m", "server.processes.scheduler"], cwd=ROOT,
-                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = process_env(
+        tmp_path, pg_url, SCHEDULER_INTERVAL=1, SCHEDULER_BATCH=GAMES, SCHEDULER_LEASE_SECONDS=60
+    )
+    first = subprocess.Popen(
+        [sys.executable, "-m", "server.processes.scheduler"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     with database.connection_context():
         deadline = time.monotonic() + 60
         while timed_out() < 5 and time.monotonic() < deadline:
             time.sleep(0.02)
         first.send_signal(signal.SIGKILL)
         first.wait(10)
-        held = Seat.select().where(
-            Seat.claimed_by.startswith(f"{socket.gethostname()}:{first.pid}:")
-            & (Seat.claimed_until > utcnow())).count()
+        held = (
+            Seat.select()
+            .where(
+                Seat.claimed_by.startswith(f"{socket.gethostname()}:{first.pid}:")
+                & (Seat.claimed_until > utcnow())
+            )
+            .count()
+        )
         assert held > GAMES // 2, held
-        second = subprocess.Popen([sys.executable, "-m", "server.processes.scheduler"],
-                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE)
+        second = subprocess.Popen(
+            [sys.executable, "-m", "server.processes.scheduler"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         started = time.monotonic()
         try:
             while timed_out() < GAMES and time.monotonic() < started + 40:
@@ -239,7 +296,7 @@ def test_a_restarted_scheduler_frees_its_dead_predecessors_claims_at_once(pg_url
             second.send_signal(signal.SIGTERM)
             _, err = second.communicate(timeout=10)
     assert done == GAMES, (done, err.decode())
-    assert took < 30, took      # the lease alone is 60 s
+    assert took < 30, took  # the lease alone is 60 s
     assert f"freed {held} seat(s) claimed by a scheduler that is gone" in err.decode()
 
 
@@ -267,18 +324,30 @@ def test_a_full_disk_gives_a_503_that_says_so(sqlite_url, smtp, tmp_path):
     port = free_port()
     env = process_env(tmp_path, sqlite_url, DATABASE_POOL_MAX=0)
     server = subprocess.Popen(
-        [sys.executable, "-c", "from werkzeug.serving import run_simple; "
-         f"from server.wsgi import app; run_simple('127.0.0.1', {port}, app)"],
-        cwd=ROOT, env=env, preexec_fn=no_file_may_grow,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-c",
+            "from werkzeug.serving import run_simple; "
+            f"from server.wsgi import app; run_simple('127.0.0.1', {port}, app)",
+        ],
+        cwd=ROOT,
+        env=env,
+        preexec_fn=no_file_may_grow,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         data = urllib.parse.urlencode(dict(form["fields"], action=action)).encode()
         request = urllib.request.Request(
-            f"http://127.0.0.1:{port}{form['action']}", data=data,
-            headers={"Cookie": f"session={client.get_cookie('session').value}",
-                     "Accept-Language": "fr"})
+            f"http://127.0.0.1:{port}{form['action']}",
+            data=data,
+            headers={
+                "Cookie": f"session={client.get_cookie('session').value}",
+                "Accept-Language": "fr",
+            },
+        )
         status, text = None, ""
-        for _ in range(150):                    # the server may still be starting
+        for _ in range(150):  # the server may still be starting
             try:
                 with urllib.request.urlopen(request, timeout=10) as answer:
                     status, text = answer.status, answer.read().decode()
@@ -303,14 +372,27 @@ def test_the_imap_poller_backs_off_with_one_line_per_failure(tmp_path):
     waits longer each time (before: a traceback for the mail at every poll)."""
     from dovecot_helpers import dovecot
     from imap_tools import MailBoxUnencrypted
+
     with dovecot() as (host, port, user, password):
         with MailBoxUnencrypted(host, port).login(user, password, "INBOX") as box:
-            box.append(b"From: a@example.org\r\nTo: play+x@reply.test\r\nSubject: 1\r\n"
-                       b"Message-ID: <backoff@example.org>\r\n\r\n1\r\n", "INBOX", flag_set=[])
+            box.append(
+                b"From: a@example.org\r\nTo: play+x@reply.test\r\nSubject: 1\r\n"
+                b"Message-ID: <backoff@example.org>\r\n\r\n1\r\n",
+                "INBOX",
+                flag_set=[],
+            )
         url = f"postgresql://postgres@127.0.0.1:{free_port()}/test?connect_timeout=1"
-        env = process_env(tmp_path, url, REPLY_DOMAIN="reply.test", IMAP_HOST=host,
-                          IMAP_PORT=port, IMAP_TLS="none", IMAP_USER=user,
-                          IMAP_PASSWORD=password, IMAP_INTERVAL=0.5)
+        env = process_env(
+            tmp_path,
+            url,
+            REPLY_DOMAIN="reply.test",
+            IMAP_HOST=host,
+            IMAP_PORT=port,
+            IMAP_TLS="none",
+            IMAP_USER=user,
+            IMAP_PASSWORD=password,
+            IMAP_INTERVAL=0.5,
+        )
         err = run_for("imap_poller", env, 6)
     failures = [line for line in err.splitlines() if "database error: OperationalError" in line]
     assert "Traceback" not in err, err

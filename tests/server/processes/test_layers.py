@@ -5,6 +5,7 @@
 Nothing imports web/ but the app factory; nothing imports processes/.  Every
 package says in its docstring what lives there and what it may import.
 """
+
 import ast
 from pathlib import Path
 
@@ -12,8 +13,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 SERVER = ROOT / "server"
-BOTTOM = {"server.settings", "server.db", "server.models", "server.i18n", "server.envfile",
-          "server.database_check", "server.deploy_files", "server.version"}
+BOTTOM = {
+    "server.settings",
+    "server.db",
+    "server.models",
+    "server.i18n",
+    "server.envfile",
+    "server.database_check",
+    "server.deploy_files",
+    "server.version",
+}
 # The app factory and the entry points that need the whole app: gunicorn's
 # module and the ``pbem`` command.
 FACTORY = {"server", "server.wsgi", "server.cli"}
@@ -50,8 +59,9 @@ def layer_of(module: str) -> str:
 
 def is_module(name: str) -> bool:
     relative = Path(*name.split("."))
-    return ((ROOT / relative).with_suffix(".py").exists()
-            or (ROOT / relative / "__init__.py").exists())
+    return (ROOT / relative).with_suffix(".py").exists() or (
+        ROOT / relative / "__init__.py"
+    ).exists()
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -83,15 +93,17 @@ def test_imports_point_down(path):
         theirs = layer_of(target)
         assert theirs in ALLOWED[mine], (
             f"{module_name(path)} ({mine}) imports {target} ({theirs}); "
-            f"{mine} may import only {sorted(ALLOWED[mine])}")
+            f"{mine} may import only {sorted(ALLOWED[mine])}"
+        )
 
 
 def test_every_package_says_what_lives_there():
     packages = [SERVER, *(p.parent for p in SERVER.rglob("__init__.py"))]
     for package in set(packages):
         doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text()))
-        assert doc and len(doc) > 80, \
+        assert doc and len(doc) > 80, (
             f"{package} needs a docstring: what lives here, what it may import"
+        )
         if package != SERVER:
             assert "import" in doc, f"{package}'s docstring must say what it may import"
 

@@ -1,5 +1,6 @@
 """server.db.Prepared: a SELECT whose SQL is built once.  It must give the
 same rows as the query it stands for, with joined models, on both databases."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,12 +18,16 @@ def test_the_same_rows_as_the_query_it_stands_for(app):
     games = [started_game(app, players=n, tag=f"p{n}") for n in (2, 3)]
     with app.app_context(), db.connection_context():
         for game in games:
-            plain = list(Seat.select(Seat, User).join(User, JOIN.LEFT_OUTER,
-                                                      on=(Seat.user == User.id))
-                         .where(Seat.game == game.id).order_by(Seat.index))
+            plain = list(
+                Seat.select(Seat, User)
+                .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+                .where(Seat.game == game.id)
+                .order_by(Seat.index)
+            )
             prepared = seats_with_users(game)
-            assert [(s.id, s.index, s.user.email) for s in prepared] == \
-                   [(s.id, s.index, s.user.email) for s in plain]
+            assert [(s.id, s.index, s.user.email) for s in prepared] == [
+                (s.id, s.index, s.user.email) for s in plain
+            ]
             row = game_with_snapshot(game.id)
             assert row.seq == game.seq and row.snap.seq == Snapshot.get_by_id(game.id).seq
         assert game_with_snapshot(10**9) is None
@@ -31,8 +36,9 @@ def test_the_same_rows_as_the_query_it_stands_for(app):
 def test_a_game_without_a_snapshot_has_none(app):
     with app.app_context(), db.connection_context():
         host = User.create(email="h@example.org", name="H", password_hash="-")
-        game = lobby.create_game(host, "puerto_rico", "Lobby", 2, {}, 48, [24, 6],
-                                 app.extensions["pbem_mailer"])
+        game = lobby.create_game(
+            host, "puerto_rico", "Lobby", 2, {}, 48, [24, 6], app.extensions["pbem_mailer"]
+        )
         assert game_with_snapshot(game.id).snap is None
 
 
@@ -45,8 +51,10 @@ def test_the_sql_is_built_once_per_kind_of_database(app):
 
     query = Prepared(build)
     with app.app_context(), db.connection_context():
-        ids = [User.create(email=f"u{i}@example.org", name=f"U{i}", password_hash="-").id
-               for i in range(3)]
+        ids = [
+            User.create(email=f"u{i}@example.org", name=f"U{i}", password_hash="-").id
+            for i in range(3)
+        ]
         assert [query.first(i).email for i in ids] == [f"u{i}@example.org" for i in range(3)]
         assert query.first(max(ids) + 1) is None
     assert len(built) == 1

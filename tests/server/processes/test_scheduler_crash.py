@@ -2,6 +2,7 @@
 processes sweep 500 overdue seats on PostgreSQL; one is killed with SIGKILL
 in the middle.  Every timeout is applied once, and the dead one's claims are
 taken over within a few sweep intervals, not minutes."""
+
 from __future__ import annotations
 
 import os
@@ -35,8 +36,13 @@ def first_seat() -> int:
 
 
 def start_scheduler(env: dict) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "server.processes.scheduler"], cwd=ROOT,
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "server.processes.scheduler"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def test_a_killed_schedulers_claims_are_taken_over_within_seconds(pg_url, tmp_path):
@@ -45,24 +51,34 @@ def test_a_killed_schedulers_claims_are_taken_over_within_seconds(pg_url, tmp_pa
     migrate(database)
     with database.connection_context():
         fill(GAMES, GAMES, utcnow(), users=50)
-    env = dict(os.environ, DATABASE_URL=pg_url, PBEM_INSTANCE=str(tmp_path),
-               SECRET_KEY="test-secret", SMTP_PORT="1", SCHEDULER_INTERVAL=str(INTERVAL),
-               SCHEDULER_BATCH="10", SCHEDULER_LEASE_SECONDS=str(LEASE))
+    env = dict(
+        os.environ,
+        DATABASE_URL=pg_url,
+        PBEM_INSTANCE=str(tmp_path),
+        SECRET_KEY="test-secret",
+        SMTP_PORT="1",
+        SCHEDULER_INTERVAL=str(INTERVAL),
+        SCHEDULER_BATCH="10",
+        SCHEDULER_LEASE_SECONDS=str(LEASE),
+    )
     victim, survivor = start_scheduler(env), start_scheduler(env)
     try:
         with database.connection_context():
             deadline = time.monotonic() + 60
             while count_timed_out() < 60 and time.monotonic() < deadline:
                 time.sleep(0.05)
-            victim.send_signal(signal.SIGKILL)     # mid-sweep, holding claims
+            victim.send_signal(signal.SIGKILL)  # mid-sweep, holding claims
             killed = time.monotonic()
             while count_timed_out() < GAMES and time.monotonic() < killed + 90:
                 time.sleep(0.2)
             finished = time.monotonic() - killed
             done = count_timed_out()
             twice = Seat.select().where(Seat.timeouts_in_row > 1).count()
-            others = Event.select().where((Event.actor == "timeout")
-                                          & (Event.seat != first_seat())).count()
+            others = (
+                Event.select()
+                .where((Event.actor == "timeout") & (Event.seat != first_seat()))
+                .count()
+            )
     finally:
         for proc in (victim, survivor):
             if proc.poll() is None:

@@ -4,6 +4,7 @@ the middle of 500 mails and started again, every mail arrives and only a
 mail that was in flight arrives twice; an SMTP outage longer than the whole
 retry schedule, then every mail arrives; a database that goes away and comes
 back does not end it."""
+
 from __future__ import annotations
 
 import asyncio
@@ -54,14 +55,29 @@ def smtp_server(port: int | None = None, delay: float = 0.002):
 
 
 def start_sender(tmp_path, url: str, smtp_port: int, name: str = "sender", **extra):
-    env = dict(os.environ, PBEM_INSTANCE=str(tmp_path / "instance"), DATABASE_URL=url,
-               SMTP_HOST="127.0.0.1", SMTP_PORT=str(smtp_port), SECRET_KEY="test-secret",
-               SENDER_INTERVAL="0.05", SENDER_LEASE_SECONDS="2", SENDER_PROBE_SECONDS="0.5",
-               SENDER_ERROR_BACKOFF_MAX="0.5", SENDER_BATCH="50", SMTP_TIMEOUT="5")
+    env = dict(
+        os.environ,
+        PBEM_INSTANCE=str(tmp_path / "instance"),
+        DATABASE_URL=url,
+        SMTP_HOST="127.0.0.1",
+        SMTP_PORT=str(smtp_port),
+        SECRET_KEY="test-secret",
+        SENDER_INTERVAL="0.05",
+        SENDER_LEASE_SECONDS="2",
+        SENDER_PROBE_SECONDS="0.5",
+        SENDER_ERROR_BACKOFF_MAX="0.5",
+        SENDER_BATCH="50",
+        SMTP_TIMEOUT="5",
+    )
     env.update({k: str(v) for k, v in extra.items()})
-    with open(tmp_path / f"{name}.log", "ab") as log:   # the child keeps its own copy
-        return subprocess.Popen([sys.executable, "-m", "server.processes.sender"], cwd=ROOT,
-                                env=env, stdout=log, stderr=subprocess.STDOUT)
+    with open(tmp_path / f"{name}.log", "ab") as log:  # the child keeps its own copy
+        return subprocess.Popen(
+            [sys.executable, "-m", "server.processes.sender"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
 
 
 def stop(proc) -> None:
@@ -82,11 +98,22 @@ def fill(url: str, count: int, tmp_path) -> list[str]:
     ids = [f"<m{i}.{time.time_ns()}@pbem.test>" for i in range(count)]
     with database.connection_context():
         with database.atomic():
-            Outbox.insert_many([dict(kind="test", to_addr=f"p{i % 7}@example.org",
-                                     subject=f"mail {i}", body_text="hi", body_html="<p>hi</p>",
-                                     message_id=mid, created_at=utcnow(), next_attempt_at=utcnow(),
-                                     headers={})
-                                for i, mid in enumerate(ids)]).execute()
+            Outbox.insert_many(
+                [
+                    dict(
+                        kind="test",
+                        to_addr=f"p{i % 7}@example.org",
+                        subject=f"mail {i}",
+                        body_text="hi",
+                        body_html="<p>hi</p>",
+                        message_id=mid,
+                        created_at=utcnow(),
+                        next_attempt_at=utcnow(),
+                        headers={},
+                    )
+                    for i, mid in enumerate(ids)
+                ]
+            ).execute()
     return ids
 
 
@@ -114,8 +141,12 @@ def in_flight(url: str, pid: int) -> set[str]:
     database = make_database(url)
     bind(database)
     with database.connection_context():
-        return {r.message_id for r in Outbox.select().where(
-            Outbox.claimed_by.contains(f":{pid}:") & (Outbox.status != "sent"))}
+        return {
+            r.message_id
+            for r in Outbox.select().where(
+                Outbox.claimed_by.contains(f":{pid}:") & (Outbox.status != "sent")
+            )
+        }
 
 
 @pytest.mark.parametrize("how", ["restart", "survivor"])
@@ -127,8 +158,11 @@ def test_kill_9_in_the_middle_of_500_mails(tmp_path, sqlite_url, how, record_pro
     handler, controller = smtp_server()
     try:
         victim = start_sender(tmp_path, sqlite_url, controller.port, "victim")
-        others = ([start_sender(tmp_path, sqlite_url, controller.port, "other")]
-                  if how == "survivor" else [])
+        others = (
+            [start_sender(tmp_path, sqlite_url, controller.port, "other")]
+            if how == "survivor"
+            else []
+        )
         wait_for(lambda: handler.total() >= 150, 60, "150 mails", [victim, *others])
         victim.send_signal(signal.SIGKILL)
         victim.wait(5)
@@ -145,8 +179,8 @@ def test_kill_9_in_the_middle_of_500_mails(tmp_path, sqlite_url, how, record_pro
     duplicates = {mid: n for mid, n in counts.items() if n > 1}
     record_property("duplicates", len(duplicates))
     print(f"{how}: {len(counts)} mails, duplicates {duplicates}, in flight at the kill {flying}")
-    assert set(counts) == set(ids)                          # every mail delivered
-    assert set(duplicates) <= flying and len(flying) <= 1   # only the row in flight
+    assert set(counts) == set(ids)  # every mail delivered
+    assert set(duplicates) <= flying and len(flying) <= 1  # only the row in flight
     assert all(n == 2 for n in duplicates.values())
 
 
@@ -155,11 +189,12 @@ def test_smtp_down_longer_than_the_retry_schedule_then_up(tmp_path, sqlite_url):
     (every mail shows failed), then up: every mail arrives, once."""
     ids = fill(sqlite_url, 60, tmp_path)
     port = free_port()
-    sender = start_sender(tmp_path, sqlite_url, port, SENDER_MAX_ATTEMPTS=2, SENDER_RETRY_BASE=1,
-                          SENDER_RETRY_MAX=2)
+    sender = start_sender(
+        tmp_path, sqlite_url, port, SENDER_MAX_ATTEMPTS=2, SENDER_RETRY_BASE=1, SENDER_RETRY_MAX=2
+    )
     try:
         wait_for(lambda: statuses(sqlite_url)["failed"] == 60, 30, "every mail failed", [sender])
-        time.sleep(3)                                       # and down a while longer
+        time.sleep(3)  # and down a while longer
         handler, controller = smtp_server(port)
         try:
             wait_for(lambda: statuses(sqlite_url)["sent"] == 60, 30, "all sent", [sender])
@@ -179,8 +214,12 @@ def test_survives_sqlite_database_missing_then_present(tmp_path):
     handler, controller = smtp_server()
     sender = start_sender(tmp_path, url, controller.port)
     try:
-        wait_for(lambda: "round failed" in (tmp_path / "sender.log").read_text(), 30,
-                 "a failed round", [sender])
+        wait_for(
+            lambda: "round failed" in (tmp_path / "sender.log").read_text(),
+            30,
+            "a failed round",
+            [sender],
+        )
         time.sleep(0.5)
         assert sender.poll() is None
         (tmp_path / "later").mkdir()
@@ -210,7 +249,7 @@ def test_survives_postgres_schema_dropped_and_recreated(tmp_path):
             admin = make_database(PG_URL)
             with admin.connection_context():
                 admin.execute_sql(f"DROP SCHEMA {schema} CASCADE")
-            time.sleep(1.5)                                 # rounds fail meanwhile
+            time.sleep(1.5)  # rounds fail meanwhile
             assert sender.poll() is None
             with admin.connection_context():
                 admin.execute_sql(f"CREATE SCHEMA {schema}")

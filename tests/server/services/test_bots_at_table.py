@@ -4,6 +4,7 @@ A host or moderator hands an absent or departed seat to a bot instead of the
 default action; the player takes it back by moving or with "I'm back" and is
 shown what the bot played.  A practice game seats bots beside one player;
 the scheduler plays the bots (run_bots), never the web request of a move."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -32,8 +33,8 @@ from engine import bots, get_game
 from server.db import db
 from server.models import Game, Seat, utcnow
 from server.services import bot_seats
-from server.services.state_store import load_state
 from server.services.clock.sweep import run_bots
+from server.services.state_store import load_state
 
 TABLE_BOT = "heuristic"
 ROOT = Path(__file__).resolve().parents[3]
@@ -60,8 +61,14 @@ def play_to_end(app, game_id: int, people: set[int], rnd: random.Random) -> None
 
 
 def mark_absent(app, game_id: int, index: int) -> None:
-    in_db(app, lambda: Seat.update(absent=True, timeouts_in_row=3).where(
-        (Seat.game == game_id) & (Seat.index == index)).execute())
+    in_db(
+        app,
+        lambda: (
+            Seat.update(absent=True, timeouts_in_row=3)
+            .where((Seat.game == game_id) & (Seat.index == index))
+            .execute()
+        ),
+    )
 
 
 def replayed_bot_choices(app, game_id: int) -> list[tuple[dict, dict, dict]]:
@@ -77,8 +84,7 @@ def replayed_bot_choices(app, game_id: int) -> list[tuple[dict, dict, dict]]:
         if row.actor == "bot":
             bot = in_db(app, lambda: bot_name_at(game_id, row.seat))
             position = SimpleNamespace(seed=game.seed, seq=row.seq - 1)
-            chosen = bots.choose(bot, kind, state, row.seat,
-                                 bot_seats.seed_for(position, row.seat))
+            chosen = bots.choose(bot, kind, state, row.seat, bot_seats.seed_for(position, row.seat))
             seen.append((row.action, chosen, kind.default_action(state)))
         state, _ = kind.apply(state, row.seat, row.action)
     return seen
@@ -99,8 +105,9 @@ def test_moderator_hands_an_absent_seat_to_a_bot_which_plays_its_turns(app):
     absent = game.to_move
     mark_absent(app, game.id, absent)
     mod = site_moderator(app)
-    page = moderate(mod, game.id, "bot", seat=str(absent + 1), bot=TABLE_BOT,
-                    reason="B is away for a month")
+    page = moderate(
+        mod, game.id, "bot", seat=str(absent + 1), bot=TABLE_BOT, reason="B is away for a month"
+    )
     assert "plays seat" in page.text
     assert seat_row(app, game.id, absent).bot == TABLE_BOT
     assert "handed seat" in notes(app, game.id)[-1].events[0]["text"]
@@ -148,10 +155,11 @@ def test_the_player_comes_back_and_sees_what_the_bot_played(app):
     game = started_game(app, players=3, tag="hc")
     absent = game.to_move
     mark_absent(app, game.id, absent)
-    moderate(site_moderator(app), game.id, "bot", seat=str(absent + 1), bot=TABLE_BOT,
-             reason="away")
+    moderate(
+        site_moderator(app), game.id, "bot", seat=str(absent + 1), bot=TABLE_BOT, reason="away"
+    )
     rnd = random.Random(3)
-    for _ in range(40):         # the others play; the bot answers for the absent seat
+    for _ in range(40):  # the others play; the bot answers for the absent seat
         bots_move(app)
         if game_row(app, game.id).to_move != absent:
             random_move(app, game.id, rnd)
@@ -160,7 +168,7 @@ def test_the_player_comes_back_and_sees_what_the_bot_played(app):
     page = player.get(f"/games/{game.id}")
     assert "a bot plays your seat" in page.text
     assert "While you were away" in page.text and "played by a bot" in page.text
-    assert f"[bot for HC {absent + 1}]" in page.text        # the log marks its moves
+    assert f"[bot for HC {absent + 1}]" in page.text  # the log marks its moves
     back = post_form(player, form_for(page.text, "/back"))
     assert back.status_code == 200
     seat = seat_row(app, game.id, absent)
@@ -170,19 +178,20 @@ def test_the_player_comes_back_and_sees_what_the_bot_played(app):
         bots_move(app)
         if game_row(app, game.id).to_move != absent:
             random_move(app, game.id, rnd)
-    assert len(events(app, game.id, actor="bot")) == played   # the bot has stopped
+    assert len(events(app, game.id, actor="bot")) == played  # the bot has stopped
 
 
 def test_a_move_by_the_player_takes_the_seat_back(app):
     game = started_game(app, players=3, tag="hm")
     absent = (game.to_move + 1) % 3
     mark_absent(app, game.id, absent)
-    moderate(site_moderator(app), game.id, "bot", seat=str(absent + 1), bot=TABLE_BOT,
-             reason="away")
+    moderate(
+        site_moderator(app), game.id, "bot", seat=str(absent + 1), bot=TABLE_BOT, reason="away"
+    )
     rnd = random.Random(5)
     while game_row(app, game.id).to_move != absent:
         random_move(app, game.id, rnd)
-    random_move(app, game.id, rnd)          # the player, before the scheduler came
+    random_move(app, game.id, rnd)  # the player, before the scheduler came
     seat = seat_row(app, game.id, absent)
     assert seat.bot is None and not seat.absent
 
@@ -212,12 +221,11 @@ def test_a_practice_game_against_bots_plays_to_the_end(app, kind):
     assert page.status_code == 200, page.text
     game = in_db(app, lambda: Game.select().order_by(Game.id.desc()).get())
     assert game.status == "active"
-    seats = in_db(app, lambda: list(Seat.select().where(Seat.game == game.id)
-                                    .order_by(Seat.index)))
+    seats = in_db(app, lambda: list(Seat.select().where(Seat.game == game.id).order_by(Seat.index)))
     assert [s.bot for s in seats] == [None, "random", "random"]
     play_to_end(app, game.id, people={0}, rnd=random.Random(1))
     mailed = {m.to_addr for m in outbox(app, "turn")} | {m.to_addr for m in outbox(app, "final")}
-    assert mailed == {"solo@example.org"}      # nobody else: the bots get no mail
+    assert mailed == {"solo@example.org"}  # nobody else: the bots get no mail
 
 
 def test_the_web_request_never_plays_the_bots(app):
@@ -235,7 +243,7 @@ def test_the_web_request_never_plays_the_bots(app):
         client.post(form["action"], data=dict(form["fields"], action=action))
     waiting = game_row(app, game.id)
     assert waiting.to_move == 1 and waiting.status == "active"
-    assert seat_row_any(app, game.id, 1).deadline <= utcnow()   # due: the scheduler's job
+    assert seat_row_any(app, game.id, 1).deadline <= utcnow()  # due: the scheduler's job
     bots_move(app)
     assert game_row(app, game.id).seq > waiting.seq
 
@@ -256,19 +264,23 @@ def test_a_host_seats_a_bot_and_a_person_can_take_its_place(app):
     post_form(client, form_for(page.text, "/bot"), seat="3", bot="random")
     assert seat_row_any(app, game.id, 2).bot == "random"
     # Taking an occupied seat is refused; a person may take a bot's seat.
-    refused = client.post(f"/games/{game.id}/bot",
-                          data={"csrf_token": csrf(lobby.text), "seat": "1", "bot": "random"})
+    refused = client.post(
+        f"/games/{game.id}/bot", data={"csrf_token": csrf(lobby.text), "seat": "1", "bot": "random"}
+    )
     assert refused.status_code == 400 and seat_row_any(app, game.id, 0).bot is None
     with app.app_context(), db.connection_context():
         friend = user("friend@example.org", "Friend")
         from server.services import games
+
         games.join(game.id, friend, 2)
         started = games.start(game.id, game.host, app.extensions["pbem_mailer"])
-    assert started.seat_count == 3        # seat 4 was empty and dropped
-    seats = in_db(app, lambda: list(Seat.select().where(Seat.game == game.id)
-                                    .order_by(Seat.index)))
+    assert started.seat_count == 3  # seat 4 was empty and dropped
+    seats = in_db(app, lambda: list(Seat.select().where(Seat.game == game.id).order_by(Seat.index)))
     assert [(s.user_id is not None, s.bot) for s in seats] == [
-        (True, None), (False, "random"), (True, None)]
+        (True, None),
+        (False, "random"),
+        (True, None),
+    ]
 
 
 def test_practice_bots_are_named_and_need_no_mail(app):
@@ -284,30 +296,40 @@ def test_practice_bots_are_named_and_need_no_mail(app):
 
 def test_run_bots_is_quick_to_do_nothing(app):
     game = started_game(app, players=3, tag="hq")
-    report = bots_move(app, utcnow() + dt.timedelta(days=30))   # long past every deadline
+    report = bots_move(app, utcnow() + dt.timedelta(days=30))  # long past every deadline
     assert report.actions == 0 and game_row(app, game.id).seq == game.seq
 
 
-def test_the_scheduler_process_answers_for_the_bots_within_seconds(sqlite_app, sqlite_url,
-                                                                    tmp_path):
+def test_the_scheduler_process_answers_for_the_bots_within_seconds(
+    sqlite_app, sqlite_url, tmp_path
+):
     """The real scheduler process, as deployed: a practice game's bots have
     played and it is the player's turn again a few seconds after their move."""
     client = sqlite_app.test_client()
     signup(client, "Solo", "solo4@example.org")
     new_practice(client, "puerto_rico", seats=3)
     game = in_db(sqlite_app, lambda: Game.select().order_by(Game.id.desc()).get())
-    env = dict(os.environ, DATABASE_URL=sqlite_url, PBEM_INSTANCE=str(tmp_path / "sched"),
-               SECRET_KEY="test-secret", SMTP_PORT="1", BOT_INTERVAL_SECONDS="1",
-               SCHEDULER_INTERVAL="600")
-    scheduler = subprocess.Popen([sys.executable, "-m", "server.processes.scheduler"],
-                                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+    env = dict(
+        os.environ,
+        DATABASE_URL=sqlite_url,
+        PBEM_INSTANCE=str(tmp_path / "sched"),
+        SECRET_KEY="test-secret",
+        SMTP_PORT="1",
+        BOT_INTERVAL_SECONDS="1",
+        SCHEDULER_INTERVAL="600",
+    )
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "server.processes.scheduler"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     rnd, waits = random.Random(4), []
     try:
         for _ in range(5):
             waited = time.monotonic()
-            while (game_row(sqlite_app, game.id).to_move != 0
-                   and time.monotonic() < waited + 30):
+            while game_row(sqlite_app, game.id).to_move != 0 and time.monotonic() < waited + 30:
                 time.sleep(0.1)
             assert game_row(sqlite_app, game.id).to_move == 0, "the bots did not answer"
             waits.append(time.monotonic() - waited)
@@ -317,4 +339,4 @@ def test_the_scheduler_process_answers_for_the_bots_within_seconds(sqlite_app, s
         scheduler.terminate()
         scheduler.wait(timeout=10)
     assert len(events(sqlite_app, game.id, actor="bot")) >= 5
-    assert max(waits) < 15, waits      # an interval of 1 s, plus the bots' thinking
+    assert max(waits) < 15, waits  # an interval of 1 s, plus the bots' thinking

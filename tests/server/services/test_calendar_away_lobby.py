@@ -7,6 +7,7 @@
 8. "Every move played for an absent or timed-out seat is listed to that player
    when they come back (page and next mail), with who or what played it."
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -45,18 +46,23 @@ def test_the_calendar_lists_each_deadline_and_a_new_address_revokes_the_old(app)
     client = sign_in(app, seat.user.email)
     path = calendar_path(client)
     before = in_db(app, lambda: (Game.select().count(), Seat.select().count()))
-    feed = app.test_client().get(path)          # a calendar app: no session
+    feed = app.test_client().get(path)  # a calendar app: no session
     assert feed.status_code == 200 and feed.mimetype == "text/calendar"
     events = [c for c in Calendar.from_ical(feed.data).walk("VEVENT")]
-    mine = in_db(app, lambda: list(Seat.select().join(Game).where(
-        (Seat.user == seat.user_id) & (Game.to_move == Seat.index))))
+    mine = in_db(
+        app,
+        lambda: list(
+            Seat.select()
+            .join(Game)
+            .where((Seat.user == seat.user_id) & (Game.to_move == Seat.index))
+        ),
+    )
     assert len(events) == len(mine) >= 1
     by_url = {str(e["url"]): e for e in events}
     event = by_url[f"http://localhost/games/{first.id}"]
     # iCalendar counts whole seconds: the feed shows the deadline a moment early.
-    assert event.decoded("dtstart") == seat.deadline.replace(microsecond=0,
-                                                             tzinfo=dt.timezone.utc)
-    assert "Game ca" in str(event["summary"]) and "/s/" not in feed.text    # no seat link
+    assert event.decoded("dtstart") == seat.deadline.replace(microsecond=0, tzinfo=dt.UTC)
+    assert "Game ca" in str(event["summary"]) and "/s/" not in feed.text  # no seat link
     assert in_db(app, lambda: (Game.select().count(), Seat.select().count())) == before
     other = to_move(app, second.id)
     if other.user_id != seat.user_id:
@@ -88,6 +94,7 @@ def open_game(app, tag: str) -> Game:
         game = games.create_game(host, "puerto_rico", f"Lobby {tag}", 4, {}, 48, [6], mailer)
         games.join(game.id, guest, 1)
         return game
+
     return in_db(app, make)
 
 
@@ -97,7 +104,7 @@ def test_a_lobby_that_never_starts_is_reminded_then_closed(app):
     remind, close = app.config["LOBBY_REMIND_AFTER_DAYS"], app.config["LOBBY_CLOSE_AFTER_DAYS"]
     assert run_sweep(app, made + (remind - 1) * DAY).lobbies_reminded == 0
     assert run_sweep(app, made + remind * DAY + HOUR).lobbies_reminded == 1
-    assert run_sweep(app, made + remind * DAY + 2 * HOUR).lobbies_reminded == 0    # once
+    assert run_sweep(app, made + remind * DAY + 2 * HOUR).lobbies_reminded == 0  # once
     (note,) = outbox(app, "lobby_reminder")
     assert note.to_addr == "lbh@example.org" and "has not started yet" in note.body_text
     report = run_sweep(app, made + close * DAY + HOUR)
@@ -105,8 +112,7 @@ def test_a_lobby_that_never_starts_is_reminded_then_closed(app):
     assert in_db(app, lambda: Game.get_by_id(game.id).status) == "closed"
     told = outbox(app, "lobby_closed")
     assert sorted(m.to_addr for m in told) == ["lbg@example.org", "lbh@example.org"]
-    assert all(f"did not start within {close} days" in " ".join(m.body_text.split())
-               for m in told)
+    assert all(f"did not start within {close} days" in " ".join(m.body_text.split()) for m in told)
     host = sign_in(app, "lbh@example.org")
     page = host.get(f"/games/{game.id}")
     assert page.status_code == 410 and "This game was closed" in page.text
@@ -127,12 +133,18 @@ def test_an_expired_invitation_link_says_so(app, smtp, send_mail):
     host = app.test_client()
     signup(host, "Ann", "ann@example.org")
     page = host.get("/games/new")
-    lobby = post_form(host, form_for(page.text, "/games/new"), name="Late", seats="3",
-                      move_hours="24", reminder_hours="")
+    lobby = post_form(
+        host,
+        form_for(page.text, "/games/new"),
+        name="Late",
+        seats="3",
+        move_hours="24",
+        reminder_hours="",
+    )
     post_form(host, form_for(lobby.text, "/invite"), emails="bob@example.org")
     link = re.search(r"http://localhost(/j/\S+)", outbox(app, "invite")[0].body_text).group(1)
     assert app.test_client().get(link).status_code == 200
-    app.extensions["pbem_mailer"].links.join_max_age = -1        # as if weeks went by
+    app.extensions["pbem_mailer"].links.join_max_age = -1  # as if weeks went by
     old = app.test_client().get(link)
     assert old.status_code == 410 and "expired" in old.text.lower()
 
@@ -141,7 +153,7 @@ def test_an_expired_invitation_link_says_so(app, smtp, send_mail):
 def test_moves_played_for_an_absent_player_are_listed_until_they_move(app):
     game = started_game(app, players=2, tag="aw")
     seat = to_move(app, game.id)
-    run_sweep(app, seat.deadline - HOUR)                 # the reminder
+    run_sweep(app, seat.deadline - HOUR)  # the reminder
     assert run_sweep(app, seat.deadline + HOUR).timeouts == 1
     client = sign_in(app, seat.user.email)
     page = client.get(f"/games/{game.id}").text
@@ -164,7 +176,7 @@ def test_moves_played_for_an_absent_player_are_listed_until_they_move(app):
 def test_a_moderators_move_names_the_moderator(app):
     game = started_game(app, players=3, tag="md")
     seat = to_move(app, game.id)
-    mod = site_moderator(app)                          # "Mo"
+    mod = site_moderator(app)  # "Mo"
     done = moderate(mod, game.id, "default", seat=str(seat.index + 1), reason="Away on a boat")
     assert done.status_code == 200
     page = sign_in(app, seat.user.email).get(f"/games/{game.id}").text

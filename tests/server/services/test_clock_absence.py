@@ -1,4 +1,5 @@
 """Issue 4: absent seats, vacations, digests and unsubscribing."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -26,8 +27,9 @@ def sign_in(app, email: str):
     client = app.test_client()
     page = client.get("/login")
     (login,) = [f for f in forms(page.text) if "password" in f["fields"]]
-    done = post_form(client, dict(login, action=login["action"] or "/login"), email=email,
-                     password="password1")
+    done = post_form(
+        client, dict(login, action=login["action"] or "/login"), email=email, password="password1"
+    )
     assert "Sign out" in done.text, done.text
     return client
 
@@ -84,12 +86,13 @@ def test_vacation_stops_the_clock_and_the_others_see_it(app):
     assert run_sweep(app, vac.starts_at + HOUR).vacations == 1
     moved = to_move(app, game.id)
     assert moved.deadline == seat.deadline + 3 * DAY
-    assert run_sweep(app, vac.starts_at + 2 * HOUR).vacations == 0     # only once
+    assert run_sweep(app, vac.starts_at + 2 * HOUR).vacations == 0  # only once
     # Nothing times out while away, even past the old deadline.
     assert run_sweep(app, seat.deadline + HOUR).timeouts == 0
     with app.app_context(), db.connection_context():
         assert vacations.on_vacation([seat.user_id], vac.starts_at + HOUR) == {
-            seat.user_id: vac.ends_at}
+            seat.user_id: vac.ends_at
+        }
 
 
 def test_vacation_shown_on_the_game_page(app):
@@ -97,8 +100,9 @@ def test_vacation_shown_on_the_game_page(app):
     seat = to_move(app, game.id)
     with app.app_context(), db.connection_context():
         # A vacation that is running now (declared earlier, so written directly).
-        Vacation.create(user=seat.user_id, starts_at=utcnow() - DAY, ends_at=utcnow() + DAY,
-                        started=True)
+        Vacation.create(
+            user=seat.user_id, starts_at=utcnow() - DAY, ends_at=utcnow() + DAY, started=True
+        )
     other = "w1@example.org" if seat.user.email != "w1@example.org" else "w2@example.org"
     page = sign_in(app, other).get(f"/games/{game.id}")
     assert f"{seat.user.name} (seat {seat.index + 1}) is away " in page.text
@@ -109,13 +113,14 @@ def test_a_turn_that_begins_during_a_vacation_gets_its_time_after_it(app):
     first = to_move(app, game.id)
     with app.app_context(), db.connection_context():
         seats = list(Seat.select().where(Seat.game == game.id).order_by(Seat.index))
-    run_sweep(app, first.deadline - HOUR)      # the first seat's reminder
+    run_sweep(app, first.deadline - HOUR)  # the first seat's reminder
     now = first.deadline + HOUR
-    for s in seats:         # everybody is away while the first seat times out
+    for s in seats:  # everybody is away while the first seat times out
         if s.id != first.id:
             with app.app_context(), db.connection_context():
-                Vacation.create(user=s.user_id, starts_at=now - DAY, ends_at=now + 2 * DAY,
-                                started=True)
+                Vacation.create(
+                    user=s.user_id, starts_at=now - DAY, ends_at=now + 2 * DAY, started=True
+                )
     run_sweep(app, now)
     nxt = to_move(app, game.id)
     assert nxt.id != first.id
@@ -148,11 +153,19 @@ def test_vacation_form_declares_and_refuses_with_a_message(app):
     client = sign_in(app, "form@example.org")
     page = client.get("/settings")
     start = (utcnow() + 2 * DAY).date()
-    done = post_form(client, form_for(page.text, "/settings/vacations"),
-                     starts=start.isoformat(), ends=(start + 40 * DAY).isoformat())
+    done = post_form(
+        client,
+        form_for(page.text, "/settings/vacations"),
+        starts=start.isoformat(),
+        ends=(start + 40 * DAY).isoformat(),
+    )
     assert done.status_code == 400 and "days for" in done.text
-    done = post_form(client, form_for(page.text, "/settings/vacations"),
-                     starts=start.isoformat(), ends=(start + 2 * DAY).isoformat())
+    done = post_form(
+        client,
+        form_for(page.text, "/settings/vacations"),
+        starts=start.isoformat(),
+        ends=(start + 2 * DAY).isoformat(),
+    )
     assert "Your vacation is noted" in done.text
     with app.app_context(), db.connection_context():
         assert Vacation.select().count() == 1
@@ -163,17 +176,25 @@ def test_daily_digest_instead_of_turn_mails(app, smtp, send_mail):
     seat = to_move(app, game.id)
     client = sign_in(app, seat.user.email)
     page = client.get("/settings")
-    post_form(client, form_for(page.text, "/settings"), timezone="Europe/Amsterdam",
-              mail_mode="digest", optional_mail="y")
+    post_form(
+        client,
+        form_for(page.text, "/settings"),
+        timezone="Europe/Amsterdam",
+        mail_mode="digest",
+        optional_mail="y",
+    )
     with app.app_context(), db.connection_context():
         person = User.get_by_id(seat.user_id)
     assert person.mail_mode == "digest" and person.next_digest_at is not None
-    local = person.next_digest_at.replace(tzinfo=dt.timezone.utc).astimezone(
-        __import__("zoneinfo").ZoneInfo("Europe/Amsterdam"))
+    local = person.next_digest_at.replace(tzinfo=dt.UTC).astimezone(
+        __import__("zoneinfo").ZoneInfo("Europe/Amsterdam")
+    )
     assert (local.hour, local.minute) == (7, 0)
-    sweeps = [run_sweep(app, person.next_digest_at - HOUR),
-              run_sweep(app, person.next_digest_at + HOUR),
-              run_sweep(app, person.next_digest_at + HOUR)]
+    sweeps = [
+        run_sweep(app, person.next_digest_at - HOUR),
+        run_sweep(app, person.next_digest_at + HOUR),
+        run_sweep(app, person.next_digest_at + HOUR),
+    ]
     assert [sweep.digests for sweep in sweeps] == [0, 1, 0]
     send_mail(app)
     (digest,) = [m for m in smtp.to(seat.user.email) if "wait for your move" in text_of(m)]
@@ -203,11 +224,11 @@ def test_one_click_unsubscribe_stops_optional_mail_only(app, smtp, send_mail):
     send_mail(app)
     (turn,) = [m for m in smtp.to(seat.user.email) if "It is your turn" in text_of(m)]
     url = str(turn["List-Unsubscribe"]).strip()[1:-1]
-    path = url[len("http://localhost"):]
-    stranger = app.test_client()            # a mail provider: no session, no CSRF token
+    path = url[len("http://localhost") :]
+    stranger = app.test_client()  # a mail provider: no session, no CSRF token
     assert stranger.get(path).status_code == 200
     with app.app_context(), db.connection_context():
-        assert User.get_by_id(seat.user_id).optional_mail        # GET changed nothing
+        assert User.get_by_id(seat.user_id).optional_mail  # GET changed nothing
     done = stranger.post(path, data={"List-Unsubscribe": "One-Click"})
     assert done.status_code == 200 and "still get a mail when it is" in done.text
     with app.app_context(), db.connection_context():
@@ -215,8 +236,8 @@ def test_one_click_unsubscribe_stops_optional_mail_only(app, smtp, send_mail):
     assert run_sweep(app, seat.next_reminder_at + HOUR).reminders == 0
     assert outbox(app, "reminder") == []
     run_sweep(app, seat.deadline + HOUR)
-    assert outbox(app, "timeout", seat.user.email) == []        # optional: not sent
-    assert events(app, game.id, "timeout")                      # but the game went on
+    assert outbox(app, "timeout", seat.user.email) == []  # optional: not sent
+    assert events(app, game.id, "timeout")  # but the game went on
     assert app.test_client().post("/mail/unsubscribe/garbage").status_code == 404
 
 
@@ -226,8 +247,9 @@ def test_game_page_shows_the_deadline_in_the_readers_time_zone(app):
     with app.app_context(), db.connection_context():
         User.update(timezone="Asia/Tokyo").where(User.id == seat.user_id).execute()
     page = sign_in(app, seat.user.email).get(f"/games/{game.id}")
-    local = seat.deadline.replace(tzinfo=dt.timezone.utc).astimezone(
-        __import__("zoneinfo").ZoneInfo("Asia/Tokyo"))
+    local = seat.deadline.replace(tzinfo=dt.UTC).astimezone(
+        __import__("zoneinfo").ZoneInfo("Asia/Tokyo")
+    )
     # Said by Babel since issue 27: "Friday, November 27, 2026, 07:40 (Asia/Tokyo)".
     assert f"{local:%H:%M} (Asia/Tokyo)" in page.text
     assert game_row(app, game.id).status == "active"

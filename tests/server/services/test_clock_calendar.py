@@ -1,6 +1,7 @@
 """Issue 15, item 4: clocks on the players' own time, across daylight-saving
 changes.  Pure functions: every expected instant is worked out by hand in
 the test (UTC offsets from the IANA rules), never computed by the code."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -143,12 +144,14 @@ def test_a_vacation_across_the_switch_keeps_the_deadlines_wall_time():
     # With weekends off the clock time left is the same and no weekend is lost:
     # at the start 4 days 18 h were left (Mon to Fri 18:00), after the
     # vacation the same 4 days 18 h run Mon 30 Mar to Fri 3 Apr 18:00 CEST.
-    assert after_stop(deadline, T(2026, 3, 22, 23), T(2026, 3, 29, 22), WEEKENDS, AMS) \
-        == T(2026, 4, 3, 16)
+    assert after_stop(deadline, T(2026, 3, 22, 23), T(2026, 3, 29, 22), WEEKENDS, AMS) == T(
+        2026, 4, 3, 16
+    )
     # A three-day stop Mon-Wed: the old Friday deadline would land on Monday
     # if shifted by 3 days of wall time; keeping the clock time, it is Wed 18:00.
-    assert after_stop(T(2026, 3, 6, 17), T(2026, 3, 1, 23), T(2026, 3, 4, 23),
-                      WEEKENDS, AMS) == T(2026, 3, 11, 17)
+    assert after_stop(T(2026, 3, 6, 17), T(2026, 3, 1, 23), T(2026, 3, 4, 23), WEEKENDS, AMS) == T(
+        2026, 3, 11, 17
+    )
 
 
 def test_policies_are_checked():
@@ -170,9 +173,19 @@ def test_policies_are_checked():
 
 
 # -- properties --------------------------------------------------------------------
-ZONES = ["UTC", "Europe/Amsterdam", "America/New_York", "Asia/Kolkata", "Pacific/Auckland",
-         "Australia/Lord_Howe", "Pacific/Chatham", "Antarctica/Troll", "Asia/Beirut",
-         "America/Havana", "America/St_Johns"]
+ZONES = [
+    "UTC",
+    "Europe/Amsterdam",
+    "America/New_York",
+    "Asia/Kolkata",
+    "Pacific/Auckland",
+    "Australia/Lord_Howe",
+    "Pacific/Chatham",
+    "Antarctica/Troll",
+    "Asia/Beirut",
+    "America/Havana",
+    "America/St_Johns",
+]
 
 
 @st.composite
@@ -186,7 +199,8 @@ def policies(draw):
 
 instants = st.datetimes(min_value=T(2024, 1, 1), max_value=T(2030, 12, 31))
 spans = st.timedeltas(min_value=dt.timedelta(0), max_value=720 * H).map(
-    lambda d: d - dt.timedelta(microseconds=d.microseconds))
+    lambda d: d - dt.timedelta(microseconds=d.microseconds)
+)
 FAST = settings(max_examples=150, deadline=None)
 
 
@@ -196,7 +210,7 @@ def test_hours_left_at_the_start_are_the_hours_given(start, span, p, name):
     tz = zone(name)
     deadline = advance(start, span, p, tz)
     assert running_between(start, deadline, p, tz) == span
-    if span:        # the latest instant with that much left: the start or a later one
+    if span:  # the latest instant with that much left: the start or a later one
         assert start <= retreat(deadline, span, p, tz) <= deadline
 
 

@@ -1,5 +1,6 @@
 """Issue 4: sweeps that run at the same time, a whole game of timeouts, a move
 racing a timeout, and the scheduler as a process of its own."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -35,10 +36,11 @@ def test_two_sweeps_at_once_send_each_reminder_once_and_time_out_each_seat_once(
     now = max(s.deadline for s in seats) + HOUR
     with app.app_context(), db.connection_context():
         for i, s in enumerate(seats):
-            if i % 2:       # reminder due, deadline still ahead
+            if i % 2:  # reminder due, deadline still ahead
                 Seat.update(deadline=now + 5 * HOUR, next_reminder_at=now - HOUR).where(
-                    Seat.id == s.id).execute()
-            else:           # overdue, and reminded before (no last call)
+                    Seat.id == s.id
+                ).execute()
+            else:  # overdue, and reminded before (no last call)
                 Seat.update(reminded_at=now - 2 * HOUR).where(Seat.id == s.id).execute()
     reports = sweeps_at_once(app, now)
     assert sum(r.timeouts for r in reports) == 8
@@ -61,19 +63,22 @@ def test_a_game_where_every_seat_always_times_out_finishes(app, smtp, send_mail)
             if game_row(app, game.id).status != "active":
                 break
             deadline = to_move(app, game.id).deadline
-            run_sweep(app, max(now, deadline - MINUTE))     # the reminder
+            run_sweep(app, max(now, deadline - MINUTE))  # the reminder
             now = max(now, deadline) + HOUR
             run_sweep(app, now)
         finished = game_row(app, game.id)
         assert finished.status == "finished" and finished.outcome["winners"]
         assert {e.actor for e in events(app, game.id)} == {"timeout"}
         with app.app_context(), db.connection_context():
-            assert Seat.select().where((Seat.game == game.id) & Seat.deadline.is_null(False)
-                                       ).count() == 0
-    while send_mail(app)["sent"]:       # SENDER_BATCH mails a drain
+            assert (
+                Seat.select().where((Seat.game == game.id) & Seat.deadline.is_null(False)).count()
+                == 0
+            )
+    while send_mail(app)["sent"]:  # SENDER_BATCH mails a drain
         pass
-    assert any("is over" in str(m.get_body(("plain",)).get_content())
-               for m in smtp.to("t3_0@example.org"))
+    assert any(
+        "is over" in str(m.get_body(("plain",)).get_content()) for m in smtp.to("t3_0@example.org")
+    )
 
 
 def test_a_move_and_the_timeout_at_the_same_instant_one_wins(app):
@@ -91,8 +96,15 @@ def test_a_move_and_the_timeout_at_the_same_instant_one_wins(app):
             with app.app_context(), db.connection_context():
                 barrier.wait()
                 try:
-                    play(game.id, seat.index, action, 0, "player", now,
-                         mailer=app.extensions["pbem_mailer"])
+                    play(
+                        game.id,
+                        seat.index,
+                        action,
+                        0,
+                        "player",
+                        now,
+                        mailer=app.extensions["pbem_mailer"],
+                    )
                     outcome["player"] = "won"
                 except MoveRejected:
                     outcome["player"] = "lost"
@@ -121,15 +133,29 @@ def test_the_scheduler_process_plays_overdue_turns(sqlite_app, tmp_path):
     seat = to_move(app, game.id)
     with app.app_context(), db.connection_context():
         Seat.update(deadline=utcnow() - HOUR, reminded_at=utcnow() - 2 * HOUR).where(
-            Seat.id == seat.id).execute()
+            Seat.id == seat.id
+        ).execute()
         # The turn mail went out (issue 24: until it has, the clock waits).
         Outbox.update(status="sent").where(Outbox.kind == "turn").execute()
-    env = dict(os.environ, DATABASE_URL=app.config["DATABASE_URL"],
-               PBEM_INSTANCE=app.config["INSTANCE_PATH"], SECRET_KEY="test-secret",
-               SCHEDULER_INTERVAL="1", SMTP_PORT="1")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    proc = subprocess.Popen([sys.executable, "-m", "server.processes.scheduler"], env=env, cwd=root,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    env = dict(
+        os.environ,
+        DATABASE_URL=app.config["DATABASE_URL"],
+        PBEM_INSTANCE=app.config["INSTANCE_PATH"],
+        SECRET_KEY="test-secret",
+        SCHEDULER_INTERVAL="1",
+        SMTP_PORT="1",
+    )
+    root = os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.processes.scheduler"],
+        env=env,
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not events(app, game.id, "timeout"):

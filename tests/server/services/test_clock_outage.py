@@ -8,6 +8,7 @@ turn mail has left (or after a ceiling ...)."  And: "Every seat, digest
 readers included, gets at least one reminder before a timeout, unless the
 player turned reminders off themselves."
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -48,16 +49,23 @@ def in_db(app, fn):
 def test_after_an_outage_the_deadlines_in_it_move_on_and_nobody_times_out(guarded):
     app = guarded
     in_db(app, lambda: user("mod@example.org", "Mod", is_moderator=True))
-    made = [started_game(app, players=2, move_hours=48, reminders=(24, 6), tag=t)
-            for t in ("oa", "ob", "oc")]
+    made = [
+        started_game(app, players=2, move_hours=48, reminders=(24, 6), tag=t)
+        for t in ("oa", "ob", "oc")
+    ]
     seats = [to_move(app, g.id) for g in made]
-    start = min(s.deadline for s in seats) - 30 * HOUR     # before every reminder
-    assert run_sweep(app, start).outage is None             # the first beat
+    start = min(s.deadline for s in seats) - 30 * HOUR  # before every reminder
+    assert run_sweep(app, start).outage is None  # the first beat
     # Game oc's deadline lies after the outage: only its reminder fell inside.
-    in_db(app, lambda: Seat.update(deadline=start + 200 * HOUR,
-                                   next_reminder_at=start + 20 * HOUR)
-          .where(Seat.id == seats[2].id).execute())
-    back = start + 100 * HOUR                               # down for 100 hours
+    in_db(
+        app,
+        lambda: (
+            Seat.update(deadline=start + 200 * HOUR, next_reminder_at=start + 20 * HOUR)
+            .where(Seat.id == seats[2].id)
+            .execute()
+        ),
+    )
+    back = start + 100 * HOUR  # down for 100 hours
     report = run_sweep(app, back)
     assert report.outage == outage_guard.Outage(start, back)
     assert report.timeouts == 0 and report.last_calls == 0
@@ -68,16 +76,18 @@ def test_after_an_outage_the_deadlines_in_it_move_on_and_nobody_times_out(guarde
         assert after.next_reminder_at == before.next_reminder_at + gap
         assert events(app, game.id, "timeout") == []
     third = to_move(app, made[2].id)
-    assert third.deadline == start + 200 * HOUR                      # did not fall inside
+    assert third.deadline == start + 200 * HOUR  # did not fall inside
     assert third.next_reminder_at == start + 20 * HOUR + gap
 
     told = outbox(app, "outage")
     assert sorted(m.to_addr for m in told) == sorted(s.user.email for s in seats[:2])
-    assert all("The server was down from" in m.body_text and "Your deadline is now" in m.body_text
-               for m in told)
+    assert all(
+        "The server was down from" in m.body_text and "Your deadline is now" in m.body_text
+        for m in told
+    )
     (summary,) = outbox(app, "outage_summary", "mod@example.org")
     assert "2 deadline(s)" in summary.body_text and "Game oa" in summary.body_text
-    assert run_sweep(app, back + MINUTE).outage is None             # told once
+    assert run_sweep(app, back + MINUTE).outage is None  # told once
 
 
 def test_a_short_pause_is_no_outage(guarded):
@@ -148,8 +158,10 @@ def test_a_reminder_that_went_out_counts_and_a_new_turn_needs_its_own(app):
 def test_while_the_sender_is_down_a_turn_whose_mail_has_not_left_waits(app):
     game = started_game(app, players=2, tag="sd")
     seat = to_move(app, game.id)
-    in_db(app, lambda: Seat.update(reminded_at=seat.deadline - HOUR)
-          .where(Seat.id == seat.id).execute())
+    in_db(
+        app,
+        lambda: Seat.update(reminded_at=seat.deadline - HOUR).where(Seat.id == seat.id).execute(),
+    )
     grace = dt.timedelta(seconds=600)
     app.config["OUTAGE_GRACE_SECONDS"] = 600
     in_db(app, lambda: outage_guard.beat(outage_guard.SENDER, seat.deadline - 3 * grace))
@@ -165,10 +177,10 @@ def written_earlier(seat: Seat, by: dt.timedelta) -> None:
     """The seat's turn began, and its turn mail was written, ``by`` earlier
     (the clock itself stays: it runs from the mail's leaving)."""
     started = seat.turn_started_at - by
-    for row in Outbox.select().where((Outbox.kind == "turn")
-                                     & (Outbox.to_addr == seat.user.email)):
+    for row in Outbox.select().where((Outbox.kind == "turn") & (Outbox.to_addr == seat.user.email)):
         Outbox.update(created_at=row.created_at - by, turn_of=started).where(
-            Outbox.id == row.id).execute()
+            Outbox.id == row.id
+        ).execute()
     Seat.update(turn_started_at=started).where(Seat.id == seat.id).execute()
 
 

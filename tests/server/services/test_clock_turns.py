@@ -1,4 +1,5 @@
 """Issue 4: reminders and timeouts, driven by sweeps at injected times."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -32,7 +33,7 @@ def test_reminders_come_on_time_once_each_in_the_game_thread(app, smtp, send_mai
     assert seat.next_reminder_at == deadline - 24 * HOUR
     assert run_sweep(app, deadline - 24 * HOUR - 60 * HOUR / 3600).reminders == 0
     assert run_sweep(app, deadline - 23 * HOUR).reminders == 1
-    assert run_sweep(app, deadline - 23 * HOUR).reminders == 0      # never twice
+    assert run_sweep(app, deadline - 23 * HOUR).reminders == 0  # never twice
     assert to_move(app, game.id).next_reminder_at == deadline - 6 * HOUR
     assert run_sweep(app, deadline - 5 * HOUR).reminders == 1
     assert to_move(app, game.id).next_reminder_at is None
@@ -41,7 +42,9 @@ def test_reminders_come_on_time_once_each_in_the_game_thread(app, smtp, send_mai
     assert len(mails) == 2
     assert mails[0]["In-Reply-To"] == game_row(app, game.id).thread_id
     assert "/s/" in seat_link(mails[0])
-    assert str(mails[0]["List-Unsubscribe"]).strip().startswith("<http://localhost/mail/unsubscribe/")
+    assert (
+        str(mails[0]["List-Unsubscribe"]).strip().startswith("<http://localhost/mail/unsubscribe/")
+    )
     assert str(mails[0]["List-Unsubscribe-Post"]) == "List-Unsubscribe=One-Click"
 
 
@@ -78,8 +81,7 @@ def test_timeout_for_every_kind_of_puerto_rico_decision(smtp, tmp_path, sqlite_u
     captain loading and storage: each is auto-played when its deadline passes."""
     app = make_app(sqlite_url, smtp, tmp_path, ABSENT_AFTER_TIMEOUTS=10_000)
     rules = get_game("puerto_rico")
-    wanted = {"role", "settler", "mayor", "builder", "craftsman", "trader", "captain",
-              "storage"}
+    wanted = {"role", "settler", "mayor", "builder", "craftsman", "trader", "captain", "storage"}
     covered, rnd = set(), random.Random(5)
     for tag in "abcdef":
         game = started_game(app, players=3, tag=tag)
@@ -117,10 +119,17 @@ def test_one_timeout_covers_the_whole_turn_of_a_seat(app):
         raise AssertionError("no seat was asked twice in a row")
     deadline, seq = seat.deadline, game_row(app, game.id).seq
     with app.app_context(), db.connection_context():
-        play(game.id, seat.index, rules.default_action(state), seq, "player", deadline - HOUR,
-             mailer=app.extensions["pbem_mailer"])
+        play(
+            game.id,
+            seat.index,
+            rules.default_action(state),
+            seq,
+            "player",
+            deadline - HOUR,
+            mailer=app.extensions["pbem_mailer"],
+        )
     again = to_move(app, game.id)
-    assert again.id == seat.id and again.deadline == deadline   # the clock ran on
+    assert again.id == seat.id and again.deadline == deadline  # the clock ran on
     before = len(events(app, game.id))
     report = sweep_past_deadline(app, game.id)
     assert report.timeouts == 1
@@ -155,8 +164,9 @@ def test_catch_up_after_downtime_warns_first_then_times_out_in_deadline_order(ap
     with app.app_context(), db.connection_context():
         base = seats[0].deadline
         for g, s in zip(made, seats):
-            Seat.update(deadline=base + order[g.id] * HOUR,
-                        next_reminder_at=base - HOUR).where(Seat.id == s.id).execute()
+            Seat.update(deadline=base + order[g.id] * HOUR, next_reminder_at=base - HOUR).where(
+                Seat.id == s.id
+            ).execute()
     back = base + 10 * 24 * HOUR
     report = run_sweep(app, back)
     assert (report.timeouts, report.last_calls, report.reminders) == (0, 3, 0)
@@ -171,7 +181,7 @@ def test_catch_up_after_downtime_warns_first_then_times_out_in_deadline_order(ap
     report = run_sweep(app, back + last_call)
     assert (report.timeouts, report.last_calls) == (3, 0)
     assert all(events(app, g.id, "timeout") for g in made)
-    assert len(outbox(app, "reminder")) == 3        # no more reminders than the last calls
+    assert len(outbox(app, "reminder")) == 3  # no more reminders than the last calls
 
 
 def test_a_game_without_a_reminder_schedule_still_warns_once(app):

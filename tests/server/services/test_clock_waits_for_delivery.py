@@ -7,6 +7,7 @@ reminder or last call warns only once the sender delivered it, and while a
 seat's turn mail or last call has not gone out its clock stands still,
 whatever the clock's length; the deadline then counts from the delivery.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -43,11 +44,17 @@ def rewind(game_id: int, by: dt.timedelta) -> None:
     earlier (the outbox keeps the real time it wrote a row at, so a test
     that wants a real sender to deliver at the real time moves the past)."""
     seat = Seat.get((Seat.game == game_id) & (Seat.index == Game.get_by_id(game_id).to_move))
-    Seat.update(turn_started_at=seat.turn_started_at - by, deadline=seat.deadline - by,
-                next_reminder_at=seat.next_reminder_at - by).where(Seat.id == seat.id).execute()
+    Seat.update(
+        turn_started_at=seat.turn_started_at - by,
+        deadline=seat.deadline - by,
+        next_reminder_at=seat.next_reminder_at - by,
+    ).where(Seat.id == seat.id).execute()
     for row in Outbox.select().where(Outbox.game == game_id):
-        Outbox.update(created_at=row.created_at - by, next_attempt_at=row.next_attempt_at - by,
-                      turn_of=row.turn_of and row.turn_of - by).where(Outbox.id == row.id).execute()
+        Outbox.update(
+            created_at=row.created_at - by,
+            next_attempt_at=row.next_attempt_at - by,
+            turn_of=row.turn_of and row.turn_of - by,
+        ).where(Outbox.id == row.id).execute()
 
 
 def wait_for(check, seconds: float = 30.0):
@@ -75,36 +82,49 @@ def test_smtp_down_an_hour_clock_waits_then_runs_from_the_delivery(down, db_url,
     server comes back, the mails go out, and each clock then runs its hour
     from its delivery (reminder halfway, timeout at the end)."""
     app, seats = down, 10
-    made = [started_game(app, players=2, move_hours=1, reminders=(), tag=f"d{i}")
-            for i in range(seats)]
+    made = [
+        started_game(app, players=2, move_hours=1, reminders=(), tag=f"d{i}") for i in range(seats)
+    ]
     in_db(app, lambda: [rewind(g.id, 61 * MINUTE) for g in made])
     sender = start_sender(tmp_path, db_url, app.smtp_port)
     inbox, server = Inbox(), None
     try:
+
         def tried():
             """every turn mail tried once against the dead server"""
-            return in_db(app, lambda: Outbox.select().where(
-                (Outbox.kind == "turn") & (Outbox.attempts >= 1)).count() == seats)
+            return in_db(
+                app,
+                lambda: (
+                    Outbox.select().where((Outbox.kind == "turn") & (Outbox.attempts >= 1)).count()
+                    == seats
+                ),
+            )
+
         wait_for(tried)
         assert in_db(app, lambda: Outbox.select().where(Outbox.status == "sent").count()) == 0
 
-        report = run_sweep(app, utcnow(), deliver=False)        # +61 minutes
+        report = run_sweep(app, utcnow(), deliver=False)  # +61 minutes
         assert report.timeouts == 0 and report.last_calls == 0
         assert all(events(app, g.id, "timeout") == [] for g in made)
         held = [to_move(app, g.id) for g in made]
         assert all(s.mail_hold_since == s.turn_started_at for s in held)
 
         server = Controller(inbox, hostname="127.0.0.1", port=app.smtp_port)
-        server.start()                          # the sender knocks, then sends them all
+        server.start()  # the sender knocks, then sends them all
 
         def released():
             """every clock runs again"""
             return all(to_move(app, g.id).mail_hold_since is None for g in made)
+
         wait_for(released)
         for game in made:
             seat = to_move(app, game.id)
-            (mail,) = in_db(app, lambda: list(Outbox.select().where(
-                (Outbox.game == game.id) & (Outbox.kind == "turn"))))
+            (mail,) = in_db(
+                app,
+                lambda: list(
+                    Outbox.select().where((Outbox.game == game.id) & (Outbox.kind == "turn"))
+                ),
+            )
             assert mail.status == "sent" and len(inbox.to(seat.user.email)) >= 1
             # The hour counts from the delivery: the 61 minutes are not charged.
             assert abs(seat.deadline - (mail.sent_at + HOUR)) < MINUTE
@@ -117,6 +137,7 @@ def test_smtp_down_an_hour_clock_waits_then_runs_from_the_delivery(down, db_url,
         def warned():
             """every reminder delivered, so counted as the warning"""
             return all(to_move(app, g.id).reminded_at is not None for g in made)
+
         wait_for(warned)
         assert run_sweep(app, first - MINUTE, deliver=False).timeouts == 0
         last = max(to_move(app, g.id).deadline for g in made)
@@ -133,11 +154,11 @@ def test_a_reminder_that_never_left_is_no_warning(app, smtp):
     no warning; a last call is queued, the clock stands still until it is
     delivered, then LAST_CALL_HOURS run from the delivery."""
     game = started_game(app, players=2, move_hours=1, reminders=(), tag="rw")
-    in_db(app, lambda: deliveries.deliver(app.config))      # the turn mail is out
+    in_db(app, lambda: deliveries.deliver(app.config))  # the turn mail is out
     seat = to_move(app, game.id)
     assert seat.mail_hold_since is None
     up_port = app.config["SMTP_PORT"]
-    app.config["SMTP_PORT"] = free_port()                     # the server goes down
+    app.config["SMTP_PORT"] = free_port()  # the server goes down
 
     assert run_sweep(app, seat.turn_started_at + 31 * MINUTE).reminders == 1
     assert in_db(app, lambda: deliveries.deliver(app.config))["retry"] == 1
@@ -147,19 +168,19 @@ def test_a_reminder_that_never_left_is_no_warning(app, smtp):
     assert (report.timeouts, report.last_calls) == (0, 1)
     waiting = to_move(app, game.id)
     assert waiting.mail_hold_since == late and waiting.reminded_at is None
-    assert run_sweep(app, late + 5 * HOUR).timeouts == 0        # still nobody reached
+    assert run_sweep(app, late + 5 * HOUR).timeouts == 0  # still nobody reached
 
-    app.config["SMTP_PORT"] = up_port                         # back after 6 hours
+    app.config["SMTP_PORT"] = up_port  # back after 6 hours
     back = late + 6 * HOUR
     sent = in_db(app, lambda: deliveries.deliver(app.config, back))
-    assert sent["sent"] == 2                                  # the reminder and the last call
+    assert sent["sent"] == 2  # the reminder and the last call
     warned = to_move(app, game.id)
     assert abs(warned.reminded_at - back) < MINUTE and warned.mail_hold_since is None
     last_call = dt.timedelta(hours=app.config["LAST_CALL_HOURS"])
     assert abs(warned.deadline - (back + last_call)) < MINUTE
     assert run_sweep(app, back + last_call - 2 * MINUTE).timeouts == 0
     assert run_sweep(app, back + last_call + MINUTE).timeouts == 1
-    assert len(smtp.to(seat.user.email)) >= 3           # turn mail, reminder, last call
+    assert len(smtp.to(seat.user.email)) >= 3  # turn mail, reminder, last call
 
 
 def test_the_clock_holds_however_long_the_clock_is(app):
@@ -181,17 +202,20 @@ def test_opening_the_game_runs_the_clock_and_the_late_mail_moves_it_no_more(app)
     stood = 30 * HOUR
     in_db(app, lambda: rewind(game.id, stood))
     rewound = to_move(app, game.id)
-    run_sweep(app, utcnow(), deliver=False)          # the reminder is due: the clock holds
+    run_sweep(app, utcnow(), deliver=False)  # the reminder is due: the clock holds
     assert to_move(app, game.id).mail_hold_since == rewound.turn_started_at
 
     url = Links.from_settings(app.config).seat_url(rewound)
     opened = utcnow()
-    page = app.test_client().get(url.replace(app.config["PUBLIC_BASE_URL"], ""),
-                                 follow_redirects=True)
+    page = app.test_client().get(
+        url.replace(app.config["PUBLIC_BASE_URL"], ""), follow_redirects=True
+    )
     assert page.status_code == 200
     running = to_move(app, game.id)
     assert running.mail_hold_since is None
-    assert abs(running.deadline - (seat.deadline + (opened - rewound.turn_started_at)
-                                   - stood)) < MINUTE
+    assert (
+        abs(running.deadline - (seat.deadline + (opened - rewound.turn_started_at) - stood))
+        < MINUTE
+    )
     in_db(app, lambda: deliveries.deliver(app.config))
     assert to_move(app, game.id).deadline == running.deadline

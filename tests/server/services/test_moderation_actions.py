@@ -1,6 +1,7 @@
 """Issue 5: each moderation action through the web, on SQLite and PostgreSQL:
 it does what it says, is on the record (event log, game log, mail to the
 players it affects) and leaves replay intact."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -62,6 +63,7 @@ def test_play_the_default_action_now(table):
         game = Game.get_by_id(gid)
         kind, state = rules(game), load_state(game, save=False)
         return kind.to_json(kind.apply(state, pending, kind.default_action(state))[0])
+
     after = in_db(app, expected)
     page = moderate(moderator, gid, "default", reason="Agreed on the forum")
     assert "default action was played" in page.text
@@ -85,8 +87,12 @@ def test_paused_game_is_never_auto_passed_and_resumes_with_its_time(table):
     assert move_form(client.get(f"/games/{gid}").text) is None
     seq = table.game().seq
     with pytest.raises(MoveRejected, match="paused"):
-        in_db(app, lambda: play(gid, seat, {"type": "pass"}, seq, "timeout",
-                                mailer=app.extensions["pbem_mailer"]))
+        in_db(
+            app,
+            lambda: play(
+                gid, seat, {"type": "pass"}, seq, "timeout", mailer=app.extensions["pbem_mailer"]
+            ),
+        )
     before = db_state(app, gid)
     for days in (1, 3, 40):
         report = run_sweep(app, deadline + days * 24 * HOUR)
@@ -110,8 +116,10 @@ def test_pause_shifts_deadline_and_reminder_by_its_length(table):
     host = in_db(app, lambda: User.get(User.email == table.emails[0]))
     t0, seq = utcnow(), table.game().seq
     in_db(app, lambda: service.pause(gid, host, seq, "a long break", mailer=mailer, now=t0))
-    in_db(app, lambda: service.resume(gid, host, seq + 1, "back again", mailer=mailer,
-                                      now=t0 + 50 * HOUR))
+    in_db(
+        app,
+        lambda: service.resume(gid, host, seq + 1, "back again", mailer=mailer, now=t0 + 50 * HOUR),
+    )
     after = seat_row(app, gid, pending)
     assert after.deadline == before.deadline + 50 * HOUR
     assert after.next_reminder_at == before.next_reminder_at + 50 * HOUR
@@ -124,8 +132,15 @@ def test_replace_player(table, smtp):
     seat, old_client, page, mail = current_turn(table)
     old_form, old_link = move_form(page.text), seat_link(mail)
     version = seat_row(app, gid, seat).link_version
-    resp = moderate(moderator, gid, "replace", seat=str(seat + 1), email="Newbie@Example.org",
-                    name="Newbie", reason="Player vanished three weeks ago")
+    resp = moderate(
+        moderator,
+        gid,
+        "replace",
+        seat=str(seat + 1),
+        email="Newbie@Example.org",
+        name="Newbie",
+        reason="Player vanished three weeks ago",
+    )
     assert "Newbie now plays seat" in resp.text
     row = seat_row(app, gid, seat)
     assert row.user.email == "newbie@example.org" and row.link_version == version + 1
@@ -146,8 +161,12 @@ def test_replace_player(table, smtp):
     # invitation) comes, turn mails wait until the link in it is used.
     assert not [m for m in newbie if "It is your turn in" in text_of(m)]
     assert "/confirm/" in text_of(welcome)
-    history = in_db(app, lambda: seat_views.log_lines(
-        Game.get_by_id(gid), seat, seat_views.seat_names(Game.get_by_id(gid))))
+    history = in_db(
+        app,
+        lambda: seat_views.log_lines(
+            Game.get_by_id(gid), seat, seat_views.seat_names(Game.get_by_id(gid))
+        ),
+    )
     assert history and all(line.text in text_of(welcome) for line in history)
     client = app.test_client()
     page = client.get(seat_link(welcome), follow_redirects=True)
@@ -160,14 +179,16 @@ def test_replacing_with_someone_already_seated_is_refused(table):
     app, gid = table.app, table.game_id
     moderator = site_moderator(app)
     before = db_state(app, gid)
-    resp = moderate(moderator, gid, "replace", seat="2", email=table.emails[2],
-                    reason="Trying a swap")
+    resp = moderate(
+        moderator, gid, "replace", seat="2", email=table.emails[2], reason="Trying a swap"
+    )
     assert resp.status_code == 400 and "already plays another seat" in resp.text
     assert db_state(app, gid) == before
 
 
 def test_removed_seat_auto_passes_until_the_end(table):
     import random
+
     app, gid, mailer = table.app, table.game_id, table.app.extensions["pbem_mailer"]
     gone = table.game().to_move
     moderate(site_moderator(app), gid, "remove", seat=str(gone + 1), reason="Abusive messages")
@@ -179,13 +200,15 @@ def test_removed_seat_auto_passes_until_the_end(table):
         game = table.game()
         if game.to_move == gone:
             turns += 1
-            assert seat_row(app, gid, gone).deadline <= now + HOUR   # due at once
+            assert seat_row(app, gid, gone).deadline <= now + HOUR  # due at once
             assert run_sweep(app, now + HOUR).timeouts == 1
         else:
+
             def move():
                 state = load_state(Game.get_by_id(gid))
                 action = rnd.choice(rules(game).legal_actions(state, game.to_move))
                 play(gid, game.to_move, action, game.seq, "player", now, mailer=mailer)
+
             in_db(app, move)
         now += dt.timedelta(minutes=1)
     assert turns > 3
@@ -209,11 +232,18 @@ def test_player_resigns_and_host_replaces_them(table, smtp):
     assert not mails_about(table, table.emails[1], "Moving house")
     # The host plays seat 1: the replacement is a proposal (issue 24), which
     # the one other player still playing carries by saying yes.
-    page = moderate(table.clients[0], gid, "replace", seat="2", email="sub@example.org",
-                    reason="Found a substitute")
+    page = moderate(
+        table.clients[0],
+        gid,
+        "replace",
+        seat="2",
+        email="sub@example.org",
+        reason="Found a substitute",
+    )
     assert "proposal is on the record" in page.text and seat_row(app, gid, 1).withdrawn
-    answer = [f for f in forms(table.clients[2].get(f"/games/{gid}").text)
-              if f["action"].endswith("/yes")][0]
+    answer = [
+        f for f in forms(table.clients[2].get(f"/games/{gid}").text) if f["action"].endswith("/yes")
+    ][0]
     assert "Everybody agreed" in post_form(table.clients[2], answer).text
     assert not seat_row(app, gid, 1).withdrawn
     assert seat_row(app, gid, 1).user.email == "sub@example.org"
@@ -242,24 +272,38 @@ def test_abandon_ends_the_game_as_it_stands(table):
     page = moderation_page(moderator, gid)
     assert f"/moderation/games/{gid}/undo" not in page.text
     before, token = db_state(app, gid), csrf(page.text)
-    resp = moderator.post(f"/moderation/games/{gid}/undo", data={
-        "csrf_token": token, "undo-csrf_token": token, "undo-seq": str(game.seq),
-        "undo-count": "1", "undo-reason": "take it back"})
+    resp = moderator.post(
+        f"/moderation/games/{gid}/undo",
+        data={
+            "csrf_token": token,
+            "undo-csrf_token": token,
+            "undo-seq": str(game.seq),
+            "undo-count": "1",
+            "undo-reason": "take it back",
+        },
+    )
     assert resp.status_code == 400 and "abandoned" in resp.text
     assert db_state(app, gid) == before
 
 
-@pytest.mark.parametrize("action,values", [
-    ("extend", {"hours": "5"}), ("default", {}), ("pause", {}), ("replace",
-     {"seat": "3", "email": "new@example.org"}), ("remove", {"seat": "3"}),
-    ("abandon", {})])
+@pytest.mark.parametrize(
+    "action,values",
+    [
+        ("extend", {"hours": "5"}),
+        ("default", {}),
+        ("pause", {}),
+        ("replace", {"seat": "3", "email": "new@example.org"}),
+        ("remove", {"seat": "3"}),
+        ("abandon", {}),
+    ],
+)
 def test_every_action_is_on_the_record(table, action, values):
     """A reason, a note in the event log, a line in every player's game log."""
     app, gid = table.app, table.game_id
     moderator = site_moderator(app)
     before = db_state(app, gid)
     moderation_page(moderator, gid)
-    assert db_state(app, gid) == before                 # GET changes nothing
+    assert db_state(app, gid) == before  # GET changes nothing
     refused = moderate(moderator, gid, action, reason="", **values)
     assert refused.status_code == 400 and db_state(app, gid) == before
     reason = f"Reason for {action}, on the record"

@@ -1,6 +1,7 @@
 """The dashboard: games in progress that need attention, who holds them up,
 for how long, sortable; a host sees only their own games; the stalling notice
 reaches site moderators too."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -38,19 +39,18 @@ def test_dashboard_lists_games_that_need_attention(app):
     stalled = service_game(app, "stuck")
     paused = service_game(app, "pause")
     absent = service_game(app, "gone")
-    backdate(app, overdue, 3 * DAY)              # 48 h per move: overdue by a day
+    backdate(app, overdue, 3 * DAY)  # 48 h per move: overdue by a day
     backdate(app, stalled, 10 * DAY)
     moderator = site_moderator(app)
     moderate(moderator, paused, "pause", reason="Waiting for a ruling")
     moderate(moderator, absent, "remove", seat="2", reason="Asked to leave")
 
     page = moderator.get("/moderation").text
-    assert listed(page)[:2] == [stalled, overdue]            # longest without a move first
+    assert listed(page)[:2] == [stalled, overdue]  # longest without a move first
     assert sorted(listed(page)) == sorted([stalled, overdue, paused, absent])
     row = page.split(f'href="/moderation/games/{stalled}"')[1].split("</tr>")[0]
     assert "overdue" in row and "no move for a long time" in row and "10 d 0 h" in row
-    rows = in_db(app, lambda: attention.rows(User.get(User.email == "mod@example.org"),
-                                             utcnow()))
+    rows = in_db(app, lambda: attention.rows(User.get(User.email == "mod@example.org"), utcnow()))
     by_id = {r.game.id: r for r in rows}
     assert by_id[overdue].reasons == ["overdue"]
     assert by_id[stalled].holder.startswith("Stuck ") and by_id[stalled].holder in row
@@ -67,12 +67,11 @@ def test_dashboard_lists_games_that_need_attention(app):
 
 def test_dashboard_shows_who_holds_the_game_up(app):
     gid = service_game(app, "slow")
-    backdate(app, gid, 10 * DAY)                         # started 15 days ago,
-    random_moves(app, gid, 2, random.Random(3))          # the last moves 5 days ago
+    backdate(app, gid, 10 * DAY)  # started 15 days ago,
+    random_moves(app, gid, 2, random.Random(3))  # the last moves 5 days ago
     backdate(app, gid, 5 * DAY)
     moderator = site_moderator(app)
-    (row,) = in_db(app, lambda: attention.rows(User.get(User.email == "mod@example.org"),
-                                               utcnow()))
+    (row,) = in_db(app, lambda: attention.rows(User.get(User.email == "mod@example.org"), utcnow()))
     page = moderator.get("/moderation").text
     assert row.holder in page and row.holder.startswith("Slow ")
     assert row.overdue > 2 * DAY and attention.span(row.idle) == "5 d 0 h"
@@ -83,12 +82,24 @@ def test_a_host_sees_only_their_own_games_on_the_dashboard(app):
     for gid in (mine, theirs):
         backdate(app, gid, 10 * DAY)
     host = app.test_client()
-    host.post("/login", data={"csrf_token": csrf(host.get("/login").text),
-                              "email": "ann0@example.org", "password": "password1"})
+    host.post(
+        "/login",
+        data={
+            "csrf_token": csrf(host.get("/login").text),
+            "email": "ann0@example.org",
+            "password": "password1",
+        },
+    )
     assert listed(host.get("/moderation").text) == [mine]
     guest = app.test_client()
-    guest.post("/login", data={"csrf_token": csrf(guest.get("/login").text),
-                               "email": "ann1@example.org", "password": "password1"})
+    guest.post(
+        "/login",
+        data={
+            "csrf_token": csrf(guest.get("/login").text),
+            "email": "ann1@example.org",
+            "password": "password1",
+        },
+    )
     assert guest.get("/moderation").status_code == 403
 
 
@@ -112,7 +123,10 @@ def test_site_moderators_hear_when_a_seat_is_marked_absent(app):
         if outbox(app, "stalling"):
             break
     assert sorted(m.to_addr for m in outbox(app, "stalling")) == [
-        "idle0@example.org", "mod2@example.org", "mod@example.org"]
+        "idle0@example.org",
+        "mod2@example.org",
+        "mod@example.org",
+    ]
 
 
 def test_moderators_see_when_the_scheduler_and_the_sender_last_ran(app, smtp):
@@ -122,15 +136,21 @@ def test_moderators_see_when_the_scheduler_and_the_sender_last_ran(app, smtp):
     page = " ".join(moderator.get("/moderation").text.split())
     assert 'Scheduler: <strong class="down">never ran' in page
     now = utcnow()
-    run_sweep(app, now, deliver=False)          # the scheduler alone
+    run_sweep(app, now, deliver=False)  # the scheduler alone
     in_db(app, lambda: outage_guard.beat(outage_guard.SENDER, now - DAY))
     app.config["OUTAGE_GRACE_SECONDS"] = 600
     page = " ".join(moderator.get("/moderation").text.split())
     status = page.split('id="processes"')[1].split("</p>")[0]
     assert "Scheduler: last ran" in status
     assert 'Mail sender: <strong class="down">silent since' in status
-    host = app.test_client()                 # a host who is no site moderator
+    host = app.test_client()  # a host who is no site moderator
     service_game(app, "hst")
-    host.post("/login", data={"csrf_token": csrf(host.get("/login").text),
-                              "email": "hst0@example.org", "password": "password1"})
+    host.post(
+        "/login",
+        data={
+            "csrf_token": csrf(host.get("/login").text),
+            "email": "hst0@example.org",
+            "password": "password1",
+        },
+    )
     assert 'id="processes"' not in host.get("/moderation").text

@@ -3,6 +3,7 @@ deadline; undoing moves, playing another player's default move, removing a
 player, giving any seat to someone else (issue 24: an absent or departed one
 too) and abandoning the game need a site moderator or the agreement of every
 other player, on the record.  SQLite and PostgreSQL."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,10 +25,16 @@ from server.models import Seat
 REASON = {"reason": "Testing the host's powers"}
 
 
-@pytest.mark.parametrize("action,values", [
-    ("undo", {"count": "1"}), ("default", {}), ("remove", {"seat": "2"}),
-    ("abandon", {}), ("replace", {"seat": "2", "email": "new@example.org"}),
-])
+@pytest.mark.parametrize(
+    "action,values",
+    [
+        ("undo", {"count": "1"}),
+        ("default", {}),
+        ("remove", {"seat": "2"}),
+        ("abandon", {}),
+        ("replace", {"seat": "2", "email": "new@example.org"}),
+    ],
+)
 def test_a_playing_host_only_proposes_acting_against_other_players(table, action, values):
     app, gid, host = table.app, table.game_id, table.clients[0]
     _first_move(table)
@@ -55,7 +62,7 @@ def test_every_other_player_agreeing_carries_a_proposal_out(table):
         page = client.get(f"/games/{gid}")
         assert "The host proposes to undo the last move" in page.text
         assert "Misclick, everybody saw it" in page.text
-    assert "I agree" not in host.get(f"/games/{gid}").text          # not the proposer's call
+    assert "I agree" not in host.get(f"/games/{gid}").text  # not the proposer's call
     first = answer(others[0], gid, "yes")
     assert "waits for the other players" in first.text
     assert len([m for m in moves(app, gid) if not m.undone]) == before
@@ -82,7 +89,7 @@ def test_a_proposal_lapses_when_the_game_moves_on(table):
     moderate(host, gid, "abandon", reason="Let us stop")
     page = table.clients[1].get(f"/games/{gid}")
     form = form_for(page.text, "/proposals/")
-    _first_move(table)                                   # somebody moves meanwhile
+    _first_move(table)  # somebody moves meanwhile
     stale = table.clients[1].post(form["action"], data=form["fields"])
     assert stale.status_code == 409 and table.game().status == "active"
 
@@ -104,13 +111,22 @@ def answer(client, gid: int, word: str):
 
 
 def seat_rows(app, gid: int) -> list:
-    return in_db(app, lambda: [(s.index, s.user_id, s.withdrawn, s.absent) for s in
-                               Seat.select().where(Seat.game == gid).order_by(Seat.index)])
+    return in_db(
+        app,
+        lambda: [
+            (s.index, s.user_id, s.withdrawn, s.absent)
+            for s in Seat.select().where(Seat.game == gid).order_by(Seat.index)
+        ],
+    )
 
 
-@pytest.mark.parametrize("action,values", [
-    ("pause", {}), ("extend", {"hours": "12"}),
-])
+@pytest.mark.parametrize(
+    "action,values",
+    [
+        ("pause", {}),
+        ("extend", {"hours": "12"}),
+    ],
+)
 def test_a_playing_host_keeps_the_harmless_powers(table, action, values):
     gid, host = table.game_id, table.clients[0]
     before = table.game().seq
@@ -122,13 +138,16 @@ def test_a_playing_host_proposes_even_an_absent_seats_replacement(table):
     """Issue 24: a host who plays could otherwise hand an absent seat to an
     account of their own; a site moderator still replaces alone."""
     app, gid, host = table.app, table.game_id, table.clients[0]
-    in_db(app, lambda: Seat.update(absent=True).where(
-        (Seat.game == gid) & (Seat.index == 2)).execute())
+    in_db(
+        app,
+        lambda: Seat.update(absent=True).where((Seat.game == gid) & (Seat.index == 2)).execute(),
+    )
     page = moderate(host, gid, "replace", seat="3", email="sub@example.org", **REASON)
     assert page.status_code == 200 and "proposal is on the record" in page.text
     assert seat_row(app, gid, 2).user.email == table.emails[2]
-    page = moderate(site_moderator(app), gid, "replace", seat="3", email="sub@example.org",
-                    **REASON)
+    page = moderate(
+        site_moderator(app), gid, "replace", seat="3", email="sub@example.org", **REASON
+    )
     assert page.status_code == 200 and "now plays seat 3" in page.text
     assert seat_row(app, gid, 2).user.email == "sub@example.org"
 
@@ -137,6 +156,7 @@ def _first_move(table):
     """One move on the record, so that undo has something to undo."""
     from game_driver import current_turn
     from web_helpers import move_form, post_form
+
     seat, client, page, mail = current_turn(table)
     form = move_form(page.text)
     post_form(client, form, action=form["buttons"][0][1])

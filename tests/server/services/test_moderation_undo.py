@@ -1,6 +1,7 @@
 """Undo: the undone moves stay in the log, marked; the state is rebuilt from
 the log alone; forms made before the undo are stale; replaying the same
 moves gives the same states again."""
+
 from __future__ import annotations
 
 import random
@@ -28,6 +29,7 @@ def replayed(app, gid: int, upto: int | None = None) -> dict:
     def run():
         game = Game.get_by_id(gid)
         return rules(game).to_json(replay(game, upto))
+
     return in_db(app, run)
 
 
@@ -44,8 +46,8 @@ def test_undo_then_replay_gives_exactly_the_state_before(table):
     resp = moderate(site_moderator(app), gid, "undo", count="3", reason="Misclick, all agree")
     assert resp.status_code == 200 and "Undid 3 moves" in resp.text
 
-    assert state_json(app, gid) == before                 # the snapshot was rebuilt
-    assert state_json(app, gid, cached=False) == before   # and the log replays to it
+    assert state_json(app, gid) == before  # the snapshot was rebuilt
+    assert state_json(app, gid, cached=False) == before  # and the log replays to it
     assert replayed(app, gid) == before
     game = table.game()
     assert (game.seq, game.to_move, game.status) == (seq0 + 4, to_move0, "active")
@@ -64,16 +66,25 @@ def test_undo_then_replay_gives_exactly_the_state_before(table):
     for email in table.emails:
         assert any("Misclick, all agree" in text_of(m) for m in table.new_mail(email))
 
-    for seat, action in played:                           # the same moves again
-        in_db(app, lambda: play(gid, seat, action, Game.get_by_id(gid).seq, "player",
-                                mailer=app.extensions["pbem_mailer"]))
+    for seat, action in played:  # the same moves again
+        in_db(
+            app,
+            lambda: play(
+                gid,
+                seat,
+                action,
+                Game.get_by_id(gid).seq,
+                "player",
+                mailer=app.extensions["pbem_mailer"],
+            ),
+        )
     assert state_json(app, gid) == after == state_json(app, gid, cached=False)
 
 
 def test_undo_sends_the_seat_to_move_a_fresh_turn_mail(table):
     app, gid = table.app, table.game_id
-    current_turn(table)                                   # read the first turn mail
-    (seat, _), = random_moves(app, gid, 1, random.Random(1))
+    current_turn(table)  # read the first turn mail
+    ((seat, _),) = random_moves(app, gid, 1, random.Random(1))
     moderator = site_moderator(app)
     for email in table.emails:
         table.new_mail(email)
@@ -121,8 +132,12 @@ def test_undo_reopens_a_finished_game_and_replay_ends_it_the_same(app, smtp, sen
     game = t.game()
     assert (game.status, game.outcome, game.finished_at) == ("active", None, None)
     assert game.to_move == last.seat and state_json(app, gid) == before_last
-    in_db(app, lambda: play(gid, last.seat, last.action, game.seq, "player",
-                            mailer=app.extensions["pbem_mailer"]))
+    in_db(
+        app,
+        lambda: play(
+            gid, last.seat, last.action, game.seq, "player", mailer=app.extensions["pbem_mailer"]
+        ),
+    )
     again = t.game()
     assert again.status == "finished" and again.outcome == finished.outcome
     assert in_db(app, lambda: Event.select().where(Event.game == gid).count()) == again.seq
@@ -144,6 +159,12 @@ def test_load_state_skips_notes_and_undone_moves(table):
         kind = rules(game)
         state = kind.new_game(game.seat_count, game.options, game.seed)
         return kind.to_json(kind.apply(state, first.seat, first.action)[0])
+
     assert in_db(app, direct) == expected
-    assert in_db(app, lambda: rules(Game.get_by_id(gid)).to_json(
-        load_state(Game.get_by_id(gid), save=False))) == expected
+    assert (
+        in_db(
+            app,
+            lambda: rules(Game.get_by_id(gid)).to_json(load_state(Game.get_by_id(gid), save=False)),
+        )
+        == expected
+    )

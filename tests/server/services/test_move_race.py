@@ -3,6 +3,7 @@ against".  Two players send a move against the same position; on
 PostgreSQL (READ COMMITTED) the loser used to read the game row before the
 winner's commit and the snapshot after it, and was told its move was not
 allowed (400) instead of "the game has moved on" (409)."""
+
 from __future__ import annotations
 
 import threading
@@ -47,7 +48,7 @@ def test_the_loser_of_a_race_hears_the_game_moved_on(pg_url, smtp, tmp_path, mon
             try:
                 play(game.id, seat, action, 0, "player", mailer=app.extensions["pbem_mailer"])
                 outcome[name] = "played"
-            except Exception as exc:        # the assertion below names it
+            except Exception as exc:  # the assertion below names it
                 outcome[name] = exc
             finally:
                 if name == "winner":

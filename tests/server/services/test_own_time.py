@@ -3,6 +3,7 @@ a game's clock on each seat's own time, and each player's mail schedule.
 
 Turns are restarted at chosen instants (deadlines.start_turn takes ``now``);
 the expected instants are worked out by hand in each test."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -20,14 +21,25 @@ from server.services.clock import deadlines, own_time
 T = dt.datetime
 
 
-def own_time_game(app, zones: list[str], clock="no_nights", night=(23, 7), move_hours=6,
-                  reminders=(3, 1), tag="o") -> int:
+def own_time_game(
+    app, zones: list[str], clock="no_nights", night=(23, 7), move_hours=6, reminders=(3, 1), tag="o"
+) -> int:
     """A started game whose seat i is played by a user in ``zones[i]``."""
     mailer = app.extensions["pbem_mailer"]
     with app.app_context(), db.connection_context():
         people = [user(f"{tag}{i}@example.org", timezone=z) for i, z in enumerate(zones)]
-        game = games.create_game(people[0], "puerto_rico", f"Game {tag}", len(people), {},
-                                 move_hours, list(reminders), mailer, clock, night)
+        game = games.create_game(
+            people[0],
+            "puerto_rico",
+            f"Game {tag}",
+            len(people),
+            {},
+            move_hours,
+            list(reminders),
+            mailer,
+            clock,
+            night,
+        )
         for i, person in enumerate(people[1:], start=1):
             games.join(game.id, person, i)
         return games.start(game.id, people[0], mailer).id
@@ -75,8 +87,7 @@ def test_night_clock_in_new_york_across_the_november_switch(app):
         game = Game.get_by_id(game_id)
         # The page's "time left" is clock time: at 02:00 UTC one hour runs
         # before the night, then three in the morning.
-        assert own_time.time_left(game, seat.user, seat.deadline, T(2026, 11, 1, 2)) \
-            == 4 * HOUR
+        assert own_time.time_left(game, seat.user, seat.deadline, T(2026, 11, 1, 2)) == 4 * HOUR
         text = own_time.status_text(game, seat.user, seat.deadline, T(2026, 11, 1, 5))
         assert text.startswith("3 h 00 min of clock time left") and "stands still" in text
     assert run_sweep(app, T(2026, 11, 1, 14, 59)).timeouts == 0
@@ -88,8 +99,9 @@ def test_the_seats_own_zone_decides(app):
     New York it is Friday 08:00 EDT, the deadline 14:00 UTC; in Auckland it
     is Saturday 01:00 NZDT, and the weekend lasts until Mon 00:00 NZST = Sun
     5 Apr 12:00 UTC (the clocks went back on Sunday), deadline 14:00 UTC."""
-    game_id = own_time_game(app, ["America/New_York"] * 3, clock="no_weekends",
-                            move_hours=2, reminders=(1,), tag="z")
+    game_id = own_time_game(
+        app, ["America/New_York"] * 3, clock="no_weekends", move_hours=2, reminders=(1,), tag="z"
+    )
     set_zone_of_seat_to_move(app, game_id, "America/New_York")
     assert restart(app, game_id, T(2026, 4, 3, 12)).deadline == T(2026, 4, 3, 14)
     set_zone_of_seat_to_move(app, game_id, "Pacific/Auckland")
@@ -104,8 +116,9 @@ def test_a_vacation_keeps_the_clock_time_left(app):
     Sat 00:00 CET = Fri 23:00 UTC), the weekend, then 34 h from Mon 00:00
     CET (Sun 8 Mar 23:00 UTC): Tue 10 Mar 09:00 UTC.  Shifted by 3 days of
     wall time it would have been Sunday 8 Mar, taking the weekend away."""
-    game_id = own_time_game(app, ["Europe/Amsterdam"] * 3, clock="no_weekends",
-                            move_hours=72, reminders=(24,), tag="v")
+    game_id = own_time_game(
+        app, ["Europe/Amsterdam"] * 3, clock="no_weekends", move_hours=72, reminders=(24,), tag="v"
+    )
     set_zone_of_seat_to_move(app, game_id, "Europe/Amsterdam")
     seat = restart(app, game_id, T(2026, 3, 2, 9))
     assert seat.deadline == T(2026, 3, 5, 9)
@@ -126,18 +139,26 @@ def test_a_vacation_keeps_the_clock_time_left(app):
 def test_a_moderators_pause_keeps_the_clock_time_left(app):
     """The same clock as the vacation above, stopped by a pause from Tue 3
     Mar 09:00 UTC to Fri 6 Mar 09:00 UTC: 48 h left, Tue 10 Mar 09:00 UTC."""
-    game_id = own_time_game(app, ["Europe/Amsterdam"] * 3, clock="no_weekends",
-                            move_hours=72, reminders=(24,), tag="m")
+    game_id = own_time_game(
+        app, ["Europe/Amsterdam"] * 3, clock="no_weekends", move_hours=72, reminders=(24,), tag="m"
+    )
     set_zone_of_seat_to_move(app, game_id, "Europe/Amsterdam")
     seat = restart(app, game_id, T(2026, 3, 2, 9))
     mailer = app.extensions["pbem_mailer"]
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)
         host = User.get_by_id(game.host_id)
-        moderation.pause(game_id, host, game.seq, "a long weekend", mailer=mailer,
-                         now=T(2026, 3, 3, 9))
-        moderation.resume(game_id, host, Game.get_by_id(game_id).seq, "back again",
-                          mailer=mailer, now=T(2026, 3, 6, 9))
+        moderation.pause(
+            game_id, host, game.seq, "a long weekend", mailer=mailer, now=T(2026, 3, 3, 9)
+        )
+        moderation.resume(
+            game_id,
+            host,
+            Game.get_by_id(game_id).seq,
+            "back again",
+            mailer=mailer,
+            now=T(2026, 3, 6, 9),
+        )
     after = seat_row(app, seat.id)
     assert (after.deadline, after.next_reminder_at) == (T(2026, 3, 10, 9), T(2026, 3, 9, 9))
 
@@ -153,8 +174,7 @@ def test_moving_to_another_zone_keeps_the_clock_time_left(app):
     assert seat.deadline == T(2026, 6, 1, 18)
     with app.app_context(), db.connection_context():
         person = User.get_by_id(seat.user_id)
-        preferences.save_settings(person, "Asia/Kolkata", "every", True, 7,
-                                  now=T(2026, 6, 1, 13))
+        preferences.save_settings(person, "Asia/Kolkata", "every", True, 7, now=T(2026, 6, 1, 13))
     assert seat_row(app, seat.id).deadline == T(2026, 6, 2, 2)
 
 
@@ -164,15 +184,25 @@ def test_the_lobby_and_the_game_page_show_the_policy(app):
     client = sign_in(app, "host@example.org")
     page = client.get("/games/new")
     form = form_for(page.text, "/games/new")
-    assert "no_nights/17-9" in form["selects"]["clock_policy"]       # office hours
+    assert "no_nights/17-9" in form["selects"]["clock_policy"]  # office hours
     for hostile in ("sometimes", "no_nights/8-8", "no_nights/²-7", "no_nights"):
         bad = post_form(client, form, name="Night owls", seats="3", clock_policy=hostile)
         assert bad.status_code == 400 and "Not a valid choice" in bad.text
     with app.app_context(), db.connection_context():
         host = User.get(User.email == "host@example.org")
         with pytest.raises(games.LobbyError, match="cannot start and end at the same hour"):
-            games.create_game(host, "puerto_rico", "Owls", 3, {}, 6, [3],
-                              app.extensions["pbem_mailer"], "no_nights", (8, 8))
+            games.create_game(
+                host,
+                "puerto_rico",
+                "Owls",
+                3,
+                {},
+                6,
+                [3],
+                app.extensions["pbem_mailer"],
+                "no_nights",
+                (8, 8),
+            )
         assert Game.select().count() == 0
     done = post_form(client, form, name="Night owls", seats="3", clock_policy="no_nights/22-6")
     assert "stops at night from 22:00 to 06:00, in each player&#39;s own time zone" in done.text
@@ -201,19 +231,26 @@ def test_own_reminder_hours_and_quiet_hours(app):
     Amsterdam.  24 h before: Sat 28 Mar 10:00 UTC (11:00 CET).  6 h before:
     Sun 04:00 UTC = 06:00 CEST, in the quiet hours that began Sat 22:00 CET
     = 21:00 UTC: it comes then, earlier."""
-    game_id = own_time_game(app, ["Europe/Amsterdam"] * 3, clock="always", move_hours=48,
-                            reminders=(36,), tag="q")
+    game_id = own_time_game(
+        app, ["Europe/Amsterdam"] * 3, clock="always", move_hours=48, reminders=(36,), tag="q"
+    )
     seat = restart(app, game_id, T(2026, 3, 27, 10))
-    assert seat.next_reminder_at == T(2026, 3, 27, 22)        # the game's: 36 h before
-    schedule_of(app, seat.user.email, timezone="Europe/Amsterdam", reminder_hours=[24, 6],
-                quiet_from=22, quiet_until=8)
+    assert seat.next_reminder_at == T(2026, 3, 27, 22)  # the game's: 36 h before
+    schedule_of(
+        app,
+        seat.user.email,
+        timezone="Europe/Amsterdam",
+        reminder_hours=[24, 6],
+        quiet_from=22,
+        quiet_until=8,
+    )
     seat = restart(app, game_id, T(2026, 3, 27, 10))
     assert seat.deadline == T(2026, 3, 29, 10)
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)
-        assert own_time.reminders(game, seat.user, seat.deadline, T(2026, 3, 27, 10),
-                                    deadlines.reminder_hours(game)) \
-            == [T(2026, 3, 28, 10), T(2026, 3, 28, 21)]
+        assert own_time.reminders(
+            game, seat.user, seat.deadline, T(2026, 3, 27, 10), deadlines.reminder_hours(game)
+        ) == [T(2026, 3, 28, 10), T(2026, 3, 28, 21)]
     assert seat.next_reminder_at == T(2026, 3, 28, 10)
     assert run_sweep(app, T(2026, 3, 28, 10)).reminders == 1
     assert seat_row(app, seat.id).next_reminder_at == T(2026, 3, 28, 21)
@@ -253,16 +290,23 @@ def test_own_digest_hour_across_the_switch(app):
     with app.app_context(), db.connection_context():
         person = user("digest@example.org")
         schedule = preferences.parse_schedule("", None, None, 18)
-        preferences.save_settings(person, "America/New_York", "digest", True, 7, schedule,
-                                  now=T(2026, 10, 31, 23))
+        preferences.save_settings(
+            person, "America/New_York", "digest", True, 7, schedule, now=T(2026, 10, 31, 23)
+        )
         person = User.get_by_id(person.id)
         assert person.digest_hour == 18
         assert person.next_digest_at == T(2026, 11, 1, 23)
         assert deadlines.next_digest_time(person, T(2026, 11, 1, 23), 7) == T(2026, 11, 2, 23)
         # Back to the site's hour (7): the next 07:00 EST is 12:00 UTC.
-        preferences.save_settings(person, "America/New_York", "digest", True, 7,
-                                  preferences.parse_schedule("", None, None, None),
-                                  now=T(2026, 11, 1, 23, 30))
+        preferences.save_settings(
+            person,
+            "America/New_York",
+            "digest",
+            True,
+            7,
+            preferences.parse_schedule("", None, None, None),
+            now=T(2026, 11, 1, 23, 30),
+        )
         assert User.get_by_id(person.id).next_digest_at == T(2026, 11, 2, 12)
 
 
@@ -277,22 +321,26 @@ def test_a_digest_hour_in_quiet_hours_comes_when_they_begin(app):
         schedule = preferences.parse_schedule("", 22, 8, None)
         assert "the digest comes at 22:00, when they begin" in schedule.digest_note(7)
         assert schedule.digest_note(21) == ""
-        preferences.save_settings(person, "Europe/Amsterdam", "digest", True, 7, schedule,
-                                  now=T(2026, 5, 4, 12))
+        preferences.save_settings(
+            person, "Europe/Amsterdam", "digest", True, 7, schedule, now=T(2026, 5, 4, 12)
+        )
         person = User.get_by_id(person.id)
         assert person.next_digest_at == T(2026, 5, 4, 20)
         assert deadlines.next_digest_time(person, T(2026, 5, 4, 20), 7) == T(2026, 5, 5, 20)
         assert deadlines.next_digest_time(person, T(2026, 5, 4, 23), 7) == T(2026, 5, 5, 20)
 
 
-@pytest.mark.parametrize("text, quiet, digest, field, message", [
-    ("24, soon", None, None, "reminder_hours", "'soon' is neither 'half' nor a number"),
-    ("0", None, None, "reminder_hours", "more than 0 and at most 720"),
-    ("1,2,3,4,5,6,7", None, None, "reminder_hours", "At most 6 reminders"),
-    ("", (22, None), None, "quiet_until", "an end as well as a start"),
-    ("", (8, 8), None, "quiet_from", "quiet time cannot start and end at the same hour"),
-    ("", None, 24, "digest_hour", "a whole hour from 0 to 23"),
-])
+@pytest.mark.parametrize(
+    "text, quiet, digest, field, message",
+    [
+        ("24, soon", None, None, "reminder_hours", "'soon' is neither 'half' nor a number"),
+        ("0", None, None, "reminder_hours", "more than 0 and at most 720"),
+        ("1,2,3,4,5,6,7", None, None, "reminder_hours", "At most 6 reminders"),
+        ("", (22, None), None, "quiet_until", "an end as well as a start"),
+        ("", (8, 8), None, "quiet_from", "quiet time cannot start and end at the same hour"),
+        ("", None, 24, "digest_hour", "a whole hour from 0 to 23"),
+    ],
+)
 def test_a_schedule_that_does_not_fit_is_refused(text, quiet, digest, field, message):
     with pytest.raises(preferences.ScheduleError, match=message) as refused:
         preferences.parse_schedule(text, *(quiet or (None, None)), digest)
@@ -304,18 +352,40 @@ def test_settings_form_saves_and_refuses_with_a_message(app):
         user("set@example.org")
     client = sign_in(app, "set@example.org")
     form = form_for(client.get("/settings").text, "/settings")
-    bad = post_form(client, form, timezone="Europe/Amsterdam", mail_mode="every",
-                    reminder_hours="24, soon", quiet_from="22", quiet_until="8")
+    bad = post_form(
+        client,
+        form,
+        timezone="Europe/Amsterdam",
+        mail_mode="every",
+        reminder_hours="24, soon",
+        quiet_from="22",
+        quiet_until="8",
+    )
     assert bad.status_code == 400 and "&#39;soon&#39; is neither" in bad.text
-    bad = post_form(client, form, timezone="Europe/Amsterdam", mail_mode="digest",
-                    reminder_hours="24", quiet_from="22", quiet_until="22", digest_hour="23")
+    bad = post_form(
+        client,
+        form,
+        timezone="Europe/Amsterdam",
+        mail_mode="digest",
+        reminder_hours="24",
+        quiet_from="22",
+        quiet_until="22",
+        digest_hour="23",
+    )
     assert bad.status_code == 400 and "cannot start and end at the same hour" in bad.text
     with app.app_context(), db.connection_context():
         person = User.get(User.email == "set@example.org")
         assert (person.reminder_hours, person.quiet_from, person.timezone) == (None, None, "UTC")
-    done = post_form(client, form, timezone="Europe/Amsterdam", mail_mode="digest",
-                     reminder_hours="6, 24, half", quiet_from="22", quiet_until="8",
-                     digest_hour="19")
+    done = post_form(
+        client,
+        form,
+        timezone="Europe/Amsterdam",
+        mail_mode="digest",
+        reminder_hours="6, 24, half",
+        quiet_from="22",
+        quiet_until="8",
+        digest_hour="19",
+    )
     assert done.status_code == 200 and "Your settings are saved." in done.text
     assert "falls in your quiet hours" not in done.text
     assert 'value="half, 24, 6"' in done.text
@@ -327,5 +397,8 @@ def test_settings_form_saves_and_refuses_with_a_message(app):
 
 def test_no_start_means_no_quiet_hours_whatever_the_end():
     schedule = preferences.parse_schedule(" ", None, 7, None)
-    assert (schedule.reminder_hours, schedule.quiet_from, schedule.quiet_until) == (None, None,
-                                                                                   None)
+    assert (schedule.reminder_hours, schedule.quiet_from, schedule.quiet_until) == (
+        None,
+        None,
+        None,
+    )

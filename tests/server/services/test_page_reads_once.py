@@ -3,6 +3,7 @@ and the lines since the player's move come from one read when it reaches
 back far enough, and from a second read when it does not; a Prepared
 query's rows are the same on every run once it has learned how to read
 them.  SQLite and PostgreSQL."""
+
 from __future__ import annotations
 
 import random
@@ -25,12 +26,17 @@ def test_recent_and_since_says_what_two_reads_say(app):
         for count in (3, 30):
             # Since the start (a second read), near the end (one read), none.
             for since in (0, 1, game.seq - 20, game.seq - 2, game.seq, None):
-                recent, result = seat_views.recent_and_since(game, 1, names, count, since,
-                                                             "nl", roster)
+                recent, result = seat_views.recent_and_since(
+                    game, 1, names, count, since, "nl", roster
+                )
                 assert recent == seat_views.recent_log_lines(game, 1, names, count, "nl")
-                assert result == ([] if since is None else seat_views.log_lines(
-                    game, 1, names, after=since, language="nl"))
+                assert result == (
+                    []
+                    if since is None
+                    else seat_views.log_lines(game, 1, names, after=since, language="nl")
+                )
         return game.seq
+
     assert in_db(app, check) >= 40
 
 
@@ -42,5 +48,7 @@ def test_prepared_rows_read_alike_every_run(app):
         fresh = list(Seat.select().where(Seat.game == gid).order_by(Seat.index))
         for rows in runs:
             assert [(s.id, s.index, s.user_id, s.user.name, s.user.email) for s in rows] == [
-                (s.id, s.index, s.user_id, s.user.name, s.user.email) for s in fresh]
+                (s.id, s.index, s.user_id, s.user.name, s.user.email) for s in fresh
+            ]
+
     in_db(app, read)

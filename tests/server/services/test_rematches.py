@@ -2,6 +2,7 @@
 options.  Any player proposes it; everybody else is asked on the game page
 and by mail; it starts when all agree; one no, or silence for REMATCH_HOURS,
 ends it.  The requests count as invitations (mail/limits.py)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -21,8 +22,9 @@ def finished_game(app, tag: str) -> Game:
         moderator = user(f"mod-{tag}@example.org", is_moderator=True)
         game = Game.get_by_id(started.id)
         Game.update(options={"buildings": "extended"}).where(Game.id == game.id).execute()
-        moderation.abandon(game.id, moderator, game.seq, "test over",
-                           mailer=app.extensions["pbem_mailer"])
+        moderation.abandon(
+            game.id, moderator, game.seq, "test over", mailer=app.extensions["pbem_mailer"]
+        )
         return Game.get_by_id(game.id)
 
 
@@ -56,9 +58,11 @@ def test_everybody_agrees_and_the_same_table_plays_again(app, smtp, send_mail):
     with app.app_context(), db.connection_context():
         rematch = Rematch.get(Rematch.game == old.id)
         new = Game.get_by_id(rematch.new_game_id)
+
         def seats(game_id):
-            return [s.user_id for s in
-                    Seat.select().where(Seat.game == game_id).order_by(Seat.index)]
+            return [
+                s.user_id for s in Seat.select().where(Seat.game == game_id).order_by(Seat.index)
+            ]
 
         assert rematch.status == "started" and new.status == "active"
         assert seats(new.id) == seats(old.id) and new.options == {"buildings": "extended"}
@@ -78,8 +82,9 @@ def test_one_no_ends_it_and_a_second_request_is_limited(app, smtp, send_mail):
         assert Game.select().count() == 1
     send_mail(app)
     for n in range(3):
-        assert any("N 3 said no: there is no rematch." in text_of(m)
-                   for m in smtp.to(f"n{n}@example.org")), n
+        assert any(
+            "N 3 said no: there is no rematch." in text_of(m) for m in smtp.to(f"n{n}@example.org")
+        ), n
     # The players had a request today: another must wait (INVITES_PER_ADDRESS_PER_DAY 1).
     _, again = propose(app, "n1@example.org", old.id)
     assert again.status_code == 429 and "Nothing was sent" in again.text
@@ -103,7 +108,8 @@ def test_silence_ends_it(app, smtp, send_mail):
     token = form_for(page.text, f"/games/{old.id}/rematch")["fields"]["csrf_token"]
     gone = late.post(f"/games/{old.id}/rematch/{rematch.id}/yes", data={"csrf_token": token})
     assert gone.status_code == 400 and "no longer holds" in gone.text
-    stranger = sign_in(app, "mod-s@example.org")        # no player of the game
-    denied = stranger.post(f"/games/{old.id}/rematch",
-                           data={"csrf_token": csrf(stranger.get("/account").text)})
+    stranger = sign_in(app, "mod-s@example.org")  # no player of the game
+    denied = stranger.post(
+        f"/games/{old.id}/rematch", data={"csrf_token": csrf(stranger.get("/account").text)}
+    )
     assert denied.status_code == 403 and "Only the players" in denied.text

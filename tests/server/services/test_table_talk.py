@@ -2,6 +2,7 @@
 page or by replying to a table-talk mail; the other players get them by mail,
 and whatever a seat has not had yet rides along in its next turn mail and
 digest; a moderator can hide one, on the record.  SQLite and PostgreSQL."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,7 +29,7 @@ def test_a_message_reaches_the_table_and_the_other_players(table):
     assert page.status_code == 200
     for client in table.clients:
         assert "Good luck, everybody!" in client.get(f"/games/{gid}").text
-    assert talk_mails(table, table.emails[0]) == []                  # not to its author
+    assert talk_mails(table, table.emails[0]) == []  # not to its author
     for email in table.emails[1:]:
         (mail,) = talk_mails(table, email)
         assert "May the best planter win." in text_of(mail)
@@ -65,15 +66,18 @@ def test_what_a_digest_reader_missed_rides_along_once(table):
     in_db(app, lambda: User.update(mail_mode="digest").where(User.email == reader).execute())
     other = (seat + 1) % 3
     say(table.clients[other], gid, "Your move, take your time.")
-    assert talk_mails(table, reader) == []                     # no talk mail: digest reader
+    assert talk_mails(table, reader) == []  # no talk mail: digest reader
     from server.services.clock.sweep import waiting_games
-    items = in_db(app, lambda: waiting_games(app.extensions["pbem_mailer"],
-                                             User.get(User.email == reader)))
+
+    items = in_db(
+        app, lambda: waiting_games(app.extensions["pbem_mailer"], User.get(User.email == reader))
+    )
     (item,) = items
     assert [m["text"] for m in item["talk"]] == ["Your move, take your time."]
-    again = in_db(app, lambda: waiting_games(app.extensions["pbem_mailer"],
-                                             User.get(User.email == reader)))
-    assert again[0]["talk"] == []                               # once
+    again = in_db(
+        app, lambda: waiting_games(app.extensions["pbem_mailer"], User.get(User.email == reader))
+    )
+    assert again[0]["talk"] == []  # once
 
 
 def test_a_message_rides_along_in_the_next_turn_mail(table):
@@ -81,11 +85,14 @@ def test_a_message_rides_along_in_the_next_turn_mail(table):
     import random
 
     from moderation_helpers import outbox, random_moves
+
     app, gid = table.app, table.game_id
     seat = table.game().to_move
     nxt = (seat + 1) % 3
-    in_db(app, lambda: User.update(optional_mail=False)
-          .where(User.email == table.emails[nxt]).execute())
+    in_db(
+        app,
+        lambda: User.update(optional_mail=False).where(User.email == table.emails[nxt]).execute(),
+    )
     say(table.clients[(seat + 2) % 3], gid, "Watch the coffee.")
     assert talk_mails(table, table.emails[nxt]) == []
     before = len(outbox(app, "turn", table.emails[nxt]))
@@ -109,7 +116,7 @@ def test_a_moderator_hides_a_message_on_the_record(table):
     assert "Something rude" not in shown and "hidden by a moderator: Be kind" in shown
     (note,) = notes(app, gid)
     assert note.action["note"] == "hide_talk" and note.action["reason"] == "Be kind"
-    assert in_db(app, lambda: TableMessage.get().text) == "Something rude"    # kept
+    assert in_db(app, lambda: TableMessage.get().text) == "Something rude"  # kept
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ critical violation on any page kind, in four languages, at 390 and 1280 px;
 a whole turn is played with the keyboard alone; the text board has headings
 and row headers a screen reader announces.  One browser and one server for
 the module; each page is checked once per language and width."""
+
 from __future__ import annotations
 
 import os
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[3]
 AXE = Path(os.environ.get("PBEM_AXE_JS", ROOT / ".cache" / "axe-core-4.14.1" / "axe.min.js"))
 LANGS = ("en", "nl", "de", "fr")
 WIDTHS = (390, 1280)
-PASSWORD = "password1"          # clock_helpers.user's
+PASSWORD = "password1"  # clock_helpers.user's
 
 
 @pytest.fixture(scope="module")
@@ -36,10 +37,19 @@ def site(tmp_path_factory):
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: scripts/test.sh fetches axe-core with npm")
     tmp = tmp_path_factory.mktemp("a11y")
-    smtp = type("NoSmtp", (), {"port": 9})()        # mail stays in the outbox
-    build = lambda base: make_app(f"sqlite:///{tmp / 'a11y.sqlite3'}", smtp, tmp,  # noqa: E731
-                                  PUBLIC_BASE_URL=base, TESTING=False)
+    smtp = type("NoSmtp", (), {"port": 9})()  # mail stays in the outbox
+
+    def build(base):
+        return make_app(
+            f"sqlite:///{tmp / 'a11y.sqlite3'}",
+            smtp,
+            tmp,  # noqa: E731
+            PUBLIC_BASE_URL=base,
+            TESTING=False,
+        )
+
     from playwright.sync_api import sync_playwright
+
     with serving(build) as (app, base), sync_playwright() as p:
         with app.app_context(), db.connection_context():
             people = [user(f"a{i}@example.org", f"Ada {i + 1}") for i in range(3)]
@@ -48,8 +58,7 @@ def site(tmp_path_factory):
             for i, person in enumerate(people[1:], start=1):
                 games.join(game.id, person, i)
             games.start(game.id, people[0], mailer)
-            lobby = games.create_game(people[0], "new_found_land", "Tea", 3, {}, 48, [24],
-                                      mailer)
+            lobby = games.create_game(people[0], "new_found_land", "Tea", 3, {}, 48, [24], mailer)
             user("mod@example.org", "Mo")
         make_moderator(app, "mod@example.org")
         random_move(app, game.id, random.Random(2))
@@ -60,8 +69,9 @@ def site(tmp_path_factory):
 
 def signed_in(browser, base: str, email: str | None, width: int = 1280, locale: str = "en"):
     """A page in a context of its own (axe needs the CSP bypassed), signed in."""
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale,
-                                  bypass_csp=True)
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, locale=locale, bypass_csp=True
+    )
     page = context.new_page()
     if email:
         page.goto(f"{base}/login")
@@ -76,9 +86,12 @@ def serious(page) -> list[str]:
     """axe's serious and critical violations on the open page."""
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [f"{v['id']} ({v['impact']}): {v['help']} — "
-            + "; ".join(n["target"][0] if n["target"] else "?" for n in v["nodes"][:3])
-            for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(n["target"][0] if n["target"] else "?" for n in v["nodes"][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 @pytest.mark.browser
@@ -87,17 +100,27 @@ def test_no_page_has_a_serious_accessibility_violation(site):
     with app.app_context(), db.connection_context():
         to_move = Game.get_by_id(game_id).to_move
     player = f"a{to_move}@example.org"
-    pages = {None: ["/", "/login", "/signup", "/reset", "/no/such/page"],
-             player: ["/", "/games/new", f"/games/{game_id}", f"/games/{game_id}/log",
-                      f"/games/{game_id}/at/1", "/settings", "/account", "/games/999999"],
-             "a0@example.org": [f"/games/{lobby_id}/lobby"],
-             "mod@example.org": ["/moderation", f"/moderation/games/{game_id}"]}
+    pages = {
+        None: ["/", "/login", "/signup", "/reset", "/no/such/page"],
+        player: [
+            "/",
+            "/games/new",
+            f"/games/{game_id}",
+            f"/games/{game_id}/log",
+            f"/games/{game_id}/at/1",
+            "/settings",
+            "/account",
+            "/games/999999",
+        ],
+        "a0@example.org": [f"/games/{lobby_id}/lobby"],
+        "mod@example.org": ["/moderation", f"/moderation/games/{game_id}"],
+    }
     found = []
-    tabs = {who: signed_in(browser, base, who) for who in pages if who}    # one sign-in each
+    tabs = {who: signed_in(browser, base, who) for who in pages if who}  # one sign-in each
     for lang in LANGS:
-        tabs[None] = signed_in(browser, base, None, locale=lang)       # the browser's language
+        tabs[None] = signed_in(browser, base, None, locale=lang)  # the browser's language
         with app.app_context(), db.connection_context():
-            User.update(language=lang).execute()    # as if each had chosen it in Settings
+            User.update(language=lang).execute()  # as if each had chosen it in Settings
         for width in WIDTHS:
             for who, paths in pages.items():
                 page = tabs[who]

@@ -1,6 +1,7 @@
 """Accounts on the open internet (issue 12): addresses are confirmed before
 they count, sign-up and reset reveal nothing, a reset link works once, and a
 player changes their own password, name and address.  SQLite and PostgreSQL."""
+
 from __future__ import annotations
 
 import time
@@ -25,15 +26,18 @@ def account(app, email: str) -> User | None:
 def post_signup(client, name, email, password="correct horse", next_path=None):
     page = client.get("/signup")
     url = "/signup" + (f"?next={next_path}" if next_path else "")
-    return client.post(url, data={"csrf_token": csrf(page.text), "name": name, "email": email,
-                                  "password": password})
+    return client.post(
+        url,
+        data={"csrf_token": csrf(page.text), "name": name, "email": email, "password": password},
+    )
 
 
 def sign_in(client, email, password="correct horse", next_path=None):
     page = client.get("/login")
     url = "/login" + (f"?next={next_path}" if next_path else "")
-    return client.post(url, data={"csrf_token": csrf(page.text), "email": email,
-                                  "password": password})
+    return client.post(
+        url, data={"csrf_token": csrf(page.text), "email": email, "password": password}
+    )
 
 
 def is_signed_in(client) -> bool:
@@ -52,13 +56,13 @@ def test_sign_up_needs_the_mailed_link_and_a_button(app):
     assert "not confirmed yet" in page.text and not is_signed_in(client)
     link = queued_link(app, "ann@example.org", "/confirm/")
     scanner = app.test_client()
-    assert "Yes, confirm" in scanner.get(link).text          # a GET changes nothing
+    assert "Yes, confirm" in scanner.get(link).text  # a GET changes nothing
     assert not account(app, "ann@example.org").verified
     page = client.get(link)
     landed = client.post(link, data={"csrf_token": csrf(page.text)})
     assert landed.status_code == 302 and landed.headers["Location"] == "/games/new"
     assert account(app, "ann@example.org").verified and is_signed_in(client)
-    again = app.test_client().get(link)                      # used: it stays used
+    again = app.test_client().get(link)  # used: it stays used
     assert again.status_code == 410
 
 
@@ -83,14 +87,20 @@ def test_a_stranger_cannot_take_a_seat_reserved_for_an_address(app, smtp, send_m
     host = t.clients[0]
     signup(host, "Host", t.emails[0])
     page = host.get("/games/new")
-    page = post_form(host, form_for(page.text, "/games/new"), name="g", seats="2",
-                     move_hours="24", reminder_hours="")
+    page = post_form(
+        host,
+        form_for(page.text, "/games/new"),
+        name="g",
+        seats="2",
+        move_hours="24",
+        reminder_hours="",
+    )
     game_id = int(page.request.path.split("/")[2])
     post_form(host, form_for(page.text, "/invite"), emails=t.emails[1])
     eve = app.test_client()
     post_signup(eve, "Eve", t.emails[1], password="eves password")
     assert sign_in(eve, t.emails[1], "eves password").status_code == 200  # "confirm first"
-    assert eve.get(f"/games/{game_id}/lobby").status_code == 302          # to sign in
+    assert eve.get(f"/games/{game_id}/lobby").status_code == 302  # to sign in
     # The owner signs up too and proves the address; Eve's attempt is void.
     owner = t.clients[1]
     signup(owner, "Bob", t.emails[1], password="bobs password")
@@ -103,20 +113,22 @@ def test_reset_link_works_once_and_not_after_the_password_changed(app):
     signup(owner, "Ann", "ann@example.org", password="old password")
     stranger = app.test_client()
     page = stranger.get("/reset")
-    known = stranger.post("/reset", data={"csrf_token": csrf(page.text),
-                                          "email": "ann@example.org"})
-    unknown = stranger.post("/reset", data={"csrf_token": csrf(page.text),
-                                            "email": "nobody@example.org"})
+    known = stranger.post(
+        "/reset", data={"csrf_token": csrf(page.text), "email": "ann@example.org"}
+    )
+    unknown = stranger.post(
+        "/reset", data={"csrf_token": csrf(page.text), "email": "nobody@example.org"}
+    )
     assert known.status_code == unknown.status_code == 200 and known.text == unknown.text
     assert kinds_to(app, "nobody@example.org") == ["reset_unknown"]
     link = queued_link(app, "ann@example.org", "/reset/")
-    assert "Choose a new password" in stranger.get(link).text    # GET: nothing changes
+    assert "Choose a new password" in stranger.get(link).text  # GET: nothing changes
     assert sign_in(app.test_client(), "ann@example.org", "old password").status_code == 302
     page = stranger.get(link)
     done = stranger.post(link, data={"csrf_token": csrf(page.text), "password": "new password"})
     assert done.status_code == 302 and is_signed_in(stranger)
-    assert not is_signed_in(owner)                               # everybody else is out
-    assert stranger.get(link).status_code == 410                 # used once
+    assert not is_signed_in(owner)  # everybody else is out
+    assert stranger.get(link).status_code == 410  # used once
     assert sign_in(app.test_client(), "ann@example.org", "new password").status_code == 302
     assert sign_in(app.test_client(), "ann@example.org", "old password").status_code == 400
 
@@ -128,8 +140,12 @@ def test_a_reset_link_dies_when_the_password_changes_otherwise(app):
     client.post("/reset", data={"csrf_token": csrf(page.text), "email": "ann@example.org"})
     link = queued_link(app, "ann@example.org", "/reset/")
     page = client.get("/account")
-    post_form(client, form_for(page.text, "/account/password"), current="old password",
-              password="other password")
+    post_form(
+        client,
+        form_for(page.text, "/account/password"),
+        current="old password",
+        password="other password",
+    )
     assert app.test_client().get(link).status_code == 410
 
 
@@ -138,21 +154,30 @@ def test_change_password_name_and_address(app):
     signup(client, "Ann", "ann@example.org", password="old password")
     assert sign_in(other_device, "ann@example.org", "old password").status_code == 302
     page = client.get("/account")
-    wrong = post_form(client, form_for(page.text, "/account/password"), current="not it",
-                      password="new password")
+    wrong = post_form(
+        client, form_for(page.text, "/account/password"), current="not it", password="new password"
+    )
     assert wrong.status_code == 400 and "not right" in wrong.text
-    page = post_form(client, form_for(page.text, "/account/password"), current="old password",
-                     password="new password")
+    page = post_form(
+        client,
+        form_for(page.text, "/account/password"),
+        current="old password",
+        password="new password",
+    )
     assert "password is changed" in page.text and is_signed_in(client)
     assert not is_signed_in(other_device)
     blank = post_form(client, form_for(page.text, "/account/name"), name="   ")
     assert blank.status_code == 400 and "1 to 40 characters" in blank.text
     page = post_form(client, form_for(page.text, "/account/name"), name="Annie  B")
     assert account(app, "ann@example.org").name == "Annie B"
-    page = post_form(client, form_for(page.text, "/account/address"), current="new password",
-                     email="ann@new.example.org")
+    page = post_form(
+        client,
+        form_for(page.text, "/account/address"),
+        current="new password",
+        email="ann@new.example.org",
+    )
     assert "Check your mail" in page.text
-    assert account(app, "ann@example.org") is not None               # not moved yet
+    assert account(app, "ann@example.org") is not None  # not moved yet
     assert kinds_to(app, "ann@example.org")[-1] == "address_notice"  # the old one is told
     link = queued_link(app, "ann@new.example.org", "/account/address/")
     page = client.get(link)
@@ -183,16 +208,25 @@ def test_no_game_mail_to_an_unconfirmed_address(app, smtp, send_mail):
     from moderation_helpers import in_db, service_game
 
     from server.services import moderation
+
     gid = service_game(app, "unconf")
 
     def give():
-        mod = User.create(email="mod@example.org", name="Mod", password_hash="!",
-                          is_moderator=True)
+        mod = User.create(email="mod@example.org", name="Mod", password_hash="!", is_moderator=True)
         game = Seat.select().where(Seat.game == gid).first().game
         pending = game.to_move
-        moderation.replace(gid, mod, game.seq, pending, "new@example.org", "New",
-                           "testing the rule", mailer=app.extensions["pbem_mailer"])
+        moderation.replace(
+            gid,
+            mod,
+            game.seq,
+            pending,
+            "new@example.org",
+            "New",
+            "testing the rule",
+            mailer=app.extensions["pbem_mailer"],
+        )
         return pending
+
     in_db(app, give)
     assert set(kinds_to(app, "new@example.org")) == {"moderation_seat"}
     assert "/confirm/" in queued_link(app, "new@example.org", "/confirm/")
@@ -210,14 +244,16 @@ def test_sign_in_takes_as_long_for_an_unknown_address(app):
         client = app.test_client()
         page = client.get("/login")
         start = time.perf_counter()
-        client.post("/login", data={"csrf_token": csrf(page.text), "email": email,
-                                    "password": "wrong password"})
+        client.post(
+            "/login",
+            data={"csrf_token": csrf(page.text), "email": email, "password": "wrong password"},
+        )
         return time.perf_counter() - start
+
     known = min(cost("ann@example.org") for _ in range(3))
     unknown = min(cost(f"x{i}@example.org") for i in range(3))
     # Without the dummy check the unknown address answered ~25 times faster.
     assert unknown > known / 3, (known, unknown)
-
 
 
 def test_an_account_without_a_password_sets_one_without_a_current_one(app):

@@ -1,6 +1,7 @@
 """Issue 30: the open API.  Whole games played by API clients
 (examples/api_bot.py against a real server), hidden information, tokens
 (scopes, expiry, revocation, made and revoked in Settings), bot accounts."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -27,14 +28,22 @@ from server.services.state_store import replay, rules
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "examples"))
-from api_bot import ApiBot
+from api_bot import ApiBot  # noqa: E402 (examples/ is put on the path just above)
 
 
 def serve(url, smtp, tmp_path):
-    return serving(lambda base: make_app(url, smtp, tmp_path, PUBLIC_BASE_URL=base,
-                                         TESTING=False, API_WAIT_MAX_SECONDS=2,
-                                         API_WAIT_POLL_SECONDS=0.1,
-                                         RATELIMIT_API_PER_TOKEN="100000 per minute"))
+    return serving(
+        lambda base: make_app(
+            url,
+            smtp,
+            tmp_path,
+            PUBLIC_BASE_URL=base,
+            TESTING=False,
+            API_WAIT_MAX_SECONDS=2,
+            API_WAIT_POLL_SECONDS=0.1,
+            RATELIMIT_API_PER_TOKEN="100000 per minute",
+        )
+    )
 
 
 @pytest.fixture
@@ -54,15 +63,18 @@ def table_of_bots(app, base: str, kind: str, players: int = 3):
     """A host and bots, each with a token; the bots join by the API as
     invited accounts and the host starts the game by the API."""
     host, host_token = account(app, "host@example.org", "Host", is_bot=True)
-    others = [account(app, f"bot{i}@example.org", f"Bot {i}", is_bot=True)
-              for i in range(1, players)]
-    game_id = open_game(app, host, players, kind,
-                        invite=tuple(f"bot{i}@example.org" for i in range(1, players)))
+    others = [
+        account(app, f"bot{i}@example.org", f"Bot {i}", is_bot=True) for i in range(1, players)
+    ]
+    game_id = open_game(
+        app, host, players, kind, invite=tuple(f"bot{i}@example.org" for i in range(1, players))
+    )
     for i, (_, token) in enumerate(others, start=1):
         listed = httpx.get(f"{base}/api/v1/lobby", headers=bearer(token)).json()["games"]
         assert [g["id"] for g in listed] == [game_id]
-        joined = httpx.post(f"{base}/api/v1/lobby/{game_id}/join", json={"seat": i + 1},
-                            headers=bearer(token))
+        joined = httpx.post(
+            f"{base}/api/v1/lobby/{game_id}/join", json={"seat": i + 1}, headers=bearer(token)
+        )
         assert joined.status_code == 200 and joined.json()["my_seat"] == i + 1, joined.text
     started = httpx.post(f"{base}/api/v1/lobby/{game_id}/start", headers=bearer(host_token))
     assert started.status_code == 200 and started.json()["status"] == "active", started.text
@@ -74,7 +86,9 @@ def assert_view_hides(app, game_id: int, seat: int, view: dict) -> int:
     rows, texts = forbidden_for(app, game_id, seat)
     board = {s["title"]: {(r["label"], r["value"]) for r in s["rows"]} for s in view["board"]}
     for title, label, value in rows:
-        assert (label, value) not in board.get(title, set()), f"seat {seat + 1} sees {title}/{label}"
+        assert (label, value) not in board.get(title, set()), (
+            f"seat {seat + 1} sees {title}/{label}"
+        )
     whole = json.dumps(view, ensure_ascii=False)
     for text in texts:
         assert json.dumps(text, ensure_ascii=False)[1:-1] not in whole
@@ -92,9 +106,9 @@ def check_hidden_while_playing(app, base, game_id, tokens, rounds: int = 12) -> 
         for seat, token in enumerate(tokens):
             view = httpx.get(f"{base}/api/v1/games/{game_id}", headers=bearer(token)).json()
             assert view["my_seat"] == seat + 1
-            assert view["view"]["viewer"] == seat      # the engine's view for this seat
+            assert view["view"]["viewer"] == seat  # the engine's view for this seat
             checked += assert_view_hides(app, game_id, seat, view)
-    assert checked > 0          # there was something to hide
+    assert checked > 0  # there was something to hide
     assert sum(bot.moves for bot in bots) >= rounds
     return bots
 
@@ -106,8 +120,9 @@ def play_to_the_end(bots, game_id: int) -> None:
     def run(bot):
         try:
             bot.run(game_id, wait=2)
-        except Exception as exc:    # noqa: BLE001 - reported below
+        except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
+
     threads = [threading.Thread(target=run, args=(bot,)) for bot in bots]
     for thread in threads:
         thread.start()
@@ -141,24 +156,45 @@ def test_a_whole_game_by_api_bots_on_gunicorn_and_postgresql(pg_url, smtp, tmp_p
     site with bots: each long poll holds a thread), on PostgreSQL."""
     app = make_app(pg_url, smtp, tmp_path)
     port = free_port()
-    env = dict(os.environ, DATABASE_URL=pg_url, PBEM_INSTANCE=str(tmp_path / "instance"),
-               SECRET_KEY="test-secret", SMTP_PORT=str(smtp.port), PBEM_WORKERS="2",
-               PBEM_THREADS="4", API_WAIT_MAX_SECONDS="2", API_WAIT_POLL_SECONDS="0.1",
-               RATELIMIT_API_PER_TOKEN="100000 per minute", PBEM_ACCESS_LOG="/dev/null")
+    env = dict(
+        os.environ,
+        DATABASE_URL=pg_url,
+        PBEM_INSTANCE=str(tmp_path / "instance"),
+        SECRET_KEY="test-secret",
+        SMTP_PORT=str(smtp.port),
+        PBEM_WORKERS="2",
+        PBEM_THREADS="4",
+        API_WAIT_MAX_SECONDS="2",
+        API_WAIT_POLL_SECONDS="0.1",
+        RATELIMIT_API_PER_TOKEN="100000 per minute",
+        PBEM_ACCESS_LOG="/dev/null",
+    )
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py",
-                            "--bind", f"127.0.0.1:{port}", "server.wsgi:app"],
-                           cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    web = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "config/gunicorn.conf.py",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "server.wsgi:app",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):                     # the workers may still be starting
+        for _ in range(300):  # the workers may still be starting
             try:
                 httpx.get(f"{base}/healthz")
                 break
             except httpx.TransportError:
                 time.sleep(0.1)
-        game_id, tokens = table_of_bots(app, base, "new_found_land", players=2)   # CI time
+        game_id, tokens = table_of_bots(app, base, "new_found_land", players=2)  # CI time
         bots = check_hidden_while_playing(app, base, game_id, tokens, rounds=3)
         play_to_the_end(bots, game_id)
         assert sum(bot.moves for bot in bots) > 20
@@ -175,23 +211,27 @@ def test_stale_and_illegal_moves_answer_problems_with_the_page_messages(served_o
     player = tokens[first["to_move"] - 1]
     view = httpx.get(f"{base}/api/v1/games/{game_id}", headers=bearer(player)).json()
     move = {"seq": view["seq"], "action": view["legal_moves"][0]["action"]}
-    assert httpx.post(f"{base}/api/v1/games/{game_id}/moves", json=move,
-                      headers=bearer(player)).status_code == 200
-    stale = httpx.post(f"{base}/api/v1/games/{game_id}/moves", json=move,
-                       headers=bearer(player))
+    assert (
+        httpx.post(
+            f"{base}/api/v1/games/{game_id}/moves", json=move, headers=bearer(player)
+        ).status_code
+        == 200
+    )
+    stale = httpx.post(f"{base}/api/v1/games/{game_id}/moves", json=move, headers=bearer(player))
     assert stale.status_code == 409
     assert stale.headers["content-type"] == "application/problem+json"
     assert stale.json()["detail"] == "The game has moved on since this page was made."
-    illegal = httpx.post(f"{base}/api/v1/games/{game_id}/moves",
-                         json={"seq": view["seq"] + 1, "action": {"type": "nonsense"}},
-                         headers=bearer(player))
+    illegal = httpx.post(
+        f"{base}/api/v1/games/{game_id}/moves",
+        json={"seq": view["seq"] + 1, "action": {"type": "nonsense"}},
+        headers=bearer(player),
+    )
     assert illegal.status_code == 400
     assert illegal.json()["detail"] == "That move is not one of the moves you may make now."
     # In the owner's language, like the pages.
     with app.app_context(), db.connection_context():
         User.update(language="de").execute()
-    german = httpx.post(f"{base}/api/v1/games/{game_id}/moves", json=move,
-                        headers=bearer(player))
+    german = httpx.post(f"{base}/api/v1/games/{game_id}/moves", json=move, headers=bearer(player))
     assert german.status_code == 409 and german.json()["detail"] != stale.json()["detail"]
     # Board, prompt and legal moves in the owner's language too.
     mover = tokens[view_of(base, game_id, tokens[0])["to_move"] - 1]
@@ -200,8 +240,9 @@ def test_stale_and_illegal_moves_answer_problems_with_the_page_messages(served_o
         User.update(language="en").execute()
     english = view_of(base, game_id, mover)
     assert deutsch["prompt"] != english["prompt"]
-    assert [m["label"] for m in deutsch["legal_moves"]] != [m["label"]
-                                                            for m in english["legal_moves"]]
+    assert [m["label"] for m in deutsch["legal_moves"]] != [
+        m["label"] for m in english["legal_moves"]
+    ]
     assert [s["title"] for s in deutsch["board"]] != [s["title"] for s in english["board"]]
 
 
@@ -215,18 +256,24 @@ def test_token_scopes_expiry_revocation_and_no_cookies(served):
     mod_id, mod_token = account(app, "mod@example.org", "Mod", is_moderator=True)
     game_id, _ = table_of_bots(app, base, "puerto_rico")
     assert httpx.get(f"{base}/api/v1/me", headers=bearer(reader)).status_code == 200
-    refused = httpx.post(f"{base}/api/v1/lobby/{game_id}/join", json={"seat": 1},
-                         headers=bearer(reader))
+    refused = httpx.post(
+        f"{base}/api/v1/lobby/{game_id}/join", json={"seat": 1}, headers=bearer(reader)
+    )
     assert refused.status_code == 403 and "lobby" in refused.json()["detail"]
-    assert httpx.post(f"{base}/api/v1/games/{game_id}/talk", json={"text": "hi"},
-                      headers=bearer(reader)).status_code == 403
+    assert (
+        httpx.post(
+            f"{base}/api/v1/games/{game_id}/talk", json={"text": "hi"}, headers=bearer(reader)
+        ).status_code
+        == 403
+    )
     # A moderator's token reads no table talk of a game it does not play in.
-    assert httpx.get(f"{base}/api/v1/games/{game_id}/talk",
-                     headers=bearer(mod_token)).status_code == 403
+    assert (
+        httpx.get(f"{base}/api/v1/games/{game_id}/talk", headers=bearer(mod_token)).status_code
+        == 403
+    )
     # Expired and revoked tokens, and no token at all, are 401 problems.
     with app.app_context(), db.connection_context():
-        ApiToken.update(expires_at=dt.datetime(2000, 1, 1)).where(
-            ApiToken.user == mod_id).execute()
+        ApiToken.update(expires_at=dt.datetime(2000, 1, 1)).where(ApiToken.user == mod_id).execute()
     expired = httpx.get(f"{base}/api/v1/me", headers=bearer(mod_token))
     assert expired.status_code == 401 and expired.headers["www-authenticate"] == "Bearer"
     # A signed-in browser's cookies authenticate nothing in the API.
@@ -241,24 +288,37 @@ def tokens_in_settings(app, base, browser, game_id):
     page = browser.get("/login")
     with app.app_context(), db.connection_context():
         from werkzeug.security import generate_password_hash
+
         User.update(password_hash=generate_password_hash("correct horse")).where(
-            User.email == "reader@example.org").execute()
-    browser.post("/login", data={"csrf_token": csrf(page.text), "email": "reader@example.org",
-                                  "password": "correct horse"})
-    assert browser.get("/settings").status_code == 200          # signed in
+            User.email == "reader@example.org"
+        ).execute()
+    browser.post(
+        "/login",
+        data={
+            "csrf_token": csrf(page.text),
+            "email": "reader@example.org",
+            "password": "correct horse",
+        },
+    )
+    assert browser.get("/settings").status_code == 200  # signed in
     assert browser.get("/api/v1/me").status_code == 401
     assert browser.post(f"/api/v1/lobby/{game_id}/leave").status_code == 401
     # Settings: make a token (shown once), use it, revoke it.
     page = browser.get("/settings")
     form = form_for(page.text, "/settings/tokens")
-    made = browser.post("/settings/tokens", data=dict(form["fields"], name="my bot",
-                                                      scopes=["read", "play"], days="30"))
+    made = browser.post(
+        "/settings/tokens",
+        data=dict(form["fields"], name="my bot", scopes=["read", "play"], days="30"),
+    )
     assert made.status_code == 200
     token = made.text.split('id="new-token"')[1].split('value="')[1].split('"')[0]
     assert token.startswith("pbem_") and token not in browser.get("/settings").text
     me = httpx.get(f"{base}/api/v1/me", headers=bearer(token)).json()
-    assert me["token"] == {"name": "my bot", "scopes": ["read", "play"],
-                           "expires_at": me["token"]["expires_at"]}
+    assert me["token"] == {
+        "name": "my bot",
+        "scopes": ["read", "play"],
+        "expires_at": me["token"]["expires_at"],
+    }
     with app.app_context(), db.connection_context():
         row = ApiToken.get(ApiToken.name == "my bot")
         assert row.token_hash == hashlib.sha256(token.encode()).hexdigest()
@@ -276,9 +336,14 @@ def test_a_moderator_marks_a_bot_account_on_the_record(served):
     program, _ = account(app, "program@example.org", "Program")
     with app.app_context(), db.connection_context():
         from werkzeug.security import generate_password_hash
-        mod = User.create(email="mod@example.org", name="Mod", is_moderator=True,
-                          password_hash=generate_password_hash("correct horse"),
-                          email_verified_at=dt.datetime(2026, 1, 1))
+
+        mod = User.create(
+            email="mod@example.org",
+            name="Mod",
+            is_moderator=True,
+            password_hash=generate_password_hash("correct horse"),
+            email_verified_at=dt.datetime(2026, 1, 1),
+        )
     game_id = open_game(app, mod.id, 2)
     with app.app_context(), db.connection_context():
         games.join(game_id, User.get_by_id(program), 1)
@@ -294,14 +359,28 @@ def test_a_moderator_marks_a_bot_account_on_the_record(served):
 
 def mark_as_bot(browser):
     page = browser.get("/login")
-    browser.post("/login", data={"csrf_token": csrf(page.text), "email": "mod@example.org",
-                                  "password": "correct horse"})
+    browser.post(
+        "/login",
+        data={
+            "csrf_token": csrf(page.text),
+            "email": "mod@example.org",
+            "password": "correct horse",
+        },
+    )
     page = browser.get("/moderation/moderators")
     form = form_for(page.text, "/moderation/bots")
-    done = browser.post("/moderation/bots", follow_redirects=True,
-                        data=dict(form["fields"], **{"bot-email": "program@example.org",
-                                                     "bot-is_bot": "yes",
-                                                     "bot-reason": "plays by the API"}))
+    done = browser.post(
+        "/moderation/bots",
+        follow_redirects=True,
+        data=dict(
+            form["fields"],
+            **{
+                "bot-email": "program@example.org",
+                "bot-is_bot": "yes",
+                "bot-reason": "plays by the API",
+            },
+        ),
+    )
     assert "Program is marked as a bot." in done.text
 
 
@@ -310,8 +389,12 @@ def test_each_token_has_its_own_rate_limit(sqlite_url, smtp, tmp_path):
     _, first = account(app, "first@example.org", "First")
     _, second = account(app, "second@example.org", "Second")
     client = app.test_client()
-    assert [client.get("/api/v1/me", headers=bearer(first)).status_code
-            for _ in range(4)] == [200, 200, 200, 429]
+    assert [client.get("/api/v1/me", headers=bearer(first)).status_code for _ in range(4)] == [
+        200,
+        200,
+        200,
+        429,
+    ]
     limited = client.get("/api/v1/games", headers=bearer(first))
     assert limited.status_code == 429 and limited.content_type == "application/problem+json"
     assert client.get("/api/v1/me", headers=bearer(second)).status_code == 200

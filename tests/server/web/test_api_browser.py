@@ -1,6 +1,7 @@
 """Issue 30 in a browser: the Settings token section (with tokens listed),
 the API's operations page and the moderators page with its bot-account form
 fit a phone (390 px) in four languages, and a token is made without script."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,22 +13,34 @@ from werkzeug.security import generate_password_hash
 from server.db import db
 from server.models import User
 
-HEADINGS = {"en": "Tokens for the API", "nl": "Tokens voor de API", "de": "Tokens für die API",
-            "fr": "Jetons pour l'API"}
+HEADINGS = {
+    "en": "Tokens for the API",
+    "nl": "Tokens voor de API",
+    "de": "Tokens für die API",
+    "fr": "Jetons pour l'API",
+}
 
 
 @pytest.mark.browser
 def test_token_pages_fit_a_phone_in_four_languages_and_work_without_script(
-        sqlite_url, smtp, tmp_path, browser):
-    build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,
-                                  TESTING=False)
+    sqlite_url, smtp, tmp_path, browser
+):
+    def build(base):
+        return make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base, TESTING=False)
+
     with serving(build) as (app, base):
-        account(app, "mod@example.org", "A moderator with a long name", is_moderator=True,
-                timezone="Europe/Amsterdam")
+        account(
+            app,
+            "mod@example.org",
+            "A moderator with a long name",
+            is_moderator=True,
+            timezone="Europe/Amsterdam",
+        )
         with app.app_context(), db.connection_context():
             User.update(password_hash=generate_password_hash(PASSWORD)).execute()
-        context = browser.new_context(java_script_enabled=False, viewport={"width": 390,
-                                                                           "height": 900})
+        context = browser.new_context(
+            java_script_enabled=False, viewport={"width": 390, "height": 900}
+        )
         page = context.new_page()
         page.goto(f"{base}/login")
         page.fill("#email", "mod@example.org")
@@ -44,8 +57,11 @@ def test_token_pages_fit_a_phone_in_four_languages_and_work_without_script(
             with app.app_context(), db.connection_context():
                 User.update(language=language).execute()
             widths = Widths(browser, base)
-            for path, label in (("/settings", "settings-tokens"), ("/api/v1/docs", "api-docs"),
-                                ("/moderation/moderators", "moderators-bots")):
+            for path, label in (
+                ("/settings", "settings-tokens"),
+                ("/api/v1/docs", "api-docs"),
+                ("/moderation/moderators", "moderators-bots"),
+            ):
                 widths.check("mod@example.org", path, f"{language}-{label}")
             settings = widths.page("mod@example.org", 390)
             settings.goto(f"{base}/settings")

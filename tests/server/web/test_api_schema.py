@@ -2,6 +2,7 @@
 operation, generated and hostile inputs, a bounded number of examples.  No
 answer is a server error, and every answer (problems included) has a
 status, a content type and a body that the document declares."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,18 +21,29 @@ from server.db import db
 from server.models import User
 from server.services import games
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 
 
 @pytest.fixture
 def site(sqlite_url, smtp, tmp_path):
     """A started game where the token's owner is to move (the long poll then
     answers at once), and an open game it hosts."""
-    with serving(lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,
-                                       TESTING=False, API_WAIT_MAX_SECONDS=1,
-                                       RATELIMIT_API_PER_TOKEN="100000 per minute")) as (app,
-                                                                                         base):
+    with serving(
+        lambda base: make_app(
+            sqlite_url,
+            smtp,
+            tmp_path,
+            PUBLIC_BASE_URL=base,
+            TESTING=False,
+            API_WAIT_MAX_SECONDS=1,
+            RATELIMIT_API_PER_TOKEN="100000 per minute",
+        )
+    ) as (app, base):
         host, token = account(app, "fuzz@example.org", "Fuzz")
         other, _ = account(app, "other@example.org", "Other")
         game_id = open_game(app, host, 2)
@@ -43,7 +55,7 @@ def site(sqlite_url, smtp, tmp_path):
 
 
 MODES = (schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE)
-EXAMPLES = 8        # per operation and mode: 12 operations, about 30 s here
+EXAMPLES = 8  # per operation and mode: 12 operations, about 30 s here
 
 
 def test_every_operation_answers_what_the_document_says(site):
@@ -54,16 +66,24 @@ def test_every_operation_answers_what_the_document_says(site):
     assert len(operations) == 12
     for operation in operations:
         for mode in MODES:
+
             @given(case=operation.as_strategy(generation_mode=mode))
-            @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-                      suppress_health_check=list(HealthCheck), database=None)
+            @settings(
+                max_examples=EXAMPLES,
+                deadline=None,
+                derandomize=True,
+                suppress_health_check=list(HealthCheck),
+                database=None,
+            )
             def call(case):
                 case.call_and_validate(headers=bearer(token), checks=CHECKS)
+
             call()
 
 
 def test_the_document_and_its_page(site):
     import httpx
+
     base, _ = site
     document = httpx.get(f"{base}/api/v1/openapi.json").json()
     assert document["openapi"] == "3.1.0"

@@ -2,6 +2,7 @@
 changes nothing (issue 12, item 7): a multipart part without a name, deeply
 nested JSON in a move, a superscript digit as a sequence number, a vacation
 in year 9999, an id beyond 64 bits in a URL."""
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,11 @@ def multipart(parts: list[tuple[str | None, str]], with_filename: bool = False) 
 
 
 def post_multipart(client, path: str, parts, **kwargs):
-    return client.post(path, data=multipart(parts, **kwargs),
-                       content_type=f"multipart/form-data; boundary={BOUNDARY}")
+    return client.post(
+        path,
+        data=multipart(parts, **kwargs),
+        content_type=f"multipart/form-data; boundary={BOUNDARY}",
+    )
 
 
 # -- a multipart part without a name ---------------------------------------------
@@ -40,8 +44,12 @@ def post_multipart(client, path: str, parts, **kwargs):
 @pytest.mark.parametrize("with_filename", [False, True])
 def test_nameless_part_signed_out_is_a_400(sqlite_app, path, with_filename):
     """Flask-WTF's CSRF check read the field name None: a 500 on every POST."""
-    resp = post_multipart(sqlite_app.test_client(), path, [(None, "x"), ("email", "a@b.c")],
-                          with_filename=with_filename)
+    resp = post_multipart(
+        sqlite_app.test_client(),
+        path,
+        [(None, "x"), ("email", "a@b.c")],
+        with_filename=with_filename,
+    )
     assert resp.status_code == 400, resp.text
     assert "not understood" in resp.text
 
@@ -52,8 +60,9 @@ def test_nameless_part_signed_in_is_a_400_and_changes_nothing(table, with_filena
     form = move_form(page.text)
     before = db_state(table.app, table.game_id)
     fields = dict(form["fields"], action=form["buttons"][0][1])
-    resp = post_multipart(client, form["action"], [*fields.items(), (None, "x")],
-                          with_filename=with_filename)
+    resp = post_multipart(
+        client, form["action"], [*fields.items(), (None, "x")], with_filename=with_filename
+    )
     assert resp.status_code == 400, resp.text
     assert db_state(table.app, table.game_id) == before
     # The same form without the nameless part is a move.
@@ -65,9 +74,15 @@ def test_nameless_part_signed_in_is_a_400_and_changes_nothing(table, with_filena
 def test_a_multipart_form_with_names_still_works_signed_out(sqlite_app):
     client = sqlite_app.test_client()
     page = client.get("/login")
-    resp = post_multipart(client, "/login", [("csrf_token", csrf(page.text)),
-                                             ("email", "nobody@example.org"),
-                                             ("password", "wrong password")])
+    resp = post_multipart(
+        client,
+        "/login",
+        [
+            ("csrf_token", csrf(page.text)),
+            ("email", "nobody@example.org"),
+            ("password", "wrong password"),
+        ],
+    )
     assert resp.status_code == 400 and "wrong password" in resp.text
 
 
@@ -84,14 +99,22 @@ def test_a_nul_character_is_a_400_on_both_databases(table):
         assert "not understood" in resp.text
     assert client.get(f"/games/{table.game_id}?since=\x00").status_code == 400
     assert db_state(table.app, table.game_id) == before
-    assert post_form(client, form_for(page.text, "/account/name"),
-                     name="Bob").status_code == 200
+    assert post_form(client, form_for(page.text, "/account/name"), name="Bob").status_code == 200
     assert "Bob" in client.get("/account").text
 
 
 # -- numbers too big for a float --------------------------------------------------------
-@pytest.mark.parametrize("number", ["9" * 309, "1" + "0" * 400, "-" + "9" * 500, "1_" * 200 + "1",
-                                    "٣" * 400, " " + "9" * 4000 + " "])
+@pytest.mark.parametrize(
+    "number",
+    [
+        "9" * 309,
+        "1" + "0" * 400,
+        "-" + "9" * 500,
+        "1_" * 200 + "1",
+        "٣" * 400,
+        " " + "9" * 4000 + " ",
+    ],
+)
 def test_a_number_beyond_a_float_in_any_number_field_is_a_400(sqlite_table, number):
     """WTForms' NumberRange calls math.isnan(), which raises OverflowError on
     such an int: a 500 from every number field (found by test_fuzz_routes)."""
@@ -102,21 +125,34 @@ def test_a_number_beyond_a_float_in_any_number_field_is_a_400(sqlite_table, numb
     assert post_form(client, form, seq=number, action=form["buttons"][0][1]).status_code == 400
     new = client.get("/games/new")
     for field in ("seats", "move_hours"):
-        values = dict({"name": "G", "kind": "puerto_rico", "seats": "3", "move_hours": "24"},
-                      **{field: number})
+        values = dict(
+            {"name": "G", "kind": "puerto_rico", "seats": "3", "move_hours": "24"},
+            **{field: number},
+        )
         resp = post_form(client, form_for(new.text, "/games/new"), **values)
         assert resp.status_code == 400, (field, resp.text)
     assert db_state(table.app, table.game_id) == before
     # 300 digits still reach the form, which says it is out of range.
-    resp = post_form(client, form_for(new.text, "/games/new"), name="G", kind="puerto_rico",
-                     seats="9" * 300, move_hours="24")
+    resp = post_form(
+        client,
+        form_for(new.text, "/games/new"),
+        name="G",
+        kind="puerto_rico",
+        seats="9" * 300,
+        move_hours="24",
+    )
     assert resp.status_code == 400 and "Number must be between" in resp.text
 
 
 # -- nested actions ---------------------------------------------------------------
-NESTED = ["[" * 2000, "[" * 1000 + "]" * 1000, "[" * 900 + "]" * 900,
-          '{"a":' * 300 + "1" + "}" * 300, json.dumps({"type": [[[[[[[1]]]]]]]}),
-          json.dumps({"type": {"a": {"b": {"c": {"d": {"e": {}}}}}}})]
+NESTED = [
+    "[" * 2000,
+    "[" * 1000 + "]" * 1000,
+    "[" * 900 + "]" * 900,
+    '{"a":' * 300 + "1" + "}" * 300,
+    json.dumps({"type": [[[[[[[1]]]]]]]}),
+    json.dumps({"type": {"a": {"b": {"c": {"d": {"e": {}}}}}}}),
+]
 
 
 def test_deeply_nested_action_is_not_understood(sqlite_table):
@@ -127,7 +163,7 @@ def test_deeply_nested_action_is_not_understood(sqlite_table):
     form = move_form(page.text)
     before = db_state(table.app, table.game_id)
     for action in NESTED:
-        assert len(action) <= 2000        # what the form accepts
+        assert len(action) <= 2000  # what the form accepts
         resp = post_form(client, form, action=action)
         assert resp.status_code == 400, (action[:20], resp.text)
         assert "not understood" in resp.text
@@ -141,14 +177,15 @@ SEQS = ["²", "¹²", "٣", "𝟘", "1²", "-1", " 1", ""]
 
 
 def test_resign_with_a_strange_seq_is_a_400(sqlite_table):
-    """"²".isdigit() is true, int("²") raises: a 500."""
+    """ "²".isdigit() is true, int("²") raises: a 500."""
     table = sqlite_table
     client = table.clients[1]
     page = client.get(f"/games/{table.game_id}")
     before = db_state(table.app, table.game_id)
     for seq in SEQS:
-        resp = post_form(client, form_for(page.text, "/resign"),
-                         **{"resign-seq": seq, "resign-reason": "bored"})
+        resp = post_form(
+            client, form_for(page.text, "/resign"), **{"resign-seq": seq, "resign-reason": "bored"}
+        )
         assert resp.status_code == 400, (seq, resp.text)
     assert db_state(table.app, table.game_id) == before
 
@@ -161,18 +198,19 @@ def test_moderation_with_a_strange_seq_is_a_400(sqlite_table):
     for action in ("extend", "pause", "default", "abandon"):
         form = form_for(page.text, f"/moderation/games/{table.game_id}/{action}")
         for seq in SEQS:
-            resp = post_form(host, form, **{f"{action}-seq": seq,
-                                            f"{action}-reason": "a reason"})
+            resp = post_form(host, form, **{f"{action}-seq": seq, f"{action}-reason": "a reason"})
             assert resp.status_code == 400, (action, seq, resp.text)
     assert db_state(table.app, table.game_id) == before
 
 
 # -- vacations near the end of the calendar -------------------------------------
-FAR_AWAY = [("9999-12-30", "9999-12-31", "at most a year ahead"),
-            ("9999-12-31", "9999-12-31", "at most a year ahead"),
-            ("2099-01-01", "2099-01-02", "at most a year ahead"),
-            ("0001-01-01", "0001-01-02", "starts today or later"),
-            ("0001-01-01", "9999-12-31", "starts today or later")]
+FAR_AWAY = [
+    ("9999-12-30", "9999-12-31", "at most a year ahead"),
+    ("9999-12-31", "9999-12-31", "at most a year ahead"),
+    ("2099-01-01", "2099-01-02", "at most a year ahead"),
+    ("0001-01-01", "0001-01-02", "starts today or later"),
+    ("0001-01-01", "9999-12-31", "starts today or later"),
+]
 
 
 def test_vacation_far_away_is_refused_with_a_message(sqlite_table):
@@ -181,8 +219,9 @@ def test_vacation_far_away_is_refused_with_a_message(sqlite_table):
     client = table.clients[1]
     page = client.get("/settings")
     for starts, ends, says in FAR_AWAY:
-        resp = post_form(client, form_for(page.text, "/settings/vacations"), starts=starts,
-                         ends=ends)
+        resp = post_form(
+            client, form_for(page.text, "/settings/vacations"), starts=starts, ends=ends
+        )
         assert resp.status_code == 400, (starts, ends, resp.text)
         assert says in resp.text, (starts, ends)
     assert "on vacation" not in client.get(f"/games/{table.game_id}").text
@@ -190,13 +229,21 @@ def test_vacation_far_away_is_refused_with_a_message(sqlite_table):
 
 # -- ids beyond 64 bits -----------------------------------------------------------
 def int_rules(app):
-    return [rule for rule in app.url_map.iter_rules()
-            if any(type(conv).__name__ == "BoundedInt" for conv in rule._converters.values())]
+    return [
+        rule
+        for rule in app.url_map.iter_rules()
+        if any(type(conv).__name__ == "BoundedInt" for conv in rule._converters.values())
+    ]
 
 
 def fill(rule, number: int) -> str:
-    return rule.build({name: (number if type(conv).__name__ == "BoundedInt" else "extend")
-                       for name, conv in rule._converters.items()}, append_unknown=False)[1]
+    return rule.build(
+        {
+            name: (number if type(conv).__name__ == "BoundedInt" else "extend")
+            for name, conv in rule._converters.items()
+        },
+        append_unknown=False,
+    )[1]
 
 
 def test_ids_beyond_64_bits_in_urls_are_404(table):
@@ -210,7 +257,7 @@ def test_ids_beyond_64_bits_in_urls_are_404(table):
     before = db_state(table.app, table.game_id)
     for rule in rules:
         for method in rule.methods - {"HEAD", "OPTIONS"}:
-            for number in (str(2 ** 63), str(2 ** 64), "1" + "0" * 30, "9" * 5000):
+            for number in (str(2**63), str(2**64), "1" + "0" * 30, "9" * 5000):
                 path = fill(rule, BIGGEST_ID).replace(str(BIGGEST_ID), number)
                 resp = client.open(path, method=method, data={"csrf_token": token})
                 assert resp.status_code == 404, (method, path[:80], resp.status_code)

@@ -2,11 +2,12 @@
 prefer it".  Set in Settings, it drops the drawing from the game page and
 past positions, for the player and for a browser that opened their seat
 from a mail link; the text board stays."""
+
 from __future__ import annotations
 
 from web_helpers import form_for, seat_link
 
-DRAWN = '<section class="panel'     # the drawn board (templates/play/_board.html)
+DRAWN = '<section class="panel'  # the drawn board (templates/play/_board.html)
 
 
 def settings_with(client, **values):
@@ -27,16 +28,17 @@ def test_text_only_drops_the_drawing_and_keeps_the_text_board(table):
         page = client.get(path)
         assert page.status_code == 200
         assert DRAWN not in page.text
-        assert "Round" in page.text            # the text board is still there
+        assert "Round" in page.text  # the text board is still there
     # A browser that opened the seat from a mail link gets the player's choice.
     table.new_mail(table.emails[0])
     # The game's start (or turn) mail: every seat gets one with its link.
-    mail = [m for m in table.smtp.to(table.emails[0])
-            if "/s/" in m.get_body(("plain",)).get_content()][-1]
+    mail = [
+        m for m in table.smtp.to(table.emails[0]) if "/s/" in m.get_body(("plain",)).get_content()
+    ][-1]
     stranger = table.app.test_client()
     page = stranger.get(seat_link(mail), follow_redirects=True)
     assert "Opened from a mail link" in page.text and DRAWN not in page.text
-    settings_with(client)                      # unticked: the drawing is back
+    settings_with(client)  # unticked: the drawing is back
     assert DRAWN in client.get(f"/games/{game}").text
 
 

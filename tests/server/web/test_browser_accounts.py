@@ -1,6 +1,7 @@
 """A real Chromium signs up, confirms the address from the mail the built-in
 catcher shows at /dev/mail, takes an invited seat, and resets a forgotten
 password the same way (issue 12)."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,9 +21,17 @@ def caught(sqlite_url, smtp, tmp_path):
     folder = tmp_path / "caught"
     controller = catcher.start(folder)
     try:
-        with serving(lambda base: make_app(
-                sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base, TESTING=False,
-                SMTP_PORT=controller.port, MAIL_CATCHER_DIR=str(folder))) as served:
+        with serving(
+            lambda base: make_app(
+                sqlite_url,
+                smtp,
+                tmp_path,
+                PUBLIC_BASE_URL=base,
+                TESTING=False,
+                SMTP_PORT=controller.port,
+                MAIL_CATCHER_DIR=str(folder),
+            )
+        ) as served:
             yield served
     finally:
         controller.stop()
@@ -60,7 +69,7 @@ def test_sign_up_confirm_take_the_invited_seat_and_reset(caught, browser):
     fill_sign_up(bob, "Bob", "bob@example.org", "bobs password")
     open_mail(bob, app, base, "bob@example.org", "Confirm your address", "/confirm/")
     bob.get_by_role("button", name="Yes, confirm and sign in").click()
-    bob.get_by_role("button", name="Join seat 2").click()          # back on the join page
+    bob.get_by_role("button", name="Join seat 2").click()  # back on the join page
     shows(bob, "You sit in seat 2")
     ARTIFACTS.mkdir(exist_ok=True)
     bob.screenshot(path=str(ARTIFACTS / "joined-after-confirming.png"), full_page=True)

@@ -7,6 +7,7 @@ scale), no word of a tile cut or split, no tiles or panels overlapping,
 nothing scrolling sideways, move buttons at least 44 px tall, and on a
 phone the prompt, then the seat's own board, then the choices.
 Screenshots go to $BOARD_SHOTS (or test-artifacts/board/), printed."""
+
 from __future__ import annotations
 
 import os
@@ -82,9 +83,11 @@ MEASURE = """() => {
 def longest_first(actions: list[dict], rnd: random.Random) -> dict:
     """A random move, except that the buildings with the longest German or
     Dutch names are chosen and built whenever they may be."""
+
     def length(a):
         name = CARDS[a["building"]].title
         return max(len(w) for lang in ("de", "nl", "fr") for w in say(lang, term(name)).split())
+
     buildings = [a for a in actions if a.get("type") in ("build", "select") and "building" in a]
     if buildings:
         return max(buildings, key=length)
@@ -100,18 +103,27 @@ def advance(app, game_id: int, moves: int | None, rnd: random.Random) -> None:
             if game.to_move is None:
                 return
             actions = rules(game).legal_actions(load_state(game, save=False), game.to_move)
-            play(game_id, game.to_move, longest_first(actions, rnd), game.seq, mailer=mailer,
-                 notify=False)
+            play(
+                game_id,
+                game.to_move,
+                longest_first(actions, rnd),
+                game.seq,
+                mailer=mailer,
+                notify=False,
+            )
             moves = None if moves is None else moves - 1
 
 
 def new_game(app, kind: str, players: int, options: dict, tag: str) -> int:
     mailer = app.extensions["pbem_mailer"]
     with app.app_context(), db.connection_context():
-        people = [user(f"{tag}{i}@example.org", f"{tag.upper()} Spielerin-mit-langem-Namen {i}")
-                  for i in range(1, players + 1)]
-        game = games.create_game(people[0], kind, f"{tag} board", players, options, 48, [24],
-                                 mailer)
+        people = [
+            user(f"{tag}{i}@example.org", f"{tag.upper()} Spielerin-mit-langem-Namen {i}")
+            for i in range(1, players + 1)
+        ]
+        game = games.create_game(
+            people[0], kind, f"{tag} board", players, options, 48, [24], mailer
+        )
         for i, person in enumerate(people[1:], start=1):
             games.join(game.id, person, i)
         games.start(game.id, people[0], mailer)
@@ -178,8 +190,15 @@ class Boards:
 
 @pytest.mark.browser
 def test_both_boards_read_at_every_width_in_every_language(sqlite_url, smtp, tmp_path, browser):
-    build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,  # noqa: E731
-                                  TESTING=False)
+    def build(base):
+        return make_app(
+            sqlite_url,
+            smtp,
+            tmp_path,
+            PUBLIC_BASE_URL=base,  # noqa: E731
+            TESTING=False,
+        )
+
     rnd = random.Random(27)
     with serving(build) as (app, base):
         boards = Boards(browser, app, base)

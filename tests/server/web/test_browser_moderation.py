@@ -1,6 +1,7 @@
 """A real Chromium: a moderator finds a stalled game on the dashboard and
 gives the seat holding it up to someone else, who then plays from the turn
 mail; the old player's link is refused.  Screenshots go to test-artifacts/."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -67,7 +68,7 @@ def test_moderator_finds_stalled_game_and_replaces_the_player(live, browser, smt
     sub = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     sub.goto(link_in(mailbox_of(smtp, send_mail, app)("sub@example.org"), "/s/"))
     shows(sub, f"You play seat {pending + 1} (Sub)")
-    assert f"has not played for {DAYS} days" in sub.content()     # the record, in the log
+    assert f"has not played for {DAYS} days" in sub.content()  # the record, in the log
     sub.locator("#move button").first.click()
     shows(sub, "What happened")
     assert (ARTIFACTS / "moderation-dashboard.png").stat().st_size > 10_000

@@ -1,6 +1,7 @@
 """Issue 15, items 4 and 5 in a real Chromium: a player sets their mail
 schedule in Settings (refused with a message, then saved), and a host
 creates a game whose clock stops at night and sees it in the lobby."""
+
 from __future__ import annotations
 
 import pytest
@@ -27,8 +28,11 @@ def test_settings_mail_schedule_and_a_night_clock(live, browser, smtp, send_mail
     page.select_option("#mail_mode", "digest")
     page.select_option("#digest_hour", "23")
     page.get_by_role("button", name="Save", exact=True).click()
-    shows(page, "Your digest hour 23:00 falls in your quiet hours (22:00 to 07:00): the digest "
-                "comes at 22:00, when they begin.")
+    shows(
+        page,
+        "Your digest hour 23:00 falls in your quiet hours (22:00 to 07:00): the digest "
+        "comes at 22:00, when they begin.",
+    )
     page.select_option("#digest_hour", "8")
     page.get_by_role("button", name="Save", exact=True).click()
     shows(page, "Your settings are saved")

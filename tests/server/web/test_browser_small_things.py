@@ -5,6 +5,7 @@ for the reader first and says so in words; at 390 px no word is split in
 the middle and the list tables (Your games, the moderation dashboard, the
 recent mails in Settings) stack instead of running off the screen.
 Screenshots go to $BOARD_SHOTS (or test-artifacts/board/)."""
+
 from __future__ import annotations
 
 import os
@@ -56,8 +57,9 @@ def seated_games(app, host: User, others: list[User]) -> tuple[int, int]:
     mailer = app.extensions["pbem_mailer"]
     waiting = other = None
     for _ in range(20):
-        game = games.create_game(host, "puerto_rico", "Wartet auf Spielerin", 3, {}, 48, [24],
-                                 mailer)
+        game = games.create_game(
+            host, "puerto_rico", "Wartet auf Spielerin", 3, {}, 48, [24], mailer
+        )
         for i, person in enumerate(others, start=1):
             games.join(game.id, person, i)
         game = games.start(game.id, host, mailer)
@@ -72,8 +74,15 @@ def seated_games(app, host: User, others: list[User]) -> tuple[int, int]:
 
 @pytest.mark.browser
 def test_time_zone_your_games_and_tables_on_a_phone(sqlite_url, smtp, tmp_path, browser):
-    build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,  # noqa: E731
-                                  TESTING=False)
+    def build(base):
+        return make_app(
+            sqlite_url,
+            smtp,
+            tmp_path,
+            PUBLIC_BASE_URL=base,  # noqa: E731
+            TESTING=False,
+        )
+
     SHOTS.mkdir(parents=True, exist_ok=True)
     with serving(build) as (app, base):
         # The browser's own zone, filled in by static/timezone.js.
@@ -82,16 +91,17 @@ def test_time_zone_your_games_and_tables_on_a_phone(sqlite_url, smtp, tmp_path, 
         page.goto(f"{base}/signup")
         assert page.locator("#timezone").input_value() == "America/New_York"
         # Without script: the region of the browser's language.
-        plain = browser.new_context(locale="nl-NL", timezone_id="Asia/Tokyo",
-                                    java_script_enabled=False)
+        plain = browser.new_context(
+            locale="nl-NL", timezone_id="Asia/Tokyo", java_script_enabled=False
+        )
         page = plain.new_page()
         page.goto(f"{base}/signup")
         assert page.locator("#timezone").input_value() == "Europe/Amsterdam"
         page.fill("#name", "Noor")
         page.fill("#email", "noor@example.org")
         page.fill("#password", "correct horse battery")
-        page.select_option("#timezone", "Europe/Brussels")      # the guess can be changed
-        with page.expect_navigation():          # the answer comes at /signup itself
+        page.select_option("#timezone", "Europe/Brussels")  # the guess can be changed
+        with page.expect_navigation():  # the answer comes at /signup itself
             page.press("#password", "Enter")
         with app.app_context(), db.connection_context():
             assert User.get(User.email == "noor@example.org").timezone == "Europe/Brussels"
@@ -119,8 +129,12 @@ def test_time_zone_your_games_and_tables_on_a_phone(sqlite_url, smtp, tmp_path, 
         assert any(re.search(rf"#{other}\b", row) for row, mine in zip(rows, marked) if not mine)
         assert "wartet auf deinen Zug" in page.locator("#your-moves").inner_text()
         problems = {}
-        for path, label in (("/", "your-games"), ("/settings", "settings"),
-                            ("/moderation?all=1", "moderation"), (f"/games/{waiting}", "game")):
+        for path, label in (
+            ("/", "your-games"),
+            ("/settings", "settings"),
+            ("/moderation?all=1", "moderation"),
+            (f"/games/{waiting}", "game"),
+        ):
             assert page.goto(f"{base}{path}").status == 200
             page.screenshot(path=str(SHOTS / f"de-{label}-390.jpeg"), full_page=True, quality=70)
             found = page.evaluate(SPLIT_WORDS)
@@ -129,7 +143,7 @@ def test_time_zone_your_games_and_tables_on_a_phone(sqlite_url, smtp, tmp_path, 
         page.goto(f"{base}/moderation?all=1")
         labels = page.evaluate("""[...document.querySelectorAll('#attention tr:nth-child(2) td')]
             .map(td => getComputedStyle(td, '::before').content)""")
-        assert '"Wartet auf: "' in labels, labels        # each cell under its column's name
+        assert '"Wartet auf: "' in labels, labels  # each cell under its column's name
         with app.app_context(), db.connection_context():
             assert Game.get_by_id(waiting).to_move == 0
     print(f"\nscreenshots: {SHOTS}")

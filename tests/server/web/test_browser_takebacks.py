@@ -1,6 +1,7 @@
 """A real Chromium at 390 px, without script: a player asks to take back
 their move and the other player agrees; the move is gone and it is the
 asker's turn again.  Screenshots go to test-artifacts/."""
+
 from __future__ import annotations
 
 import random
@@ -46,7 +47,7 @@ def test_a_player_asks_and_the_other_agrees(live, browser):
     other = signed_in(browser, base, f"bt{1 - seat}@example.org")
     other.goto(f"{base}/games/{gid}")
     shows(other, "asks to take back their move")
-    assert other.locator("#move").count() == 0      # the game waits for the answers
+    assert other.locator("#move").count() == 0  # the game waits for the answers
     assert sideways(other) <= 0
     other.screenshot(path=str(ARTIFACTS / "takeback-answer.png"), full_page=True)
     other.get_by_role("button", name="Yes, take it back").click()

@@ -4,6 +4,7 @@ settings, account, sign-in and sign-up, the moderation dashboard and game
 page, a mail in the development catcher, and (issue 28) a profile, the
 archive and a leaderboard) is opened in Chromium at 390 and at
 1280 px.  Screenshots of the phone width go to test-artifacts/widths/."""
+
 from __future__ import annotations
 
 import uuid
@@ -26,7 +27,7 @@ from server.services.state_store import load_state
 
 WIDTHS = (390, 1280)
 SHOTS = ARTIFACTS / "widths"
-PASSWORD = "correct horse"          # web_helpers.signup's
+PASSWORD = "correct horse"  # web_helpers.signup's
 
 
 def overflow(page) -> int:
@@ -39,18 +40,19 @@ class Widths:
 
     def __init__(self, browser, base: str, locale: str = "en-US"):
         self.browser, self.base, self.pages, self.wide = browser, base, {}, []
-        self.locale = locale        # the browser's language: pages follow it
+        self.locale = locale  # the browser's language: pages follow it
 
     def page(self, who: str, width: int):
         if (who, width) not in self.pages:
-            context = self.browser.new_context(viewport={"width": width, "height": 900},
-                                               locale=self.locale)
+            context = self.browser.new_context(
+                viewport={"width": width, "height": 900}, locale=self.locale
+            )
             page = context.new_page()
             if who:
                 page.goto(f"{self.base}/login")
                 page.fill("#email", who)
                 page.fill("#password", PASSWORD)
-                page.press("#password", "Enter")       # the button's words vary by language
+                page.press("#password", "Enter")  # the button's words vary by language
                 page.wait_for_url(lambda url: "/login" not in url)
             self.pages[who, width] = page
         return self.pages[who, width]
@@ -72,8 +74,9 @@ def public_lobby(app, host_email: str, name: str) -> int:
     """A lobby listed among the open games, for the list and its own page."""
     with app.app_context(), db.connection_context():
         host = User.get(User.email == host_email)
-        return games.create_game(host, "puerto_rico", name, 5, {}, 48, [24],
-                                 app.extensions["pbem_mailer"], public=True).id
+        return games.create_game(
+            host, "puerto_rico", name, 5, {}, 48, [24], app.extensions["pbem_mailer"], public=True
+        ).id
 
 
 def phase_of(app, game_id: int) -> str:
@@ -89,8 +92,7 @@ def visit_each_decision(widths: Widths, table: Table, label: str, turns: int) ->
     seen = set()
     for _ in range(turns):
         mails = {email: table.new_mail(email) for email in table.emails}
-        turn = [(e, m) for e, ms in mails.items() for m in ms
-                if "It is your turn in" in text_of(m)]
+        turn = [(e, m) for e, ms in mails.items() for m in ms if "It is your turn in" in text_of(m)]
         if not turn:
             break
         email, mail = turn[-1]
@@ -117,18 +119,32 @@ def finish_and_rate(app, game_id: int, moderator: str) -> int:
     players given ratings; returns the moderator's user id."""
     with app.app_context(), db.connection_context():
         mod = User.get(User.email == moderator)
-        moderation.abandon(game_id, mod, Game.get_by_id(game_id).seq, "for the widths",
-                           mailer=app.extensions["pbem_mailer"])
+        moderation.abandon(
+            game_id,
+            mod,
+            Game.get_by_id(game_id).seq,
+            "for the widths",
+            mailer=app.extensions["pbem_mailer"],
+        )
         for i, seat in enumerate(Seat.select().where(Seat.game == game_id)):
-            PlayerRating.create(user=seat.user_id, kind="puerto_rico", mu=30 - i, sigma=3 + 2 * i,
-                                games=9 - 3 * i)
+            PlayerRating.create(
+                user=seat.user_id, kind="puerto_rico", mu=30 - i, sigma=3 + 2 * i, games=9 - 3 * i
+            )
         return mod.id
 
 
 @pytest.mark.browser
 def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser, send_mail):
-    build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,  # noqa: E731
-                                  TESTING=False, MAIL_CATCHER_DIR="caught")
+    def build(base):
+        return make_app(
+            sqlite_url,
+            smtp,
+            tmp_path,
+            PUBLIC_BASE_URL=base,  # noqa: E731
+            TESTING=False,
+            MAIL_CATCHER_DIR="caught",
+        )
+
     with serving(build) as (app, base):
         widths = Widths(browser, base)
         for path, label in (("/login", "sign-in"), ("/signup", "sign-up"), ("/", "welcome")):
@@ -138,14 +154,24 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
         puerto_rico.set_up("A rather long game name that a phone must wrap somewhere")
         host = puerto_rico.emails[0]
         listed = public_lobby(app, host, "An open table with a name long enough to wrap twice")
-        with app.app_context(), db.connection_context():     # Settings lists a channel
-            channels.add(app.config, User.get(User.email == host),
-                         "discord://123456789012345678/" + "t" * 68, ["turn", "talk"], 22, 7)
-        for path, label in (("/", "lobby"), ("/games/new", "new-game"),
-                            ("/games/new?kind=new_found_land", "new-game-nfl"),
-                            ("/settings", "settings"), ("/account", "account"),
-                            ("/games/open", "open-games"),
-                            (f"/games/{listed}/lobby", "open-lobby")):
+        with app.app_context(), db.connection_context():  # Settings lists a channel
+            channels.add(
+                app.config,
+                User.get(User.email == host),
+                "discord://123456789012345678/" + "t" * 68,
+                ["turn", "talk"],
+                22,
+                7,
+            )
+        for path, label in (
+            ("/", "lobby"),
+            ("/games/new", "new-game"),
+            ("/games/new?kind=new_found_land", "new-game-nfl"),
+            ("/settings", "settings"),
+            ("/account", "account"),
+            ("/games/open", "open-games"),
+            (f"/games/{listed}/lobby", "open-lobby"),
+        ):
             widths.check(host, path, label)
         kinds = visit_each_decision(widths, puerto_rico, "pr", 60)
 
@@ -174,12 +200,21 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
 
 @pytest.mark.browser
 @pytest.mark.parametrize("locale", ["nl-NL", "de-DE", "fr-FR"])
-def test_no_translated_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser,
-                                                         send_mail, locale):
+def test_no_translated_page_scrolls_sideways_on_a_phone(
+    sqlite_url, smtp, tmp_path, browser, send_mail, locale
+):
     """The same at 390 and 1280 px in Dutch, German and French (German's long
     words first of all): the pages a player meets, both games' boards."""
-    build = lambda base: make_app(sqlite_url, smtp, tmp_path, PUBLIC_BASE_URL=base,  # noqa: E731
-                                  TESTING=False)
+
+    def build(base):
+        return make_app(
+            sqlite_url,
+            smtp,
+            tmp_path,
+            PUBLIC_BASE_URL=base,  # noqa: E731
+            TESTING=False,
+        )
+
     with serving(build) as (app, base):
         widths = Widths(browser, base, locale)
         lang = locale[:2]
@@ -193,18 +228,24 @@ def test_no_translated_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_pa
         new_found_land.set_up("Schiffe")
         host = puerto_rico.emails[0]
         with app.app_context(), db.connection_context():
-            User.update(language=lang).execute()    # as if each had picked it in Settings
+            User.update(language=lang).execute()  # as if each had picked it in Settings
         public_lobby(app, host, "Een open tafel met een naam die moet afbreken")
         with app.app_context(), db.connection_context():
             host_id = User.get(User.email == host).id
-        for path, label in (("/", "lobby"), ("/settings", "settings"), ("/games/open", "open"),
-                            (f"/games/{puerto_rico.game_id}", "pr-game"),
-                            (f"/games/{puerto_rico.game_id}/channel", "pr-channel"),
-                            (f"/games/{new_found_land.game_id}", "nfl-game"),
-                            (f"/players/{host_id}", "profile"), ("/archive", "archive"),
-                            ("/leaderboard", "leaderboard")):
-            widths.check(host if "nfl" not in label else new_found_land.emails[0], path,
-                         f"{lang}-{label}")
+        for path, label in (
+            ("/", "lobby"),
+            ("/settings", "settings"),
+            ("/games/open", "open"),
+            (f"/games/{puerto_rico.game_id}", "pr-game"),
+            (f"/games/{puerto_rico.game_id}/channel", "pr-channel"),
+            (f"/games/{new_found_land.game_id}", "nfl-game"),
+            (f"/players/{host_id}", "profile"),
+            ("/archive", "archive"),
+            ("/leaderboard", "leaderboard"),
+        ):
+            widths.check(
+                host if "nfl" not in label else new_found_land.emails[0], path, f"{lang}-{label}"
+            )
         page = widths.page(host, 390)
         page.goto(f"{base}/settings")
         assert page.locator("html").get_attribute("lang") == lang

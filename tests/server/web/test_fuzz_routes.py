@@ -16,6 +16,7 @@ examples on small variations of a few requests (it explores by mutating
 earlier examples); a seed per example spreads them over all routes.  A
 failure prints the whole request, so nothing needs shrinking.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -32,33 +33,124 @@ from server.db import db
 from server.models import MODELS, RateCount, User
 
 # PBEM_FUZZ_EXAMPLES=5000 PBEM_FUZZ_RANDOM=1 searches longer, with new seeds.
-EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "400"))   # per database
+EXAMPLES = int(os.environ.get("PBEM_FUZZ_EXAMPLES", "400"))  # per database
 REPEATABLE = os.environ.get("PBEM_FUZZ_RANDOM") != "1"
-FIELDS = ["csrf_token", "seq", "action", "email", "password", "name", "reason", "hours",
-          "seat", "count", "starts", "ends", "timezone", "mail_mode", "optional_mail",
-          "emails", "kind", "seats", "move_hours", "reminder_hours", "value", "next_game",
-          "current", "new_email", "token", "next", "public", "language", "url", "events",
-          "quiet_from", "quiet_until", "only"]
-PREFIXES = ["extend", "default", "pause", "resume", "replace", "remove", "undo", "abandon",
-            "resign"]
+FIELDS = [
+    "csrf_token",
+    "seq",
+    "action",
+    "email",
+    "password",
+    "name",
+    "reason",
+    "hours",
+    "seat",
+    "count",
+    "starts",
+    "ends",
+    "timezone",
+    "mail_mode",
+    "optional_mail",
+    "emails",
+    "kind",
+    "seats",
+    "move_hours",
+    "reminder_hours",
+    "value",
+    "next_game",
+    "current",
+    "new_email",
+    "token",
+    "next",
+    "public",
+    "language",
+    "url",
+    "events",
+    "quiet_from",
+    "quiet_until",
+    "only",
+]
+PREFIXES = [
+    "extend",
+    "default",
+    "pause",
+    "resume",
+    "replace",
+    "remove",
+    "undo",
+    "abandon",
+    "resign",
+]
 METHODS = ["GET", "POST", "PUT", "DELETE", "HEAD", "PATCH", "OPTIONS"]
-RAW_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data", "application/json",
-             "text/plain", "multipart/form-data; boundary=", "multipart/form-data; boundary=fz",
-             "application/x-www-form-urlencoded; charset=utf-7"]
-PAGES = ["/", "/login", "/signup", "/reset", "/settings", "/account", "/games/new",
-         "/games/open", "/moderation", "/moderation/moderators", "/games/{game}",
-         "/games/{game}/lobby", "/moderation/games/{game}", "/archive", "/leaderboard",
-         "/games/{game}/channel"]
-HUGE = [2 ** 31, 2 ** 63 - 1, 2 ** 63, 2 ** 64, 10 ** 30, -(2 ** 63) - 1, 10 ** 4300 - 1]
-ODD = ["²", "¹²", "٣", "𝟘", "", " ", "\x00", "\r\n", "-1", "1.5", "1e9", "0x10", "nan",
-       "9999-12-31", "0001-01-01", "10000-01-01", "/\t/evil.example", "//evil.example",
-       "/\\evil.example", "\uff0fevil", "%2F%2Fevil", "'; DROP TABLE game; --", "{}", "[]",
-       "null", '{"type": "x"}', "a" * 3000]
+RAW_TYPES = [
+    "application/x-www-form-urlencoded",
+    "multipart/form-data",
+    "application/json",
+    "text/plain",
+    "multipart/form-data; boundary=",
+    "multipart/form-data; boundary=fz",
+    "application/x-www-form-urlencoded; charset=utf-7",
+]
+PAGES = [
+    "/",
+    "/login",
+    "/signup",
+    "/reset",
+    "/settings",
+    "/account",
+    "/games/new",
+    "/games/open",
+    "/moderation",
+    "/moderation/moderators",
+    "/games/{game}",
+    "/games/{game}/lobby",
+    "/moderation/games/{game}",
+    "/archive",
+    "/leaderboard",
+    "/games/{game}/channel",
+]
+HUGE = [2**31, 2**63 - 1, 2**63, 2**64, 10**30, -(2**63) - 1, 10**4300 - 1]
+ODD = [
+    "²",
+    "¹²",
+    "٣",
+    "𝟘",
+    "",
+    " ",
+    "\x00",
+    "\r\n",
+    "-1",
+    "1.5",
+    "1e9",
+    "0x10",
+    "nan",
+    "9999-12-31",
+    "0001-01-01",
+    "10000-01-01",
+    "/\t/evil.example",
+    "//evil.example",
+    "/\\evil.example",
+    "\uff0fevil",
+    "%2F%2Fevil",
+    "'; DROP TABLE game; --",
+    "{}",
+    "[]",
+    "null",
+    '{"type": "x"}',
+    "a" * 3000,
+]
 # Characters to build text from: ASCII, controls, Latin-1, look-alike slashes
 # and digits, CJK, right-to-left, combining marks, emoji.
-ALPHABETS = ["abcXYZ0189 -_./?#&=%+:;'\"<>[]{}\\", "".join(map(chr, range(32))) + "\x7f",
-             "éßñ¡¿\xa0\xad", "\uff0f\u2215\u2044\uff3c\u29f8²³¹٣٤𝟘", "中文字",
-             "\u202e\u200f", "\u0301\u0308", "😀🎲"]
+ALPHABETS = [
+    "abcXYZ0189 -_./?#&=%+:;'\"<>[]{}\\",
+    "".join(map(chr, range(32))) + "\x7f",
+    "éßñ¡¿\xa0\xad",
+    "\uff0f\u2215\u2044\uff3c\u29f8²³¹٣٤𝟘",
+    "中文字",
+    "\u202e\u200f",
+    "\u0301\u0308",
+    "😀🎲",
+]
 SLOT = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 
 
@@ -68,15 +160,20 @@ class Site:
 
     def __init__(self, table):
         self.app, self.game = table.app, table.game_id
-        self.clients = {"signed out": self.app.test_client(), "host": table.clients[0],
-                        "player": table.clients[1]}
+        self.clients = {
+            "signed out": self.app.test_client(),
+            "host": table.clients[0],
+            "player": table.clients[1],
+        }
         self.forms = {who: self.collect_forms(c) for who, c in self.clients.items()}
         self.tokens = {who: csrf(c.get("/login").text) for who, c in self.clients.items()}
         self.identity = {who: self.session(c) for who, c in self.clients.items()}
         # Rules with variables three times over: that is where ids and tokens go.
-        self.rules = [rule for rule in sorted(self.app.url_map.iter_rules(),
-                                              key=lambda r: (r.rule, r.endpoint))
-                      for _ in range(3 if rule.arguments else 1)]
+        self.rules = [
+            rule
+            for rule in sorted(self.app.url_map.iter_rules(), key=lambda r: (r.rule, r.endpoint))
+            for _ in range(3 if rule.arguments else 1)
+        ]
 
     def collect_forms(self, client) -> list[dict]:
         """The post forms of the pages, each once (every page has a sign-out form)."""
@@ -85,7 +182,7 @@ class Site:
             path = page.format(game=self.game)
             for form in forms(client.get(path).text):
                 if form["method"] == "post":
-                    form["action"] = form["action"] or path        # "" is the page itself
+                    form["action"] = form["action"] or path  # "" is the page itself
                     found.setdefault((form["action"], *sorted(form["fields"])), form)
         assert found
         return list(found.values())
@@ -129,15 +226,25 @@ class Maker:
 
     def number(self) -> int:
         kind = self.rnd.randrange(3)
-        return (self.rnd.randint(-3, 60) if kind == 0 else self.rnd.choice(HUGE) if kind == 1
-                else self.rnd.randint(-2 ** 70, 2 ** 70))
+        return (
+            self.rnd.randint(-3, 60)
+            if kind == 0
+            else self.rnd.choice(HUGE)
+            if kind == 1
+            else self.rnd.randint(-(2**70), 2**70)
+        )
 
     def value(self) -> str:
-        kinds = [self.text, lambda: str(self.number()), lambda: self.rnd.choice(ODD),
-                 lambda: "[" * self.rnd.randint(1, 1500),
-                 lambda: '{"a":' * (n := self.rnd.randint(1, 400)) + "1" + "}" * n,
-                 lambda: str(dt.date.fromordinal(self.rnd.randint(1, dt.date.max.toordinal()))),
-                 lambda: self.site.tokens[self.who], lambda: str(self.site.game)]
+        kinds = [
+            self.text,
+            lambda: str(self.number()),
+            lambda: self.rnd.choice(ODD),
+            lambda: "[" * self.rnd.randint(1, 1500),
+            lambda: '{"a":' * (n := self.rnd.randint(1, 400)) + "1" + "}" * n,
+            lambda: str(dt.date.fromordinal(self.rnd.randint(1, dt.date.max.toordinal()))),
+            lambda: self.site.tokens[self.who],
+            lambda: str(self.site.game),
+        ]
         return self.rnd.choice(kinds)()
 
     def value_for(self, name: str, original: str) -> str:
@@ -154,33 +261,57 @@ class Maker:
 
         def count():
             return self.rnd.choice([*ODD[:4], str(self.number()), "1²", "0", "1"])
-        return {"starts": date, "ends": date, "seq": count, "hours": count, "count": count,
-                "seat": count, "next_game": count, "seats": count,
-                "action": lambda: self.rnd.choice(["[" * 2000, '{"type":' * 300 + "1"
-                                                   + "}" * 300, '{"a": [[[[[[[1]]]]]]]}']),
-                "email": lambda: self.rnd.choice(["a@b", "x" * 300 + "@example.org",
-                                                  "a@example.org\r\nBcc: x@evil.org"]),
-                "timezone": lambda: self.rnd.choice(["Mars/Base", "../../etc", "UTC\x00"])}
+
+        return {
+            "starts": date,
+            "ends": date,
+            "seq": count,
+            "hours": count,
+            "count": count,
+            "seat": count,
+            "next_game": count,
+            "seats": count,
+            "action": lambda: self.rnd.choice(
+                ["[" * 2000, '{"type":' * 300 + "1" + "}" * 300, '{"a": [[[[[[[1]]]]]]]}']
+            ),
+            "email": lambda: self.rnd.choice(
+                ["a@b", "x" * 300 + "@example.org", "a@example.org\r\nBcc: x@evil.org"]
+            ),
+            "timezone": lambda: self.rnd.choice(["Mars/Base", "../../etc", "UTC\x00"]),
+        }
 
     def field_name(self) -> str | None:
         kind = self.rnd.randrange(4)
-        return (None if kind == 0 else self.rnd.choice(FIELDS) if kind == 1
-                else f"{self.rnd.choice(PREFIXES)}-{self.rnd.choice(FIELDS)}" if kind == 2
-                else self.text(12))
+        return (
+            None
+            if kind == 0
+            else self.rnd.choice(FIELDS)
+            if kind == 1
+            else f"{self.rnd.choice(PREFIXES)}-{self.rnd.choice(FIELDS)}"
+            if kind == 2
+            else self.text(12)
+        )
 
     def extra_fields(self, most: int) -> list[tuple]:
         """(name or None, value, sent as a file); None is a part without a name."""
-        return [(self.field_name(), self.value(), self.chance(0.2))
-                for _ in range(self.rnd.randint(0, most))]
+        return [
+            (self.field_name(), self.value(), self.chance(0.2))
+            for _ in range(self.rnd.randint(0, most))
+        ]
 
     def slot(self, converter: str) -> str:
         if converter == "int":
             kind = self.rnd.randrange(4)
-            return str(self.rnd.choice([0, 1, 2, 3, self.site.game]) if kind == 0
-                       else abs(self.rnd.choice(HUGE)) if kind in (1, 2)
-                       else quote(self.rnd.choice(ODD), safe=""))
-        return quote(self.rnd.choice([self.text(), self.value(), self.rnd.choice(PREFIXES)]),
-                     safe="")
+            return str(
+                self.rnd.choice([0, 1, 2, 3, self.site.game])
+                if kind == 0
+                else abs(self.rnd.choice(HUGE))
+                if kind in (1, 2)
+                else quote(self.rnd.choice(ODD), safe="")
+            )
+        return quote(
+            self.rnd.choice([self.text(), self.value(), self.rnd.choice(PREFIXES)]), safe=""
+        )
 
     def any_route(self) -> tuple[str, str, list]:
         rule = self.rnd.choice(self.site.rules)
@@ -191,9 +322,10 @@ class Maker:
         own = sorted(rule.methods - {"OPTIONS", "HEAD"}) or ["GET"]
         method = self.rnd.choice(own if self.chance(0.8) else METHODS)
         fields = self.extra_fields(8)
-        if self.chance(0.8):              # past the CSRF check, into the view
-            fields.insert(self.rnd.randint(0, len(fields)),
-                          ("csrf_token", self.site.tokens[self.who], False))
+        if self.chance(0.8):  # past the CSRF check, into the view
+            fields.insert(
+                self.rnd.randint(0, len(fields)), ("csrf_token", self.site.tokens[self.who], False)
+            )
         return method, path, fields
 
     def shown_form(self) -> tuple[str, str, list]:
@@ -216,8 +348,9 @@ class Maker:
 
     def body(self, fields: list) -> tuple:
         """(data, content_type) in one of four encodings."""
-        encoding = self.rnd.choice(["urlencoded", "urlencoded", "multipart", "multipart",
-                                    "raw", "none"])
+        encoding = self.rnd.choice(
+            ["urlencoded", "urlencoded", "multipart", "multipart", "raw", "none"]
+        )
         if encoding == "urlencoded":
             form = {}
             for name, text, _ in fields:
@@ -233,11 +366,34 @@ class Maker:
     def request(self) -> dict:
         method, path, fields = self.any_route() if self.chance(0.5) else self.shown_form()
         data, content_type = self.body(fields)
-        query = [(self.rnd.choice(["next", "since", "sort", "order", "all", "page", "kind",
-                                   "player", "until", self.text(8)]),
-                  self.value()) for _ in range(self.rnd.randint(0, 3))]
-        return {"who": self.who, "method": method, "path": path, "query_string": query,
-                "data": data, "content_type": content_type}
+        query = [
+            (
+                self.rnd.choice(
+                    [
+                        "next",
+                        "since",
+                        "sort",
+                        "order",
+                        "all",
+                        "page",
+                        "kind",
+                        "player",
+                        "until",
+                        self.text(8),
+                    ]
+                ),
+                self.value(),
+            )
+            for _ in range(self.rnd.randint(0, 3))
+        ]
+        return {
+            "who": self.who,
+            "method": method,
+            "path": path,
+            "query_string": query,
+            "data": data,
+            "content_type": content_type,
+        }
 
 
 def multipart_body(fields) -> bytes:
@@ -257,10 +413,13 @@ def fingerprint() -> tuple:
     # A refused attempt is still counted by the rate limits: that is their job.
     for model in [m for m in MODELS if m is not RateCount]:
         table, key = model._meta.table_name, model._meta.primary_key.column_name
-        sums = [f.column_name for f in model._meta.sorted_fields
-                if f.column_name == "seq" or f.column_name.endswith("_version")]
+        sums = [
+            f.column_name
+            for f in model._meta.sorted_fields
+            if f.column_name == "seq" or f.column_name.endswith("_version")
+        ]
         extra = "".join(f", COALESCE(SUM({c}), 0)" for c in sums) + ", 0" * (3 - len(sums))
-        selects.append(f"SELECT '{table}', COUNT(*), MAX(\"{key}\"){extra} FROM \"{table}\"")
+        selects.append(f'SELECT \'{table}\', COUNT(*), MAX("{key}"){extra} FROM "{table}"')
     return tuple(map(tuple, db.execute_sql(" UNION ALL ".join(selects)).fetchall()))
 
 
@@ -272,10 +431,15 @@ def test_no_route_answers_5xx_and_refusals_change_nothing(table):
         with site.app.app_context(), db.connection_context():
             return fingerprint()
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=REPEATABLE, database=None,
-              phases=[Phase.generate],
-              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-    @given(st.integers(0, 2 ** 64))
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=REPEATABLE,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(st.integers(0, 2**64))
     def check(seed):
         seen["examples"] += 1
         if seen["examples"] % 50 == 0:

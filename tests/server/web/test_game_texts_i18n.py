@@ -8,6 +8,7 @@ of decision, render every text in every language, and check that nothing is
 left untranslated or unfilled; then that the terms are the rulebooks' own
 (each one looked up in the rule file itself), and that pages, turn mails and
 mail replies use them."""
+
 from __future__ import annotations
 
 import os
@@ -33,9 +34,11 @@ from server.services.state_store import load_state
 
 # The rule texts (the spec) sit beside the project, not in it; a clone
 # elsewhere finds them through PBEM_RULES or the team machine's path.
-RULE_DIRS = [Path(os.environ.get("PBEM_RULES", "/nonexistent")),
-             Path(__file__).resolve().parents[4] / "shared" / "rules",
-             Path("/work/shared/rules")]
+RULE_DIRS = [
+    Path(os.environ.get("PBEM_RULES", "/nonexistent")),
+    Path(__file__).resolve().parents[4] / "shared" / "rules",
+    Path("/work/shared/rules"),
+]
 RULES = next((d for d in RULE_DIRS if d.is_dir()), RULE_DIRS[1])
 LANGS = ("nl", "de", "fr")
 
@@ -52,13 +55,18 @@ def rule_text(name: str) -> str:
 def catalog_ids(lang: str) -> set:
     """The translated msgids of the server's catalog and every game's own."""
     files = [TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"]
-    files += [Path(game.translations_dir()) / lang / "LC_MESSAGES" / f"{game.domain}.po"
-              for game in GAMES.values()]
+    files += [
+        Path(game.translations_dir()) / lang / "LC_MESSAGES" / f"{game.domain}.po"
+        for game in GAMES.values()
+    ]
     ids = set()
     for path in files:
         with path.open("rb") as f:
-            ids |= {m.id if isinstance(m.id, str) else m.id[0]
-                    for m in read_po(f, locale=lang) if m.id and m.string}
+            ids |= {
+                m.id if isinstance(m.id, str) else m.id[0]
+                for m in read_po(f, locale=lang)
+                if m.id and m.string
+            }
     return ids
 
 
@@ -100,15 +108,19 @@ def walk_texts(game_name: str, players: int, seed: int, options=None, moves_cap=
                         yield value
         state, events = game.apply(state, seat, r.choice(choices).action)
         for e in events:
-            e = Event.from_json(e.to_json())     # as the log stores and reads it
+            e = Event.from_json(e.to_json())  # as the log stores and reads it
             yield e.text
             yield e.public_text
 
 
-CASES = [("puerto_rico", 4, 1, {"buildings": "base"}),
-         ("puerto_rico", 3, 2, {"buildings": "extended"}),
-         ("puerto_rico", 2, 3, {"buildings": "random"}), ("new_found_land", 3, 1, None),
-         ("new_found_land", 2, 2, None), ("new_found_land", 4, 3, None)]
+CASES = [
+    ("puerto_rico", 4, 1, {"buildings": "base"}),
+    ("puerto_rico", 3, 2, {"buildings": "extended"}),
+    ("puerto_rico", 2, 3, {"buildings": "random"}),
+    ("new_found_land", 3, 1, None),
+    ("new_found_land", 2, 2, None),
+    ("new_found_land", 4, 3, None),
+]
 
 
 @pytest.fixture(scope="module")
@@ -122,8 +134,7 @@ def texts():
 def test_the_games_write_their_texts_as_words(texts):
     """Not a check of wording: that the engines really hand out templates.
     Plain strings would read in English in every language."""
-    plain = sorted({t for t in texts if not isinstance(t, Words)
-                    and any(ch.isalpha() for ch in t)})
+    plain = sorted({t for t in texts if not isinstance(t, Words) and any(ch.isalpha() for ch in t)})
     assert len([t for t in texts if isinstance(t, Words)]) > 1000
     # The few plain strings left are names and codes: seats, cities,
     # islands, captains, card ids; none is a sentence.
@@ -155,8 +166,12 @@ def test_a_dutch_log_line_is_dutch_and_english_stays_english(texts):
 
 
 # -- the rulebooks' terms ------------------------------------------------------
-PR_NL, PR_FR, PR_DE, NFL_NL = ("000_5b629d4347a4e22c.txt", "004_800c979a45a72a97.txt",
-                               "002_ba16dceef361cad6.txt", "001_6e0b967b99df3447.txt")
+PR_NL, PR_FR, PR_DE, NFL_NL = (
+    "000_5b629d4347a4e22c.txt",
+    "004_800c979a45a72a97.txt",
+    "002_ba16dceef361cad6.txt",
+    "001_6e0b967b99df3447.txt",
+)
 BASE_BUILDINGS = [name for name, card in CARDS.items() if not card.expansion]
 
 
@@ -182,7 +197,7 @@ def test_puerto_rico_roles_and_goods_carry_the_names_of_the_rule_text(lang, rule
     text = rule_text(rules)
     for title in set(ROLE_TITLES.values()):
         if lang == "nl" and title == "Settler":
-            continue        # 000 says both "kolonist" and "landbouwer"; checked below
+            continue  # 000 says both "kolonist" and "landbouwer"; checked below
         name = say(lang, term(title))
         assert name.casefold() in text, f"{lang}: role {name!r} is not in {rules}"
     for good in ("corn", "indigo", "sugar", "tobacco", "coffee", "quarry"):
@@ -215,13 +230,13 @@ def speak(app, game_id: int, lang: str) -> None:
 def test_the_game_page_shows_choices_log_and_board_in_the_readers_language(app):
     game = started_game(app, players=3, tag="taal")
     speak(app, game.id, "nl")
-    random_move(app, game.id, random.Random(5))     # a role is taken: a line in the log
+    random_move(app, game.id, random.Random(5))  # a role is taken: a line in the log
     seat = to_move(app, game.id)
     page = sign_in(app, seat.user.email).get(f"/games/{game.id}").text
-    choices = page[page.index('name="action"'):]
+    choices = page[page.index('name="action"') :]
     assert "Bouwmeester" in choices or "Neem " in choices or "Zet " in choices
-    assert "Beschikbare rollen" in page and "Tafel" in page          # the board
-    assert " kiest de " in page                                      # the log
+    assert "Beschikbare rollen" in page and "Tafel" in page  # the board
+    assert " kiest de " in page  # the log
     assert "Roles on offer" not in page and " chooses the " not in page
     # The drawn board speaks Dutch too (HTML since issue 27, no longer SVG).
     assert "Rollen (dubloenen erop)" in page and '"label">Burgemeester</span>' in page
@@ -231,12 +246,12 @@ def test_the_game_page_shows_choices_log_and_board_in_the_readers_language(app):
 def test_the_turn_mail_speaks_the_players_language(app, smtp, send_mail):
     game = started_game(app, players=3, tag="langue")
     speak(app, game.id, "fr")
-    random_move(app, game.id, random.Random(5))     # the next seat's turn mail
+    random_move(app, game.id, random.Random(5))  # the next seat's turn mail
     seat = to_move(app, game.id)
     send_mail(app)
     body = text_of(smtp.to(seat.user.email)[-1])
     assert "Personnages disponibles" in body and "Tour: 1" in body
-    assert "choisit le personnage" in body                           # the move just made
+    assert "choisit le personnage" in body  # the move just made
     assert "Roles on offer" not in body and "chooses the" not in body
 
 
@@ -259,13 +274,19 @@ def marked_in_engine() -> set[str]:
     walking their syntax trees: a call nested in another's arguments too,
     which the catalog extraction must not miss."""
     import ast
+
     found = set()
     for path in (Path(__file__).resolve().parents[3] / "engine").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("N_", "msg", "nmsg") and node.args
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str) and node.args[0].value):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("N_", "msg", "nmsg")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+                and node.args[0].value
+            ):
                 found.add(node.args[0].value)
     return found
 
@@ -285,8 +306,10 @@ def test_the_drawn_board_speaks_the_readers_language(game_name):
     english = game.board_svg(view, ["Ann", "Bob", "Cy"])
     german = game.board_svg(view, ["Ann", "Bob", "Cy"], lambda text: say("de", text))
     assert german != english and german.startswith("<svg")
-    heading = {"puerto_rico": ("Cargo ships", "Frachtschiffe"),
-               "new_found_land": ("Score track", "Punkteleiste")}[game_name]
+    heading = {
+        "puerto_rico": ("Cargo ships", "Frachtschiffe"),
+        "new_found_land": ("Score track", "Punkteleiste"),
+    }[game_name]
     assert heading[0] in english and heading[1] in german and heading[0] not in german
 
 
@@ -297,6 +320,7 @@ def test_the_result_says_why_the_game_ended_in_the_readers_language(game_name):
     from types import SimpleNamespace
 
     from server.services.seat_views import outcome_reason, outcome_rows
+
     game = GAMES[game_name]
     state, r = game.new_game(3, {}, seed=11), random.Random(11)
     while not game.is_over(state):
@@ -316,13 +340,14 @@ def test_the_moderation_pages_speak_the_moderators_language(app):
     game = started_game(app, players=3, tag="mod")
     with app.app_context(), db.connection_context():
         User.update(language="de", is_moderator=True).where(
-            User.email == "mod0@example.org").execute()
+            User.email == "mod0@example.org"
+        ).execute()
     client = sign_in(app, "mod0@example.org")
     dashboard = client.get("/moderation?all=1").text
     assert "Spiele, die Aufmerksamkeit brauchen" in dashboard
     page = client.get(f"/moderation/games/{game.id}").text
     assert "Einen Spieler ersetzen" in page and "Grund (die Spieler lesen ihn)" in page
-    assert "wähle eine Rolle" in page                 # the pending prompt
+    assert "wähle eine Rolle" in page  # the pending prompt
     assert "Replace a player" not in page and "choose a role" not in page
 
 
@@ -332,6 +357,7 @@ def test_a_refused_move_is_explained_in_the_players_language(app):
     import json
 
     from web_helpers import move_form
+
     game = started_game(app, players=3, tag="weiger")
     speak(app, game.id, "nl")
     seat = to_move(app, game.id)
@@ -341,7 +367,7 @@ def test_a_refused_move_is_explained_in_the_players_language(app):
     stale = client.post(form["action"], data=dict(form["fields"], action=action, seq="999"))
     assert stale.status_code == 409
     assert "Het spel is verder gegaan sinds deze pagina gemaakt werd." in stale.text
-    assert json.loads(action)       # the form offered a real move
+    assert json.loads(action)  # the form offered a real move
 
 
 def test_a_moderators_note_reads_in_each_players_language(app):
@@ -349,12 +375,18 @@ def test_a_moderators_note_reads_in_each_players_language(app):
     both in the reader's language; the moderator's reason as written."""
     from server.models import Outbox
     from server.services import moderation
+
     game = started_game(app, players=3, tag="pauze")
     speak(app, game.id, "nl")
     with app.app_context(), db.connection_context():
         host = User.get(User.email == "pauze0@example.org")
-        moderation.pause(game.id, host, Game.get_by_id(game.id).seq, "even wachten",
-                         mailer=app.extensions["pbem_mailer"])
+        moderation.pause(
+            game.id,
+            host,
+            Game.get_by_id(game.id).seq,
+            "even wachten",
+            mailer=app.extensions["pbem_mailer"],
+        )
         mail = Outbox.select().where(Outbox.kind == "moderation_notice").get()
     assert "heeft het spel gepauzeerd" in mail.body_text and "Reden: even wachten" in mail.body_text
     page = sign_in(app, "pauze1@example.org").get(f"/games/{game.id}").text
@@ -366,12 +398,14 @@ def test_a_move_that_is_not_offered_is_refused_in_the_players_language(app):
     import json
 
     from web_helpers import move_form
+
     game = started_game(app, players=3, tag="onwettig")
     speak(app, game.id, "nl")
     seat = to_move(app, game.id)
     client = sign_in(app, seat.user.email)
     form = move_form(client.get(f"/games/{game.id}").text)
-    bad = client.post(form["action"],
-                      data=dict(form["fields"], action=json.dumps({"type": "sell"})))
+    bad = client.post(
+        form["action"], data=dict(form["fields"], action=json.dumps({"type": "sell"}))
+    )
     assert bad.status_code == 400
     assert "Die zet hoort niet bij de zetten die je nu mag doen." in bad.text

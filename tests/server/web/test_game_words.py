@@ -4,6 +4,7 @@ words agree with what they name; one term for one thing, the rule books'
 where a rule book names it (/work/shared/rules: 000 and 004 Puerto Rico in
 Dutch and French, 002 the German server manual, 001 New Found Land in
 Dutch)."""
+
 from __future__ import annotations
 
 import re
@@ -33,8 +34,12 @@ def test_the_drawing_counts_seats_from_one_and_names_a_spectator(game):
     assert "seat 1 sees it" in title(game, 0, "en")
     assert "Platz 3 es sieht" in title(game, 2, "de")
     assert "la place 1" in title(game, 0, "fr")
-    for lang, spectator in (("en", "as a spectator sees it"), ("nl", "zoals een toeschouwer"),
-                            ("de", "wie ein Zuschauer"), ("fr", "le voit un spectateur")):
+    for lang, spectator in (
+        ("en", "as a spectator sees it"),
+        ("nl", "zoals een toeschouwer"),
+        ("de", "wie ein Zuschauer"),
+        ("fr", "le voit un spectateur"),
+    ):
         assert spectator in title(game, None, lang)
         assert "None" not in title(game, None, lang)
 
@@ -49,14 +54,19 @@ def nfl(lang: str, text) -> str:
 
 def test_puerto_rico_words_agree_with_what_they_name():
     # 002: "Gesammelte Steinbrüche und Plantagen".
-    two = nmsg("%(n)s quarry (%(worked)s worked)", "%(n)s quarries (%(worked)s worked)", 2,
-               worked=1)
+    two = nmsg(
+        "%(n)s quarry (%(worked)s worked)", "%(n)s quarries (%(worked)s worked)", 2, worked=1
+    )
     assert pr("de", two) == "2 Steinbrüche (1 besetzt)"
     assert pr("fr", two) == "2 carrières (colons : 1)"
     assert pr("en", two) == "2 quarries (1 worked)"
     assert pr("de", term("Place")) == "Setzen"
-    put = nmsg("Put a colonist on the %(target)s", "Put %(n)s colonists on the %(target)s", 1,
-               target=term("indigo plantation"))
+    put = nmsg(
+        "Put a colonist on the %(target)s",
+        "Put %(n)s colonists on the %(target)s",
+        1,
+        target=term("indigo plantation"),
+    )
     assert pr("de", put) == "Setze einen Kolonisten ein: Indigoplantage"
     assert pr("fr", put) == "Placez un colon : plantation d’indigo"
     # 004: "50 jetons points de victoire": the chips are plural.
@@ -74,8 +84,13 @@ def test_new_found_land_words_agree_and_keep_one_term():
     # article "koloniale", alone "koloniaal".
     assert nfl("nl", term("colonial oversight")) == "koloniaal toezicht"
     # 001: "het cijfer op de verrekijker": the board says it too.
-    glass = msg("sail %(sail)s crate %(crate)s person %(person)s glass %(glass)s", sail=1,
-                crate=1, person=1, glass=2)
+    glass = msg(
+        "sail %(sail)s crate %(crate)s person %(person)s glass %(glass)s",
+        sail=1,
+        crate=1,
+        person=1,
+        glass=2,
+    )
     assert "verrekijker 2" in nfl("nl", glass)
     assert "longue-vue 2" in nfl("fr", glass)
     assert nfl("fr", msg("a small ship %(ship)s", ship="s15")) == "un petit navire s15"
@@ -86,9 +101,13 @@ def test_new_found_land_words_agree_and_keep_one_term():
     assert nfl("fr", msg("End your land phase")) == "Terminez votre phase à terre"
 
 
-@pytest.mark.parametrize("catalog", ["puerto_rico/translations/fr/LC_MESSAGES/puerto_rico.po",
-                                     "new_found_land/translations/fr/LC_MESSAGES/"
-                                     "new_found_land.po"])
+@pytest.mark.parametrize(
+    "catalog",
+    [
+        "puerto_rico/translations/fr/LC_MESSAGES/puerto_rico.po",
+        "new_found_land/translations/fr/LC_MESSAGES/new_found_land.po",
+    ],
+)
 def test_french_game_catalogs_write_one_apostrophe_and_one_plus(catalog):
     with open(ENGINE / catalog, "rb") as f:
         strings = [m.string for m in read_po(f) if m.id]

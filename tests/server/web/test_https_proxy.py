@@ -10,6 +10,7 @@ with deploy/env.example's settings.  Chromium signs up (confirming from
 the mail), signs in, moves, and a moderator pauses the game, all over
 https.  Then the CSRF check is shown still to refuse a cross-origin POST,
 and the forwarded headers a client forges to be ignored."""
+
 from __future__ import annotations
 
 import re
@@ -37,14 +38,17 @@ OUT_OF_DATE = "This form is out of date"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     from aiosmtpd.controller import Controller
+
     inbox = Inbox()
     controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
     controller.start()
     folder = tmp_path_factory.mktemp("https")
     try:
         # A low limit, so that forged client addresses show (the last test).
-        with https_site(folder, controller.port,
-                        RATELIMIT_SIGNIN_PER_CLIENT="6 per minute") as (base, env):
+        with https_site(folder, controller.port, RATELIMIT_SIGNIN_PER_CLIENT="6 per minute") as (
+            base,
+            env,
+        ):
             yield base, env, inbox
     finally:
         controller.stop()
@@ -55,9 +59,12 @@ def mail_link(inbox: Inbox, email: str, part: str, seconds: float = 30) -> str:
     sender process has delivered it."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        links = [link for msg in inbox.to(email)
-                 for link in re.findall(r"https://\S+", msg.get_body(("plain",)).get_content())
-                 if part in link]
+        links = [
+            link
+            for msg in inbox.to(email)
+            for link in re.findall(r"https://\S+", msg.get_body(("plain",)).get_content())
+            if part in link
+        ]
         if links:
             return links[-1]
         time.sleep(0.2)
@@ -110,8 +117,13 @@ def test_sign_up_sign_in_move_and_moderate_over_https(site, browser):
     mover.locator("#move button").first.click()
     shows(mover, "What happened")
 
-    made = subprocess.run([str(PBEM), "make-moderator", "ann@example.org"], env=env,
-                          capture_output=True, text=True, timeout=60)
+    made = subprocess.run(
+        [str(PBEM), "make-moderator", "ann@example.org"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert made.returncode == 0, made.stderr
     ann.goto(f"{base}/moderation/games/{game_id}")
     ann.fill("#pause-reason", "A break over https")
@@ -129,17 +141,20 @@ class Client:
         context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPSHandler(context=context),
-            urllib.request.HTTPCookieProcessor(CookieJar()))
+            urllib.request.HTTPCookieProcessor(CookieJar()),
+        )
 
     def token(self) -> str:
         with self.opener.open(f"{self.base}/login", timeout=20) as resp:
             assert resp.headers["Referrer-Policy"] == "same-origin"
-            return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', resp.read().decode()
-                             ).group(1)
+            return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', resp.read().decode()).group(
+                1
+            )
 
     def sign_in(self, email: str, headers: dict) -> tuple[int, str]:
-        data = urllib.parse.urlencode({"csrf_token": self.token(), "email": email,
-                                       "password": "wrong"}).encode()
+        data = urllib.parse.urlencode(
+            {"csrf_token": self.token(), "email": email, "password": "wrong"}
+        ).encode()
         request = urllib.request.Request(f"{self.base}/login", data=data, headers=headers)
         try:
             with self.opener.open(request, timeout=20) as resp:
@@ -160,8 +175,10 @@ def test_csrf_still_refuses_a_post_from_another_origin(site):
         "no Referer": {},
         "another site": {"Referer": "https://evil.example/login"},
         # Not trusted, and nginx drops it: the app's idea of its host stays.
-        "another site, its own host forwarded": {"Referer": "https://evil.example/login",
-                                                 "X-Forwarded-Host": "evil.example"},
+        "another site, its own host forwarded": {
+            "Referer": "https://evil.example/login",
+            "X-Forwarded-Host": "evil.example",
+        },
         # nginx writes the scheme anew: the app still knows it is https
         # (on http it would not ask for a Referer at all).
         "no Referer, claiming http": {"X-Forwarded-Proto": "http"},
@@ -172,14 +189,19 @@ def test_csrf_still_refuses_a_post_from_another_origin(site):
 
 
 def test_the_shipped_proxy_sets_exactly_the_forwarded_headers_the_app_trusts():
-    trusted = {name.removeprefix("PROXY_FIX_X_") for name, value
-               in envfile.read(DEPLOY / "env.example").items()
-               if name.startswith("PROXY_FIX_X_") and value != "0"}
+    trusted = {
+        name.removeprefix("PROXY_FIX_X_")
+        for name, value in envfile.read(DEPLOY / "env.example").items()
+        if name.startswith("PROXY_FIX_X_") and value != "0"
+    }
     site = Path(DEPLOY / "pbem-nginx.conf").read_text()
-    written = {m.group(1).upper() for m in re.finditer(
-        r'proxy_set_header\s+X-Forwarded-(\w+)\s+\$\w+;', site)}
-    dropped = {m.group(1).upper() for m in re.finditer(
-        r'proxy_set_header\s+X-Forwarded-(\w+)\s+"";', site)}
+    written = {
+        m.group(1).upper()
+        for m in re.finditer(r"proxy_set_header\s+X-Forwarded-(\w+)\s+\$\w+;", site)
+    }
+    dropped = {
+        m.group(1).upper() for m in re.finditer(r'proxy_set_header\s+X-Forwarded-(\w+)\s+"";', site)
+    }
     assert trusted == written == {"FOR", "PROTO"}
     assert {"HOST", "PORT", "PREFIX"} <= dropped
 
@@ -188,8 +210,11 @@ def test_a_forged_client_address_does_not_escape_the_rate_limit(site):
     """The sign-in limit (6 a minute here) counts the address nginx saw,
     whatever X-Forwarded-For the client sends."""
     base, _, _ = site
-    codes = [Client(base).sign_in(f"forger{n}@example.org",
-                                  {"Referer": f"{base}/login",
-                                   "X-Forwarded-For": f"203.0.113.{n}"})[0]
-             for n in range(8)]
+    codes = [
+        Client(base).sign_in(
+            f"forger{n}@example.org",
+            {"Referer": f"{base}/login", "X-Forwarded-For": f"203.0.113.{n}"},
+        )[0]
+        for n in range(8)
+    ]
     assert 429 in codes, codes

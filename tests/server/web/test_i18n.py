@@ -4,6 +4,7 @@ The catalogs must hold every message the sources mark for translation, with
 every plural form and the same placeholders; the compiled .mo files must
 match their .po; a reader's page follows their setting, else their
 browser; mails follow the recipient's setting."""
+
 from __future__ import annotations
 
 import re
@@ -30,19 +31,47 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
 # The server's catalog and each built-in game's own (its words, its domain):
 # (domain, catalogs folder, babel mapping, sources), as scripts/catalogs.sh has them.
-CATALOGS = {"messages": (TRANSLATIONS, "babel.cfg", ROOT),
-            **{game: (ROOT / "engine" / game / "translations", "babel-game.cfg",
-                      ROOT / "engine" / game) for game in ("puerto_rico", "new_found_land")}}
+CATALOGS = {
+    "messages": (TRANSLATIONS, "babel.cfg", ROOT),
+    **{
+        game: (ROOT / "engine" / game / "translations", "babel-game.cfg", ROOT / "engine" / game)
+        for game in ("puerto_rico", "new_found_land")
+    },
+}
 
 
 def extract(tmp_path, domain: str) -> list:
     """The messages the sources mark today (scripts/catalogs.sh's extraction)."""
     _, mapping, sources = CATALOGS[domain]
     pot = tmp_path / f"{domain}.pot"
-    subprocess.run([sys.executable, "-c", "from babel.messages.frontend import main; main()",
-                    "--quiet", "extract", "-F", str(ROOT / mapping), "-k", "words:2",
-                    "-k", "lazy_gettext", "-k", "_l", "-k", "N_", "-k", "msg", "-k", "nmsg:1,2",
-                    "-o", str(pot), "."], cwd=sources, check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from babel.messages.frontend import main; main()",
+            "--quiet",
+            "extract",
+            "-F",
+            str(ROOT / mapping),
+            "-k",
+            "words:2",
+            "-k",
+            "lazy_gettext",
+            "-k",
+            "_l",
+            "-k",
+            "N_",
+            "-k",
+            "msg",
+            "-k",
+            "nmsg:1,2",
+            "-o",
+            str(pot),
+            ".",
+        ],
+        cwd=sources,
+        check=True,
+    )
     with pot.open("rb") as f:
         return [m for m in read_po(f) if m.id]
 
@@ -96,9 +125,11 @@ def test_the_compiled_catalog_is_the_po_file(lang, domain):
     with (CATALOGS[domain][0] / lang / "LC_MESSAGES" / f"{domain}.mo").open("rb") as f:
         mo = read_mo(f)
     po = catalog(lang, domain)
+
     def entries(cat) -> dict:
         def flat(value):
             return value if isinstance(value, str) else tuple(value)
+
         return {flat(m.id): flat(m.string) for m in cat if m.id}
 
     compiled, written = entries(mo), entries(po)
@@ -114,16 +145,16 @@ def test_pages_follow_the_browser_until_the_reader_chooses(app):
     page = visitor.get("/", headers={"Accept-Language": "ja, es;q=0.8"})
     assert '<html lang="en">' in page.text and "Play board games by email" in page.text
     client = app.test_client()
-    signup(client, "Noor", "noor@example.org")      # a browser that asked for nothing: en
+    signup(client, "Noor", "noor@example.org")  # a browser that asked for nothing: en
     page = client.get("/settings", headers={"Accept-Language": "fr"})
     assert "Settings" in page.text
     saved = post_form(client, form_for(page.text, "/settings"), language="")
     page = client.get("/settings", headers={"Accept-Language": "fr"})
-    assert "Réglages" in page.text          # "as my browser says"
+    assert "Réglages" in page.text  # "as my browser says"
     form = form_for(page.text, "/settings")
     saved = post_form(client, form, language="nl")
     assert "Instellingen" in saved.text
-    page = client.get("/", headers={"Accept-Language": "fr"})     # the setting wins
+    page = client.get("/", headers={"Accept-Language": "fr"})  # the setting wins
     assert '<html lang="nl">' in page.text and "Je spellen" in page.text
 
 
@@ -135,7 +166,7 @@ def test_an_unknown_language_is_refused_and_changes_nothing(app):
     refused = client.post("/settings", data=fields)
     assert refused.status_code == 400
     with app.app_context(), db.connection_context():
-        assert User.get(User.email == "ed@example.org").language == "en"     # as it was
+        assert User.get(User.email == "ed@example.org").language == "en"  # as it was
     assert csrf(refused.text)
 
 
@@ -145,8 +176,14 @@ def play_until_the_next_seat(app, game) -> Game:
     first_seat = game.to_move
     while (g := Game.get_by_id(game.id)).to_move == first_seat:
         kind, state = rules(g), load_state(g)
-        moves.play(g.id, g.to_move, kind.legal_actions(state, g.to_move)[0], g.seq,
-                   "player", mailer=app.extensions["pbem_mailer"])
+        moves.play(
+            g.id,
+            g.to_move,
+            kind.legal_actions(state, g.to_move)[0],
+            g.seq,
+            "player",
+            mailer=app.extensions["pbem_mailer"],
+        )
     return g
 
 
@@ -154,7 +191,7 @@ def test_mails_go_out_in_the_recipients_language(app):
     game = started_game(app, players=2, tag="fr")
     with app.app_context(), db.connection_context():
         first = Outbox.select().where(Outbox.kind == "turn").get()
-        assert "It is your turn in" in first.body_text          # English by default
+        assert "It is your turn in" in first.body_text  # English by default
         User.update(language="fr").execute()
         play_until_the_next_seat(app, game)
         mail = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
@@ -169,9 +206,16 @@ def test_signing_up_keeps_the_browsers_language_for_the_first_mail(app):
     client = app.test_client()
     page = client.get("/signup", headers={"Accept-Language": "de-AT,de;q=0.9"})
     assert "Registrieren" in page.text
-    client.post("/signup", headers={"Accept-Language": "de-AT,de;q=0.9"},
-                data={"csrf_token": csrf(page.text), "name": "Grete",
-                      "email": "grete@example.org", "password": "correct horse"})
+    client.post(
+        "/signup",
+        headers={"Accept-Language": "de-AT,de;q=0.9"},
+        data={
+            "csrf_token": csrf(page.text),
+            "name": "Grete",
+            "email": "grete@example.org",
+            "password": "correct horse",
+        },
+    )
     with app.app_context(), db.connection_context():
         assert User.get(User.email == "grete@example.org").language == "de"
         mail = Outbox.select().where(Outbox.to_addr == "grete@example.org").get()
@@ -193,11 +237,18 @@ def test_the_engines_prompts_follow_the_readers_language(app):
         g = play_until_the_next_seat(app, game)
         mail = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
         wanted = rules(g).prompt_message(load_state(g))
-    assert wanted[0] in ("choose a role", "take a plantation", "place your colonists",
-                         "build a building", "sell a good", "ship goods",
-                         "place your colonists (%(left)s left to place)",
-                         "choose the craftsman's extra barrel")
+    assert wanted[0] in (
+        "choose a role",
+        "take a plantation",
+        "place your colonists",
+        "build a building",
+        "sell a good",
+        "ship goods",
+        "place your colonists (%(left)s left to place)",
+        "choose the craftsman's extra barrel",
+    )
     from server.i18n import translate
+
     dutch = translate("nl", *wanted)
     assert dutch != wanted[0] % wanted[1] if wanted[1] else dutch != wanted[0]
     assert dutch in mail.body_text and mail.subject.startswith("Je bent aan de beurt: ")
@@ -207,15 +258,17 @@ def test_account_mails_go_out_in_the_accounts_language(app):
     """A password reset and an address change, for a Dutch account: the mail
     to the new address (no account yet) is in the account's language too."""
     from clock_helpers import user
+
     with app.app_context(), db.connection_context():
         person = user("anna@example.org", "Anna", language="nl")
         mailer = app.extensions["pbem_mailer"]
         reset = mailer.reset(person)
         change = mailer.address_change(person, "anna.nieuw@example.org")
-        notice = Outbox.select().where((Outbox.kind == "address_notice")).get()
+        notice = Outbox.select().where(Outbox.kind == "address_notice").get()
     assert reset.subject == "[pbem] Kies een nieuw wachtwoord"
     assert "Open deze link om een nieuw wachtwoord te kiezen" in reset.body_text
     assert change.subject == "[pbem] Bevestig je nieuwe adres"
     assert "Je vroeg pbem om je mail voortaan naar dit adres te sturen" in change.body_text
     assert "anna.nieuw@example.org" in notice.body_text and "Je adres wordt gewijzigd" in (
-        notice.subject)
+        notice.subject
+    )

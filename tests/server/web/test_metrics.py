@@ -5,6 +5,7 @@ counted by who played them, replies by outcome; the outbox is read from the
 database.  Only this machine (not through a proxy) or a bearer of
 METRICS_TOKEN may scrape.  gunicorn's and the app's logs are JSON lines
 with LOG_FORMAT=json."""
+
 from __future__ import annotations
 
 import json
@@ -53,21 +54,49 @@ def get(url: str, **headers) -> tuple[int, str]:
 
 def test_workers_and_scheduler_add_up_in_one_scrape(sqlite_url, smtp, tmp_path):
     app = make_app(sqlite_url, smtp, tmp_path)
-    started_game(app, tag="m")                   # mail waiting in the outbox
+    started_game(app, tag="m")  # mail waiting in the outbox
     port, folder = free_port(), tmp_path / "metrics"
     folder.mkdir()
-    env = dict(os.environ, DATABASE_URL=sqlite_url, PBEM_INSTANCE=str(tmp_path / "instance"),
-               SECRET_KEY="test-secret", SMTP_PORT=str(smtp.port), SCHEDULER_INTERVAL="1",
-               PROMETHEUS_MULTIPROC_DIR=str(folder), METRICS_TOKEN="scrape-token",
-               LOG_FORMAT="json", PBEM_ACCESS_LOG="-")
-    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py",
-                            "--workers", "2", "--bind", f"127.0.0.1:{port}", "server.wsgi:app"],
-                           cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    scheduler = subprocess.Popen([sys.executable, "-m", "server.processes.scheduler"], cwd=ROOT,
-                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = dict(
+        os.environ,
+        DATABASE_URL=sqlite_url,
+        PBEM_INSTANCE=str(tmp_path / "instance"),
+        SECRET_KEY="test-secret",
+        SMTP_PORT=str(smtp.port),
+        SCHEDULER_INTERVAL="1",
+        PROMETHEUS_MULTIPROC_DIR=str(folder),
+        METRICS_TOKEN="scrape-token",
+        LOG_FORMAT="json",
+        PBEM_ACCESS_LOG="-",
+    )
+    web = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "config/gunicorn.conf.py",
+            "--workers",
+            "2",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "server.wsgi:app",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "server.processes.scheduler"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):                     # the workers may still be starting
+        for _ in range(200):  # the workers may still be starting
             try:
                 get(f"{base}/healthz")
                 break
@@ -90,17 +119,27 @@ def test_workers_and_scheduler_add_up_in_one_scrape(sqlite_url, smtp, tmp_path):
         assert 0 <= sample(text, "pbem_sweep_lag_seconds") < 30
         # Through a proxy (even one on this machine): only with the token.
         assert get(f"{base}/metrics", **{"X-Forwarded-For": "203.0.113.9"})[0] == 403
-        assert get(f"{base}/metrics", **{"X-Forwarded-For": "203.0.113.9",
-                                         "Authorization": "Bearer wrong"})[0] == 403
-        assert get(f"{base}/metrics", **{"X-Forwarded-For": "203.0.113.9",
-                                         "Authorization": "Bearer scrape-token"})[0] == 200
+        assert (
+            get(
+                f"{base}/metrics",
+                **{"X-Forwarded-For": "203.0.113.9", "Authorization": "Bearer wrong"},
+            )[0]
+            == 403
+        )
+        assert (
+            get(
+                f"{base}/metrics",
+                **{"X-Forwarded-For": "203.0.113.9", "Authorization": "Bearer scrape-token"},
+            )[0]
+            == 200
+        )
     finally:
         for proc in (web, scheduler):
             proc.terminate()
         logs = "".join(proc.communicate(timeout=20)[1].decode() for proc in (web, scheduler))
     lines = [line for line in logs.splitlines() if line.strip()]
     assert any("Booting worker" in line for line in lines)
-    assert any('"GET /healthz' in line for line in lines)       # the access log
+    assert any('"GET /healthz' in line for line in lines)  # the access log
     for line in lines:
         entry = json.loads(line)
         assert {"time", "level", "logger", "message"} <= set(entry), line
@@ -120,12 +159,16 @@ def test_moves_are_counted_by_who_played_them_and_replies_by_outcome(app):
         random_move(app, game.id, rnd)
     sweep_past_deadline(app, game.id)
     with app.app_context(), db.connection_context():
-        replies.receive(b"From: someone@example.org\r\nTo: x@example.org\r\n"
-                        b"Message-ID: <m1@example.org>\r\nSubject: hi\r\n\r\nhello\r\n",
-                        app.extensions["pbem_mailer"])
-        replies.receive(b"From: someone@example.org\r\nTo: x@example.org\r\n"
-                        b"Message-ID: <m1@example.org>\r\nSubject: hi\r\n\r\nhello\r\n",
-                        app.extensions["pbem_mailer"])
+        replies.receive(
+            b"From: someone@example.org\r\nTo: x@example.org\r\n"
+            b"Message-ID: <m1@example.org>\r\nSubject: hi\r\n\r\nhello\r\n",
+            app.extensions["pbem_mailer"],
+        )
+        replies.receive(
+            b"From: someone@example.org\r\nTo: x@example.org\r\n"
+            b"Message-ID: <m1@example.org>\r\nSubject: hi\r\n\r\nhello\r\n",
+            app.extensions["pbem_mailer"],
+        )
     after = scrape(app)
 
     def grew(name, **labels):

@@ -3,6 +3,7 @@ public lobbies with a free seat (game, options, seats, clock, the table's
 language) and joins one with a click; the host hears by mail who joined or
 left through the page, and may call off a lobby that has not started (the
 players are told, and it leaves the list)."""
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,18 @@ from server.services import games
 
 def lobby(app, host, name: str, seats: int = 3, public: bool = True, **extra) -> int:
     with app.app_context(), db.connection_context():
-        game = games.create_game(host, "puerto_rico", name, seats, {}, 48, [24],
-                                 app.extensions["pbem_mailer"], public=public, **extra)
+        game = games.create_game(
+            host,
+            "puerto_rico",
+            name,
+            seats,
+            {},
+            48,
+            [24],
+            app.extensions["pbem_mailer"],
+            public=public,
+            **extra,
+        )
         return game.id
 
 
@@ -28,13 +39,23 @@ def listed(page: str) -> set[str]:
 
 def test_the_list_joins_and_the_host_hears_of_comings_and_goings(app, smtp, send_mail):
     with app.app_context(), db.connection_context():
-        host, ann, bob = user("host@example.org", "Hosta"), user("ann@example.org", "Ann"), \
-            user("bob@example.org", "Bob")
+        host, ann, bob = (
+            user("host@example.org", "Hosta"),
+            user("ann@example.org", "Ann"),
+            user("bob@example.org", "Bob"),
+        )
     # The host makes one through the form: listed, its table speaking Dutch.
     client = sign_in(app, "host@example.org")
-    made = post_form(client, form_for(client.get("/games/new").text, "/games/new"),
-                     name="Suiker", seats="3", move_hours="36", reminder_hours="",
-                     public="y", language="nl")
+    made = post_form(
+        client,
+        form_for(client.get("/games/new").text, "/games/new"),
+        name="Suiker",
+        seats="3",
+        move_hours="36",
+        reminder_hours="",
+        public="y",
+        language="nl",
+    )
     listed_id = int(re.search(r"/games/(\d+)/lobby", made.request.path).group(1))
     assert "Language of the table: Dutch" in made.text
     private = lobby(app, host, "Friends only", public=False)
@@ -45,11 +66,11 @@ def test_the_list_joins_and_the_host_hears_of_comings_and_goings(app, smtp, send
         games.join(started, bob, 1)
         games.start(started, host, app.extensions["pbem_mailer"])
 
-    page = app.test_client().get("/games/open")       # anybody may look
+    page = app.test_client().get("/games/open")  # anybody may look
     assert page.status_code == 200 and listed(page.text) == {str(listed_id)}
     assert "Suiker" in page.text and "Dutch" in page.text and "Hours per move: 36" in page.text
     assert "2 seats free" in page.text and "Building set: <b>base</b>" in page.text, page.text
-    assert "/take-seat" not in page.text                # joining needs an account
+    assert "/take-seat" not in page.text  # joining needs an account
 
     ann_client = sign_in(app, "ann@example.org")
     page = ann_client.get("/games/open")
@@ -67,11 +88,15 @@ def test_the_list_joins_and_the_host_hears_of_comings_and_goings(app, smtp, send
 
     # Refusals say why, and change nothing.
     token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
-    for game_id, words in ((private, "not among the open games"), (full, "Every seat"),
-                           (started, "already started"), (99999, "no such game")):
+    for game_id, words in (
+        (private, "not among the open games"),
+        (full, "Every seat"),
+        (started, "already started"),
+        (99999, "no such game"),
+    ):
         refused = ann_client.post(f"/games/{game_id}/take-seat", data={"csrf_token": token})
         assert refused.status_code in (400, 404) and words in refused.text, game_id
-    assert ann_client.post(f"/games/{listed_id}/take-seat").status_code == 400   # no CSRF
+    assert ann_client.post(f"/games/{listed_id}/take-seat").status_code == 400  # no CSRF
     with app.app_context(), db.connection_context():
         assert not Seat.select().where(Seat.user == ann.id).exists()
 
@@ -84,7 +109,7 @@ def test_the_host_calls_off_a_lobby_and_the_players_are_told(app, smtp, send_mai
         games.join(game_id, ann, 1)
     ann_client = sign_in(app, "a@example.org")
     page = ann_client.get(f"/games/{game_id}/lobby")
-    assert f"/games/{game_id}/cancel" not in page.text         # the host's only
+    assert f"/games/{game_id}/cancel" not in page.text  # the host's only
     token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
     refused = ann_client.post(f"/games/{game_id}/cancel", data={"csrf_token": token})
     assert refused.status_code == 400 and "Only the host" in refused.text
@@ -98,7 +123,7 @@ def test_the_host_calls_off_a_lobby_and_the_players_are_told(app, smtp, send_mai
     assert str(game_id) not in listed(app.test_client().get("/games/open").text)
     send_mail(app)
     (told,) = [m for m in smtp.to("a@example.org")]
-    assert "Hosta called off the game \"Short lived\"" in text_of(told)
+    assert 'Hosta called off the game "Short lived"' in text_of(told)
     assert smtp.to("h@example.org") == []
     host_token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
     again = host_client.post(f"/games/{game_id}/cancel", data={"csrf_token": host_token})

@@ -2,13 +2,14 @@
 every kind of mail is rendered in a pseudo-locale (pseudo_locale.py: each
 catalog message ⟦ẇŕáṕṕéđ⟧); a plain English word left in one is a text no
 catalog holds.  Also: each kind of mail says what it is first in its subject."""
+
 from __future__ import annotations
 
 import random
 import re
 
-import pytest
 import pseudo_locale
+import pytest
 from clock_helpers import random_move, sign_in, user
 from conftest import make_app
 from moderation_helpers import make_moderator
@@ -20,18 +21,43 @@ from server.db import db
 from server.models import Game, Outbox, Seat, User
 from server.services import games, moderation, moves, proposals, replies, table_talk, takebacks
 from server.services.clock import deadlines
-from server.services.state_store import load_state, rules
 from server.services.clock.sweep import prompt_for, waiting_games
+from server.services.state_store import load_state, rules
 
 # People's and games' names: no catalog holds them.  Game kinds' titles and
 # the languages' own names are names too.
-NAMES = ["Ana Alba", "Bo Berg", "Cy Cole", "Mo Mod", "Sugar Cane", "Lobby Tea", "Puerto Rico",
-         "Race to the New Found Land", "English", "Nederlands", "Deutsch", "Français", "pbem",
-         "eo", "localhost",
-         "Good luck, all", "Holidays", "A slip", "Dee Dow"] + [
-    # The word an /option mail command takes, shown beside its translation.
-    f"({choice})" for kind in GAMES.values() for spec in kind.options for choice in spec.choices
-] + [kind.title for kind in GAMES.values()] + pseudo_locale.engine_proper_names()
+NAMES = (
+    [
+        "Ana Alba",
+        "Bo Berg",
+        "Cy Cole",
+        "Mo Mod",
+        "Sugar Cane",
+        "Lobby Tea",
+        "Puerto Rico",
+        "Race to the New Found Land",
+        "English",
+        "Nederlands",
+        "Deutsch",
+        "Français",
+        "pbem",
+        "eo",
+        "localhost",
+        "Good luck, all",
+        "Holidays",
+        "A slip",
+        "Dee Dow",
+    ]
+    + [
+        # The word an /option mail command takes, shown beside its translation.
+        f"({choice})"
+        for kind in GAMES.values()
+        for spec in kind.options
+        for choice in spec.choices
+    ]
+    + [kind.title for kind in GAMES.values()]
+    + pseudo_locale.engine_proper_names()
+)
 
 
 @pytest.fixture(scope="module")
@@ -44,26 +70,34 @@ def pseudo_app(tmp_path_factory, request):
     with pytest.MonkeyPatch.context() as patch:
         pseudo_locale.enable(patch, folder)
         smtp = type("NoSmtp", (), {"port": 9})()
-        app = make_app(f"sqlite:///{tmp / 'pseudo.sqlite3'}", smtp, tmp,
-                       BABEL_TRANSLATION_DIRECTORIES=str(folder))
+        app = make_app(
+            f"sqlite:///{tmp / 'pseudo.sqlite3'}",
+            smtp,
+            tmp,
+            BABEL_TRANSLATION_DIRECTORIES=str(folder),
+        )
         with app.app_context(), db.connection_context():
-            people = [user(f"p{i}@example.org", name, language="eo", timezone="Europe/Paris")
-                      for i, name in enumerate(["Ana Alba", "Bo Berg", "Cy Cole"])]
+            people = [
+                user(f"p{i}@example.org", name, language="eo", timezone="Europe/Paris")
+                for i, name in enumerate(["Ana Alba", "Bo Berg", "Cy Cole"])
+            ]
             mailer = app.extensions["pbem_mailer"]
-            game = games.create_game(people[0], "puerto_rico", "Sugar Cane", 3, {}, 48, [24, 6],
-                                     mailer)
+            game = games.create_game(
+                people[0], "puerto_rico", "Sugar Cane", 3, {}, 48, [24, 6], mailer
+            )
             for i, person in enumerate(people[1:], start=1):
                 games.join(game.id, person, i)
             games.start(game.id, people[0], mailer)
-            lobby = games.create_game(people[1], "new_found_land", "Lobby Tea", 3, {}, 48, [24],
-                                      mailer)
-            ships = games.create_game(people[2], "new_found_land", "Sugar Cane", 3, {}, 48, [24],
-                                      mailer)
+            lobby = games.create_game(
+                people[1], "new_found_land", "Lobby Tea", 3, {}, 48, [24], mailer
+            )
+            ships = games.create_game(
+                people[2], "new_found_land", "Sugar Cane", 3, {}, 48, [24], mailer
+            )
             for i, person in enumerate(people[:2], start=1):
                 games.join(ships.id, person, i)
             games.start(ships.id, people[2], mailer)
-            over = games.create_game(people[0], "puerto_rico", "Lobby Tea", 3, {}, 48, [24],
-                                     mailer)
+            over = games.create_game(people[0], "puerto_rico", "Lobby Tea", 3, {}, 48, [24], mailer)
             for i, person in enumerate(people[1:], start=1):
                 games.join(over.id, person, i)
             games.start(over.id, people[0], mailer)
@@ -74,17 +108,36 @@ def pseudo_app(tmp_path_factory, request):
             # A move of a player's own (with its user: one they may ask to take back).
             ships = Game.get_by_id(ships.id)
             holder = Seat.get((Seat.game == ships.id) & (Seat.index == ships.to_move))
-            moves.play(ships.id, ships.to_move,
-                       rules(ships).legal_actions(load_state(ships), ships.to_move)[0],
-                       ships.seq, "player", mailer=mailer, user_id=holder.user_id)
+            moves.play(
+                ships.id,
+                ships.to_move,
+                rules(ships).legal_actions(load_state(ships), ships.to_move)[0],
+                ships.seq,
+                "player",
+                mailer=mailer,
+                user_id=holder.user_id,
+            )
         with app.app_context(), db.connection_context():
             # A seat that changed hands (the record's tenures, the newcomer's mail), a
             # finished game (its scores) and the moderator's notices with the board.
             user("dee@example.org", "Dee Dow", language="eo")
-            moderation.replace(over.id, User.get_by_id(mod.id), Game.get_by_id(over.id).seq, 2,
-                               "dee@example.org", "Dee Dow", "Holidays", mailer=mailer)
-            moderation.abandon(over.id, User.get_by_id(mod.id), Game.get_by_id(over.id).seq,
-                               "Holidays", mailer=mailer)
+            moderation.replace(
+                over.id,
+                User.get_by_id(mod.id),
+                Game.get_by_id(over.id).seq,
+                2,
+                "dee@example.org",
+                "Dee Dow",
+                "Holidays",
+                mailer=mailer,
+            )
+            moderation.abandon(
+                over.id,
+                User.get_by_id(mod.id),
+                Game.get_by_id(over.id).seq,
+                "Holidays",
+                mailer=mailer,
+            )
         yield app, game.id, lobby.id, ships.id, over.id
     pseudo_locale.disable()
 
@@ -104,25 +157,48 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
     visitor = app.test_client()
     moderator = sign_in(app, "mod@example.org")
     eo = {"Accept-Language": "eo"}
-    pages = [(visitor, p) for p in ("/", "/login", "/signup", "/reset", "/no/such/page")] + [
-        (player, p) for p in ("/", "/games/new", "/games/new?kind=new_found_land",
-                              f"/games/{game_id}", f"/games/{game_id}/log",
-                              f"/games/{game_id}/at/1", f"/games/{game_id}/record.txt",
-                              "/settings", "/account", "/games/999999")] + [
-        (sign_in(app, "p1@example.org"), f"/games/{lobby_id}/lobby"),
-        (sign_in(app, f"p{ships_to_move}@example.org"), f"/games/{ships_id}"),
-        # Seat 1 of the finished game (a spectator's drawing says "seat None":
-        # an engine text, reported to its owner).
-        (sign_in(app, "p0@example.org"), f"/games/{over_id}"),
-        (player, f"/games/{over_id}/record.txt")] + [
-        (moderator, p) for p in ("/moderation", f"/moderation/games/{game_id}",
-                                 f"/moderation/games/{over_id}", "/moderation/moderators",
-                                 "/moderation/inbound")]
+    pages = (
+        [(visitor, p) for p in ("/", "/login", "/signup", "/reset", "/no/such/page")]
+        + [
+            (player, p)
+            for p in (
+                "/",
+                "/games/new",
+                "/games/new?kind=new_found_land",
+                f"/games/{game_id}",
+                f"/games/{game_id}/log",
+                f"/games/{game_id}/at/1",
+                f"/games/{game_id}/record.txt",
+                "/settings",
+                "/account",
+                "/games/999999",
+            )
+        ]
+        + [
+            (sign_in(app, "p1@example.org"), f"/games/{lobby_id}/lobby"),
+            (sign_in(app, f"p{ships_to_move}@example.org"), f"/games/{ships_id}"),
+            # Seat 1 of the finished game (a spectator's drawing says "seat None":
+            # an engine text, reported to its owner).
+            (sign_in(app, "p0@example.org"), f"/games/{over_id}"),
+            (player, f"/games/{over_id}/record.txt"),
+        ]
+        + [
+            (moderator, p)
+            for p in (
+                "/moderation",
+                f"/moderation/games/{game_id}",
+                f"/moderation/games/{over_id}",
+                "/moderation/moderators",
+                "/moderation/inbound",
+            )
+        ]
+    )
     found = {}
     # A refused vacation (a year and more ahead) on the settings page.
     settings = player.get("/settings", headers=eo).text
-    refused = post_form(player, form_for(settings, "/settings/vacations"),
-                        starts="2099-01-01", ends="2099-01-02")
+    refused = post_form(
+        player, form_for(settings, "/settings/vacations"), starts="2099-01-01", ends="2099-01-02"
+    )
     assert refused.status_code == 400
     check("refused vacation", pseudo_locale.visible(refused.text), found)
     for client, path in pages:
@@ -145,11 +221,15 @@ def test_every_mail_speaks_only_the_readers_language_and_says_what_it_is(pseudo_
         title = rules(game).title
         table_talk.post(game_id, seats[1], "Good luck, all", mailer)
         proposals.propose(game_id, host, game.seq, "undo", {"count": 1}, "A slip", mailer=mailer)
-        moderation.extend(game_id, mod, Game.get_by_id(game_id).seq, 24, "Holidays",
-                          mailer=mailer)
+        moderation.extend(game_id, mod, Game.get_by_id(game_id).seq, 24, "Holidays", mailer=mailer)
         seat = Seat.get_by_id(seats[game.to_move].id)
-        mailer.final(game, title, seats[1], [{"winner": True, "name": "Bo Berg", "seat": 2,
-                                              "total": 31, "breakdown": []}], "")
+        mailer.final(
+            game,
+            title,
+            seats[1],
+            [{"winner": True, "name": "Bo Berg", "seat": 2, "total": 31, "breakdown": []}],
+            "",
+        )
         mailer.timeout(game, title, seats[2], [], True)
         mailer.new_link(game, title, seats[2])
         mailer.stalling(game, title, mod, "Cy Cole", 3)
@@ -162,41 +242,80 @@ def test_every_mail_speaks_only_the_readers_language_and_says_what_it_is(pseudo_
         mailer.address_change(host, "ana.new@example.org")
         mailer.account_exists(host)
         # The sweep's own words (tested in test_reminder_language.py).
-        prompt, deadline = prompt_for(mailer, game, seat.user), deadlines.local_text(
-            seat.deadline, seat.user.timezone, seat.user.language)
+        prompt, deadline = (
+            prompt_for(mailer, game, seat.user),
+            deadlines.local_text(seat.deadline, seat.user.timezone, seat.user.language),
+        )
         mailer.reminder(game, title, seat, prompt, deadline)
         mailer.reminder(game, title, seat, prompt, deadline, last_call=True)
         mailer.digest(seat.user, waiting_games(mailer, seat.user))
         mailer.confirm(host)
         mailer.reset_unknown("nobody@example.org", "eo")
         mailer.outage_summary(mod, deadline, deadline, 2, ["Sugar Cane"], 0)
-        replies._answer(game, seats[1], mailer, "refused",
-                        N_("No command was found at the top of your mail."))
-        replies._lobby_answer(seats[1].user.email, seats[1].user, lobby, mailer, "refused",
-                              N_("This lobby address was revoked by the host."), [])
+        replies._answer(
+            game, seats[1], mailer, "refused", N_("No command was found at the top of your mail.")
+        )
+        replies._lobby_answer(
+            seats[1].user.email,
+            seats[1].user,
+            lobby,
+            mailer,
+            "refused",
+            N_("This lobby address was revoked by the host."),
+            [],
+        )
         ships = Game.get_by_id(ships_id)
-        mover, offer = next((s, o) for s in Seat.select().where(Seat.game == ships_id)
-                            for o in takebacks.offers(ships, s))
+        mover, offer = next(
+            (s, o)
+            for s in Seat.select().where(Seat.game == ships_id)
+            for o in takebacks.offers(ships, s)
+        )
         takebacks.ask(ships_id, mover.user, ships.seq, offer.seq, mailer=mailer)
     with app.app_context(), db.connection_context():
         mails = list(Outbox.select().order_by(Outbox.id))
     kinds = {m.kind for m in mails}
-    assert {"turn", "started", "reminder", "talk", "moderation_notice", "final", "timeout",
-            "new_link", "stalling", "lobby_reminder", "lobby_closed", "invite", "outage",
-            "reset", "address_change", "address_notice", "account_exists", "digest", "confirm",
-            "reset_unknown", "outage_summary", "reply_refused", "reply_lobby",
-            "takeback_request", "moderation_seat"} <= kinds, kinds
+    assert {
+        "turn",
+        "started",
+        "reminder",
+        "talk",
+        "moderation_notice",
+        "final",
+        "timeout",
+        "new_link",
+        "stalling",
+        "lobby_reminder",
+        "lobby_closed",
+        "invite",
+        "outage",
+        "reset",
+        "address_change",
+        "address_notice",
+        "account_exists",
+        "digest",
+        "confirm",
+        "reset_unknown",
+        "outage_summary",
+        "reply_refused",
+        "reply_lobby",
+        "takeback_request",
+        "moderation_seat",
+    } <= kinds, kinds
     found, firsts = {}, {}
     for m in mails:
-        for part, text in (("subject", m.subject), ("text", m.body_text),
-                           ("html", pseudo_locale.visible(m.body_html))):
+        for part, text in (
+            ("subject", m.subject),
+            ("text", m.body_text),
+            ("html", pseudo_locale.visible(m.body_html)),
+        ):
             check(f"{m.kind} {part}", text, found)
         # What it is, first: a subject of its own per kind.
         assert m.subject.startswith(("⟦", "[pbem] ⟦")), m.subject
         firsts.setdefault(m.subject.split(":")[0], set()).add(m.kind)
     assert not found, found
-    shared = {first: k for first, k in firsts.items()
-              if len(k - {"address_change", "address_notice"}) > 1}
+    shared = {
+        first: k for first, k in firsts.items() if len(k - {"address_change", "address_notice"}) > 1
+    }
     assert not shared, shared
 
 
@@ -204,6 +323,7 @@ def test_subjects_say_what_a_mail_is_in_plain_words(app):
     """In English: "Result: Sugar (Puerto Rico #1)", "Undo proposal: …";
     table talk keeps its capital."""
     from clock_helpers import started_game
+
     game = started_game(app, players=3, tag="s")
     random_move(app, game.id, random.Random(1))
     mailer = app.extensions["pbem_mailer"]
@@ -212,17 +332,21 @@ def test_subjects_say_what_a_mail_is_in_plain_words(app):
         seats = list(Seat.select().where(Seat.game == game.id).order_by(Seat.index))
         User.update(language="nl").where(User.id == seats[2].user_id).execute()
         final = mailer.final(game, "Puerto Rico", seats[1], [], "")
-        proposals.propose(game.id, seats[0].user, game.seq, "undo", {"count": 1}, "Oops",
-                          mailer=mailer)
+        proposals.propose(
+            game.id, seats[0].user, game.seq, "undo", {"count": 1}, "Oops", mailer=mailer
+        )
         undo = Outbox.select().where(Outbox.kind == "moderation_notice").order_by(Outbox.id)
         table_talk.post(game.id, seats[0], "Nice move", mailer)
         talk = Outbox.select().where(Outbox.kind == "talk").order_by(Outbox.id)
         assert final.subject == f"Result: Game s (Puerto Rico #{game.id})"
         assert [m.subject for m in undo] == [
             f"Undo proposal: Game s (Puerto Rico #{game.id})",
-            f"Voorstel om zetten terug te nemen: Game s (Puerto Rico #{game.id})"]
-        assert {m.subject for m in talk} == {"S 1 says: Nice move, Game s",
-                                             "S 1 zegt: Nice move, Game s"}
+            f"Voorstel om zetten terug te nemen: Game s (Puerto Rico #{game.id})",
+        ]
+        assert {m.subject for m in talk} == {
+            "S 1 says: Nice move, Game s",
+            "S 1 zegt: Nice move, Game s",
+        }
         turn = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
     # Once "seat 1:send ships" in the HTML part: the prompt after a space.
     assert re.search(r"seat \d+: <b>\w", turn.body_html), turn.body_html

@@ -1,6 +1,7 @@
 """Rate limits (issue 12): sign-in, sign-up, reset, invitations and new seat
 links, per client and per typed address; a clear 429 page that changes
 nothing; and with several web workers one count kept in a shared Redis."""
+
 from __future__ import annotations
 
 import os
@@ -40,12 +41,13 @@ def test_sign_in_is_limited_per_address(sqlite_url, smtp, tmp_path):
     app = make_app(sqlite_url, smtp, tmp_path, RATELIMIT_SIGNIN_PER_ADDRESS="3 per minute")
     signup(app.test_client(), "Ann", "ann@example.org")
     guesser = app.test_client()
-    codes = [attempt(guesser, "/login", email="ann@example.org", password=f"guess {i}").status_code
-             for i in range(4)]
+    codes = [
+        attempt(guesser, "/login", email="ann@example.org", password=f"guess {i}").status_code
+        for i in range(4)
+    ]
     assert codes == [400, 400, 400, 429]
     # Even the right password waits now; the page says so and changes nothing.
-    right = attempt(app.test_client(), "/login", email="ANN@example.org",
-                    password="correct horse")
+    right = attempt(app.test_client(), "/login", email="ANN@example.org", password="correct horse")
     assert right.status_code == 429 and "Too many attempts" in right.text
     assert "Sign out" not in guesser.get("/").text
     # Another address is not held up by it.
@@ -56,18 +58,24 @@ def test_sign_in_is_limited_per_address(sqlite_url, smtp, tmp_path):
 def test_sign_in_is_limited_per_client(sqlite_url, smtp, tmp_path):
     app = make_app(sqlite_url, smtp, tmp_path, RATELIMIT_SIGNIN_PER_CLIENT="4 per minute")
     client = app.test_client()
-    codes = [attempt(client, "/login", email=f"n{i}@example.org", password="x").status_code
-             for i in range(5)]
+    codes = [
+        attempt(client, "/login", email=f"n{i}@example.org", password="x").status_code
+        for i in range(5)
+    ]
     assert codes == [400, 400, 400, 400, 429]
-    assert client.get("/login").status_code == 200          # reading is not limited
+    assert client.get("/login").status_code == 200  # reading is not limited
 
 
 def test_reset_and_sign_up_mail_an_address_only_so_often(sqlite_url, smtp, tmp_path):
     app = make_app(sqlite_url, smtp, tmp_path, RATELIMIT_MAIL_PER_ADDRESS="2 per hour")
     client = app.test_client()
     assert attempt(client, "/reset", email="victim@example.org").status_code == 200
-    assert attempt(client, "/signup", name="V", email="victim@example.org",
-                   password="long password").status_code == 200
+    assert (
+        attempt(
+            client, "/signup", name="V", email="victim@example.org", password="long password"
+        ).status_code
+        == 200
+    )
     third = attempt(client, "/reset", email="victim@example.org")
     assert third.status_code == 429
     assert mails_to(app, "victim@example.org") == 2
@@ -78,14 +86,25 @@ def test_invitations_and_new_links_are_limited_per_user(sqlite_url, smtp, tmp_pa
     host = app.test_client()
     signup(host, "Host", "host@example.org")
     page = host.get("/games/new")
-    lobby = post_form(host, form_for(page.text, "/games/new"), name="g", seats="3",
-                      move_hours="24", reminder_hours="")
+    lobby = post_form(
+        host,
+        form_for(page.text, "/games/new"),
+        name="g",
+        seats="3",
+        move_hours="24",
+        reminder_hours="",
+    )
     for i in range(2):
-        assert post_form(host, form_for(lobby.text, "/invite"),
-                         emails=f"friend{i}@example.org").status_code == 200
-    refused = host.post(form_for(lobby.text, "/invite")["action"],
-                        data=dict(form_for(lobby.text, "/invite")["fields"],
-                                  emails="spam@example.org"))
+        assert (
+            post_form(
+                host, form_for(lobby.text, "/invite"), emails=f"friend{i}@example.org"
+            ).status_code
+            == 200
+        )
+    refused = host.post(
+        form_for(lobby.text, "/invite")["action"],
+        data=dict(form_for(lobby.text, "/invite")["fields"], emails="spam@example.org"),
+    )
     assert refused.status_code == 429 and mails_to(app, "spam@example.org") == 0
 
 
@@ -93,6 +112,7 @@ def test_invitations_and_new_links_are_limited_per_user(sqlite_url, smtp, tmp_pa
 @pytest.fixture
 def redis_url():
     import redis
+
     try:
         redis.Redis.from_url(REDIS_URL, socket_timeout=2).ping()
     except redis.RedisError as exc:
@@ -108,16 +128,40 @@ def test_two_workers_share_one_count_in_redis(redis_url, tmp_path):
     """gunicorn with two workers: the limit holds across both, because the
     count lives in Redis, not in each worker's memory."""
     port = free_port()
-    env = dict(os.environ, PBEM_INSTANCE=str(tmp_path), DATABASE_URL="sqlite:///pbem.sqlite3",
-               PUBLIC_BASE_URL=f"http://127.0.0.1:{port}", RATELIMIT_STORAGE_URI=redis_url,
-               RATELIMIT_KEY_PREFIX=f"pbem-test-{uuid.uuid4().hex}",
-               RATELIMIT_SIGNIN_PER_ADDRESS="4 per minute", SMTP_HOST="127.0.0.1",
-               SMTP_PORT=str(free_port()))
-    subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "migrate"], cwd=ROOT,
-                   env=env, check=True, capture_output=True)
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "2", "--bind",
-                             f"127.0.0.1:{port}", "wsgi:app"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = dict(
+        os.environ,
+        PBEM_INSTANCE=str(tmp_path),
+        DATABASE_URL="sqlite:///pbem.sqlite3",
+        PUBLIC_BASE_URL=f"http://127.0.0.1:{port}",
+        RATELIMIT_STORAGE_URI=redis_url,
+        RATELIMIT_KEY_PREFIX=f"pbem-test-{uuid.uuid4().hex}",
+        RATELIMIT_SIGNIN_PER_ADDRESS="4 per minute",
+        SMTP_HOST="127.0.0.1",
+        SMTP_PORT=str(free_port()),
+    )
+    subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "wsgi", "migrate"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--workers",
+            "2",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "wsgi:app",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         codes = [login_once(base, "ann@example.org") for _ in range(8)]
@@ -131,7 +175,7 @@ def login_once(base: str, email: str) -> int:
     """One sign-in attempt on a fresh connection (either worker may answer)."""
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
     page = None
-    for _ in range(100):                    # the workers may still be starting
+    for _ in range(100):  # the workers may still be starting
         try:
             with opener.open(f"{base}/login", timeout=5) as resp:
                 page = resp.read().decode()
@@ -139,8 +183,9 @@ def login_once(base: str, email: str) -> int:
         except OSError:
             time.sleep(0.1)
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
-    data = urllib.parse.urlencode({"csrf_token": token, "email": email,
-                                   "password": "wrong"}).encode()
+    data = urllib.parse.urlencode(
+        {"csrf_token": token, "email": email, "password": "wrong"}
+    ).encode()
     try:
         with opener.open(f"{base}/login", data=data, timeout=10) as resp:
             return resp.status

@@ -2,6 +2,7 @@
 PUBLIC_BASE_URL is https, every response carries a CSP without inline script
 or style and the other protective headers, a body over MAX_CONTENT_LENGTH is
 a 413 without being read, and ProxyFix trusts X-Forwarded-* only when told."""
+
 from __future__ import annotations
 
 import io
@@ -24,20 +25,36 @@ from server.db import migrate
 from server.web.protection import CSP
 
 ROOT = Path(__file__).resolve().parents[3]
-TEMPLATES = [*(ROOT / "server/web/templates").rglob("*.html"),
-             *(ROOT / "server/mail/templates").rglob("*.html")]
+TEMPLATES = [
+    *(ROOT / "server/web/templates").rglob("*.html"),
+    *(ROOT / "server/mail/templates").rglob("*.html"),
+]
 # A script element is allowed only empty, loading a file of this site
 # (static/timezone.js): the CSP allows 'self' and nothing inline.
-OWN_SCRIPT = (r""" src="(?:/static/|\{\{ url_for\('static', filename=')[\w.]+"""
-              r"""(?:'\) \}\})?" defer></script>""")
-INLINE = re.compile(r"<script(?!" + OWN_SCRIPT + r")|<style|\sstyle\s*=|\son[a-z]+\s*=|javascript:", re.IGNORECASE)
-EXPECTED = {"Content-Security-Policy": CSP, "Referrer-Policy": "same-origin",
-            "X-Content-Type-Options": "nosniff", "X-Frame-Options": "DENY"}
+OWN_SCRIPT = (
+    r""" src="(?:/static/|\{\{ url_for\('static', filename=')[\w.]+"""
+    r"""(?:'\) \}\})?" defer></script>"""
+)
+INLINE = re.compile(
+    r"<script(?!" + OWN_SCRIPT + r")|<style|\sstyle\s*=|\son[a-z]+\s*=|javascript:", re.IGNORECASE
+)
+EXPECTED = {
+    "Content-Security-Policy": CSP,
+    "Referrer-Policy": "same-origin",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+}
 
 
 def bare_app(tmp_path, sqlite_url, **config):
-    app = create_app({"DATABASE_URL": sqlite_url, "INSTANCE_PATH": str(tmp_path / "i"),
-                      "SECRET_KEY": "x", **config})
+    app = create_app(
+        {
+            "DATABASE_URL": sqlite_url,
+            "INSTANCE_PATH": str(tmp_path / "i"),
+            "SECRET_KEY": "x",
+            **config,
+        }
+    )
     migrate()
     return app
 
@@ -52,23 +69,37 @@ def test_the_policy_allows_only_own_script_files_and_no_framing():
     """Issue 27: the site's own script files (the sign-up form's time zone),
     never inline script."""
     parts = dict(p.strip().split(" ", 1) for p in CSP.split(";"))
-    assert parts == {"default-src": "'none'", "script-src": "'self'", "style-src": "'self'",
-                     "img-src": "'self' data:", "form-action": "'self'",
-                     "frame-ancestors": "'none'", "base-uri": "'none'"}
+    assert parts == {
+        "default-src": "'none'",
+        "script-src": "'self'",
+        "style-src": "'self'",
+        "img-src": "'self' data:",
+        "form-action": "'self'",
+        "frame-ancestors": "'none'",
+        "base-uri": "'none'",
+    }
 
 
 def test_every_kind_of_response_carries_the_headers(table):
     client, signed_out = table.clients[0], table.app.test_client()
-    responses = [client.get("/"), client.get(f"/games/{table.game_id}"), client.get("/settings"),
-                 client.get("/moderation"), client.get("/nowhere"), client.get("/s/garbage"),
-                 client.post("/logout", data={}),                   # CSRF refused: 400
-                 client.get("/static/pbem.css"), signed_out.get("/"), signed_out.get("/login"),
-                 signed_out.get(f"/games/{table.game_id}"),         # redirect to sign in
-                 signed_out.post("/login", data="x" * 70_000, content_type="text/plain")]
+    responses = [
+        client.get("/"),
+        client.get(f"/games/{table.game_id}"),
+        client.get("/settings"),
+        client.get("/moderation"),
+        client.get("/nowhere"),
+        client.get("/s/garbage"),
+        client.post("/logout", data={}),  # CSRF refused: 400
+        client.get("/static/pbem.css"),
+        signed_out.get("/"),
+        signed_out.get("/login"),
+        signed_out.get(f"/games/{table.game_id}"),  # redirect to sign in
+        signed_out.post("/login", data="x" * 70_000, content_type="text/plain"),
+    ]
     assert {r.status_code for r in responses} >= {200, 302, 400, 404, 413}
     for resp in responses:
         assert_protected(resp)
-        resp.close()                    # the stylesheet is a file, streamed
+        resp.close()  # the stylesheet is a file, streamed
 
 
 def test_an_unexpected_error_page_carries_the_headers(tmp_path, sqlite_url):
@@ -76,6 +107,7 @@ def test_an_unexpected_error_page_carries_the_headers(tmp_path, sqlite_url):
 
     def boom():
         raise RuntimeError("boom")
+
     app.add_url_rule("/boom", view_func=boom)
     resp = app.test_client().get("/boom")
     assert resp.status_code == 500
@@ -99,8 +131,15 @@ def test_no_template_has_inline_script_or_style(path):
 
 def test_rendered_pages_have_no_inline_script_or_style(table):
     client = table.clients[0]
-    for path in ("/", f"/games/{table.game_id}", "/settings",
-                 f"/moderation/games/{table.game_id}", "/moderation", "/games/new", "/account"):
+    for path in (
+        "/",
+        f"/games/{table.game_id}",
+        "/settings",
+        f"/moderation/games/{table.game_id}",
+        "/moderation",
+        "/games/new",
+        "/account",
+    ):
         resp = client.get(path)
         assert resp.status_code == 200, path
         assert not INLINE.search(resp.text), (path, INLINE.search(resp.text).group(0))
@@ -115,8 +154,13 @@ def session_cookie(app, base_url: str) -> str:
 @pytest.mark.parametrize("base", ["https://pbem.example.org", "HTTPS://pbem.example.org:8443/"])
 def test_cookies_are_secure_whenever_the_public_address_is_https(tmp_path, sqlite_url, base):
     # Even when told otherwise: https means Secure, always.
-    app = bare_app(tmp_path, sqlite_url, PUBLIC_BASE_URL=base, SESSION_COOKIE_SECURE=False,
-                   REMEMBER_COOKIE_SECURE=False)
+    app = bare_app(
+        tmp_path,
+        sqlite_url,
+        PUBLIC_BASE_URL=base,
+        SESSION_COOKIE_SECURE=False,
+        REMEMBER_COOKIE_SECURE=False,
+    )
     assert app.config["SESSION_COOKIE_SECURE"] and app.config["REMEMBER_COOKIE_SECURE"]
     cookie = session_cookie(app, "https://pbem.example.org")
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
@@ -168,12 +212,16 @@ class CountingStream(io.RawIOBase):
 FIFTY_MB = 50 * 1024 * 1024
 
 
-@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded",
-                                          "multipart/form-data; boundary=x", "text/plain"])
+@pytest.mark.parametrize(
+    "content_type",
+    ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain"],
+)
 def test_a_50_mb_body_is_refused_unread(table, content_type):
     assert table.app.config["MAX_CONTENT_LENGTH"] == 64 * 1024
-    for client, path in ((table.app.test_client(), "/login"),
-                         (table.clients[0], f"/games/{table.game_id}/move")):
+    for client, path in (
+        (table.app.test_client(), "/login"),
+        (table.clients[0], f"/games/{table.game_id}/move"),
+    ):
         body = CountingStream(FIFTY_MB)
         resp = client.post(path, input_stream=body, content_type=content_type)
         assert resp.request.content_length == FIFTY_MB
@@ -185,8 +233,15 @@ def test_a_50_mb_body_is_refused_unread(table, content_type):
 def test_a_form_under_the_limit_is_read(sqlite_app):
     client = sqlite_app.test_client()
     page = client.get("/login")
-    resp = client.post("/login", data={"csrf_token": csrf(page.text), "email": "a@example.org",
-                                       "password": "wrong", "junk": "j" * 60_000})
+    resp = client.post(
+        "/login",
+        data={
+            "csrf_token": csrf(page.text),
+            "email": "a@example.org",
+            "password": "wrong",
+            "junk": "j" * 60_000,
+        },
+    )
     assert resp.status_code == 400 and "Too large" not in resp.text
 
 
@@ -194,8 +249,13 @@ def test_a_form_under_the_limit_is_read(sqlite_app):
 def served(sqlite_url, smtp, tmp_path):
     """The app on a real HTTP server in a thread; yields (app, port)."""
     server = make_server("127.0.0.1", 0, None, threaded=True)
-    app = make_app(sqlite_url, smtp, tmp_path, TESTING=False,
-                   PUBLIC_BASE_URL=f"http://127.0.0.1:{server.server_port}")
+    app = make_app(
+        sqlite_url,
+        smtp,
+        tmp_path,
+        TESTING=False,
+        PUBLIC_BASE_URL=f"http://127.0.0.1:{server.server_port}",
+    )
     server.app = app
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -209,9 +269,12 @@ def test_a_real_socket_gets_413_before_sending_its_body(served):
     the server waiting for the rest."""
     _app, port = served
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(f"POST /login HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                     "Content-Type: application/x-www-form-urlencoded\r\n"
-                     f"Content-Length: {FIFTY_MB}\r\n\r\n".encode() + b"a" * 1024)
+        sock.sendall(
+            f"POST /login HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {FIFTY_MB}\r\n\r\n".encode()
+            + b"a" * 1024
+        )
         answer = b""
         while b"</html>" not in answer:
             chunk = sock.recv(65536)
@@ -224,11 +287,21 @@ def test_a_real_socket_gets_413_before_sending_its_body(served):
 
 # -- reverse proxy -----------------------------------------------------------------------
 def probe(app):
-    app.add_url_rule("/_probe", view_func=lambda: f"{request.scheme} {request.host} "
-                                                  f"{request.remote_addr}")
-    return app.test_client().get("/_probe", headers={
-        "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https",
-        "X-Forwarded-Host": "pbem.example.org"}).text
+    app.add_url_rule(
+        "/_probe", view_func=lambda: f"{request.scheme} {request.host} {request.remote_addr}"
+    )
+    return (
+        app.test_client()
+        .get(
+            "/_probe",
+            headers={
+                "X-Forwarded-For": "203.0.113.9",
+                "X-Forwarded-Proto": "https",
+                "X-Forwarded-Host": "pbem.example.org",
+            },
+        )
+        .text
+    )
 
 
 def test_forwarded_headers_are_ignored_by_default(tmp_path, sqlite_url):
@@ -236,8 +309,7 @@ def test_forwarded_headers_are_ignored_by_default(tmp_path, sqlite_url):
 
 
 def test_proxy_fix_trusts_the_configured_headers(tmp_path, sqlite_url):
-    app = bare_app(tmp_path, sqlite_url, PROXY_FIX_X_FOR=1, PROXY_FIX_X_PROTO=1,
-                   PROXY_FIX_X_HOST=1)
+    app = bare_app(tmp_path, sqlite_url, PROXY_FIX_X_FOR=1, PROXY_FIX_X_PROTO=1, PROXY_FIX_X_HOST=1)
     assert probe(app) == "https pbem.example.org 203.0.113.9"
 
 
@@ -264,24 +336,28 @@ def caught_mail(folder: Path) -> str:
 
 @pytest.mark.browser
 def test_chromium_shows_styled_pages_and_caught_mail_without_csp_violations(
-        sqlite_url, smtp, tmp_path, browser):
+    sqlite_url, smtp, tmp_path, browser
+):
     server = make_server("127.0.0.1", 0, None, threaded=True)
     base = f"http://127.0.0.1:{server.server_port}"
-    server.app = app = make_app(sqlite_url, smtp, tmp_path, TESTING=False, PUBLIC_BASE_URL=base,
-                                MAIL_CATCHER_DIR="caught")
+    server.app = app = make_app(
+        sqlite_url, smtp, tmp_path, TESTING=False, PUBLIC_BASE_URL=base, MAIL_CATCHER_DIR="caught"
+    )
     name = caught_mail(Path(app.instance_path) / "caught")
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         page = browser.new_page()
         violations = []
-        page.on("console", lambda m: violations.append(m.text)
-                if "Content Security Policy" in m.text else None)
+        page.on(
+            "console",
+            lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+        )
         page.goto(f"{base}/login")
         assert page.evaluate("getComputedStyle(document.body).maxWidth") != "none"
         page.fill("#email", "nobody@example.org")
         page.fill("#password", "wrong password")
-        page.get_by_role("button", name="Sign in").click()      # a form post under the CSP
+        page.get_by_role("button", name="Sign in").click()  # a form post under the CSP
         shows(page, "wrong password")
         page.goto(f"{base}/dev/mail/{name}")
         shows(page, "Plain words")

@@ -4,6 +4,7 @@ seat; "sign out everywhere" ends every session of the account and the seat
 links browsers hold for its seats; a new password or "sign out everywhere"
 ends pending address-change and reset links.  The copied-cookie flow runs in
 Chromium; the rest with test clients on SQLite and PostgreSQL."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,19 +25,18 @@ def test_a_copied_cookie_dies_with_the_sign_out(live, browser, smtp, send_mail):
     thief.add_cookies(stolen)
     spy = thief.new_page()
     spy.goto(f"{base}/account")
-    shows(spy, "Sign out on every device")              # the copy works while Ann is in
+    shows(spy, "Sign out on every device")  # the copy works while Ann is in
     page.get_by_role("button", name="Sign out", exact=True).click()
     shows(page, "Sign in")
     spy.goto(f"{base}/account")
-    assert "/login" in spy.url                          # the copy died with Ann's sign-out
+    assert "/login" in spy.url  # the copy died with Ann's sign-out
     shows(spy, "Please sign in")
     owner.close()
     thief.close()
 
 
 @pytest.mark.browser
-def test_sign_out_everywhere_ends_a_copy_made_on_another_device(live, browser, smtp,
-                                                                 send_mail):
+def test_sign_out_everywhere_ends_a_copy_made_on_another_device(live, browser, smtp, send_mail):
     app, base = live
     laptop = browser.new_context()
     page = laptop.new_page()
@@ -72,7 +72,7 @@ def test_sign_out_ends_the_seat_links_of_every_copy(table):
     borrowed.get(seat_link(mail))
     copy = table.app.test_client()
     copy_cookie(borrowed, copy)
-    move = form_for(copy.get(f"/games/{gid}").text, "/move")    # the copy plays the seat
+    move = form_for(copy.get(f"/games/{gid}").text, "/move")  # the copy plays the seat
     post_form(borrowed, form_for(borrowed.get("/account").text, "/logout"))
     assert not move_form_shown(copy, gid)
     assert copy.get("/account").status_code == 302
@@ -84,7 +84,7 @@ def test_sign_out_ends_the_seat_links_of_every_copy(table):
 def test_sign_out_everywhere_revokes_the_seat_links_browsers_hold(table):
     gid = table.game_id
     seat, player, page, mail = current_turn(table)
-    phone = table.app.test_client()                     # not signed in: the link alone
+    phone = table.app.test_client()  # not signed in: the link alone
     phone.get(seat_link(mail))
     assert move_form_shown(phone, gid)
     post_form(player, form_for(player.get("/account").text, "/logout-everywhere"))
@@ -109,7 +109,7 @@ def test_a_pending_address_change_dies_when_sessions_end(app, ending):
     owner = app.test_client()
     signup(owner, "Cy", "cy@example.org")
     link = ask_address_change(owner, "attacker@example.org")
-    assert owner.get(link).status_code == 200               # valid until...
+    assert owner.get(link).status_code == 200  # valid until...
     if ending == "password":
         form = form_for(owner.get("/account").text, "/account/password")
         post_form(owner, form, current="correct horse", password="a brand new one")
@@ -122,6 +122,7 @@ def test_a_pending_address_change_dies_when_sessions_end(app, ending):
     from moderation_helpers import in_db
 
     from server.models import User
+
     assert in_db(app, lambda: User.get(User.name == "Cy").email) == "cy@example.org"
 
 
@@ -129,8 +130,9 @@ def test_a_reset_link_dies_when_the_owner_signs_out_everywhere(app):
     owner = app.test_client()
     signup(owner, "Di", "di@example.org")
     stranger = app.test_client()
-    stranger.post("/reset", data={"csrf_token": csrf(stranger.get("/reset").text),
-                                  "email": "di@example.org"})
+    stranger.post(
+        "/reset", data={"csrf_token": csrf(stranger.get("/reset").text), "email": "di@example.org"}
+    )
     link = queued_link(app, "di@example.org", "/reset/")
     assert stranger.get(link).status_code == 200
     post_form(owner, form_for(owner.get("/account").text, "/logout-everywhere"))
@@ -144,10 +146,10 @@ def test_a_session_ends_when_its_lifetime_is_over(app):
     from moderation_helpers import in_db
 
     from server.models import BrowserSession, utcnow
+
     old = app.test_client()
     signup(old, "Ed", "ed@example.org")
     assert old.get("/account").status_code == 200
-    in_db(app, lambda: BrowserSession.update(
-        created_at=utcnow() - dt.timedelta(days=31)).execute())
-    signup(app.test_client(), "Flo", "flo@example.org")     # any new session sweeps
+    in_db(app, lambda: BrowserSession.update(created_at=utcnow() - dt.timedelta(days=31)).execute())
+    signup(app.test_client(), "Flo", "flo@example.org")  # any new session sweeps
     assert old.get("/account").status_code == 302

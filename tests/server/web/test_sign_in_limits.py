@@ -3,6 +3,7 @@ item 5): failed attempts count per client, per client and address, and per
 address only from browsers that never signed in to it; and the counts are
 shared by every web worker by default (the site's database), with a warning
 when a store counts per process."""
+
 from __future__ import annotations
 
 import logging
@@ -26,17 +27,23 @@ def client_at(app, address: str):
 
 def attempt(client, password: str, email: str = OWNER):
     page = client.get("/login")
-    return client.post("/login", data={"csrf_token": csrf(page.text), "email": email,
-                                       "password": password})
+    return client.post(
+        "/login", data={"csrf_token": csrf(page.text), "email": email, "password": password}
+    )
 
 
 def test_five_wrong_passwords_do_not_lock_the_owner_out(db_url, smtp, tmp_path):
     # The default figures, per hour rather than per minute: a slow machine
     # must not see a minute's window end halfway through.
-    app = make_app(db_url, smtp, tmp_path, RATELIMIT_SIGNIN_PER_CLIENT="20 per hour",
-                   RATELIMIT_SIGNIN_PER_CLIENT_ADDRESS="5 per hour")
+    app = make_app(
+        db_url,
+        smtp,
+        tmp_path,
+        RATELIMIT_SIGNIN_PER_CLIENT="20 per hour",
+        RATELIMIT_SIGNIN_PER_CLIENT_ADDRESS="5 per hour",
+    )
     owner = client_at(app, "192.0.2.10")
-    signup(owner, "Ann", OWNER)                          # signed in: a known browser
+    signup(owner, "Ann", OWNER)  # signed in: a known browser
     owner.post("/logout", data={"csrf_token": csrf(owner.get("/").text)})
     attacker = client_at(app, "203.0.113.66")
     assert [attempt(attacker, f"guess {i}").status_code for i in range(5)] == [400] * 5
@@ -48,7 +55,8 @@ def test_five_wrong_passwords_do_not_lock_the_owner_out(db_url, smtp, tmp_path):
 
 
 def test_many_clients_guessing_one_address_stop_but_the_owners_browser_does_not(
-        sqlite_url, smtp, tmp_path):
+    sqlite_url, smtp, tmp_path
+):
     app = make_app(sqlite_url, smtp, tmp_path, RATELIMIT_SIGNIN_PER_ADDRESS="3 per hour")
     owner = client_at(app, "192.0.2.10")
     signup(owner, "Ann", OWNER)
@@ -60,9 +68,14 @@ def test_many_clients_guessing_one_address_stop_but_the_owners_browser_does_not(
 
 
 def test_signing_in_right_is_not_counted(sqlite_url, smtp, tmp_path):
-    app = make_app(sqlite_url, smtp, tmp_path, RATELIMIT_SIGNIN_PER_CLIENT="2 per hour",
-                   RATELIMIT_SIGNIN_PER_CLIENT_ADDRESS="2 per hour",
-                   RATELIMIT_SIGNIN_PER_ADDRESS="2 per hour")
+    app = make_app(
+        sqlite_url,
+        smtp,
+        tmp_path,
+        RATELIMIT_SIGNIN_PER_CLIENT="2 per hour",
+        RATELIMIT_SIGNIN_PER_CLIENT_ADDRESS="2 per hour",
+        RATELIMIT_SIGNIN_PER_ADDRESS="2 per hour",
+    )
     owner = client_at(app, "192.0.2.10")
     signup(owner, "Ann", OWNER)
     for _ in range(4):
@@ -96,16 +109,38 @@ def test_two_workers_share_one_count_by_default(db_url, tmp_path):
     across both, counted in the site's database."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RATELIMIT_")}
-    env.update(PBEM_INSTANCE=str(tmp_path), DATABASE_URL=db_url,
-               PUBLIC_BASE_URL=f"http://127.0.0.1:{port}",
-               RATELIMIT_KEY_PREFIX=f"pbem-test-{uuid.uuid4().hex}",
-               RATELIMIT_SIGNIN_PER_ADDRESS="4 per hour", SMTP_HOST="127.0.0.1",
-               SMTP_PORT=str(free_port()))
-    subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "migrate"], cwd=ROOT,
-                   env=env, check=True, capture_output=True)
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--workers", "2", "--bind",
-                             f"127.0.0.1:{port}", "wsgi:app"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env.update(
+        PBEM_INSTANCE=str(tmp_path),
+        DATABASE_URL=db_url,
+        PUBLIC_BASE_URL=f"http://127.0.0.1:{port}",
+        RATELIMIT_KEY_PREFIX=f"pbem-test-{uuid.uuid4().hex}",
+        RATELIMIT_SIGNIN_PER_ADDRESS="4 per hour",
+        SMTP_HOST="127.0.0.1",
+        SMTP_PORT=str(free_port()),
+    )
+    subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "wsgi", "migrate"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--workers",
+            "2",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "wsgi:app",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         codes = [login_once(base, OWNER) for _ in range(8)]

@@ -2,6 +2,7 @@
 everybody: from the region of the browser's languages when no script runs
 (static/timezone.js does better in a browser: test_browser_small_things.py),
 and what the form sends wins when it names a real zone."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,23 +13,34 @@ from server.models import User
 from server.web.time_zones import zone_for
 
 
-@pytest.mark.parametrize("header, zone", [
-    ([("nl-NL", 1)], "Europe/Amsterdam"),
-    ([("de", 1), ("de-AT", 0.8)], "Europe/Vienna"),       # the first tag with a region
-    ([("pt_BR", 1)], "America/Sao_Paulo"),                 # most people, not the first zone
-    ([("zh-Hant-TW", 1)], "Asia/Taipei"),
-    ([("en", 1)], "UTC"),                                  # no region: no guess
-    ([("xx-ZZ", 1)], "UTC"),
-])
+@pytest.mark.parametrize(
+    "header, zone",
+    [
+        ([("nl-NL", 1)], "Europe/Amsterdam"),
+        ([("de", 1), ("de-AT", 0.8)], "Europe/Vienna"),  # the first tag with a region
+        ([("pt_BR", 1)], "America/Sao_Paulo"),  # most people, not the first zone
+        ([("zh-Hant-TW", 1)], "Asia/Taipei"),
+        ([("en", 1)], "UTC"),  # no region: no guess
+        ([("xx-ZZ", 1)], "UTC"),
+    ],
+)
 def test_the_region_of_the_browsers_language_names_a_zone(header, zone):
     assert zone_for(header) == zone
 
 
 def sign_up(client, language: str, **fields) -> User:
     page = client.get("/signup", headers={"Accept-Language": language})
-    client.post("/signup", headers={"Accept-Language": language},
-                data={"csrf_token": csrf(page.text), "name": "Wim", "email": "wim@example.org",
-                      "password": "correct horse", **fields})
+    client.post(
+        "/signup",
+        headers={"Accept-Language": language},
+        data={
+            "csrf_token": csrf(page.text),
+            "name": "Wim",
+            "email": "wim@example.org",
+            "password": "correct horse",
+            **fields,
+        },
+    )
     with db.connection_context():
         return User.get(User.email == "wim@example.org")
 

@@ -1,6 +1,7 @@
 """A real Chromium (Debian's, headless) signs up, creates a game, invites,
 starts and plays several turns by clicking; the move page's screenshot is
 kept under test-artifacts/."""
+
 from __future__ import annotations
 
 import re
@@ -34,8 +35,14 @@ def test_sign_up_create_invite_start_and_play(live, browser, smtp, send_mail):
     a.get_by_role("button", name="Send invitations").click()
     shows(a, "Sent 1 invitation")
 
-    sign_up(b, base, "Bob", "bob@example.org", mailbox,
-            start=mail_link(smtp, send_mail, app, "bob@example.org", "You are invited"))
+    sign_up(
+        b,
+        base,
+        "Bob",
+        "bob@example.org",
+        mailbox,
+        start=mail_link(smtp, send_mail, app, "bob@example.org", "You are invited"),
+    )
     b.get_by_role("button", name="Join seat 2").click()
     shows(b, "You sit in seat 2")
 
@@ -48,10 +55,11 @@ def test_sign_up_create_invite_start_and_play(live, browser, smtp, send_mail):
     played = 0
     while played < 8:
         send_mail(app)
-        fresh = {e: smtp.to(e)[seen[e]:] for e in pages}
+        fresh = {e: smtp.to(e)[seen[e] :] for e in pages}
         seen = {e: len(smtp.to(e)) for e in pages}
-        (email, mail), = [(e, m) for e, ms in fresh.items() for m in ms
-                          if "It is your turn in" in text_of(m)]
+        ((email, mail),) = [
+            (e, m) for e, ms in fresh.items() for m in ms if "It is your turn in" in text_of(m)
+        ]
         page = pages[email]
         link = re.search(r"http://127\.0\.0\.1:\d+/s/\S+", mail.get_body(("plain",)).get_content())
         page.goto(link.group(0))

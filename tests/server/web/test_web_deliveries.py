@@ -2,6 +2,7 @@
 Settings list their recent mails with status, the moderation page says per
 seat "mail failing since …" and sends it again (on the record), and the
 dashboard puts such games first."""
+
 from __future__ import annotations
 
 from moderation_helpers import moderation_page, notes, site_moderator
@@ -20,8 +21,9 @@ def bounce_turn_mail(table) -> Outbox:
     table.send_mail(app)
     with app.app_context(), db.connection_context():
         row = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
-        raw = postfix_dsn(ReturnPaths.from_settings(app.config).for_outbox(row.id), row,
-                          row.to_addr)
+        raw = postfix_dsn(
+            ReturnPaths.from_settings(app.config).for_outbox(row.id), row, row.to_addr
+        )
         assert deliveries.handle_bounce(raw, app.config)
     return row
 
@@ -33,7 +35,7 @@ def test_settings_list_recent_mails_with_status(sqlite_table):
     assert page.status_code == 200
     assert "Your recent mails" in page.text and 'class="mail-bounced"' in page.text
     assert "User unknown" in page.text and "did not reach you" in page.text
-    assert 'class="mail-sent"' in page.text          # the invitation and others went out
+    assert 'class="mail-sent"' in page.text  # the invitation and others went out
 
 
 def test_moderation_page_shows_failing_mail_and_sends_it_again(sqlite_table, smtp):
@@ -63,6 +65,7 @@ def test_moderation_page_shows_failing_mail_and_sends_it_again(sqlite_table, smt
 
 def test_dashboard_puts_games_with_failing_mail_first(sqlite_app, smtp, send_mail):
     from game_driver import Table
+
     quiet = Table(sqlite_app, smtp, send_mail, 2, seed=3)
     quiet.emails = ["q1@example.org", "q2@example.org"]
     quiet.read = {e: 0 for e in quiet.emails}
@@ -81,6 +84,7 @@ def test_turn_mail_says_what_it_is_and_stands_on_its_own(sqlite_table, smtp):
     """Subject "Your turn: <prompt>, <game>" in the game's thread; the text
     part ends with the settings and unsubscribe links; List-Unsubscribe raw."""
     from game_driver import current_turn
+
     seat, _, _, mail = current_turn(sqlite_table)
     game = sqlite_table.game()
     assert mail["Subject"].startswith("Your turn: ") and mail["Subject"].endswith(f", {game.name}")

@@ -1,5 +1,6 @@
 """Whole games of the registered board game, played through HTTP form posts,
 every turn reached from the link in the email that announced it."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,8 +25,12 @@ def test_complete_game_by_email(app, smtp, send_mail, players):
         assert "Final scores" in final.get_body(("plain",)).get_content()
         assert final["In-Reply-To"] == final["References"]
     # (The address confirmations of sign-up belong to no game.)
-    game_mail = [m for email in table.emails for m in smtp.to(email)
-                 if m["Subject"] != "[pbem] Confirm your address"]
+    game_mail = [
+        m
+        for email in table.emails
+        for m in smtp.to(email)
+        if m["Subject"] != "[pbem] Confirm your address"
+    ]
     assert {m["References"] for m in game_mail} == {game.thread_id}
     ids = [m["Message-ID"] for m in game_mail]
     assert len(ids) == len(set(ids))

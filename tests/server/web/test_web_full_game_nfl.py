@@ -1,5 +1,6 @@
 """Issue 7: Race to the New Found Land is played by email exactly like Puerto
 Rico — through the same server code, which names neither game."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,6 +40,7 @@ def test_a_new_found_land_game_of_timeouts_finishes_by_the_scheduler_alone(sqlit
     from clock_helpers import HOUR, events, game_row, run_sweep, started_game, to_move
 
     from server.models import utcnow
+
     game = started_game(sqlite_app, players=3, kind="new_found_land", tag="nfl")
     now = utcnow()
     for _ in range(3000):

@@ -1,5 +1,6 @@
 """The outbox and its sender against real SMTP servers: retries with backoff
 under one Message-ID, giving up, threading headers, nothing sent in requests."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -33,9 +34,14 @@ class Flaky:
 def queue_one(app):
     with app.app_context(), db.connection_context():
         mailer = app.extensions["pbem_mailer"]
-        return Outbox.create(kind="test", to_addr="someone@example.org", subject="hello",
-                             body_text="hi", body_html="<p>hi</p>",
-                             message_id=mailer.new_message_id()).message_id
+        return Outbox.create(
+            kind="test",
+            to_addr="someone@example.org",
+            subject="hello",
+            body_text="hi",
+            body_html="<p>hi</p>",
+            message_id=mailer.new_message_id(),
+        ).message_id
 
 
 def test_retry_keeps_message_id_and_backs_off(sqlite_app):

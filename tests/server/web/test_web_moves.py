@@ -1,4 +1,5 @@
 """Stale, repeated and simultaneous move submissions."""
+
 from __future__ import annotations
 
 import threading
@@ -51,6 +52,7 @@ def test_simultaneous_submissions_exactly_one_wins(table):
     app, game_id = table.app, table.game_id
     seat, client, page, _ = current_turn(table)
     import json
+
     actions = [json.loads(v) for _, v in move_form(page.text)["buttons"]]
     game = table.game()
     barrier = threading.Barrier(4)

@@ -2,6 +2,7 @@
 (read-only, a GET that changes nothing) with the board as it stood; a
 finished or running game's record can be downloaded (the event log as JSON,
 and a readable text record)."  Hidden information stays hidden in both."""
+
 from __future__ import annotations
 
 import json
@@ -25,10 +26,15 @@ def in_db(app, fn):
 def play_until_a_secret(table: Table, turns: int = 200) -> dict:
     """Turns until the log holds an event only one seat may read."""
     for _ in range(turns):
-        secret = in_db(table.app, lambda: [
-            (row.seq, e) for row in Event.select().where(Event.game == table.game_id)
-            for e in row.events if e.get("private_to") is not None
-            and e["text"] != e.get("public_text")])
+        secret = in_db(
+            table.app,
+            lambda: [
+                (row.seq, e)
+                for row in Event.select().where(Event.game == table.game_id)
+                for e in row.events
+                if e.get("private_to") is not None and e["text"] != e.get("public_text")
+            ],
+        )
         if secret:
             return secret[0][1]
         mails = {email: table.new_mail(email) for email in table.emails}
@@ -51,7 +57,7 @@ def test_records_and_past_positions_show_only_what_the_viewer_may_see(app, smtp,
     assert private in mine.text and private not in theirs.text
     data = json.loads(table.clients[other].get(f"/games/{table.game_id}/record.json").data)
     assert data["players"] == names and private not in json.dumps(data, ensure_ascii=False)
-    assert all(set(row) == {"seq", "text"} for row in data["log"])     # no raw actions
+    assert all(set(row) == {"seq", "text"} for row in data["log"])  # no raw actions
 
     game = in_db(app, lambda: Game.get_by_id(table.game_id))
     seq = game.seq // 2
@@ -72,10 +78,17 @@ def test_bad_positions_and_strangers_get_clear_answers(app, smtp, send_mail):
     table.set_up("Bad")
     client = table.clients[0]
     game = in_db(app, lambda: Game.get_by_id(table.game_id))
-    for path in (f"/games/{game.id}/at/{game.seq + 1}", f"/games/{game.id}/at/-1",
-                 f"/games/{game.id}/at/x", f"/games/{game.id}/at/{10**30}",
-                 f"/games/{game.id + 50}/record.json", f"/games/{game.id + 50}/log",
-                 f"/games/{10**30}/log", f"/games/-1/log", f"/games/x/log"):
+    for path in (
+        f"/games/{game.id}/at/{game.seq + 1}",
+        f"/games/{game.id}/at/-1",
+        f"/games/{game.id}/at/x",
+        f"/games/{game.id}/at/{10**30}",
+        f"/games/{game.id + 50}/record.json",
+        f"/games/{game.id + 50}/log",
+        f"/games/{10**30}/log",
+        "/games/-1/log",
+        "/games/x/log",
+    ):
         assert client.get(path).status_code == 404, path
     assert client.post(f"/games/{game.id}/log").status_code == 405
     stranger = app.test_client()

@@ -1,5 +1,6 @@
 """Migrations build exactly the tables the models describe; settings come from
 config/ and the environment."""
+
 from __future__ import annotations
 
 from playhouse.migrations import Runner
@@ -21,7 +22,7 @@ def test_migrations_go_down_and_up(app):
     runner = Runner(db.obj, str(MIGRATIONS))
     with db.connection_context():
         first = runner.status()[0].name
-        runner.down(target=first)       # every migration, newest first
+        runner.down(target=first)  # every migration, newest first
         assert not any(db.obj.table_exists(m._meta.table_name) for m in MODELS)
         runner.up()
         assert not diff_models(db.obj, MODELS)
@@ -37,11 +38,19 @@ def test_sqlite_pragmas(tmp_path):
 
 
 def test_environment_overrides_config(tmp_path):
-    env = {"PBEM_INSTANCE": str(tmp_path), "SMTP_HOST": "mail.example.org", "SMTP_PORT": "2525",
-           "SMTP_TLS": "starttls", "SMTP_USER": "u", "SMTP_PASSWORD": "p",
-           "MAIL_FROM": "Games <games@example.org>", "PUBLIC_BASE_URL": "https://pbem.example.org",
-           "SESSION_COOKIE_HTTPONLY": "0", "SENDER_INTERVAL": "0.5",
-           "DATABASE_URL": "postgresql://postgres@127.0.0.1:5432/test"}
+    env = {
+        "PBEM_INSTANCE": str(tmp_path),
+        "SMTP_HOST": "mail.example.org",
+        "SMTP_PORT": "2525",
+        "SMTP_TLS": "starttls",
+        "SMTP_USER": "u",
+        "SMTP_PASSWORD": "p",
+        "MAIL_FROM": "Games <games@example.org>",
+        "PUBLIC_BASE_URL": "https://pbem.example.org",
+        "SESSION_COOKIE_HTTPONLY": "0",
+        "SENDER_INTERVAL": "0.5",
+        "DATABASE_URL": "postgresql://postgres@127.0.0.1:5432/test",
+    }
     s = settings.load(env)
     assert (s["SMTP_HOST"], s["SMTP_PORT"], s["SMTP_TLS"]) == ("mail.example.org", 2525, "starttls")
     assert (s["SMTP_USER"], s["SMTP_PASSWORD"]) == ("u", "p")

@@ -1,4 +1,5 @@
 """CSRF, cookies, seat scoping, bad input: clear pages, never a 500."""
+
 from __future__ import annotations
 
 import pytest
@@ -39,6 +40,7 @@ def test_old_form_still_works_days_later(table):
     form = move_form(page.text)
     import time
     from unittest import mock
+
     with mock.patch("time.time", return_value=time.time() + 5 * 24 * 3600):
         assert post_form(client, form, action=form["buttons"][0][1]).status_code == 200
 
@@ -49,15 +51,29 @@ def test_a_non_player_cannot_move(table):
     outsider = table.app.test_client()
     own = signup(outsider, "Eve", "eve@example.org")
     before = db_state(table.app, table.game_id)
-    resp = outsider.post(form["action"], data={"csrf_token": csrf(own.text),
-                                               "seq": form["fields"]["seq"],
-                                               "action": form["buttons"][0][1]})
+    resp = outsider.post(
+        form["action"],
+        data={
+            "csrf_token": csrf(own.text),
+            "seq": form["fields"]["seq"],
+            "action": form["buttons"][0][1],
+        },
+    )
     assert resp.status_code == 403
     assert db_state(table.app, table.game_id) == before
 
 
-@pytest.mark.parametrize("action", ['{"type": "nonsense"}', "[1, 2]", "not json", "",
-                                    '{"type": "role", "role": "king"}', "1" * 3000])
+@pytest.mark.parametrize(
+    "action",
+    [
+        '{"type": "nonsense"}',
+        "[1, 2]",
+        "not json",
+        "",
+        '{"type": "role", "role": "king"}',
+        "1" * 3000,
+    ],
+)
 def test_tampered_actions_are_refused(table, action):
     seat, client, page, _ = current_turn(table)
     form = move_form(page.text)
@@ -68,8 +84,18 @@ def test_tampered_actions_are_refused(table, action):
     assert db_state(table.app, table.game_id) == before
 
 
-@pytest.mark.parametrize("path", ["/games/999999", "/games/999999/lobby", "/nowhere",
-                                  "/games/abc", "/j/garbage", "/l/garbage", "/s/garbage"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/games/999999",
+        "/games/999999/lobby",
+        "/nowhere",
+        "/games/abc",
+        "/j/garbage",
+        "/l/garbage",
+        "/s/garbage",
+    ],
+)
 def test_unknown_things_give_clear_pages(table, path):
     resp = table.clients[0].get(path)
     assert resp.status_code in (404, 410)
@@ -79,23 +105,45 @@ def test_unknown_things_give_clear_pages(table, path):
 def test_posts_to_unknown_game_and_garbage_fields(table):
     client = table.clients[0]
     token = csrf(client.get("/").text)
-    for path in ("/games/999999/move", "/games/999999/join", "/games/999999/start",
-                 f"/games/{table.game_id}/join", f"/games/{table.game_id}/start",
-                 f"/games/{table.game_id}/option", f"/games/{table.game_id}/invite"):
-        for data in ({"csrf_token": token}, {"csrf_token": token, "seat": "x", "seq": "-1",
-                                              "action": "{", "name": "a\nb", "value": "\x00"}):
+    for path in (
+        "/games/999999/move",
+        "/games/999999/join",
+        "/games/999999/start",
+        f"/games/{table.game_id}/join",
+        f"/games/{table.game_id}/start",
+        f"/games/{table.game_id}/option",
+        f"/games/{table.game_id}/invite",
+    ):
+        for data in (
+            {"csrf_token": token},
+            {
+                "csrf_token": token,
+                "seat": "x",
+                "seq": "-1",
+                "action": "{",
+                "name": "a\nb",
+                "value": "\x00",
+            },
+        ):
             resp = client.post(path, data=data)
             assert 400 <= resp.status_code < 500, (path, resp.status_code)
 
 
 def test_cookie_settings_by_default(tmp_path, sqlite_url):
     # Secure follows PUBLIC_BASE_URL (test_security_headers.py): https here.
-    app = create_app({"DATABASE_URL": sqlite_url, "INSTANCE_PATH": str(tmp_path / "i"),
-                      "SECRET_KEY": "x", "PUBLIC_BASE_URL": "https://pbem.example.org"})
+    app = create_app(
+        {
+            "DATABASE_URL": sqlite_url,
+            "INSTANCE_PATH": str(tmp_path / "i"),
+            "SECRET_KEY": "x",
+            "PUBLIC_BASE_URL": "https://pbem.example.org",
+        }
+    )
     assert app.config["SESSION_COOKIE_SECURE"] and app.config["SESSION_COOKIE_HTTPONLY"]
     assert app.config["SESSION_COOKIE_SAMESITE"] == "Lax"
     assert app.config["REMEMBER_COOKIE_DURATION"].days == 30
     from server.db import migrate
+
     migrate()
     client = app.test_client()
     # The sign-up page sets the session cookie (it holds the form's CSRF token).
@@ -121,6 +169,7 @@ def test_header_injection_is_stripped():
 
 def test_game_name_cannot_inject_headers(app, smtp, send_mail):
     from game_driver import Table
+
     t = Table(app, smtp, send_mail, 2, seed=3)
     t.set_up(game_name="Evil =?utf-8?q?=0ABcc:_x@evil.org?=")
     for email in t.emails:

@@ -1,5 +1,6 @@
 """The run command's process tree: migrates, serves, sends mail to the built-in
 catcher whose page shows it, and stops everything on Ctrl-C (SIGINT)."""
+
 from __future__ import annotations
 
 import http.cookiejar
@@ -30,14 +31,24 @@ def wait_for(predicate, timeout=30.0):
 
 def test_serve_runs_everything_and_ctrl_c_stops_it(tmp_path):
     port = free_port()
-    env = dict(os.environ, PBEM_INSTANCE=str(tmp_path), PBEM_PORT=str(port),
-               SENDER_INTERVAL="0.2", PBEM_WORKERS="1")
-    for name in ("SMTP_HOST", "SMTP_PORT", "MAIL_CATCHER_DIR", "DATABASE_URL",
-                 "PUBLIC_BASE_URL"):
+    env = dict(
+        os.environ,
+        PBEM_INSTANCE=str(tmp_path),
+        PBEM_PORT=str(port),
+        SENDER_INTERVAL="0.2",
+        PBEM_WORKERS="1",
+    )
+    for name in ("SMTP_HOST", "SMTP_PORT", "MAIL_CATCHER_DIR", "DATABASE_URL", "PUBLIC_BASE_URL"):
         env.pop(name, None)
-    proc = subprocess.Popen([sys.executable, "-m", "server.processes.serve"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server.processes.serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         lines = []
@@ -57,13 +68,27 @@ def test_serve_runs_everything_and_ctrl_c_stops_it(tmp_path):
         jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         page = wait_for(lambda: fetch(opener, f"{base}/signup"))
-        post(opener, f"{base}/signup", page, name="Ann", email="ann@example.org",
-             password="long enough pw")
+        post(
+            opener,
+            f"{base}/signup",
+            page,
+            name="Ann",
+            email="ann@example.org",
+            password="long enough pw",
+        )
         confirm = wait_for(lambda: caught_link(opener, base, "ann@example.org", "/confirm/"))
         post(opener, confirm, fetch(opener, confirm))
         page = fetch(opener, f"{base}/games/new")
-        lobby = post(opener, f"{base}/games/new", page, kind="puerto_rico", name="Served",
-                     seats="3", move_hours="24", reminder_hours="6")
+        lobby = post(
+            opener,
+            f"{base}/games/new",
+            page,
+            kind="puerto_rico",
+            name="Served",
+            seats="3",
+            move_hours="24",
+            reminder_hours="6",
+        )
         game = re.search(r"/games/(\d+)/invite", lobby).group(1)
         post(opener, f"{base}/games/{game}/invite", lobby, emails="bob@example.org")
         assert wait_for(lambda: caught_link(opener, base, "bob@example.org", "/j/"))
@@ -79,7 +104,7 @@ def test_serve_runs_everything_and_ctrl_c_stops_it(tmp_path):
         urllib.request.urlopen(base, timeout=2)
         raise AssertionError("the web server is still answering")
     except OSError:
-        pass        # refused: the web server is gone, as it should be
+        pass  # refused: the web server is gone, as it should be
     assert subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True).stdout == b""
 
 
@@ -89,8 +114,10 @@ def caught_link(opener, base, email, part) -> str:
     for row in re.findall(r"<tr>.*?</tr>", inbox, re.S):
         name = re.search(r'href="/dev/mail/([0-9a-f]{32}\.eml)"', row)
         if email in row and name:
-            found = re.findall(r'https?://[^\s"<]+' + re.escape(part) + r'[^\s"<]+',
-                               fetch(opener, f"{base}/dev/mail/{name.group(1)}"))
+            found = re.findall(
+                r'https?://[^\s"<]+' + re.escape(part) + r'[^\s"<]+',
+                fetch(opener, f"{base}/dev/mail/{name.group(1)}"),
+            )
             if found:
                 return found[0].replace("&amp;", "&")
     return ""

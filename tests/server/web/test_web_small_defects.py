@@ -5,6 +5,7 @@
 - "The page title reads 'pbem · pbem'."
 - "A visitor who holds no seat sees 'Leave this game'."
 """
+
 from __future__ import annotations
 
 import re
@@ -28,17 +29,24 @@ def title_of(html: str) -> str:
 def test_a_game_picked_without_showing_its_options_is_not_created_as_another(app):
     host = app.test_client()
     signup(host, "Ann", "ann@example.org")
-    page = host.get("/games/new")                      # Puerto Rico's options shown
+    page = host.get("/games/new")  # Puerto Rico's options shown
     form = form_for(page.text, "/games/new")
     assert form["fields"]["kind"] == "puerto_rico"
-    shown = post_form(host, form, kind="new_found_land", name="Ships", seats="3",
-                      move_hours="24", reminder_hours="")
-    assert games_of(app) == []                         # nothing made yet
+    shown = post_form(
+        host,
+        form,
+        kind="new_found_land",
+        name="Ships",
+        seats="3",
+        move_hours="24",
+        reminder_hours="",
+    )
+    assert games_of(app) == []  # nothing made yet
     assert "You picked Race to the New Found Land: here are its options" in shown.text
     again = form_for(shown.text, "/games/new")
     assert again["fields"]["kind"] == "new_found_land"
     assert again["fields"]["shown"] == "new_found_land"
-    assert again["fields"]["name"] == "Ships"          # what was typed stays
+    assert again["fields"]["name"] == "Ships"  # what was typed stays
     lobby = post_form(host, again)
     (game,) = games_of(app)
     assert game.kind == "new_found_land" and game.name == "Ships" and game.seat_count == 3
@@ -69,8 +77,14 @@ def test_only_a_seated_player_is_offered_to_leave(app):
     host, guest = app.test_client(), app.test_client()
     signup(host, "Ann", "ann@example.org")
     page = host.get("/games/new")
-    lobby = post_form(host, form_for(page.text, "/games/new"), name="Open", seats="3",
-                      move_hours="24", reminder_hours="")
+    lobby = post_form(
+        host,
+        form_for(page.text, "/games/new"),
+        name="Open",
+        seats="3",
+        move_hours="24",
+        reminder_hours="",
+    )
     invite = form_for(lobby.text, "/invite")
     post_form(host, invite, emails="bob@example.org")
     signup(guest, "Bob", "bob@example.org")
@@ -80,11 +94,10 @@ def test_only_a_seated_player_is_offered_to_leave(app):
     assert "Leave this game" not in visitor.text
     joined = post_form(guest, form_for(visitor.text, "/join"), seat="2")
     assert "Leave this game" in joined.text
-    assert "Leave this game" not in host.get(path).text          # the host starts or ends it
+    assert "Leave this game" not in host.get(path).text  # the host starts or ends it
 
 
-def test_in_a_browser_without_javascript_the_picked_game_is_created(live, browser, smtp,
-                                                                    send_mail):
+def test_in_a_browser_without_javascript_the_picked_game_is_created(live, browser, smtp, send_mail):
     app, base = live
     page = browser.new_context(java_script_enabled=False).new_page()
     sign_up(page, base, "Ann", "ann@example.org", mailbox_of(smtp, send_mail, app))
@@ -94,7 +107,7 @@ def test_in_a_browser_without_javascript_the_picked_game_is_created(live, browse
     page.get_by_role("button", name="Create the game").click()
     shows(page, "You picked Race to the New Found Land")
     page.get_by_role("button", name="Create the game").click()
-    shows(page, "Waiting for players")                          # the new game's lobby
+    shows(page, "Waiting for players")  # the new game's lobby
     assert "Race to the New Found Land" in page.locator("h1").inner_text()
     (game,) = games_of(app)
     assert game.kind == "new_found_land" and game.name == "Ships ahoy"
