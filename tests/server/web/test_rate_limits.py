@@ -13,6 +13,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from contextlib import contextmanager
 from http.cookiejar import CookieJar
 from pathlib import Path
 
@@ -127,15 +128,30 @@ def redis_url():
 def test_two_workers_share_one_count_in_redis(redis_url, tmp_path):
     """gunicorn with two workers: the limit holds across both, because the
     count lives in Redis, not in each worker's memory."""
-    port = free_port()
     env = dict(
         os.environ,
-        PBEM_INSTANCE=str(tmp_path),
         DATABASE_URL="sqlite:///pbem.sqlite3",
-        PUBLIC_BASE_URL=f"http://127.0.0.1:{port}",
         RATELIMIT_STORAGE_URI=redis_url,
-        RATELIMIT_KEY_PREFIX=f"pbem-test-{uuid.uuid4().hex}",
         RATELIMIT_SIGNIN_PER_ADDRESS="4 per minute",
+    )
+    with two_workers(env, tmp_path) as base:
+        codes = [login_once(base, "ann@example.org") for _ in range(8)]
+    assert codes == [400] * 4 + [429] * 4, codes
+
+
+@contextmanager
+def two_workers(env: dict, tmp_path: Path):
+    """The site migrated and served by gunicorn with two workers (the shipped
+    gunicorn config, so nothing is written outside ``tmp_path``), with
+    ``env``; yields its address."""
+    port = free_port()
+    env = dict(
+        env,
+        PBEM_INSTANCE=str(tmp_path),
+        PBEM_WORKERS="2",
+        PUBLIC_BASE_URL=f"http://127.0.0.1:{port}",
+        PBEM_BIND=f"127.0.0.1:{port}",
+        RATELIMIT_KEY_PREFIX=f"pbem-test-{uuid.uuid4().hex}",
         SMTP_HOST="127.0.0.1",
         SMTP_PORT=str(free_port()),
     )
@@ -151,10 +167,8 @@ def test_two_workers_share_one_count_in_redis(redis_url, tmp_path):
             sys.executable,
             "-m",
             "gunicorn",
-            "--workers",
-            "2",
-            "--bind",
-            f"127.0.0.1:{port}",
+            "-c",
+            str(ROOT / "config" / "gunicorn.conf.py"),
             "wsgi:app",
         ],
         cwd=ROOT,
@@ -163,12 +177,10 @@ def test_two_workers_share_one_count_in_redis(redis_url, tmp_path):
         stderr=subprocess.DEVNULL,
     )
     try:
-        base = f"http://127.0.0.1:{port}"
-        codes = [login_once(base, "ann@example.org") for _ in range(8)]
+        yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    assert codes == [400] * 4 + [429] * 4, codes
 
 
 def login_once(base: str, email: str) -> int:

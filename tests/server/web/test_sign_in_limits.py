@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import logging
 import os
-import subprocess
-import sys
-import uuid
 
-from conftest import free_port, make_app
-from test_rate_limits import ROOT, login_once
+from conftest import make_app
+from test_rate_limits import login_once, two_workers
 from web_helpers import csrf, signup
 
 OWNER = "ann@example.org"
@@ -107,44 +104,8 @@ def test_a_per_process_store_is_announced(sqlite_url, smtp, tmp_path, caplog):
 def test_two_workers_share_one_count_by_default(db_url, tmp_path):
     """gunicorn with two workers and no RATELIMIT_STORAGE_URI: the limit holds
     across both, counted in the site's database."""
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RATELIMIT_")}
-    env.update(
-        PBEM_INSTANCE=str(tmp_path),
-        DATABASE_URL=db_url,
-        PUBLIC_BASE_URL=f"http://127.0.0.1:{port}",
-        RATELIMIT_KEY_PREFIX=f"pbem-test-{uuid.uuid4().hex}",
-        RATELIMIT_SIGNIN_PER_ADDRESS="4 per hour",
-        SMTP_HOST="127.0.0.1",
-        SMTP_PORT=str(free_port()),
-    )
-    subprocess.run(
-        [sys.executable, "-m", "flask", "--app", "wsgi", "migrate"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--workers",
-            "2",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "wsgi:app",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
+    env.update(DATABASE_URL=db_url, RATELIMIT_SIGNIN_PER_ADDRESS="4 per hour")
+    with two_workers(env, tmp_path) as base:
         codes = [login_once(base, OWNER) for _ in range(8)]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
     assert codes == [400] * 4 + [429] * 4, codes
