@@ -466,7 +466,9 @@ def default_move_for(game: Game, user: User, state) -> str:
         action = kind.default_action(state)
     except IllegalMove:
         return ""
-    return name_seats(say(user.language, kind.label(state, action)), seat_names(game))
+    return name_seats(
+        say(user.language, kind.label(state, action)), seat_names(game, user.language)
+    )
 
 
 def prompt_for(mailer: Mailer, game: Game, user: User, state=None) -> str:
@@ -475,7 +477,9 @@ def prompt_for(mailer: Mailer, game: Game, user: User, state=None) -> str:
     state = state if state is not None else load_state(game, save=False)
     kind = rules(game)
     template, values = kind.prompt_message(state)
-    return name_seats(mailer.game_words(user, kind, template, values), seat_names(game))
+    return name_seats(
+        mailer.game_words(user, kind, template, values), seat_names(game, user.language)
+    )
 
 
 # -- digests ------------------------------------------------------------------
