@@ -228,6 +228,12 @@ def release(tmp_path_factory):
         capture_output=True,
         timeout=900,
     )
+    # The sdist's build writes pbem.egg-info into the checkout; this process
+    # (the checkout on its path) would then read pbem's version there, not
+    # from the installed package.  The editable install does not need it.
+    import shutil
+
+    shutil.rmtree(root / "pbem.egg-info", ignore_errors=True)
     (sdist,), (wheel,) = out.glob("pbem-*.tar.gz"), out.glob("pbem-*.whl")
     return sdist, wheel
 
