@@ -225,7 +225,7 @@ def test_the_table_channel_in_place_of_turn_mails_holds_the_clock_until_it_gets_
     deadline = seat.deadline
     receiver.mode = "ok"
     while drain(app, utcnow() + 20 * HOUR)["sent"]:
-        pass
+        pass  # a drain sends one batch; go on until nothing is due
     seat = to_move(app, game.id)
     assert seat.mail_hold_since is None and seat.deadline > deadline
     with app.app_context(), db.connection_context():
