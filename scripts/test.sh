@@ -6,15 +6,23 @@ cd "$(dirname "$0")/.."
 # and openssl for the https deployment test, systemd for systemd-analyze
 # (the units' check), pg_dump/pg_restore for pbem backup's tests, npm for
 # axe-core (the accessibility tests).
-packages="chromium dovecot-imapd nginx-light openssl systemd postgresql-client nodejs npm"
-if ! command -v chromium >/dev/null 2>&1 || ! [ -x /usr/sbin/dovecot ] \
-        || ! command -v nginx >/dev/null 2>&1 || ! command -v systemd-analyze >/dev/null 2>&1 \
-        || ! command -v pg_restore >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ]; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
-    else
-        sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
-    fi
+# Only what is missing is installed: a machine may carry Node.js from another
+# source (NodeSource's nodejs bundles npm and conflicts with Debian's npm).
+missing=""
+need() { command -v "$1" >/dev/null 2>&1 || [ -x "$1" ] || missing="$missing $2"; }
+need chromium chromium
+need /usr/sbin/dovecot dovecot-imapd
+need nginx nginx-light
+need openssl openssl
+need systemd-analyze systemd
+need pg_restore postgresql-client
+need node nodejs
+need npm npm
+if [ -n "$missing" ]; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 # axe-core from the npm registry, once, into a cache folder
 # (tests/server/web/test_accessibility.py injects axe.min.js into each page).
