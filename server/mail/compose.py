@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from babel.dates import format_date
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from engine.words import N_
+from engine.words import N_, Words
 from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
 from server.mail import limits
 from server.mail.links import Links
@@ -41,6 +41,20 @@ ACCOUNT_KINDS = frozenset(
 # uses: nothing in it that a user wrote (a game's name is anybody's text).
 STRANGER_SUBJECTS = {"invite": N_("An invitation to a game of %(title)s")}
 STRANGER_SUBJECT = N_("About a game of %(title)s")
+
+
+def in_language(code: str, value):
+    """``value`` with every engine or seat text in it (a ``Words``: a bot's or
+    an empty seat's name, a prompt) said in language ``code``: a mail's
+    values are often passed into a template's ``_()`` call, which would
+    format them as their English."""
+    if isinstance(value, Words):
+        return say(code, value)
+    if isinstance(value, dict):
+        return {key: in_language(code, item) for key, item in value.items()}
+    if isinstance(value, list) or type(value) is tuple:
+        return type(value)(in_language(code, item) for item in value)
+    return value
 
 
 class Mailer:
@@ -183,6 +197,7 @@ class Mailer:
             headers["Reply-To"] = clean_header(reply_to, 254)
         thread = [game.thread_id] if game is not None else []
         env = self.envs[code]
+        context = in_language(code, context)
         return Outbox.create(
             headers=headers,
             author=author,
