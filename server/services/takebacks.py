@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from engine import Event as EngineEvent
-from engine.words import N_, Words, msg, nmsg
+from engine.words import N_, Words, listing, msg, nmsg
 from server.db import Prepared, db
 from server.i18n import say
 from server.mail.compose import Mailer
@@ -44,7 +44,7 @@ class Offer:
 
     seq: int
     text: str  # what the move was, as the player reads it
-    after: list[str]  # the moves after it: "Ann (#58)"
+    after: list[str]  # the moves after it: "Ann (log #58)"
 
 
 def _live_moves(game: Game, limit: int):
@@ -89,7 +89,7 @@ def offers(
             Offer(
                 row.seq,
                 _text(row, seat.index, names, language, events[row.id]),
-                [f"{names[r.seat]} (#{r.seq})" for r in later],
+                [say(language, _named_move(names[r.seat], r.seq)) for r in later],
             )
         )
     return found
@@ -192,7 +192,7 @@ def ask(
             return _take_back(game, user, seqs, [], mailer, now)
         names = seat_views.seat_names(game)
         later = [
-            f"{names[r.seat]} (#{r.seq})"
+            _named_move(names[r.seat], r.seq)
             for r in sorted(rows, key=lambda r: r.seq)[1:]
             if r.seat is not None
         ]  # moves: every one has its seat
@@ -258,7 +258,11 @@ def _asked(game: Game, user: User, rows: list[Event]) -> set[int]:
     return (playing | makers(rows)) - {user.id}
 
 
-def _request_text(user: User, back_to: int, later: list[str]) -> Words:
+def _named_move(who: str, seq: int) -> Words:
+    return msg("%(who)s (log #%(seq)s)", who=who, seq=seq)
+
+
+def _request_text(user: User, back_to: int, later: list[Words]) -> Words:
     if not later:
         return msg(
             "%(who)s asks to take back their move (log #%(seq)s); it happens when every "
@@ -274,7 +278,7 @@ def _request_text(user: User, back_to: int, later: list[str]) -> Words:
         len(later),
         who=user.name,
         seq=back_to,
-        later=", ".join(later),
+        later=listing(later),
     )
 
 

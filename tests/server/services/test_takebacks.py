@@ -167,7 +167,7 @@ def test_an_earlier_move_names_the_moves_after_it_and_asks_their_makers(app):
     offers = in_db(app, lambda: takebacks.offers(Game.get_by_id(gid), mine_seat))
     mine = next(o for o in offers if o.seq == seq)
     other_name = user_of(app, gid, other).name
-    assert f"{other_name} (#{other_seq})" in mine.after
+    assert f"{other_name} (log #{other_seq})" in mine.after
     game_seq = in_db(app, lambda: Game.get_by_id(gid).seq)
     asker = user_of(app, gid, seat)
     in_db(app, lambda: takebacks.ask(gid, asker, game_seq, seq, mailer=mailer(app)))
