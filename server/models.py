@@ -366,7 +366,9 @@ class InboundMail(BaseModel):
     user = ForeignKeyField(User, null=True, on_delete="SET NULL")
     # received, applied, refused (answered: nothing changed), ignored (not answered)
     status = CharField(default="received")
-    outcome = TextField(default="")
+    outcome = TextField(default="")  # in English
+    # The same as Words' JSON (engine/words.py), for each moderator's language.
+    outcome_words = JSONField(null=True)
     received_at = DateTimeField(default=utcnow, index=True)
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import logging
 import re
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 from peewee import JOIN, IntegrityError, InterfaceError, OperationalError
 
 from engine import Choice, IllegalMove, get_game
-from engine.words import N_, Words, msg, term
+from engine.words import N_, Words, listing, msg, term
 from server.db import db
 from server.i18n import say
 from server.mail import authentication, inbound
@@ -52,6 +53,7 @@ from server.services.state_store import rules
 
 log = logging.getLogger("pbem.replies")
 RAW_LIMIT = 256 * 1024
+COULD_NOT_HANDLE = N_("Could not be handled (see the log); nothing was changed.")
 FAILED = N_(
     "The server could not handle it. Answer the newest mail of the game, or use the game page."
 )
@@ -92,12 +94,14 @@ def receive(
     not tried again, so no mail is retried for ever."""
     if len(raw) > mailer.settings["INBOUND_MAX_BYTES"]:
         return _keep_unread(
-            raw, via, f"Larger than {mailer.settings['INBOUND_MAX_BYTES']} bytes; not read."
+            raw,
+            via,
+            msg("Larger than %(n)s bytes; not read.", n=mailer.settings["INBOUND_MAX_BYTES"]),
         )
     try:
         mail = inbound.parse(raw, envelope_to, envelope_from)
     except inbound.Malformed as exc:
-        return _keep_unread(raw, via, f"Malformed mail ({exc}); not read.")
+        return _keep_unread(raw, via, msg("Malformed mail (%(why)s); not read.", why=str(exc)))
     replies = reply_menu.addresses(mailer.settings)
     to_addr = next((a for a in mail.recipients if replies.is_ours(a)), "")
     try:
@@ -107,7 +111,9 @@ def receive(
                 metrics.count_inbound("duplicate")
                 return None
             result = _handle(mail, to_addr, row, mailer, raw)
-            row.status, row.outcome = result.status, _outcome(result)
+            outcome = _outcome(result)
+            row.status, row.outcome = result.status, outcome
+            row.outcome_words = _as_json(outcome)
             row.save()
         metrics.count_inbound(result.status)
         return row
@@ -144,14 +150,19 @@ def _record(mail: ParsedMail, raw: bytes, to_addr: str, via: str) -> InboundMail
     return InboundMail.get(InboundMail.message_id == mail.message_id) if taken else None
 
 
-def _keep_unread(raw: bytes, via: str, why: str) -> InboundMail | None:
+def _keep_unread(raw: bytes, via: str, why: Words) -> InboundMail | None:
     """Keep a mail that is not read at all (too large, malformed) for the
     moderators, answered by nobody; None when it was kept before."""
     message_id = f"<sha256-{hashlib.sha256(raw).hexdigest()}@inbound>"
     try:
         with db.atomic():
             return InboundMail.create(
-                message_id=message_id, raw=_raw_text(raw), via=via, status="ignored", outcome=why
+                message_id=message_id,
+                raw=_raw_text(raw),
+                via=via,
+                status="ignored",
+                outcome=why,
+                outcome_words=_as_json(why),
             )
     except IntegrityError:
         return None
@@ -173,7 +184,8 @@ def _keep_failed(
                 subject=mail.subject,
                 via=via,
                 status="ignored",
-                outcome="Could not be handled (see the log); nothing was changed.",
+                outcome=COULD_NOT_HANDLE,
+                outcome_words=_as_json(term(COULD_NOT_HANDLE)),
             )
             if to_addr and mail.sender and not mail.automatic:
                 _tell_failed(mail, mailer, row)
@@ -220,27 +232,53 @@ def _raw_text(raw: bytes) -> str:
     return inbound.clean_text(raw[:RAW_LIMIT].decode("utf-8", "replace"))
 
 
-def _outcome(result: Result) -> str:
-    played = "; ".join(result.played)
-    return " ".join(p for p in (f"Played: {played}." if played else "", result.reason) if p)
+def _outcome(result: Result) -> Words:
+    """What became of a mail, for the moderators: kept as words (and their
+    English) so that each moderator reads it in their own language."""
+    parts = []
+    if result.played:
+        parts.append(msg("Played: %(moves)s.", moves=listing(result.played, "; ")))
+    if result.reason:
+        parts.append(_w(result.reason))
+    return listing(parts, " ")
+
+
+def _as_json(words: Words) -> dict | None:
+    """The words to keep, or None (the English is kept beside them) should a
+    value in them not be JSON: the mail's row must be written whatever."""
+    data = words.to_json()
+    try:
+        json.dumps(data)
+    except (TypeError, ValueError):
+        return None
+    return data
+
+
+def _w(text) -> Words:
+    """A reason as ``Words``: a msgid marked N_ is looked up as a term."""
+    return text if isinstance(text, Words) else term(str(text))
 
 
 def _handle(
     mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer, raw: bytes = b""
 ) -> Result:
     if mail.automatic:
-        return Result("ignored", f"Sent by a machine ({mail.automatic}); not answered.")
+        return Result(
+            "ignored", msg("Sent by a machine (%(how)s); not answered.", how=mail.automatic)
+        )
     if not mail.sender:
-        return Result("ignored", "No sender address; nobody to answer.")
+        return Result("ignored", N_("No sender address; nobody to answer."))
     if not to_addr:
-        return Result("ignored", "Not addressed to a reply address of ours.")
+        return Result("ignored", N_("Not addressed to a reply address of ours."))
     try:
         target = reply_menu.addresses(mailer.settings).read(to_addr)
     except AddressError:
-        return Result("ignored", "This reply address is not one the server gave out; not answered.")
+        return Result(
+            "ignored", N_("This reply address is not one the server gave out; not answered.")
+        )
     game = Game.get_or_none(Game.id == target.game_id)
     if game is None:
-        return Result("ignored", "That game no longer exists; not answered.")
+        return Result("ignored", N_("That game no longer exists; not answered."))
     row.game_id = game.id
     if target.kind == CONFIRM:
         return _confirmed(mail, target, game, row, mailer)
@@ -280,7 +318,10 @@ def _hold(
     if owner is None or not mail.commands:
         return Result(
             "ignored",
-            f"Not authenticated ({why}), and nothing an account could confirm; not answered.",
+            msg(
+                "Not authenticated (%(why)s), and nothing an account could confirm; not answered.",
+                why=why,
+            ),
         )
     row.user_id = owner.id
     if (
@@ -289,11 +330,18 @@ def _hold(
     ):
         return Result(
             "ignored",
-            f"Not authenticated ({why}); the account was asked to "
-            "confirm too often this hour, so it was not asked again.",
+            msg(
+                "Not authenticated (%(why)s); the account was asked to confirm too "
+                "often this hour, so it was not asked again.",
+                why=why,
+            ),
         )
     return Result(
-        "held", f"Not authenticated ({why}); held until the account's own address confirms it."
+        "held",
+        msg(
+            "Not authenticated (%(why)s); held until the account's own address confirms it.",
+            why=why,
+        ),
     )
 
 
@@ -307,17 +355,20 @@ def _confirmed(
     if not reply_confirmations.says_yes(mail.commands):
         return Result(
             "ignored",
-            "A reply to a confirmation address that does not start "
-            "with yes; nothing confirmed, not answered.",
+            N_(
+                "A reply to a confirmation address that does not start "
+                "with yes; nothing confirmed, not answered."
+            ),
         )
     held = reply_confirmations.claim(target, game, mailer.settings)
     if held is None:
         return Result(
-            "ignored", "This confirmation address was used before or has expired; not answered."
+            "ignored",
+            N_("This confirmation address was used before or has expired; not answered."),
         )
     user = User.get_by_id(held.user_id)
     if not user.verified:
-        return Result("ignored", "The account is no longer confirmed; not answered.")
+        return Result("ignored", N_("The account is no longer confirmed; not answered."))
     row.user_id = user.id
     mail, original = reply_confirmations.held_mail(held, user)
     return _act(mail, original, game, user, mailer)
@@ -328,7 +379,10 @@ def _refuse_account(user: User | None, mailer: Mailer, game: Game, reason: str) 
     confirmed account only, with nothing about any seat; a sender without
     an account gets nothing."""
     if user is None:
-        return Result("ignored", f"{reason} Not answered: the sender has no confirmed account.")
+        return Result(
+            "ignored",
+            msg("%(reason)s Not answered: the sender has no confirmed account.", reason=_w(reason)),
+        )
     if _refused_often(user, mailer.settings):
         return Result("ignored", _unanswered(reason))
     mailer.queue(
@@ -367,8 +421,11 @@ def _refused_often(user: User, settings) -> bool:
     return refused >= int(settings.get("REPLY_REFUSALS_PER_HOUR", 5))
 
 
-def _unanswered(reason) -> str:
-    return f"{reason} Not answered: this account's mails were refused too often this hour."
+def _unanswered(reason) -> Words:
+    return msg(
+        "%(reason)s Not answered: this account's mails were refused too often this hour.",
+        reason=_w(reason),
+    )
 
 
 # -- table talk -----------------------------------------------------------------
@@ -408,7 +465,7 @@ def talk_reply(
             "refused",
             msg("Your message was not posted: %(why)s", why=_why(exc)),
         )
-    return Result("applied", "Posted to the table.")
+    return Result("applied", N_("Posted to the table."))
 
 
 # -- moves ----------------------------------------------------------------------
@@ -445,11 +502,14 @@ def seat_reply(
             seat,
             mailer,
             "refused",
-            "This reply address was replaced by a newer one; answer the newest mail of this game.",
+            N_(
+                "This reply address was replaced by a newer one; "
+                "answer the newest mail of this game."
+            ),
         )
     if game.status == "finished":
         return _answer(
-            game, seat, mailer, "refused", "This game is over; nothing more can be played."
+            game, seat, mailer, "refused", N_("This game is over; nothing more can be played.")
         )
     if game.seq != target.seq:
         return _answer(
@@ -457,7 +517,7 @@ def seat_reply(
             seat,
             mailer,
             "refused",
-            "The game has moved on since the mail you answered, so your reply was not played.",
+            N_("The game has moved on since the mail you answered, so your reply was not played."),
         )
     if not mail.commands:
         return _answer(
@@ -465,7 +525,10 @@ def seat_reply(
             seat,
             mailer,
             "refused",
-            "No choice was found at the top of your reply: answer with the number of one choice.",
+            N_(
+                "No choice was found at the top of your reply: "
+                "answer with the number of one choice."
+            ),
         )
     return _play_lines(mail.commands, game, seat, user, mailer)
 
@@ -599,8 +662,10 @@ def lobby(
     if user is None:
         return Result(
             "ignored",
-            "Lobby commands are taken only from the address of a "
-            "confirmed account; the sender has none, so it is not answered.",
+            N_(
+                "Lobby commands are taken only from the address of a "
+                "confirmed account; the sender has none, so it is not answered."
+            ),
         )
     if game.join_version != target.version:
         return _lobby_answer(

@@ -40,7 +40,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from engine.interface import Event as EngineEvent
 from engine.interface import name_seats
-from engine.words import N_
+from engine.words import N_, Words
 from server.db import db
 from server.i18n import say, translate
 from server.models import Event, Game, InboundMail, Seat, User, utcnow
@@ -438,6 +438,14 @@ INBOUND_STATUSES = {
 }
 
 
+def outcome_text(mail: InboundMail) -> str:
+    """What became of a mail, in the moderator's language (rows kept before
+    the words were kept say it in English)."""
+    if mail.outcome_words:
+        return say_here(Words.from_json(mail.outcome_words))
+    return mail.outcome
+
+
 @bp.get("/moderation/inbound")
 @login_required
 def inbound():
@@ -453,6 +461,7 @@ def inbound():
         status=status,
         statuses=INBOUND_STATUSES,
         local_time=local_time,
+        outcome_text=outcome_text,
     )
 
 
@@ -463,7 +472,11 @@ def inbound_mail(mail_id: int):
         abort(403, N_("Only site moderators may see incoming mail."))
     mail = InboundMail.get_or_none(InboundMail.id == mail_id) or abort(404)
     return render_template(
-        "moderation/inbound_mail.html", mail=mail, local_time=local_time, statuses=INBOUND_STATUSES
+        "moderation/inbound_mail.html",
+        mail=mail,
+        local_time=local_time,
+        statuses=INBOUND_STATUSES,
+        outcome_text=outcome_text,
     )
 
 

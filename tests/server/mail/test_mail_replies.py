@@ -310,6 +310,29 @@ def test_site_moderators_read_every_inbound_mail_and_what_became_of_it(duo, rapp
     assert host.get(f"/moderation/inbound/{row.id}").status_code == 403
 
 
+def test_a_moderator_reads_what_became_of_each_mail_in_their_own_language(duo, rapp, receiver):
+    """Issue 27 ("no word outside the reader's language"): the outcomes are
+    kept as words, so a German moderator reads them in German."""
+    from moderation_helpers import site_moderator
+
+    from server.db import db
+    from server.models import User
+
+    email, mail = turn_mail(duo)
+    send(receiver.port, write_reply(mail, email, "1"))
+    send(receiver.port, write_reply(mail, email, "1"))  # the game has moved on
+    moderator = site_moderator(rapp)
+    with rapp.app_context(), db.connection_context():
+        User.update(language="de").where(User.email == "mod@example.org").execute()
+    page = moderator.get("/moderation/inbound").text
+    assert "Gespielt: " in page and "Das Spiel ist seit der beantworteten Mail" in page, page
+    assert "Played: " not in page and "moved on" not in page
+    rows = inbound(rapp)
+    assert "Played: " in rows[0].outcome and "moved on" in rows[1].outcome  # and in English
+    one = moderator.get(f"/moderation/inbound/{rows[1].id}").text
+    assert "Das Spiel ist seit der beantworteten Mail" in one
+
+
 def test_a_receiver_killed_mid_mail_loses_nothing_and_plays_once(
     sqlite_url, smtp, send_mail, tmp_path
 ):

@@ -283,7 +283,7 @@ def test_the_poller_keeps_a_mail_too_large_or_malformed_once_and_reads_it_no_mor
         assert poll_once(app.config, db) == {"handled": 0, "failed": 0}
     rows = inbound(app)
     assert [r.status for r in rows] == ["ignored", "ignored"]
-    assert "Larger than 8192 bytes" in rows[0].outcome
+    assert "Larger than 8192 bytes" in rows[0].outcome, rows[0].outcome
     assert "too many nested MIME parts" in rows[1].outcome
     assert outbox_kinds(app, "t1@example.org") == []
 
