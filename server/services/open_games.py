@@ -2,9 +2,9 @@
 the list, a host cancelling a lobby, and the host hearing who came and went.
 
 A lobby is listed while it is open, its host made it public and a seat is
-free (no person and no bot in it).  Rating ranges are not offered here: the
-list shows what a lobby is (game, options, seats, clock, language); ratings
-live elsewhere.
+free (no person and no bot in it).  Each shows what it is (game, options,
+seats, clock, language) and the range of its seated players' ratings in that
+game, so a newcomer can find a table of their strength.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from engine import get_game
 from engine.words import N_, Words, msg
 from server.db import db
 from server.mail.compose import Mailer
-from server.models import Game, Seat, User, utcnow
-from server.services import games, reply_menu
+from server.models import Game, PlayerRating, Seat, User, utcnow
+from server.services import games, ratings, reply_menu
 
 LISTED = 100  # open games on one page, newest first
 
@@ -31,17 +31,27 @@ class OpenGame:
     seats: int
     free: int
     players: list[str]
+    # The seated players' shown ratings in this game (lowest, highest), and
+    # how many of them have none yet.
+    ratings: tuple[float, float] | None = None
+    unrated: int = 0
 
 
-def listing(limit: int = LISTED) -> list[OpenGame]:
-    """The open public lobbies with a free seat, newest first."""
-    found = list(
+def listing(
+    limit: int = LISTED, kind: str | None = None, language: str | None = None
+) -> list[OpenGame]:
+    """The open public lobbies with a free seat, newest first; only those of
+    game ``kind`` and table ``language`` when given."""
+    query = (
         Game.select(Game, User)
         .join(User, on=(Game.host == User.id))
         .where((Game.status == "open") & (Game.public == True))  # noqa: E712 (SQL)
-        .order_by(Game.id.desc())
-        .limit(limit)
     )
+    if kind:
+        query = query.where(Game.kind == kind)
+    if language:
+        query = query.where(Game.language == language)
+    found = list(query.order_by(Game.id.desc()).limit(limit))
     seats: dict[int, list[Seat]] = {g.id: [] for g in found}
     for seat in (
         Seat.select(Seat, User)
@@ -50,10 +60,13 @@ def listing(limit: int = LISTED) -> list[OpenGame]:
         .order_by(Seat.index)
     ):
         seats[seat.game_id].append(seat)
+    rated = _ratings(found, seats)
     rows = []
     for game in found:
         free = len([s for s in seats[game.id] if s.user_id is None and not s.bot])
         if free:
+            people = [s.user_id for s in seats[game.id] if s.user_id]
+            known = [rated[(game.kind, p)] for p in people if (game.kind, p) in rated]
             rows.append(
                 OpenGame(
                     game,
@@ -61,9 +74,25 @@ def listing(limit: int = LISTED) -> list[OpenGame]:
                     len(seats[game.id]),
                     free,
                     [s.user.name for s in seats[game.id] if s.user_id],
+                    (min(known), max(known)) if known else None,
+                    len(people) - len(known),
                 )
             )
     return rows
+
+
+def _ratings(found: list[Game], seats: dict[int, list[Seat]]) -> dict[tuple[str, int], float]:
+    """The shown rating of each seated player in each listed game's kind."""
+    people = {s.user_id for listed in seats.values() for s in listed if s.user_id}
+    kinds = {g.kind for g in found}
+    if not people:
+        return {}
+    return {
+        (row.kind, row.user_id): ratings.shown(row)
+        for row in PlayerRating.select().where(
+            PlayerRating.user.in_(list(people)) & PlayerRating.kind.in_(list(kinds))
+        )
+    }
 
 
 def join_listed(game_id: int, user: User, mailer: Mailer) -> tuple[Seat, bool]:

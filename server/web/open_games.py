@@ -5,13 +5,22 @@ redirect."""
 from __future__ import annotations
 
 from babel import Locale
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from engine import get_game
+from engine import GAMES, get_game
 from engine.words import N_
-from server.i18n import known
+from server.i18n import LANGUAGES, known
 from server.services import open_games
 from server.web.forms import EmptyForm
 from server.web.languages import page_language
@@ -31,12 +40,24 @@ def language_name(code: str) -> str | None:
 
 @bp.get("/games/open")
 def listing():
-    """Everybody may look; joining needs an account."""
+    """Everybody may look; joining needs an account.  ``?kind=`` and
+    ``?language=`` narrow the list; a value we do not know shows them all."""
+    kind = request.args.get("kind", "")
+    kind = kind if kind in GAMES else ""
+    language = known(request.args.get("language", "")) or ""
     rows = [
         {"row": row, "kind": get_game(row.game.kind), "language": language_name(row.game.language)}
-        for row in open_games.listing()
+        for row in open_games.listing(kind=kind, language=language)
     ]
-    return render_template("lobby/open.html", rows=rows, form=EmptyForm())
+    return render_template(
+        "lobby/open.html",
+        rows=rows,
+        form=EmptyForm(),
+        kinds=[(name, game.title) for name, game in GAMES.items()],
+        languages=[(code, language_name(code)) for code in LANGUAGES],
+        kind=kind,
+        language=language,
+    )
 
 
 @bp.post("/games/<int:game_id>/take-seat")

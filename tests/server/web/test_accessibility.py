@@ -99,9 +99,21 @@ def test_no_page_has_a_serious_accessibility_violation(site):
     app, base, browser, game_id, lobby_id = site
     with app.app_context(), db.connection_context():
         to_move = Game.get_by_id(game_id).to_move
+        host_id = User.get(User.email == "a0@example.org").id
     player = f"a{to_move}@example.org"
     pages = {
-        None: ["/", "/login", "/signup", "/reset", "/no/such/page"],
+        None: [
+            "/",
+            "/login",
+            "/signup",
+            "/reset",
+            "/no/such/page",
+            "/games/open",
+            "/archive",
+            "/leaderboard",
+            f"/players/{host_id}",
+            "/api/v1/docs",
+        ],
         player: [
             "/",
             "/games/new",
@@ -112,8 +124,13 @@ def test_no_page_has_a_serious_accessibility_violation(site):
             "/account",
             "/games/999999",
         ],
-        "a0@example.org": [f"/games/{lobby_id}/lobby"],
-        "mod@example.org": ["/moderation", f"/moderation/games/{game_id}"],
+        "a0@example.org": [f"/games/{lobby_id}/lobby", f"/games/{game_id}/channel"],
+        "mod@example.org": [
+            "/moderation",
+            f"/moderation/games/{game_id}",
+            "/moderation/inbound",
+            "/moderation/moderators",
+        ],
     }
     found = []
     tabs = {who: signed_in(browser, base, who) for who in pages if who}  # one sign-in each

@@ -33,6 +33,11 @@ def lobby(app, host, name: str, seats: int = 3, public: bool = True, **extra) ->
         return game.id
 
 
+def visible(html: str) -> str:
+    """An HTML part's words, one space between them."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
 def listed(page: str) -> set[str]:
     return set(re.findall(r'id="open-(\d+)"', page))
 
@@ -146,3 +151,42 @@ def test_joining_and_leaving_over_and_over_does_not_flood_the_host(app):
             open_games.leave(game_id, pest, mailer)
     news = outbox(app, "lobby_news", "fh@example.org")
     assert len(news) == 3 and all(m.author_id == pest.id for m in news)
+
+
+def test_the_list_shows_the_tables_ratings_and_narrows_by_game_and_language(app):
+    """Issue 28, item 5: "game, options, players wanted, clock, language,
+    rating range"; a newcomer narrows the list to a game and a language."""
+    from server.models import PlayerRating
+
+    with app.app_context(), db.connection_context():
+        host, rated, fresh = (
+            user("rh@example.org", "Rhoda", language="de"),
+            user("rr@example.org", "Rory"),
+            user("rf@example.org", "Rafe"),
+        )
+        PlayerRating.create(user=host, kind="puerto_rico", mu=30.0, sigma=3.0, games=12)
+        PlayerRating.create(user=rated, kind="puerto_rico", mu=25.0, sigma=5.0, games=8)
+        PlayerRating.create(user=rated, kind="new_found_land", mu=40.0, sigma=1.0, games=9)
+    german = lobby(app, host, "Zucker", seats=4, language="de")
+    dutch = lobby(app, rated, "Suiker", seats=3, language="nl")
+    with app.app_context(), db.connection_context():
+        games.join(german, rated, 1)
+        games.join(german, fresh, 2)
+    page = app.test_client().get("/games/open").text
+    item = visible(page.split(f'id="open-{german}"')[1].split("</li>")[0])
+    # shown = mu - 3 sigma: Rory 10.0, Rhoda 21.0; Rafe has none yet.
+    assert "Ratings at the table: 10.0 to 21.0 (and 1 player not rated yet)" in item, item
+    item = visible(page.split(f'id="open-{dutch}"')[1].split("</li>")[0])
+    assert "Rating at the table: 10.0" in item, item  # his Puerto Rico rating only
+    client = app.test_client()
+    assert listed(client.get("/games/open?language=de").text) == {str(german)}
+    assert listed(client.get("/games/open?language=nl&kind=puerto_rico").text) == {str(dutch)}
+    none = client.get("/games/open?kind=new_found_land").text
+    assert listed(none) == set() and "No game like that" in none
+    for hostile in ("?kind=../../x", "?language=zz-<b>", "?kind=" + "x" * 1000):
+        answer = client.get("/games/open" + hostile)
+        assert answer.status_code == 200, hostile
+        assert {str(german), str(dutch)} <= listed(answer.text), hostile
+    assert client.get("/games/open?language=%00").status_code == 400  # the site's guard
+    dutch_reader = client.get("/games/open", headers={"Accept-Language": "nl"}).text
+    assert "Ratings aan tafel: 10.0 tot 21.0" in dutch_reader
