@@ -189,4 +189,4 @@ def test_the_list_shows_the_tables_ratings_and_narrows_by_game_and_language(app)
         assert {str(german), str(dutch)} <= listed(answer.text), hostile
     assert client.get("/games/open?language=%00").status_code == 400  # the site's guard
     dutch_reader = client.get("/games/open", headers={"Accept-Language": "nl"}).text
-    assert "Ratings aan tafel: 10.0 tot 21.0" in dutch_reader
+    assert "Ratings aan tafel: 10,0 tot 21,0" in dutch_reader  # Babel: a decimal comma
