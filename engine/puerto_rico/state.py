@@ -295,7 +295,7 @@ class State:
     def from_json(cls, d: dict[str, Any]) -> State:
         if d.get("version") != VERSION:
             raise ValueError(f"Puerto Rico state version {d.get('version')!r}, expected {VERSION}")
-        s = cls.__new__(cls)
+        s = State.__new__(State)  # not cls: the compiled build (mypyc) needs the class named
         for f in _SCALARS:
             setattr(s, f, d[f])
         for f in _FLAT:
