@@ -171,38 +171,38 @@ class State:
     # The fields, declared for type checkers (mypy cannot read a computed
     # __slots__); annotations only: nothing at run time changes.
     n: int
-    rng: Any
+    rng: int
     round: int
     governor: int
     phase: str
     turn: Any
     role_player: Any
-    picks: Any
-    colonist_supply: Any
-    colonist_ship: Any
-    vp_supply: Any
-    bank: Any
-    quarries: Any
-    end_triggered: Any
+    picks: int
+    colonist_supply: int
+    colonist_ship: int
+    vp_supply: int
+    bank: int
+    quarries: int
+    end_triggered: str
     over: bool
-    step: Any
-    idle: Any
-    captain_bonus_paid: Any
-    mayor_pool: Any
-    hacienda_used: Any
-    goods_supply: Any
-    stack: Any
-    face_up: Any
-    discard: Any
-    house: Any
-    order: Any
-    wharf_used: Any
-    roles: Any
-    taken: Any
-    buildings_left: Any
+    step: int
+    idle: int
+    captain_bonus_paid: bool
+    mayor_pool: int
+    hacienda_used: bool
+    goods_supply: list[int]
+    stack: list[int]
+    face_up: list[int]
+    discard: list[int]
+    house: list[int]
+    order: list[int]
+    wharf_used: list[bool]
+    roles: dict[str, int]
+    taken: dict[str, int]
+    buildings_left: dict[str, int]
     memo: Any
     players: list[Player]
-    ships: Any
+    ships: list[list[int]]
     x: Any
     _legal: Any
     _owned: int
