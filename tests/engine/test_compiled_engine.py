@@ -7,7 +7,8 @@ tests the source.  The seeded games of test_same_games (2-5 players, every
 building set) are played in two processes, one from a plain copy and one
 from the compiled copy: every move's legal actions, labels, events and the
 final state (``apply``) and the final state of a simulation must be the
-same, and the same as recorded.  Skipped only where the compiler is missing
+same, and the same as recorded; and two games of the bots (the thinking
+bot at a small budget) choose the same moves.  Skipped only where the compiler is missing
 (no gcc or Python headers); in CI it must run.
 """
 
@@ -28,14 +29,31 @@ RECORDED = json.loads((ROOT / "tests/engine/data/same_games.json").read_text())
 
 PLAY = """
 import json
+import random
+from engine import GAMES
+from engine.bots import get_bot
+from engine.bots.search import SearchBot
 from engine.puerto_rico import state
 from tests.engine import test_same_games as same
+
+
+def bots_game(players, option, seed):
+    game, r = GAMES["puerto_rico"], random.Random(seed)
+    bots = [SearchBot(4, 2, 6), get_bot("heuristic")]
+    s, moves = game.new_game(players, {"buildings": option}, seed=seed), []
+    while not game.is_over(s):
+        seat = game.to_move(s)
+        moves.append(bots[seat % 2].choose(game, s, seat, r.getrandbits(48)))
+        s, _ = game.apply(s, seat, moves[-1])
+    return [moves, game.to_json(s)]
+
 
 cases = [c for c in same.CASES if c[0] == "puerto_rico"]
 print(json.dumps({
     "compiled": not state.__file__.endswith(".py"),
     "applied": {same.case_id(c): same.fingerprint(*c) for c in cases},
     "simulated": {same.case_id(c): same.final_by_simulation(*c) for c in cases},
+    "bots": [bots_game(3, "random", 5), bots_game(4, "extended", 6)],
 }))
 """
 
@@ -102,3 +120,10 @@ def test_the_compiled_engine_plays_the_recorded_games_move_for_move(trees):
 def test_the_compiled_simulation_ends_in_the_same_states(trees):
     pure, compiled = trees
     assert compiled["simulated"] == pure["simulated"]
+
+
+def test_the_bots_choose_the_same_moves_on_the_compiled_engine(trees):
+    """The thinking bot's rollouts run on simulations, the steady bot's
+    evaluation reads the state: the same draws give the same moves."""
+    pure, compiled = trees
+    assert compiled["bots"] == pure["bots"]
