@@ -66,6 +66,16 @@ def load_ours(pure: bool):
     return get_game("puerto_rico"), not state.__file__.endswith(".py")
 
 
+def stale_builds() -> list[str]:
+    """Compiled modules older than their source: they run the old rules."""
+    stale = []
+    for built in (ROOT / "engine").rglob("*.so"):
+        source = built.with_name(built.name.split(".")[0] + ".py")
+        if source.exists() and source.stat().st_mtime > built.stat().st_mtime:
+            stale.append(str(source.relative_to(ROOT)))
+    return stale
+
+
 OURS = None  # set by main(): which build it is depends on --pure
 
 
@@ -133,6 +143,9 @@ def main() -> None:
     if args.compiled and not compiled:
         sys.exit("the compiled engine is not built: .venv/bin/python scripts/build_fast_engine.py")
     print(f"ours: {'compiled build (mypyc)' if compiled else 'pure Python'}")
+    stale = stale_builds() if compiled else []
+    if stale:
+        sys.exit(f"the compiled build is older than {', '.join(stale)}: rebuild it or --clean")
     paths = {"ours simulate": ours_simulate, "ours apply": ours_apply}
     if args.peer:
         paths.update(peer_paths(args.peer))
