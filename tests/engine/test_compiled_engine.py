@@ -65,10 +65,11 @@ def compiler_missing() -> str:
         return f"no C compiler ({cc})"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
         return "no Python headers (Python.h)"
-    try:
-        import mypyc  # noqa: F401
-    except ImportError:
-        return "mypyc (part of mypy) is not installed"
+    for module, package in (("mypyc", "mypy"), ("setuptools", "setuptools")):
+        try:
+            __import__(module)
+        except ImportError:
+            return f"{module} is not installed (pip install {package})"
     return ""
 
 
