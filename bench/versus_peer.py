@@ -15,24 +15,68 @@ The peer is somnambWl/puerto-rico (``Game(GameConfig(...))``, ``legal_actions``,
 ``apply(action, validate=...)``).  This script fetches nothing: give the path
 of a checkout with ``--peer``; without it only our figures are printed.
 
+Ours is the build Python loads: the pure source, or the optional compiled
+build of the same source once ``scripts/build_fast_engine.py`` has put it
+into engine/ (the first line printed says which).  ``--pure`` measures the
+source even then; ``--compiled`` stops unless the compiled build is loaded.
+
     .venv/bin/python bench/versus_peer.py --games 200
     .venv/bin/python bench/versus_peer.py --peer /tmp/peer-pr --games 200
+    .venv/bin/python scripts/build_fast_engine.py
+    .venv/bin/python bench/versus_peer.py --peer /tmp/peer-pr --games 200 --compiled
+    .venv/bin/python bench/versus_peer.py --peer /tmp/peer-pr --games 200 --pure
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.machinery
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from engine import get_game  # noqa: E402
 
-OURS = get_game("puerto_rico")
+class SourceOnly:
+    """Imports the engine from its .py files even where a compiled build
+    lies beside them (``--pure``)."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if name != "engine" and not name.startswith("engine."):
+            return None
+        source = (importlib.machinery.SourceFileLoader, importlib.machinery.SOURCE_SUFFIXES)
+        for entry in path or [str(ROOT)]:
+            spec = importlib.machinery.FileFinder(entry, source).find_spec(name, target)
+            if spec is not None:
+                return spec
+        return None
+
+
+def load_ours(pure: bool):
+    if pure:
+        sys.meta_path.insert(0, SourceOnly)
+    from engine import get_game
+    from engine.puerto_rico import state
+
+    return get_game("puerto_rico"), not state.__file__.endswith(".py")
+
+
+def stale_builds() -> list[str]:
+    """Compiled modules older than their source: they run the old rules."""
+    stale = []
+    for built in (ROOT / "engine").rglob("*.so"):
+        source = built.with_name(built.name.split(".")[0] + ".py")
+        if source.exists() and source.stat().st_mtime > built.stat().st_mtime:
+            stale.append(str(source.relative_to(ROOT)))
+    return stale
+
+
+OURS = None  # set by main(): which build it is depends on --pure
 
 
 def ours_simulate(players: int, seed: int) -> int:
@@ -89,7 +133,19 @@ def main() -> None:
     ap.add_argument(
         "--peer", metavar="PATH", help="a checkout of somnambWl/puerto-rico (nothing is fetched)"
     )
+    ap.add_argument("--pure", action="store_true", help="ours from source, even when compiled")
+    ap.add_argument(
+        "--compiled", action="store_true", help="stop unless ours is the compiled build"
+    )
     args = ap.parse_args()
+    global OURS
+    OURS, compiled = load_ours(args.pure)
+    if args.compiled and not compiled:
+        sys.exit("the compiled engine is not built: .venv/bin/python scripts/build_fast_engine.py")
+    print(f"ours: {'compiled build (mypyc)' if compiled else 'pure Python'}")
+    stale = stale_builds() if compiled else []
+    if stale:
+        sys.exit(f"the compiled build is older than {', '.join(stale)}: rebuild it or --clean")
     paths = {"ours simulate": ours_simulate, "ours apply": ours_apply}
     if args.peer:
         paths.update(peer_paths(args.peer))

@@ -48,6 +48,7 @@ class PuertoRico(OneSeatAtATime):
     # every move (see bench/engine_random_games.py).
     turn_options = staticmethod(phases.options)
     turn_act = staticmethod(phases.act)
+    step_in_place = staticmethod(phases.step)  # the same steps (see phases.step)
 
     def successor(self, state: State) -> State:
         return state.successor()

@@ -61,3 +61,23 @@ def options(s: State, seat: int) -> list[dict]:
     if s.x is not None and guests.in_follow_up(s):
         return guests.moves(s, seat) + [guests.DONE]
     return _OPTIONS[s.phase](s, seat)
+
+
+def step(s: State, action: dict, ev: list[Event]) -> None:
+    """``OneSeatAtATime.step_in_place`` and its ``play_forced``, the same
+    steps in one function of this module: the compiled build
+    (scripts/build_fast_engine.py) compiles this module but not turns.py,
+    and this is the loop every move of a simulation runs."""
+    s._legal = None
+    act(s, s.turn, action, ev)
+    opts = s._legal
+    if opts is not None and len(opts) != 1:
+        return  # a real decision is waiting
+    while not s.over:
+        opts = s._legal
+        if opts is None:
+            opts = s._legal = options(s, s.turn)
+        if len(opts) != 1:
+            return
+        s._legal = None
+        act(s, s.turn, opts[0], ev)

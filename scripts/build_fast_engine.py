@@ -1,0 +1,114 @@
+"""An optional compiled build of the Puerto Rico engine (mypyc), issue 31.
+
+The engine stays Python source and the source is what runs by default and
+what the tests run.  This compiles the same source with mypyc (it ships
+with mypy, a test dependency) into extension modules next to the .py files;
+Python imports an extension before a source file of the same name, so the
+build is used from then on, until it is removed:
+
+    .venv/bin/python scripts/build_fast_engine.py           # build into engine/
+    .venv/bin/python scripts/build_fast_engine.py --clean   # back to pure Python
+    .venv/bin/python scripts/build_fast_engine.py --tree DIR  # into DIR/engine
+
+Rebuild after changing the engine: a stale build keeps running the old
+rules (bench/versus_peer.py says which build it loaded).  The .so files
+are gitignored.  The compiler runs in a temporary directory (its build/
+and C files never reach the tree); it needs gcc and the Python headers.
+tests/engine/test_compiled_engine.py builds into a copy of the tree and
+checks that the same seeded games play move for move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The modules a move runs through.  Left out: the package __init__ (an
+# extension as a package's __init__ breaks the import of its source
+# submodules), game.py and engine/interface.py and turns.py (interpreted
+# classes cannot inherit from compiled ones: the game classes derive from
+# them), words.py (Words derives from str) and the drawing and text
+# modules (not on a move's path).
+NOT_COMPILED = {
+    "engine/puerto_rico/__init__.py",
+    "engine/puerto_rico/game.py",
+    "engine/puerto_rico/drawing.py",
+    "engine/puerto_rico/labels.py",
+    "engine/puerto_rico/layout.py",
+    "engine/puerto_rico/view.py",
+}
+EXTRA = ("engine/rng.py",)
+# One shared library for all of them (calls between its modules are direct
+# C calls), named inside the engine package so it imports from the tree.
+GROUP = "engine._compiled"
+
+SETUP = """
+import sys
+from mypyc.build import mypycify
+from setuptools import setup
+
+modules = sys.argv[1:]
+sys.argv[1:] = ["build_ext", "--inplace"]
+setup(name="fast_engine", ext_modules=mypycify(modules, opt_level="3", group_name={group!r}))
+"""
+
+
+def modules(tree: Path) -> list[str]:
+    found = sorted(str(p.relative_to(tree)) for p in (tree / "engine/puerto_rico").rglob("*.py"))
+    return [m for m in found if m not in NOT_COMPILED] + list(EXTRA)
+
+
+def built_files(engine_dir: Path) -> list[Path]:
+    return sorted(engine_dir.rglob("*.so"))
+
+
+def clean(tree: Path) -> int:
+    gone = built_files(tree / "engine")
+    for path in gone:
+        path.unlink()
+    return len(gone)
+
+
+def build(tree: Path, quiet: bool = False) -> list[Path]:
+    """Compile ``tree``'s engine in a scratch copy; put the extensions into ``tree``."""
+    clean(tree)
+    with tempfile.TemporaryDirectory(prefix="fast-engine-") as scratch:
+        work = Path(scratch)
+        # Only the engine: the project's pyproject.toml is not for this
+        # setuptools run, and mypy needs no settings to compile.
+        shutil.copytree(tree / "engine", work / "engine", ignore=shutil.ignore_patterns("*.so"))
+        (work / "setup_fast.py").write_text(SETUP.format(group=GROUP))
+        subprocess.run(
+            [sys.executable, "setup_fast.py", *modules(tree)],
+            cwd=work,
+            check=True,
+            stdout=subprocess.DEVNULL if quiet else None,
+        )
+        made = built_files(work / "engine")
+        for path in made:
+            target = tree / path.relative_to(work)
+            shutil.copy2(path, target)
+    return [tree / p.relative_to(work) for p in made]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tree", type=Path, default=ROOT, help="the tree holding engine/")
+    ap.add_argument("--clean", action="store_true", help="remove the build: pure Python again")
+    ap.add_argument("--quiet", action="store_true", help="hide the compiler's output")
+    args = ap.parse_args()
+    if args.clean:
+        print(f"removed {clean(args.tree)} compiled modules from {args.tree / 'engine'}")
+        return
+    made = build(args.tree, args.quiet)
+    print(f"built {len(made)} compiled modules into {args.tree / 'engine'}")
+
+
+if __name__ == "__main__":
+    main()
