@@ -3,6 +3,8 @@ close on teardown, and run the migrations (``flask --app server migrate``)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import inspect
 import threading
 import time
 from collections.abc import Callable
@@ -200,46 +202,65 @@ def _postgres(params: dict, settings: dict | None):
 
 
 class Prepared:
-    """A SELECT whose SQL is built once instead of on every run.  peewee
-    builds a query's SQL anew each time, and for the page's few small
+    """A query whose SQL is built once per shape instead of on every run.
+    peewee builds a query's SQL anew each time, and for the page's few small
     queries that is most of their cost (about 1 ms for a game row with its
-    snapshot; bench/move_cost.py).  ``build`` makes the query from integer
-    parameters; it is called once per kind of database with stand-ins, and
-    each run sends that SQL with the real values in the stand-ins' places,
-    reading the rows as the query itself would (joined models included)."""
+    snapshot; bench/move_cost.py).  ``build`` makes the query from its
+    parameters; it is called once per kind of database (and, when it takes
+    ``*values``, per number of them: an IN list of two ids is one shape)
+    with stand-ins, and each run sends that SQL with the real values in the
+    stand-ins' places, reading the rows as the query itself would (joined
+    models included).  ``kinds``: the type of each named parameter (int
+    unless told: str and datetime stand in too); ``*values`` are ints."""
 
-    STAND_IN = -7_919_000_000  # parameter i is compiled as STAND_IN - i
+    STAND_IN = -7_919_000_000  # int parameter i is compiled as STAND_IN - i
 
     # A cursor wrapper's state that belongs to one run, not to the query.
     RUN_STATE = frozenset({"cursor", "count", "index", "initialized", "populated", "row_cache"})
 
-    def __init__(self, build: Callable):
+    def __init__(self, build: Callable, kinds: tuple[type, ...] = ()):
         self.build = build
         self.arity = build.__code__.co_argcount
+        self.varargs = bool(build.__code__.co_flags & inspect.CO_VARARGS)
+        self.kinds = kinds + (int,) * (self.arity - len(kinds))
         self._compiled: dict[tuple, tuple] = {}
         self._reading: dict[tuple, dict] = {}
 
-    def _compile(self) -> tuple:
-        query = self.build(*(self.STAND_IN - i for i in range(self.arity)))
-        sql, params = query.sql()
-        slots = {
-            at: self.STAND_IN - value
-            for at, value in enumerate(params)
-            if type(value) is int and 0 <= self.STAND_IN - value < self.arity
-        }
-        if sorted(slots.values()) != list(range(self.arity)):
-            raise ValueError(f"{self.build.__name__}: each parameter must be a value in the SQL")
-        return query, sql, params, slots
+    def _stand_in(self, kind: type, i: int):
+        if kind is int:
+            return self.STAND_IN - i
+        if kind is str:
+            return f"\x00pbem stand-in {i}\x00"
+        if kind is dt.datetime:
+            return dt.datetime(1001, 1, 1, 1, 1, 1, i + 1)
+        raise TypeError(f"no stand-in for {kind.__name__}")
 
-    def rows(self, *values: int) -> list:
+    def _compile(self, count: int) -> tuple:
+        kinds = self.kinds + (int,) * (count - self.arity)
+        stand_ins = [self._stand_in(kind, i) for i, kind in enumerate(kinds)]
+        query = self.build(*stand_ins)
+        sql, params = query.sql()
+        where = {(type(v), v): i for i, v in enumerate(stand_ins)}
+        slots = {
+            at: where[(type(value), value)]
+            for at, value in enumerate(params)
+            if (type(value), value) in where
+        }
+        if set(slots.values()) != set(range(count)):  # a value may be used twice
+            raise ValueError(f"{self.build.__name__}: each parameter must be a value in the SQL")
+        return query, sql, params, slots, kinds
+
+    def rows(self, *values) -> list:
         database = db.obj
-        key = (type(database), database.param)
+        if len(values) != self.arity and not (self.varargs and len(values) > self.arity):
+            raise TypeError(f"{self.build.__name__} takes {self.arity} values")
+        key = (type(database), database.param, len(values))
         if key not in self._compiled:
-            self._compiled[key] = self._compile()
-        query, sql, params, slots = self._compiled[key]
+            self._compiled[key] = self._compile(len(values))
+        query, sql, params, slots, kinds = self._compiled[key]
         params = list(params)
         for at, index in slots.items():
-            params[at] = int(values[index])
+            params[at] = _as(kinds[index], values[index])
         wrapper = query._get_cursor_wrapper(database.execute_sql(sql, params))
         # How rows become models (columns, converters, joined models) is
         # worked out from the first run's cursor and reused: the same SQL
@@ -255,9 +276,18 @@ class Prepared:
             }
         return rows
 
-    def first(self, *values: int):
+    def first(self, *values):
         found = self.rows(*values)
         return found[0] if found else None
+
+
+def _as(kind: type, value):
+    """A value as the stand-in's type (an id read from a form is an int)."""
+    if kind is dt.datetime:
+        if not isinstance(value, dt.datetime):
+            raise TypeError(f"a datetime, not {value!r}")
+        return value
+    return kind(value)
 
 
 def bind(database) -> None:

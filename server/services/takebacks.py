@@ -75,9 +75,7 @@ def offers(
     events = (
         {
             e.id: e.events
-            for e in Event.select(Event.id, Event.events).where(
-                Event.id.in_([r.id for _, r in listed])
-            )
+            for e in EVENTS_OF.rows(*[r.id for _, r in listed])
         }
         if listed
         else {}
@@ -105,6 +103,9 @@ LIVE_MOVE_HEADS = Prepared(
         .namedtuples()
     )
 )
+
+
+EVENTS_OF = Prepared(lambda *ids: Event.select(Event.id, Event.events).where(Event.id.in_(ids)))
 
 
 def _own(row: Event, seat: Seat) -> bool:
