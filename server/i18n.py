@@ -32,7 +32,7 @@ from pathlib import Path
 from babel.support import NullTranslations, Translations
 
 from engine import GAMES
-from engine.words import render
+from engine.words import Words, render
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DEFAULT = "en"
@@ -91,5 +91,11 @@ def say(code: str | None, text: str, domain: str | None = None) -> str:
     """An engine's text (a ``Words`` from engine/words.py, or a plain string,
     which stays as it is) in language ``code``; ``domain``: the game whose
     words these are, when the caller knows."""
+    if not isinstance(text, Words):
+        return text
     catalog = translations(code or DEFAULT, domain)
+    if type(catalog) is NullTranslations:
+        # English, the engines' own words: a Words already reads as its
+        # English rendering (the same template, values and plural choice).
+        return str.__str__(text)
     return render(text, catalog.gettext, catalog.ngettext)
