@@ -94,8 +94,8 @@ def say(code: str | None, text: str, domain: str | None = None) -> str:
     if not isinstance(text, Words):
         return text
     catalog = translations(code or DEFAULT, domain)
-    if type(catalog) is NullTranslations:
-        # English, the engines' own words: a Words already reads as its
-        # English rendering (the same template, values and plural choice).
+    if type(catalog) is NullTranslations and catalog._fallback is None:
+        # English, the engines' own words (no catalog behind it): a Words
+        # already reads as its rendering (same template, values and plural).
         return str.__str__(text)
     return render(text, catalog.gettext, catalog.ngettext)
