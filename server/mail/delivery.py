@@ -40,6 +40,7 @@ from email.utils import format_datetime, getaddresses
 
 from peewee import fn
 
+from server.db import Prepared
 from server.mail.bounces import ReturnPaths
 from server.models import Outbox, utcnow
 
@@ -95,21 +96,25 @@ def _sendable():
 
 
 def due_ids(settings, now: dt.datetime) -> list[int]:
-    return [
-        r.id
-        for r in (
-            Outbox.select(Outbox.id)
-            .where(
-                _sendable()
-                & (Outbox.next_attempt_at <= now)
-                & _unclaimed(now)
-                # Notices to channels: server/notify/delivery.py.
-                & Outbox.channel.is_null()
-            )
-            .order_by(Outbox.next_attempt_at, Outbox.id)
-            .limit(settings["SENDER_BATCH"])
+    return [r.id for r in DUE.rows(now, settings["SENDER_BATCH"])]
+
+
+# Asked by every sender every SENDER_INTERVAL: its SQL is built once.
+DUE = Prepared(
+    lambda now, batch: (
+        Outbox.select(Outbox.id)
+        .where(
+            _sendable()
+            & (Outbox.next_attempt_at <= now)
+            & _unclaimed(now)
+            # Notices to channels: server/notify/delivery.py.
+            & Outbox.channel.is_null()
         )
-    ]
+        .order_by(Outbox.next_attempt_at, Outbox.id)
+        .limit(batch)
+    ),
+    kinds=(dt.datetime, int),
+)
 
 
 def claim(row_id: int, holder: str, now: dt.datetime, lease: dt.timedelta) -> Outbox | None:
@@ -120,7 +125,10 @@ def claim(row_id: int, holder: str, now: dt.datetime, lease: dt.timedelta) -> Ou
         .where((Outbox.id == row_id) & _sendable() & _unclaimed(now))
         .execute()
     )
-    return Outbox.get_by_id(row_id) if won == 1 else None
+    return OUTBOX_ROW.first(row_id) if won == 1 else None
+
+
+OUTBOX_ROW = Prepared(lambda row_id: Outbox.select().where(Outbox.id == row_id).limit(1))
 
 
 def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
