@@ -13,6 +13,10 @@ from urllib.parse import quote, urlencode, urlparse
 import click
 from peewee import (
     DatabaseProxy,
+    DateTimeField,
+    Field,
+    ForeignKeyField,
+    IntegerField,
     InterfaceError,
     OperationalError,
     PostgresqlDatabase,
@@ -210,15 +214,17 @@ class Prepared:
     ``*values``, per number of them: an IN list of two ids is one shape)
     with stand-ins, and each run sends that SQL with the real values in the
     stand-ins' places, reading the rows as the query itself would (joined
-    models included).  ``kinds``: the type of each named parameter (int
-    unless told: str and datetime stand in too); ``*values`` are ints."""
+    models included); ``run`` does the same for a write.  ``kinds``: the type
+    of each named parameter (int unless told: str and datetime stand in
+    too), or a model's field, whose own conversion the value goes through
+    (JSON, a value that may be None); ``*values`` are ints."""
 
     STAND_IN = -7_919_000_000  # int parameter i is compiled as STAND_IN - i
 
     # A cursor wrapper's state that belongs to one run, not to the query.
     RUN_STATE = frozenset({"cursor", "count", "index", "initialized", "populated", "row_cache"})
 
-    def __init__(self, build: Callable, kinds: tuple[type, ...] = ()):
+    def __init__(self, build: Callable, kinds: tuple = ()):
         self.build = build
         self.arity = build.__code__.co_argcount
         self.varargs = bool(build.__code__.co_flags & inspect.CO_VARARGS)
@@ -226,21 +232,25 @@ class Prepared:
         self._compiled: dict[tuple, tuple] = {}
         self._reading: dict[tuple, dict] = {}
 
-    def _stand_in(self, kind: type, i: int):
+    def _stand_in(self, kind, i: int):
+        """(the value given to ``build``, the parameter it becomes in the SQL)."""
+        if isinstance(kind, Field):  # a column's own conversion (JSON, nullable)
+            raw = self._stand_in(_raw_kind(kind), i)[0]
+            return raw, kind.db_value(raw)
         if kind is int:
-            return self.STAND_IN - i
+            return self.STAND_IN - i, self.STAND_IN - i
         if kind is str:
-            return f"\x00pbem stand-in {i}\x00"
+            return f"\x00pbem stand-in {i}\x00", f"\x00pbem stand-in {i}\x00"
         if kind is dt.datetime:
-            return dt.datetime(1001, 1, 1, 1, 1, 1, i + 1)
-        raise TypeError(f"no stand-in for {kind.__name__}")
+            return dt.datetime(1001, 1, 1, 1, 1, 1, i + 1), dt.datetime(1001, 1, 1, 1, 1, 1, i + 1)
+        raise TypeError(f"no stand-in for {kind!r}")
 
     def _compile(self, count: int) -> tuple:
         kinds = self.kinds + (int,) * (count - self.arity)
         stand_ins = [self._stand_in(kind, i) for i, kind in enumerate(kinds)]
-        query = self.build(*stand_ins)
+        query = self.build(*(given for given, _ in stand_ins))
         sql, params = query.sql()
-        where = {(type(v), v): i for i, v in enumerate(stand_ins)}
+        where = {(type(sent), sent): i for i, (_, sent) in enumerate(stand_ins)}
         slots = {
             at: where[(type(value), value)]
             for at, value in enumerate(params)
@@ -250,7 +260,7 @@ class Prepared:
             raise ValueError(f"{self.build.__name__}: each parameter must be a value in the SQL")
         return query, sql, params, slots, kinds
 
-    def rows(self, *values) -> list:
+    def _sql(self, values) -> tuple:
         database = db.obj
         if len(values) != self.arity and not (self.varargs and len(values) > self.arity):
             raise TypeError(f"{self.build.__name__} takes {self.arity} values")
@@ -261,6 +271,17 @@ class Prepared:
         params = list(params)
         for at, index in slots.items():
             params[at] = _as(kinds[index], values[index])
+        return key, query, sql, params
+
+    def run(self, *values) -> int:
+        """An UPDATE, DELETE or INSERT: the number of rows it changed."""
+        database = db.obj
+        _, _, sql, params = self._sql(values)
+        return database.rows_affected(database.execute_sql(sql, params))
+
+    def rows(self, *values) -> list:
+        database = db.obj
+        key, query, sql, params = self._sql(values)
         wrapper = query._get_cursor_wrapper(database.execute_sql(sql, params))
         # How rows become models (columns, converters, joined models) is
         # worked out from the first run's cursor and reused: the same SQL
@@ -281,8 +302,18 @@ class Prepared:
         return found[0] if found else None
 
 
-def _as(kind: type, value):
+def _raw_kind(field: Field) -> type:
+    if isinstance(field, (IntegerField, ForeignKeyField)):
+        return int
+    if isinstance(field, DateTimeField):
+        return dt.datetime
+    return str
+
+
+def _as(kind, value):
     """A value as the stand-in's type (an id read from a form is an int)."""
+    if isinstance(kind, Field):
+        return kind.db_value(value)
     if kind is dt.datetime:
         if not isinstance(value, dt.datetime):
             raise TypeError(f"a datetime, not {value!r}")

@@ -120,15 +120,30 @@ DUE = Prepared(
 def claim(row_id: int, holder: str, now: dt.datetime, lease: dt.timedelta) -> Outbox | None:
     """The row, claimed by ``holder`` until ``now + lease``; None when another
     sender holds it or it was sent meanwhile."""
-    won = (
-        Outbox.update(claimed_until=now + lease, claimed_by=holder)
-        .where((Outbox.id == row_id) & _sendable() & _unclaimed(now))
-        .execute()
-    )
+    won = CLAIM.run(row_id, holder, now, now + lease)
     return OUTBOX_ROW.first(row_id) if won == 1 else None
 
 
+# Each mail is claimed, read and marked sent: their SQL is built once.
+CLAIM = Prepared(
+    lambda row_id, holder, now, until: Outbox.update(claimed_until=until, claimed_by=holder).where(
+        (Outbox.id == row_id) & _sendable() & _unclaimed(now)
+    ),
+    kinds=(int, str, dt.datetime, dt.datetime),
+)
 OUTBOX_ROW = Prepared(lambda row_id: Outbox.select().where(Outbox.id == row_id).limit(1))
+SENT = Prepared(
+    lambda row_id, at, attempts, reply: Outbox.update(
+        status="sent",
+        sent_at=at,
+        attempts=attempts,
+        claimed_until=None,
+        claimed_by="",
+        smtp_reply=reply,
+        permanent=False,
+    ).where(Outbox.id == row_id),
+    kinds=(int, dt.datetime, int, Outbox.smtp_reply),
+)
 
 
 def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
@@ -290,19 +305,7 @@ def drain(
                 if outcome == "failed" and row.status != "failed":
                     observer.failed(row, now)
                 continue
-            (
-                Outbox.update(
-                    status="sent",
-                    sent_at=utcnow(),
-                    attempts=row.attempts + 1,
-                    claimed_until=None,
-                    claimed_by="",
-                    smtp_reply=reply,
-                    permanent=False,
-                )
-                .where(Outbox.id == row.id)
-                .execute()
-            )
+            SENT.run(row.id, utcnow(), row.attempts + 1, reply)
             counts["sent"] += 1
             observer.sent(row, now)
     finally:

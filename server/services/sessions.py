@@ -36,10 +36,9 @@ def is_alive(key) -> bool:
 
 # Read on every request of a browser with a session.
 SESSION_ROW = Prepared(
-    lambda key: BrowserSession.select(BrowserSession.key)
-    .where(BrowserSession.key == key)
-    .limit(1)
-    .tuples(),
+    lambda key: (
+        BrowserSession.select(BrowserSession.key).where(BrowserSession.key == key).limit(1).tuples()
+    ),
     kinds=(str,),
 )
 

@@ -72,14 +72,7 @@ def offers(
             listed.append((at, row))
             if len(listed) == LISTED:
                 break
-    events = (
-        {
-            e.id: e.events
-            for e in EVENTS_OF.rows(*[r.id for _, r in listed])
-        }
-        if listed
-        else {}
-    )
+    events = {e.id: e.events for e in EVENTS_OF.rows(*[r.id for _, r in listed])} if listed else {}
     found = []
     for at, row in listed:
         later = list(reversed(rows[:at]))

@@ -62,17 +62,21 @@ def beat(name: str, now: dt.datetime) -> dt.datetime | None:
         return None
     if row.beat_at >= now:
         return None
-    won = (
-        Heartbeat.update(beat_at=now)
-        .where((Heartbeat.name == name) & (Heartbeat.beat_at == row.beat_at))
-        .execute()
-    )
+    won = BEAT.run(name, now, row.beat_at)
     return row.beat_at if won == 1 else None
 
 
 # Read by every sender and scheduler round.
 HEARTBEAT = Prepared(
     lambda name: Heartbeat.select().where(Heartbeat.name == name).limit(1), kinds=(str,)
+)
+
+
+BEAT = Prepared(
+    lambda name, now, before: Heartbeat.update(beat_at=now).where(
+        (Heartbeat.name == name) & (Heartbeat.beat_at == before)
+    ),
+    kinds=(str, dt.datetime, dt.datetime),
 )
 
 
