@@ -3,6 +3,8 @@ close on teardown, and run the migrations (``flask --app server migrate``)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import inspect
 import threading
 import time
 from collections.abc import Callable
@@ -11,6 +13,10 @@ from urllib.parse import quote, urlencode, urlparse
 import click
 from peewee import (
     DatabaseProxy,
+    DateTimeField,
+    Field,
+    ForeignKeyField,
+    IntegerField,
     InterfaceError,
     OperationalError,
     PostgresqlDatabase,
@@ -200,46 +206,82 @@ def _postgres(params: dict, settings: dict | None):
 
 
 class Prepared:
-    """A SELECT whose SQL is built once instead of on every run.  peewee
-    builds a query's SQL anew each time, and for the page's few small
+    """A query whose SQL is built once per shape instead of on every run.
+    peewee builds a query's SQL anew each time, and for the page's few small
     queries that is most of their cost (about 1 ms for a game row with its
-    snapshot; bench/move_cost.py).  ``build`` makes the query from integer
-    parameters; it is called once per kind of database with stand-ins, and
-    each run sends that SQL with the real values in the stand-ins' places,
-    reading the rows as the query itself would (joined models included)."""
+    snapshot; bench/move_cost.py).  ``build`` makes the query from its
+    parameters; it is called once per kind of database (and, when it takes
+    ``*values``, per number of them: an IN list of two ids is one shape)
+    with stand-ins, and each run sends that SQL with the real values in the
+    stand-ins' places, reading the rows as the query itself would (joined
+    models included); ``run`` does the same for a write.  ``kinds``: the type
+    of each named parameter (int unless told: str and datetime stand in
+    too), or a model's field, whose own conversion the value goes through
+    (JSON, a value that may be None); ``*values`` are ints."""
 
-    STAND_IN = -7_919_000_000  # parameter i is compiled as STAND_IN - i
+    STAND_IN = -7_919_000_000  # int parameter i is compiled as STAND_IN - i
 
     # A cursor wrapper's state that belongs to one run, not to the query.
     RUN_STATE = frozenset({"cursor", "count", "index", "initialized", "populated", "row_cache"})
 
-    def __init__(self, build: Callable):
+    def __init__(self, build: Callable, kinds: tuple = ()):
         self.build = build
         self.arity = build.__code__.co_argcount
+        self.varargs = bool(build.__code__.co_flags & inspect.CO_VARARGS)
+        self.kinds = kinds + (int,) * (self.arity - len(kinds))
         self._compiled: dict[tuple, tuple] = {}
         self._reading: dict[tuple, dict] = {}
 
-    def _compile(self) -> tuple:
-        query = self.build(*(self.STAND_IN - i for i in range(self.arity)))
-        sql, params = query.sql()
-        slots = {
-            at: self.STAND_IN - value
-            for at, value in enumerate(params)
-            if type(value) is int and 0 <= self.STAND_IN - value < self.arity
-        }
-        if sorted(slots.values()) != list(range(self.arity)):
-            raise ValueError(f"{self.build.__name__}: each parameter must be a value in the SQL")
-        return query, sql, params, slots
+    def _stand_in(self, kind, i: int):
+        """(the value given to ``build``, the parameter it becomes in the SQL)."""
+        if isinstance(kind, Field):  # a column's own conversion (JSON, nullable)
+            raw = self._stand_in(_raw_kind(kind), i)[0]
+            return raw, kind.db_value(raw)
+        if kind is int:
+            return self.STAND_IN - i, self.STAND_IN - i
+        if kind is str:
+            return f"\x00pbem stand-in {i}\x00", f"\x00pbem stand-in {i}\x00"
+        if kind is dt.datetime:
+            return dt.datetime(1001, 1, 1, 1, 1, 1, i + 1), dt.datetime(1001, 1, 1, 1, 1, 1, i + 1)
+        raise TypeError(f"no stand-in for {kind!r}")
 
-    def rows(self, *values: int) -> list:
+    def _compile(self, count: int) -> tuple:
+        kinds = self.kinds + (int,) * (count - self.arity)
+        stand_ins = [self._stand_in(kind, i) for i, kind in enumerate(kinds)]
+        query = self.build(*(given for given, _ in stand_ins))
+        sql, params = query.sql()
+        where = {(type(sent), sent): i for i, (_, sent) in enumerate(stand_ins)}
+        slots = {
+            at: where[(type(value), value)]
+            for at, value in enumerate(params)
+            if (type(value), value) in where
+        }
+        if set(slots.values()) != set(range(count)):  # a value may be used twice
+            raise ValueError(f"{self.build.__name__}: each parameter must be a value in the SQL")
+        return query, sql, params, slots, kinds
+
+    def _sql(self, values) -> tuple:
         database = db.obj
-        key = (type(database), database.param)
+        if len(values) != self.arity and not (self.varargs and len(values) > self.arity):
+            raise TypeError(f"{self.build.__name__} takes {self.arity} values")
+        key = (type(database), database.param, len(values))
         if key not in self._compiled:
-            self._compiled[key] = self._compile()
-        query, sql, params, slots = self._compiled[key]
+            self._compiled[key] = self._compile(len(values))
+        query, sql, params, slots, kinds = self._compiled[key]
         params = list(params)
         for at, index in slots.items():
-            params[at] = int(values[index])
+            params[at] = _as(kinds[index], values[index])
+        return key, query, sql, params
+
+    def run(self, *values) -> int:
+        """An UPDATE, DELETE or INSERT: the number of rows it changed."""
+        database = db.obj
+        _, _, sql, params = self._sql(values)
+        return database.rows_affected(database.execute_sql(sql, params))
+
+    def rows(self, *values) -> list:
+        database = db.obj
+        key, query, sql, params = self._sql(values)
         wrapper = query._get_cursor_wrapper(database.execute_sql(sql, params))
         # How rows become models (columns, converters, joined models) is
         # worked out from the first run's cursor and reused: the same SQL
@@ -255,9 +297,28 @@ class Prepared:
             }
         return rows
 
-    def first(self, *values: int):
+    def first(self, *values):
         found = self.rows(*values)
         return found[0] if found else None
+
+
+def _raw_kind(field: Field) -> type:
+    if isinstance(field, (IntegerField, ForeignKeyField)):
+        return int
+    if isinstance(field, DateTimeField):
+        return dt.datetime
+    return str
+
+
+def _as(kind, value):
+    """A value as the stand-in's type (an id read from a form is an int)."""
+    if isinstance(kind, Field):
+        return kind.db_value(value)
+    if kind is dt.datetime:
+        if not isinstance(value, dt.datetime):
+            raise TypeError(f"a datetime, not {value!r}")
+        return value
+    return kind(value)
 
 
 def bind(database) -> None:

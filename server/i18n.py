@@ -32,7 +32,7 @@ from pathlib import Path
 from babel.support import NullTranslations, Translations
 
 from engine import GAMES
-from engine.words import render
+from engine.words import Words, render
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DEFAULT = "en"
@@ -91,5 +91,11 @@ def say(code: str | None, text: str, domain: str | None = None) -> str:
     """An engine's text (a ``Words`` from engine/words.py, or a plain string,
     which stays as it is) in language ``code``; ``domain``: the game whose
     words these are, when the caller knows."""
+    if not isinstance(text, Words):
+        return text
     catalog = translations(code or DEFAULT, domain)
+    if type(catalog) is NullTranslations and catalog._fallback is None:
+        # English, the engines' own words (no catalog behind it): a Words
+        # already reads as its rendering (same template, values and plural).
+        return str.__str__(text)
     return render(text, catalog.gettext, catalog.ngettext)

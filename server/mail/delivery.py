@@ -40,6 +40,7 @@ from email.utils import format_datetime, getaddresses
 
 from peewee import fn
 
+from server.db import Prepared
 from server.mail.bounces import ReturnPaths
 from server.models import Outbox, utcnow
 
@@ -95,32 +96,54 @@ def _sendable():
 
 
 def due_ids(settings, now: dt.datetime) -> list[int]:
-    return [
-        r.id
-        for r in (
-            Outbox.select(Outbox.id)
-            .where(
-                _sendable()
-                & (Outbox.next_attempt_at <= now)
-                & _unclaimed(now)
-                # Notices to channels: server/notify/delivery.py.
-                & Outbox.channel.is_null()
-            )
-            .order_by(Outbox.next_attempt_at, Outbox.id)
-            .limit(settings["SENDER_BATCH"])
+    return [r.id for r in DUE.rows(now, settings["SENDER_BATCH"])]
+
+
+# Asked by every sender every SENDER_INTERVAL: its SQL is built once.
+DUE = Prepared(
+    lambda now, batch: (
+        Outbox.select(Outbox.id)
+        .where(
+            _sendable()
+            & (Outbox.next_attempt_at <= now)
+            & _unclaimed(now)
+            # Notices to channels: server/notify/delivery.py.
+            & Outbox.channel.is_null()
         )
-    ]
+        .order_by(Outbox.next_attempt_at, Outbox.id)
+        .limit(batch)
+    ),
+    kinds=(dt.datetime, int),
+)
 
 
 def claim(row_id: int, holder: str, now: dt.datetime, lease: dt.timedelta) -> Outbox | None:
     """The row, claimed by ``holder`` until ``now + lease``; None when another
     sender holds it or it was sent meanwhile."""
-    won = (
-        Outbox.update(claimed_until=now + lease, claimed_by=holder)
-        .where((Outbox.id == row_id) & _sendable() & _unclaimed(now))
-        .execute()
-    )
-    return Outbox.get_by_id(row_id) if won == 1 else None
+    won = CLAIM.run(row_id, holder, now, now + lease)
+    return OUTBOX_ROW.first(row_id) if won == 1 else None
+
+
+# Each mail is claimed, read and marked sent: their SQL is built once.
+CLAIM = Prepared(
+    lambda row_id, holder, now, until: Outbox.update(claimed_until=until, claimed_by=holder).where(
+        (Outbox.id == row_id) & _sendable() & _unclaimed(now)
+    ),
+    kinds=(int, str, dt.datetime, dt.datetime),
+)
+OUTBOX_ROW = Prepared(lambda row_id: Outbox.select().where(Outbox.id == row_id).limit(1))
+SENT = Prepared(
+    lambda row_id, at, attempts, reply: Outbox.update(
+        status="sent",
+        sent_at=at,
+        attempts=attempts,
+        claimed_until=None,
+        claimed_by="",
+        smtp_reply=reply,
+        permanent=False,
+    ).where(Outbox.id == row_id),
+    kinds=(int, dt.datetime, int, Outbox.smtp_reply),
+)
 
 
 def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
@@ -282,19 +305,7 @@ def drain(
                 if outcome == "failed" and row.status != "failed":
                     observer.failed(row, now)
                 continue
-            (
-                Outbox.update(
-                    status="sent",
-                    sent_at=utcnow(),
-                    attempts=row.attempts + 1,
-                    claimed_until=None,
-                    claimed_by="",
-                    smtp_reply=reply,
-                    permanent=False,
-                )
-                .where(Outbox.id == row.id)
-                .execute()
-            )
+            SENT.run(row.id, utcnow(), row.attempts + 1, reply)
             counts["sent"] += 1
             observer.sent(row, now)
     finally:

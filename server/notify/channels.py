@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from engine.words import N_
-from server.db import db
+from server.db import Prepared, db
 from server.models import Game, NotifyChannel, Outbox, User
 from server.notify import crypto, guard
 
@@ -164,7 +164,19 @@ def own(user: User):
 
 
 def table_channel(game_id: int) -> NotifyChannel | None:
-    return NotifyChannel.get_or_none(NotifyChannel.game == game_id)
+    return TABLE_CHANNEL.first(game_id)
+
+
+def own_list(user: User) -> list[NotifyChannel]:
+    """``own``'s rows, read with SQL built once (every mail asks)."""
+    return OWN_CHANNELS.rows(user.id)
+
+
+# Asked for every turn mail.
+TABLE_CHANNEL = Prepared(
+    lambda game_id: NotifyChannel.select().where(NotifyChannel.game == game_id).limit(1)
+)
+OWN_CHANNELS = Prepared(lambda user_id: own(User(id=user_id)))
 
 
 def set_table_channel(settings, game: Game, host: User, url: str) -> str:

@@ -21,6 +21,7 @@ import time
 
 from peewee import fn
 
+from server.db import Prepared
 from server.models import NotifyChannel, Outbox, utcnow
 from server.notify import transport
 
@@ -45,20 +46,24 @@ def _unclaimed(now: dt.datetime):
 
 
 def due_ids(settings, now: dt.datetime) -> list[int]:
-    return [
-        r.id
-        for r in (
-            Outbox.select(Outbox.id)
-            .where(
-                Outbox.channel.is_null(False)
-                & _sendable()
-                & (Outbox.next_attempt_at <= now)
-                & _unclaimed(now)
-            )
-            .order_by(Outbox.next_attempt_at, Outbox.id)
-            .limit(settings["SENDER_BATCH"])
+    return [r.id for r in DUE.rows(now, settings["SENDER_BATCH"])]
+
+
+# Asked by every sender every SENDER_INTERVAL: its SQL is built once.
+DUE = Prepared(
+    lambda now, batch: (
+        Outbox.select(Outbox.id)
+        .where(
+            Outbox.channel.is_null(False)
+            & _sendable()
+            & (Outbox.next_attempt_at <= now)
+            & _unclaimed(now)
         )
-    ]
+        .order_by(Outbox.next_attempt_at, Outbox.id)
+        .limit(batch)
+    ),
+    kinds=(dt.datetime, int),
+)
 
 
 def claim(row_id: int, holder: str, now: dt.datetime, lease: dt.timedelta) -> Outbox | None:

@@ -54,7 +54,7 @@ def follow_mail(
         return 0
     if event == "reminder" and context.get("last_call"):
         event = "last_call"
-    wanted = [c for c in channels.own(user) if event in (c.events or ())]
+    wanted = [c for c in channels.own_list(user) if event in (c.events or ())]
     if not wanted:
         return 0
     # A moderation notice tells what happened (no question): titled as news.

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine import IllegalMove
 from engine.words import N_
-from server.db import db
+from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, User, utcnow
 from server.notify import notices
@@ -115,23 +115,17 @@ def play(
             "finished_at": now if over else None,
             "outcome": outcome.to_json() if outcome else None,
         }
-        claimed = (
-            Game.update(**changes)
-            .where((Game.id == game_id) & (Game.seq == expected_seq))
-            .execute()
-        )
+        if over:
+            claimed = (
+                Game.update(**changes)
+                .where((Game.id == game_id) & (Game.seq == expected_seq))
+                .execute()
+            )
+        else:
+            claimed = GAME_MOVED.run(game_id, expected_seq, seq, next_seat, changes["prompt"])
         if claimed != 1:
             raise StaleMove(N_("The game has moved on since this page was made."))
-        Event.create(
-            game=game_id,
-            seq=seq,
-            seat=seat,
-            action=legal,
-            actor=actor,
-            user=user_id,
-            events=[e.to_json() for e in events],
-            created_at=now,
-        )
+        EVENT_ROW.run(game_id, seq, seat, legal, actor, user_id, [e.to_json() for e in events], now)
         metrics.count_move(actor)
         save_snapshot(game, kind, new_state, seq)
         forget_snapshot(game)
@@ -176,6 +170,7 @@ def _after_move(
         # They are back: the timeout count restarts and the list of moves
         # played for them while away is done (services/clock/while_away.py).
         changes.update(deadlines.PLAYER_BACK, away_seen_seq=game.seq)
+    player = actor == "player"
     if game.status == "finished":
         Seat.update(**changes).where(mine).execute()
         Seat.update(
@@ -184,16 +179,57 @@ def _after_move(
         if notify:
             notify_final(game, mailer)
     elif game.to_move != seat:
-        Seat.update(**changes, **deadlines.TURN_OVER).where(mine).execute()
+        if player:
+            PLAYER_TURN_OVER.run(game.id, seat, game.seq)
+        else:
+            Seat.update(**changes, **deadlines.TURN_OVER).where(mine).execute()
         if notify:
             notify_turn(game, now, mailer, state=state)
-    elif not Seat.update(**changes).where(mine & Seat.deadline.is_null(False)).execute():
+    elif not (
+        PLAYER_AGAIN.run(game.id, seat, game.seq)
+        if player
+        else Seat.update(**changes).where(mine & Seat.deadline.is_null(False)).execute()
+    ):
         # Same seat again, but its clock was not running (e.g. a moderator
         # acted for it): start one.  Otherwise one clock covers the whole
         # turn, however many decisions the rules ask of the seat in a row,
         # and the UPDATE above was the only statement.
         Seat.update(**changes).where(mine).execute()
         deadlines.start_turn(game, Seat.get(mine), now)
+
+
+# A move's writes, their SQL built once (server/db.py): the game row of a
+# move that does not end the game, the log row, and the seat of a player
+# who moved (their turn over, or the same seat again with its clock running).
+GAME_MOVED = Prepared(
+    lambda game_id, expected, seq, to_move, prompt: Game.update(
+        seq=seq, to_move=to_move, prompt=prompt, status="active", finished_at=None, outcome=None
+    ).where((Game.id == game_id) & (Game.seq == expected)),
+    kinds=(int, int, int, Game.to_move, str),
+)
+EVENT_ROW = Prepared(
+    lambda game_id, seq, seat, action, actor, user_id, events, at: Event.insert(
+        game=game_id,
+        seq=seq,
+        seat=seat,
+        action=action,
+        actor=actor,
+        user=user_id,
+        events=events,
+        created_at=at,
+    ),
+    kinds=(int, int, Event.seat, Event.action, str, Event.user, Event.events, dt.datetime),
+)
+PLAYER_TURN_OVER = Prepared(
+    lambda game_id, index, seq: Seat.update(
+        last_move_seq=seq, **deadlines.PLAYER_BACK, away_seen_seq=seq, **deadlines.TURN_OVER
+    ).where((Seat.game == game_id) & (Seat.index == index))
+)
+PLAYER_AGAIN = Prepared(
+    lambda game_id, index, seq: Seat.update(
+        last_move_seq=seq, **deadlines.PLAYER_BACK, away_seen_seq=seq
+    ).where((Seat.game == game_id) & (Seat.index == index) & Seat.deadline.is_null(False))
+)
 
 
 def notify_turn(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 
+from server.db import Prepared
 from server.models import BrowserSession, User, utcnow
 
 KEY_CHARS = 64  # 32 random bytes as hex
@@ -30,7 +31,16 @@ def start(user: User | None, lifetime: dt.timedelta) -> str:
 
 
 def is_alive(key) -> bool:
-    return is_key(key) and BrowserSession.select().where(BrowserSession.key == key).exists()
+    return is_key(key) and bool(SESSION_ROW.rows(key))
+
+
+# Read on every request of a browser with a session.
+SESSION_ROW = Prepared(
+    lambda key: (
+        BrowserSession.select(BrowserSession.key).where(BrowserSession.key == key).limit(1).tuples()
+    ),
+    kinds=(str,),
+)
 
 
 def end(key) -> None:

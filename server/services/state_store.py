@@ -3,6 +3,8 @@ the event log from the seed (the log is the truth, the snapshot a cache)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from peewee import JOIN
 
 from engine import Game as GameRules
@@ -80,6 +82,14 @@ def replay(game: Game, upto: int | None = None):
     return state
 
 
+SNAPSHOT_SAVED = Prepared(
+    lambda game_id, seq, version, state, at: Snapshot.update(
+        seq=seq, state_version=version, state=state, updated_at=at
+    ).where((Snapshot.game == game_id) & (Snapshot.seq <= seq)),
+    kinds=(int, int, int, Snapshot.state, dt.datetime),
+)
+
+
 def save_snapshot(game: Game, kind: GameRules, state, seq: int) -> None:
     """Store the state at ``seq``, unless a newer one is stored already."""
     values = {
@@ -88,10 +98,6 @@ def save_snapshot(game: Game, kind: GameRules, state, seq: int) -> None:
         "state": kind.to_json(state),
         "updated_at": utcnow(),
     }
-    updated = (
-        Snapshot.update(**values)
-        .where((Snapshot.game == game.id) & (Snapshot.seq <= seq))
-        .execute()
-    )
+    updated = SNAPSHOT_SAVED.run(game.id, *values.values())
     if not updated and not Snapshot.select().where(Snapshot.game == game.id).exists():
         Snapshot.insert(game=game.id, **values).execute()

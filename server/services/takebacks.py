@@ -72,16 +72,7 @@ def offers(
             listed.append((at, row))
             if len(listed) == LISTED:
                 break
-    events = (
-        {
-            e.id: e.events
-            for e in Event.select(Event.id, Event.events).where(
-                Event.id.in_([r.id for _, r in listed])
-            )
-        }
-        if listed
-        else {}
-    )
+    events = {e.id: e.events for e in EVENTS_OF.rows(*[r.id for _, r in listed])} if listed else {}
     found = []
     for at, row in listed:
         later = list(reversed(rows[:at]))
@@ -105,6 +96,9 @@ LIVE_MOVE_HEADS = Prepared(
         .namedtuples()
     )
 )
+
+
+EVENTS_OF = Prepared(lambda *ids: Event.select(Event.id, Event.events).where(Event.id.in_(ids)))
 
 
 def _own(row: Event, seat: Seat) -> bool:

@@ -3,8 +3,8 @@ browser's first choice among ours (Accept-Language), else English."""
 
 from __future__ import annotations
 
-from flask import request
-from flask_babel import Babel
+from flask import g, has_app_context, request
+from flask_babel import Babel, get_translations
 from flask_login import current_user
 
 from engine.words import Words, term
@@ -25,8 +25,27 @@ def say_here(text: str) -> str:
     return say(page_language(), text if isinstance(text, Words) else term(text))
 
 
+def _catalog():
+    if not has_app_context():
+        return get_translations()
+    catalog = g.get("pbem_catalog")
+    if catalog is None:
+        catalog = g.pbem_catalog = get_translations()
+    return catalog
+
+
 def init_app(app) -> None:
     Babel(app, locale_selector=page_language, default_translation_directories=str(TRANSLATIONS))
+    # Flask-Babel's callables look the catalog up anew for each of the
+    # page's many texts; the page's catalog is found once (Flask-Babel keeps
+    # the page's language for the whole request too).
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: _catalog().ugettext(s),
+        ngettext=lambda s, p, n: _catalog().ungettext(s, p, n),
+        pgettext=lambda c, s: _catalog().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _catalog().unpgettext(c, s, p, n),
+        newstyle=True,
+    )
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.filters["say"] = say_here
     # A {% trans %} block's line breaks are spaces: the catalogs hold one

@@ -106,7 +106,10 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     to_move = seats[game.to_move] if game.to_move is not None else None
     now = utcnow()
     roster = tenures.roster(game, names)  # read once for every text below
-    takeback = takebacks.box(game, seat, names)
+    # The page's forms show their CSRF token only (the same one), save the
+    # table talk's: one form carries it for all of them.
+    token_form = EmptyForm()
+    takeback = takebacks.box(game, seat, names, token_form)
     recent, result = recent_and_since(game, viewer, names, RECENT_LINES, since, language, roster)
     # While a takeback is asked the game waits for its answers.
     my_turn = (
@@ -146,9 +149,9 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         if game.outcome
         else [],
         reason=outcome_reason(game, language),
-        form=MoveForm(seq=game.seq),
+        form=token_form,
         json=json,
-        link_form=EmptyForm(),
+        link_form=token_form,
         away=away_notes(seats, now),
         on_vacation=bool(
             seat

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, url_for
 from flask_login import current_user
+from flask_wtf import FlaskForm
 
 from engine.words import N_
 from server.models import Game, Seat, User
@@ -79,10 +80,14 @@ def _timezone(seat: Seat | None) -> str:
     return seat.user.timezone if seat is not None and seat.user_id else "UTC"
 
 
-def box(game: Game, seat: Seat | None, names: list[str] | None = None) -> dict:
+def box(
+    game: Game, seat: Seat | None, names: list[str] | None = None, form: FlaskForm | None = None
+) -> dict:
     """What the game page shows of takebacks to this viewer: the open request
     (and whether they are asked), or the moves they may ask to take back.
-    ``names``: the seats' names when the page has them."""
+    ``names``: the seats' names when the page has them; ``form``: a form the
+    page made already, whose CSRF token the page's takeback forms carry (the
+    same token: they show no field of their own)."""
     request = takebacks.open_takeback(game)
     me = current_user.id if current_user.is_authenticated else (seat and seat.user_id)
     plays = seat is not None and seat.user_id == me
@@ -100,9 +105,9 @@ def box(game: Game, seat: Seat | None, names: list[str] | None = None) -> dict:
             "asker": people[request.requester_id],
             "what": takebacks.describe(game, request, page_language()),
             "expires": deadline_text(request.expires_at, _timezone(seat), page_language()),
-            "form": TakebackAnswerForm(seq=str(game.seq)),
+            "form": form or TakebackAnswerForm(seq=str(game.seq)),
         }
     offers = (
         takebacks.offers(game, seat, page_language(), names) if plays and seat is not None else []
     )
-    return {"open": None, "offers": offers, "form": TakebackForm(seq=str(game.seq))}
+    return {"open": None, "offers": offers, "form": form or TakebackForm(seq=str(game.seq))}

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from babel.dates import format_date, format_time
 
 from engine.words import N_, msg
+from server.db import Prepared
 from server.i18n import DEFAULT, known, translate
 from server.models import Game, Seat, User, Vacation
 from server.services.clock import mail_hours, own_time, running_hours
@@ -87,13 +88,20 @@ def local_text(when: dt.datetime | None, tzname: str = "UTC", language: str | No
 
 # -- vacations --------------------------------------------------------------
 def vacation_at(user_id: int, when: dt.datetime) -> Vacation | None:
-    return (
+    return VACATION_AT.first(user_id, when)
+
+
+# Asked at every turn that starts and on a player's game page.
+VACATION_AT = Prepared(
+    lambda user_id, when: (
         Vacation.select()
         .where(
             (Vacation.user == user_id) & (Vacation.starts_at <= when) & (Vacation.ends_at > when)
         )
-        .first()
-    )
+        .limit(1)
+    ),
+    kinds=(int, dt.datetime),
+)
 
 
 def shift_pending(user_id: int, delta: dt.timedelta, now: dt.datetime) -> int:

@@ -23,7 +23,7 @@ from typing import TypeGuard
 
 from peewee import IntegrityError
 
-from server.db import db
+from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import Game, Heartbeat, Outbox, Seat, User
 from server.services.clock import deadlines
@@ -52,7 +52,7 @@ def beat(name: str, now: dt.datetime) -> dt.datetime | None:
     """Record that ``name`` is alive at ``now``; returns the beat before this
     one when this call moved it (None: first beat ever, or another process of
     the same kind beat at ``now`` or later)."""
-    row = Heartbeat.get_or_none(Heartbeat.name == name)
+    row = HEARTBEAT.first(name)
     if row is None:
         try:
             with db.atomic():
@@ -62,16 +62,26 @@ def beat(name: str, now: dt.datetime) -> dt.datetime | None:
         return None
     if row.beat_at >= now:
         return None
-    won = (
-        Heartbeat.update(beat_at=now)
-        .where((Heartbeat.name == name) & (Heartbeat.beat_at == row.beat_at))
-        .execute()
-    )
+    won = BEAT.run(name, now, row.beat_at)
     return row.beat_at if won == 1 else None
 
 
+# Read by every sender and scheduler round.
+HEARTBEAT = Prepared(
+    lambda name: Heartbeat.select().where(Heartbeat.name == name).limit(1), kinds=(str,)
+)
+
+
+BEAT = Prepared(
+    lambda name, now, before: Heartbeat.update(beat_at=now).where(
+        (Heartbeat.name == name) & (Heartbeat.beat_at == before)
+    ),
+    kinds=(str, dt.datetime, dt.datetime),
+)
+
+
 def last_beat(name: str) -> dt.datetime | None:
-    row = Heartbeat.get_or_none(Heartbeat.name == name)
+    row = HEARTBEAT.first(name)
     return row.beat_at if row else None
 
 

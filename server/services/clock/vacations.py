@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from engine.words import N_, msg
-from server.db import db
+from server.db import Prepared, db
 from server.models import Game, Seat, User, Vacation
 from server.services.clock import deadlines
 
@@ -130,13 +130,20 @@ def declared(user_ids: list[int], now: dt.datetime) -> dict[int, list[Vacation]]
     """The vacations of these players that have not ended (running or to
     come), soonest first: the other players see them as soon as they are set."""
     found: dict[int, list[Vacation]] = {}
-    for v in (
+    for v in DECLARED.rows(now, *user_ids) if user_ids else []:
+        found.setdefault(v.user_id, []).append(v)
+    return found
+
+
+# Every game page asks it for its players: one SQL per number of players.
+DECLARED = Prepared(
+    lambda now, *user_ids: (
         Vacation.select()
         .where(Vacation.user.in_(user_ids) & (Vacation.ends_at > now))
         .order_by(Vacation.starts_at)
-    ):
-        found.setdefault(v.user_id, []).append(v)
-    return found
+    ),
+    kinds=(dt.datetime,),
+)
 
 
 def days_of(vacation: Vacation, tzname: str) -> tuple[dt.date, dt.date]:

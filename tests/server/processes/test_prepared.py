@@ -64,3 +64,62 @@ def test_a_parameter_that_is_no_value_in_the_sql_is_refused(app):
     query = Prepared(lambda user_id: User.select().where(User.id > 0))
     with app.app_context(), db.connection_context(), pytest.raises(ValueError):
         query.rows(1)
+
+
+def test_text_times_and_lists_stand_in_too(app):
+    import datetime as dt
+
+    from server.models import Vacation
+
+    by_name = Prepared(lambda name: User.select().where(User.name == name), kinds=(str,))
+    ending = Prepared(
+        lambda now, *ids: (
+            Vacation.select()
+            .where(Vacation.user.in_(ids) & (Vacation.ends_at > now))
+            .order_by(Vacation.id)
+        ),
+        kinds=(dt.datetime,),
+    )
+    day = dt.datetime(2030, 1, 1)
+    with app.app_context(), db.connection_context():
+        users = [
+            User.create(email=f"t{i}@example.org", name=f"T{i}", password_hash="-")
+            for i in range(3)
+        ]
+        for user in users:
+            Vacation.create(
+                user=user.id, starts_at=day, ends_at=day + dt.timedelta(days=user.id % 3)
+            )
+        assert [u.id for u in by_name.rows("T1")] == [users[1].id]
+        for ids in ([users[0].id], [u.id for u in users], [users[1].id, users[2].id]):
+            plain = Vacation.select().where(Vacation.user.in_(ids) & (Vacation.ends_at > day))
+            assert [v.id for v in ending.rows(day, *ids)] == [
+                v.id for v in plain.order_by(Vacation.id)
+            ]
+
+
+def test_a_write_converts_its_values_as_the_columns_do(app):
+    from server.models import Outbox
+
+    rename = Prepared(
+        lambda user_id, name: User.update(name=name).where(User.id == user_id), kinds=(int, str)
+    )
+    headers = Prepared(
+        lambda row_id, value: Outbox.update(headers=value).where(Outbox.id == row_id),
+        kinds=(int, Outbox.headers),
+    )
+    with app.app_context(), db.connection_context():
+        user = User.create(email="w@example.org", name="W", password_hash="-")
+        assert rename.run(user.id, "Wim") == 1 and rename.run(10**9, "x") == 0
+        assert User.get_by_id(user.id).name == "Wim"
+        row = Outbox.create(
+            kind="turn",
+            to_addr="w@example.org",
+            subject="s",
+            body_text="t",
+            body_html="h",
+            message_id="<w@x>",
+            headers={},
+        )
+        assert headers.run(row.id, {"Reply-To": "a@b.example"}) == 1
+        assert Outbox.get_by_id(row.id).headers == {"Reply-To": "a@b.example"}
