@@ -166,11 +166,11 @@ def _after_move(
     one UPDATE (bench/server_move_roundtrip.py counts the statements)."""
     mine = (Seat.game == game.id) & (Seat.index == seat)
     changes: dict[str, object] = {"last_move_seq": game.seq}
-    if actor == "player":
+    player = actor == "player"
+    if player:
         # They are back: the timeout count restarts and the list of moves
         # played for them while away is done (services/clock/while_away.py).
         changes.update(deadlines.PLAYER_BACK, away_seen_seq=game.seq)
-    player = actor == "player"
     if game.status == "finished":
         Seat.update(**changes).where(mine).execute()
         Seat.update(
