@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from functools import lru_cache
+from inspect import iscoroutinefunction
 from urllib.parse import urlsplit
 
 from flask import Flask
@@ -31,9 +33,29 @@ from engine import BROKEN
 from server import settings as settings_module
 
 
+class App(Flask):
+    """Flask, asking once per function whether it is ``async``: Flask asks
+    for every hook and view of every request (a dozen times each), and a
+    function's answer never changes."""
+
+    def ensure_sync(self, func):
+        try:
+            is_async = _is_async(func)
+        except TypeError:  # a callable that cannot be a cache key
+            return super().ensure_sync(func)
+        return self.async_to_sync(func) if is_async else func
+
+
+# Hooks and views are a few hundred at most; an after_this_request function
+# is new in each request and only passes through.
+@lru_cache(maxsize=512)
+def _is_async(func) -> bool:
+    return iscoroutinefunction(func)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     settings = settings_module.load(overrides=test_config)
-    app = Flask(
+    app = App(
         __name__,
         instance_path=settings["INSTANCE_PATH"],
         template_folder="web/templates",

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 from flask import current_app, session
 from flask_login import current_user
+from itsdangerous import BadData, URLSafeSerializer
+from peewee import JOIN
 
 from server.db import Prepared
 from server.mail.links import LinkError
 from server.models import Game, Seat, User
+from server.services import sessions
 from server.web import browser_session
 
 OWN_SEAT = Prepared(
@@ -30,8 +33,21 @@ OWN_SEAT = Prepared(
         Seat.select().where((Seat.game == game_id) & (Seat.user == user_id)).limit(1)
     )
 )
+# The seat a link names, with its user (mail/links.py's SEAT), and whether
+# this browser's session row exists: one statement where there were two.
+SEAT_AND_SESSION = Prepared(
+    lambda game_id, index, key: (
+        Seat.select(Seat, User, sessions.alive_in_query(key).alias("pbem_session_alive"))
+        .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+        .where((Seat.game == game_id) & (Seat.index == index))
+        .limit(1)
+    ),
+    kinds=(int, int, str),
+)
 SESSION_KEY = "seat_links"
 KEEP = 20  # seat links remembered per browser, newest first
+PAYLOAD = URLSafeSerializer("unused: only its payload format is used")
+PAYLOAD_MAX = 200  # characters: a seat token's payload is about 60
 
 
 def links():
@@ -40,7 +56,7 @@ def links():
 
 def open_link(token: str) -> Seat:
     """Remember a seat link in this browser; LinkError when it is not valid."""
-    seat = links().read_seat(token)
+    seat = links().read_seat(token, seat_and_session(token))
     if seat.user_id is None:
         raise LinkError("revoked")
     browser_session.keep_alive()
@@ -68,6 +84,10 @@ def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None
     entry = session.get(SESSION_KEY, {}).get(str(game_id))
     if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(v, str) for v in entry)):
         return None
+    if seats is None:
+        seats = seat_and_session(entry[0])  # learns whether the session lives too
+        if seats == []:
+            return None  # no such seat: read_seat would say so
     if not browser_session.is_alive():
         return None
     try:
@@ -77,6 +97,34 @@ def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None
     if seat.game_id != game_id or seat.user_id is None or seat.user.session_token != entry[1]:
         return None
     return seat
+
+
+def seat_and_session(token: str) -> list[Seat] | None:
+    """The seat ``token`` names, read with whether this browser's session
+    lives (browser_session.found_alive), as ``seats`` for ``read_seat``: [the
+    seat], or [] when there is no such seat.  None when the token's payload
+    does not read: ``read_seat`` then reads the seat itself, as before.
+
+    The payload is read without checking the signature, only to know which
+    row to read; ``read_seat`` checks the token, and that the seat it names
+    is the one read.  A compressed payload is not read here (it would be
+    inflated before its signature was checked); ours never are (too short)."""
+    if token.count(".") < 2:
+        return None
+    payload = token.rsplit(".", 2)[0]
+    if payload.startswith(".") or len(payload) > PAYLOAD_MAX:
+        return None
+    try:
+        data = PAYLOAD.load_payload(payload.encode("ascii"))
+    except (BadData, ValueError):
+        return None
+    if not (isinstance(data, dict) and all(type(data.get(k)) is int for k in ("g", "s"))):
+        return None
+    seat = SEAT_AND_SESSION.first(data["g"], data["s"], sessions.as_key(browser_session.key()))
+    if seat is None:
+        return []
+    browser_session.found_alive(bool(seat.pbem_session_alive))
+    return [seat]
 
 
 def acting_user(seat: Seat) -> User:
