@@ -61,7 +61,7 @@ class Form(FlaskForm):
 
     class Meta:
         def build_csrf(self, form):
-            csrf = super().build_csrf(form)  # type: ignore[misc]
+            csrf = super().build_csrf(form)
             csrf.field_class = TokenField
             return csrf
 
