@@ -148,3 +148,33 @@ def test_async_functions_are_still_run_to_completion(sqlite_app):
                 sqlite_app.ensure_sync(answer)
         else:
             assert sqlite_app.ensure_sync(answer)() == 42
+
+
+def test_the_session_cookie_follows_a_new_secret_key(sqlite_app):
+    """The signing serializer is made once per secret key: a new key (the
+    old one a fallback) still reads the cookie, and without the fallback
+    the old cookie is worth nothing."""
+    client = sqlite_app.test_client()
+    client.get("/")
+    with client.session_transaction() as session:
+        session["probe"] = "kept"
+    sqlite_app.config["SECRET_KEY_FALLBACKS"] = [sqlite_app.secret_key]
+    sqlite_app.secret_key = "a-new-secret"
+    with client.session_transaction() as session:
+        assert session.get("probe") == "kept"
+    sqlite_app.config["SECRET_KEY_FALLBACKS"] = []
+    with client.session_transaction() as session:
+        assert "probe" not in session
+
+
+def test_security_headers_are_added_once_and_never_over_a_page_of_its_own(sqlite_app):
+    from flask import Response
+
+    from server.web.protection import HEADERS, add_security_headers
+
+    plain = add_security_headers(Response("x"))
+    assert [plain.headers.getlist(name) for name in HEADERS] == [[v] for v in HEADERS.values()]
+    own = Response("x", headers={"content-security-policy": "default-src 'self'"})
+    add_security_headers(own)
+    assert own.headers.getlist("Content-Security-Policy") == ["default-src 'self'"]
+    assert own.headers["X-Frame-Options"] == "DENY"
