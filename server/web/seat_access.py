@@ -27,6 +27,7 @@ from server.mail.links import LinkError
 from server.models import Game, Seat, User
 from server.services import sessions
 from server.web import browser_session
+from server.web.protection import BIGGEST_ID
 
 OWN_SEAT = Prepared(
     lambda game_id, user_id: (
@@ -118,13 +119,19 @@ def seat_and_session(token: str) -> list[Seat] | None:
         data = PAYLOAD.load_payload(payload.encode("ascii"))
     except (BadData, ValueError):
         return None
-    if not (isinstance(data, dict) and all(type(data.get(k)) is int for k in ("g", "s"))):
+    if not (isinstance(data, dict) and all(is_id(data.get(k)) for k in ("g", "s"))):
         return None
     seat = SEAT_AND_SESSION.first(data["g"], data["s"], sessions.as_key(browser_session.key()))
     if seat is None:
         return []
     browser_session.found_alive(bool(seat.pbem_session_alive))
     return [seat]
+
+
+def is_id(value) -> bool:
+    """An int a column holds: the payload is not checked yet, and a number
+    too big for the database would fail the query (a 500, not a 404)."""
+    return type(value) is int and 0 <= value <= BIGGEST_ID
 
 
 def acting_user(seat: Seat) -> User:

@@ -82,6 +82,9 @@ def test_a_payload_changed_to_name_another_seat_opens_nothing(table):
     for bad in (
         forged(token, s=other),
         forged(token, s=99),
+        forged(token, g=10**30),  # more than a column holds: not a 500
+        forged(token, s=-(10**30)),
+        forged(token, g="1"),
         "." + token,  # a compressed payload is not read before its check
         "nothing-here",
         token + "x",
