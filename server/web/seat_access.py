@@ -75,11 +75,12 @@ def viewer_seat(game: Game) -> Seat | None:
 def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None:
     """The same, by the game's id alone (the move reads the game later);
     ``seats``: the game's seats, when the caller has read them already."""
-    if current_user.is_authenticated:
+    user = current_user._get_current_object()  # looked up once, not per seat
+    if user.is_authenticated:
         if seats is None:
-            own = OWN_SEAT.first(game_id, current_user.id)
+            own = OWN_SEAT.first(game_id, user.id)
         else:
-            own = next((s for s in seats if s.user_id == current_user.id), None)
+            own = next((s for s in seats if s.user_id == user.id), None)
         if own is not None:
             return own
     entry = session.get(SESSION_KEY, {}).get(str(game_id))
