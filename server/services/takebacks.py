@@ -76,7 +76,8 @@ def offers(
     return [
         Offer(
             row.seq,
-            _text(row, seat.index, names, language, Event.events.python_value(row.events)),
+            " ".join(seat_views.event_texts(row.events, seat.index, names, language))
+            or f"#{row.seq}",
             later[:at][::-1],
         )
         for at, row in enumerate(rows)
@@ -121,17 +122,6 @@ OFFER_ROWS = Prepared(_offer_rows)
 
 def _own(row: Event, seat: Seat) -> bool:
     return row.actor == "player" and row.seat == seat.index and row.user_id == seat.user_id
-
-
-def _text(
-    row: Event, viewer: int, names: list[str], language: str | None, events: list | None = None
-) -> str:
-    """``events``: the row's events when they were read apart from it."""
-    texts = [
-        EngineEvent.from_json(data).text_for(viewer, names, partial(say, language))
-        for data in (row.events if events is None else events)
-    ]
-    return " ".join(t for t in texts if t) or f"#{row.seq}"
 
 
 def makers(rows) -> set[int]:
