@@ -2,7 +2,8 @@
 always empty boxes have anything to show (web/play.py PAGE_BOXES) and reads
 the details of those only; each answer is what the box's own read says.
 The takeback offers read only the rows they name, and say what the last
-fifty moves say.  SQLite and PostgreSQL."""
+fifty moves say; a log row's lines, kept by content, stay each viewer's own.
+SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from moderation_helpers import in_db, service_game
 from test_takebacks import mailer, play_own, user_of
 from test_tenures import replace_seat_2
 
-from engine import Event as EngineEvent
+from engine import Event
 from server.i18n import say
 from server.models import Game, Rematch, Seat, utcnow
 from server.services import moderation, proposals, seat_views, table_talk, takebacks, tenures
@@ -113,7 +114,7 @@ def reference_offers(game, seat, language, names):
             " ".join(
                 t
                 for t in (
-                    EngineEvent.from_json(data).text_for(seat.index, names, partial(say, language))
+                    Event.from_json(data).text_for(seat.index, names, partial(say, language))
                     for data in r.events
                 )
                 if t
@@ -160,3 +161,33 @@ def test_offers_say_what_the_last_fifty_moves_say(app):
                 lambda: takebacks.answer(gid, person, held.id, held.seq, True, mailer=mailer(app)),
             )
     assert in_db(app, compare) > 0
+
+
+def test_kept_log_lines_are_each_viewers_own():
+    """A row's lines are kept by everything they depend on: a private text
+    stays its seat's, a new name or an undo makes new lines."""
+    from collections import namedtuple
+    from json import dumps
+
+    from engine.words import msg
+
+    Row = namedtuple("Row", "seq events undone actor seat kind by_name")
+    private = Event(
+        msg("{s0} loads %(n)s coffee", n=2), 0, private_to=0, public_text=msg("{s0} loads")
+    )
+    text = dumps([private.to_json()], separators=(",", ":"))
+    row = Row(7, text, False, "bot", 0, "move", None)
+    roster = tenures.Roster([], ["Ann", "Bob"])
+
+    def lines(viewer, rows=(row,), names=roster):
+        return [line.text for line in seat_views._lines(rows, viewer, names, "en")]
+
+    for _ in range(2):  # read, then kept
+        assert lines(0) == ["[bot for Ann] Ann loads 2 coffee"]
+        assert lines(1) == ["[bot for Ann] Ann loads"]
+        assert lines(None) == ["[bot for Ann] Ann loads"]
+    assert lines(0, names=tenures.Roster([], ["Cleo", "Bob"])) == [
+        "[bot for Cleo] Cleo loads 2 coffee"
+    ]
+    assert lines(1, rows=(row._replace(undone=True),)) == ["(undone) [bot for Ann] Ann loads"]
+    assert lines(1, rows=(row._replace(actor="player"),)) == ["Ann loads"]
