@@ -95,10 +95,14 @@ class Links:
     def seat_url(self, seat: Seat) -> str:
         return f"{self.base_url}/s/{self.seat_token(seat)}"
 
+    def seat_claims(self, token: str) -> dict:
+        """What a seat token says, once its signature and age check out."""
+        return self._load("seat", token, self.seat_max_age)
+
     def read_seat(self, token: str, seats: list[Seat] | None = None) -> Seat:
         """The seat a link opens; ``seats``: the game's seats when the caller
         has read them already (the seat is then looked up there)."""
-        data = self._load("seat", token, self.seat_max_age)
+        data = self.seat_claims(token)
         if seats is None:
             seat = SEAT.first(data["g"], data["s"]) if _ints(data, "g", "s") else None
         else:

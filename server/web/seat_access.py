@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from flask import current_app, session
 from flask_login import current_user
-from itsdangerous import BadData, URLSafeSerializer
 from peewee import JOIN
 
 from server.db import Prepared
@@ -47,8 +46,6 @@ SEAT_AND_SESSION = Prepared(
 )
 SESSION_KEY = "seat_links"
 KEEP = 20  # seat links remembered per browser, newest first
-PAYLOAD = URLSafeSerializer("unused: only its payload format is used")
-PAYLOAD_MAX = 200  # characters: a seat token's payload is about 60
 
 
 def links():
@@ -104,23 +101,14 @@ def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None
 def seat_and_session(token: str) -> list[Seat] | None:
     """The seat ``token`` names, read with whether this browser's session
     lives (browser_session.found_alive), as ``seats`` for ``read_seat``: [the
-    seat], or [] when there is no such seat.  None when the token's payload
-    does not read: ``read_seat`` then reads the seat itself, as before.
-
-    The payload is read without checking the signature, only to know which
-    row to read; ``read_seat`` checks the token, and that the seat it names
-    is the one read.  A compressed payload is not read here (it would be
-    inflated before its signature was checked); ours never are (too short)."""
-    if token.count(".") < 2:
-        return None
-    payload = token.rsplit(".", 2)[0]
-    if payload.startswith(".") or len(payload) > PAYLOAD_MAX:
-        return None
+    seat], or [] when there is no such seat.  None when the token does not
+    verify: ``read_seat`` then says why.  Only a token whose signature and
+    age check out makes the server read a row."""
     try:
-        data = PAYLOAD.load_payload(payload.encode("ascii"))
-    except (BadData, ValueError):
+        data = links().seat_claims(token)
+    except LinkError:
         return None
-    if not (isinstance(data, dict) and all(is_id(data.get(k)) for k in ("g", "s"))):
+    if not all(is_id(data.get(k)) for k in ("g", "s")):
         return None
     seat = SEAT_AND_SESSION.first(data["g"], data["s"], sessions.as_key(browser_session.key()))
     if seat is None:
@@ -130,8 +118,8 @@ def seat_and_session(token: str) -> list[Seat] | None:
 
 
 def is_id(value) -> bool:
-    """An int a column holds: the payload is not checked yet, and a number
-    too big for the database would fail the query (a 500, not a 404)."""
+    """An int a column holds: a number too big for the database would fail
+    the query (a 500, not a 404)."""
     return type(value) is int and 0 <= value <= BIGGEST_ID
 
 

@@ -73,8 +73,8 @@ def forged(token: str, **changes) -> str:
 
 
 def test_a_payload_changed_to_name_another_seat_opens_nothing(table):
-    """The seat is read by the payload before the signature is checked; the
-    check (mail/links.py) still refuses the changed token, whatever it names."""
+    """A changed token is refused by its signature (mail/links.py) before
+    any seat is read, whatever it names: a 404, never a 500."""
     seat, player, page, mail = current_turn(table)
     token = seat_link(mail).removeprefix("/s/")
     other = (seat + 1) % 3
@@ -85,7 +85,7 @@ def test_a_payload_changed_to_name_another_seat_opens_nothing(table):
         forged(token, g=10**30),  # more than a column holds: not a 500
         forged(token, s=-(10**30)),
         forged(token, g="1"),
-        "." + token,  # a compressed payload is not read before its check
+        "." + token,  # a compressed payload
         "nothing-here",
         token + "x",
     ):
