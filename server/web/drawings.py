@@ -77,7 +77,9 @@ def _e(value: Any) -> str:
     return str(escape(value))
 
 
-@lru_cache(maxsize=2048)
+# A panel is some 5 kB of HTML: a few hundred of them are the boards of the
+# games being played now.
+@lru_cache(maxsize=512)
 def _panel_html(key: PanelKey) -> str:
     title, lines, groups, seat, mine, wide = key
     classes = "panel" + (" mine" if mine else "") + (" wide" if wide else "")
