@@ -50,14 +50,22 @@ def latest(game: Game) -> Rematch | None:
     return Rematch.select().where(Rematch.game == game.id).order_by(Rematch.id.desc()).first()
 
 
-def box(game: Game, user, now: dt.datetime | None = None) -> dict | None:
-    """What the finished game's page shows ``user`` about a rematch; None: nothing."""
+def box(
+    game: Game,
+    user,
+    now: dt.datetime | None = None,
+    seats: list[Seat] | None = None,
+    maybe: bool = True,
+) -> dict | None:
+    """What the finished game's page shows ``user`` about a rematch; None:
+    nothing.  ``seats``: the game's seats in order when the caller has them;
+    ``maybe``: False when the caller knows the game has no rematch request."""
     if game.status != "finished" or not user.is_authenticated:
         return None
-    seats = _seats(game)
+    seats = seats if seats is not None else _seats(game)
     if user.id not in _players(seats):
         return None
-    now, last = now or utcnow(), latest(game)
+    now, last = now or utcnow(), latest(game) if maybe else None
     if last is not None and last.status == "started":
         return {"new_game": last.new_game_id}
     pending = last if last is not None and last.status == "open" and last.expires_at > now else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from threading import Lock
 
 from peewee import JOIN
@@ -205,7 +205,7 @@ def _log_rows(game_id: int):
     return (
         Event.select(
             Event.seq,
-            Event.events,
+            Event.events.coerce(False),  # the JSON text: _lines keeps texts by it
             Event.undone,
             Event.actor,
             Event.seat,
@@ -214,7 +214,7 @@ def _log_rows(game_id: int):
         )
         .join(User, JOIN.LEFT_OUTER, on=(Event.user == User.id))
         .where(Event.game == game_id)
-        .objects()
+        .namedtuples()  # plain rows, not models: fifteen of them on every page
     )
 
 
@@ -233,31 +233,87 @@ def _lines(
     language: str | None,
     domain: str | None = None,
 ) -> list[LogLine]:
+    """``rows``: log rows whose ``events`` is the column's JSON text."""
     lines = []
-    in_language = partial(say, language, domain=domain)
     for row in rows:
         names = roster.names_at(row.seq, language)
-        for data in row.events:
-            text = EngineEvent.from_json(data).text_for(viewer, names, in_language)
-            if text and row.seat is not None and row.seat < len(names):
-                text = _played_by(row, names[row.seat], text, language)
-            if text:
-                lines.append(LogLine(row.seq, f"(undone) {text}" if row.undone else text))
+        for text in _texts_of(names, language)(
+            row.events,
+            row.undone,
+            row.actor,
+            row.seat,
+            row.kind,
+            row.by_name,
+            viewer,
+            tuple(names),
+            language,
+            domain,
+        ):
+            lines.append(LogLine(row.seq, text))
     return lines
 
 
-def _played_by(row: Event, name: str, text: str, language: str | None) -> str:
+def _texts(
+    events: str,
+    undone: bool,
+    actor: str,
+    seat: int | None,
+    kind: str,
+    by_name: str | None,
+    viewer: int | None,
+    names: tuple[str, ...],
+    language: str | None,
+    domain: str | None,
+) -> tuple[str, ...]:
+    """A log row's lines as ``viewer`` reads them (from its events' JSON text)."""
+    in_language = partial(say, language, domain=domain)
+    found = []
+    for data in Event.events.python_value(events):
+        text = EngineEvent.from_json(data).text_for(viewer, names, in_language)
+        if text and seat is not None and seat < len(names):
+            text = _played_by(actor, kind, by_name, names[seat], text, language)
+        if text:
+            found.append(f"(undone) {text}" if undone else text)
+    return tuple(found)
+
+
+# A row's lines depend on nothing but the arguments, the row's content among
+# them (its JSON text, undone or not, who played it), and the viewer: a
+# viewer gets only what their own seat may read.  Every page shows the last
+# fifteen rows, most of them the same as on the page before.  Kept only for
+# plain-text names in a given language (a bot's name may be Words, which
+# compare equal to a str while they say more).
+_kept_texts = lru_cache(maxsize=4096)(_texts)
+
+
+def _texts_of(names: list[str], language: str | None):
+    return _kept_texts if language is not None and all(type(n) is str for n in names) else _texts
+
+
+def event_texts(
+    events: str, viewer: int | None, names: list[str], language: str | None
+) -> tuple[str, ...]:
+    """What ``viewer`` reads of a row's events (their JSON text) in
+    ``language``, as they are (the engine's words in the site's catalog)."""
+    return _texts_of(names, language)(
+        events, False, "player", None, "move", None, viewer, tuple(names), language, None
+    )
+
+
+def _played_by(
+    actor: str, kind: str, by_name: str | None, name: str, text: str, language: str | None
+) -> str:
     """A move its seat's player did not make says who or what made it."""
-    if row.actor == "bot":
+    if actor == "bot":
         return say(language, msg("[bot for %(name)s] %(text)s", name=name, text=text))
-    if row.actor == "timeout":
+    if actor == "timeout":
         return say(language, msg("[the clock for %(name)s] %(text)s", name=name, text=text))
-    if row.actor == "moderator" and row.kind == "move":
+    if actor == "moderator" and kind == "move":
         return say(
             language,
             msg(
                 "[%(who)s (moderator) for %(name)s] %(text)s",
-                who=row.by_name or "?",
+                who=by_name or "?",
                 name=name,
                 text=text,
             ),

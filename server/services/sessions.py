@@ -14,6 +14,8 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 
+from peewee import fn
+
 from server.db import Prepared
 from server.models import BrowserSession, User, utcnow
 
@@ -41,6 +43,18 @@ SESSION_ROW = Prepared(
     ),
     kinds=(str,),
 )
+
+
+def alive_in_query(key):
+    """Whether the session row ``key`` exists, as a column of a bigger query:
+    a request that reads a row anyway learns it without a statement of its
+    own (web/seat_access.py).  ``key`` must be a key (``as_key``)."""
+    return fn.EXISTS(BrowserSession.select(BrowserSession.key).where(BrowserSession.key == key))
+
+
+def as_key(key) -> str:
+    """``key`` when it is one, else "" (which no row has)."""
+    return key if is_key(key) else ""
 
 
 def end(key) -> None:

@@ -23,6 +23,8 @@ import datetime as dt
 from dataclasses import dataclass
 from functools import partial
 
+from peewee import Case, Select, fn
+
 from engine import Event as EngineEvent
 from engine.words import N_, Words, listing, msg, nmsg
 from server.db import Prepared, db
@@ -63,57 +65,63 @@ def offers(
     first.  ``names``: the seats' names when the caller has them."""
     if game.status != "active" or seat.withdrawn or seat.user_id is None:
         return []
-    # The last moves without their events; the events of the few listed only.
-    rows = LIVE_MOVE_HEADS.rows(game.id, moderation.UNDO_MAX)
+    # Only the rows the offers name: the newest down to the oldest listed
+    # move, with the events of the listed ones.
+    rows = OFFER_ROWS.rows(game.id, seat.index, seat.user_id, moderation.UNDO_MAX, LISTED)
+    if not rows:
+        return []
     names = names or seat_views.seat_names(game)
-    listed = []
-    for at, row in enumerate(rows):
-        if _own(row, seat):
-            listed.append((at, row))
-            if len(listed) == LISTED:
-                break
-    events = {e.id: e.events for e in EVENTS_OF.rows(*[r.id for _, r in listed])} if listed else {}
-    found = []
-    for at, row in listed:
-        later = list(reversed(rows[:at]))
-        found.append(
-            Offer(
-                row.seq,
-                _text(row, seat.index, names, language, events[row.id]),
-                [say(language, _named_move(names[r.seat], r.seq)) for r in later],
-            )
+    # Each later move is named once, however many offers list it.
+    later = [say(language, _named_move(names[r.seat], r.seq)) for r in rows]
+    return [
+        Offer(
+            row.seq,
+            " ".join(seat_views.event_texts(row.events, seat.index, names, language))
+            or f"#{row.seq}",
+            later[:at][::-1],
         )
-    return found
+        for at, row in enumerate(rows)
+        if _own(row, seat)
+    ]
 
 
-# Plain rows, not models: fifty of them on every page of a player.
-LIVE_MOVE_HEADS = Prepared(
-    lambda game_id, limit: (
-        Event.select(Event.id, Event.seq, Event.seat, Event.actor, Event.user.alias("user_id"))
+def _offer_rows(game_id: int, seat: int, user_id: int, limit: int, listed: int):
+    """The last ``limit`` live moves ("live"), newest first, down to the
+    oldest of the seat's player's own ``listed`` newest ones ("own"); the
+    events (JSON text) of those own moves only."""
+    live = (
+        Event.select(Event.seq, Event.seat, Event.actor, Event.user.alias("user_id"), Event.events)
         .where((Event.game == game_id) & (Event.kind == "move") & (Event.undone == False))  # noqa: E712 (SQL)
         .order_by(Event.seq.desc())
         .limit(limit)
+        .cte("live")
+    )
+    own = (
+        Select([live], [live.c.seq])
+        .where((live.c.actor == "player") & (live.c.seat == seat) & (live.c.user_id == user_id))
+        .order_by(live.c.seq.desc())
+        .limit(listed)
+        .cte("own")
+    )
+    events = Case(None, [(live.c.seq.in_(Select([own], [own.c.seq])), live.c.events)])
+    return (
+        Select(
+            [live], [live.c.seq, live.c.seat, live.c.actor, live.c.user_id, events.alias("events")]
+        )
+        .where(live.c.seq >= Select([own], [fn.MIN(own.c.seq)]))
+        .order_by(live.c.seq.desc())
+        .with_cte(live, own)
+        .bind(db)  # not a model's query: the database says how to write it
         .namedtuples()
     )
-)
 
 
-EVENTS_OF = Prepared(lambda *ids: Event.select(Event.id, Event.events).where(Event.id.in_(ids)))
+# Plain rows, not models, and only those the offers name (a dozen, not fifty).
+OFFER_ROWS = Prepared(_offer_rows)
 
 
 def _own(row: Event, seat: Seat) -> bool:
     return row.actor == "player" and row.seat == seat.index and row.user_id == seat.user_id
-
-
-def _text(
-    row: Event, viewer: int, names: list[str], language: str | None, events: list | None = None
-) -> str:
-    """``events``: the row's events when they were read apart from it."""
-    texts = [
-        EngineEvent.from_json(data).text_for(viewer, names, partial(say, language))
-        for data in (row.events if events is None else events)
-    ]
-    return " ".join(t for t in texts if t) or f"#{row.seq}"
 
 
 def makers(rows) -> set[int]:

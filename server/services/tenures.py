@@ -68,12 +68,23 @@ class Held:
     ended: str
 
 
+# Plain rows, not a Tenure and a User model each: only the name of the user.
 TENURES = Prepared(
     lambda game_id: (
-        Tenure.select(Tenure, User)
+        Tenure.select(
+            Tenure.seat,
+            Tenure.user.alias("user_id"),
+            Tenure.bot,
+            Tenure.from_seq,
+            Tenure.to_seq,
+            Tenure.began,
+            Tenure.ended,
+            User.name.alias("user_name"),
+        )
         .join(User, JOIN.LEFT_OUTER, on=(Tenure.user == User.id))
         .where(Tenure.game == game_id)
         .order_by(Tenure.seat, Tenure.from_seq, Tenure.id)
+        .namedtuples()
     )
 )
 
@@ -86,9 +97,6 @@ class Roster:
         self.by_seat: dict[int, list[Held]] = {}
         for h in held:
             self.by_seat.setdefault(h.seat, []).append(h)
-
-    def __bool__(self) -> bool:
-        return bool(self.by_seat)
 
     def names_at(self, seq: int, language: str | None = None) -> list[str]:
         """The seats' names as of log row ``seq``: the person holding each seat
@@ -133,7 +141,7 @@ def roster(game: Game | int, fallback: list[str]) -> Roster:
     for row in TENURES.rows(game_id):
         person = row.user_id is not None
         bot = BOTS.get(row.bot or "")
-        name = row.user.name if person else (bot.title if bot else "bot").capitalize()
+        name = row.user_name if person else (bot.title if bot else "bot").capitalize()
         held.append(Held(row.seat, name, person, row.from_seq, row.to_seq, row.began, row.ended))
     return Roster(held, fallback)
 

@@ -50,6 +50,11 @@ def is_alive() -> bool:
     return g.pbem_session_alive
 
 
+def found_alive(alive: bool) -> None:
+    """What a query of this request read of the session row (sessions.alive_in_query)."""
+    g.pbem_session_alive = alive
+
+
 def keep_alive() -> None:
     """A session row for a browser that has none (opening a seat link)."""
     if not is_alive():

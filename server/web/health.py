@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import time
+from functools import lru_cache
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, request
 
@@ -60,11 +61,18 @@ def _start_timer() -> None:
 def _observe(response):
     started = g.get("pbem_started")
     if started is not None:
-        metrics.HTTP_SECONDS.labels(
-            request.method if request.method in METHODS else "other",
-            f"{response.status_code // 100}xx",
-        ).observe(time.perf_counter() - started)
+        method = request.method
+        _latency(method if method in METHODS else "other", response.status_code // 100).observe(
+            time.perf_counter() - started
+        )
     return response
+
+
+@lru_cache(maxsize=128)  # 8 methods × the status classes: all of them
+def _latency(method: str, status_class: int):
+    """The histogram's child for these labels: prometheus-client checks and
+    looks labels up under a lock each time; the child stays the same."""
+    return metrics.HTTP_SECONDS.labels(method, f"{status_class}xx")
 
 
 def init_app(app) -> None:

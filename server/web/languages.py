@@ -3,20 +3,34 @@ browser's first choice among ours (Accept-Language), else English."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import g, has_app_context, request
 from flask_babel import Babel, get_translations
 from flask_login import current_user
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from engine.words import Words, term
 from server.i18n import DEFAULT, LANGUAGES, TRANSLATIONS, known, say
 
 
 def page_language() -> str:
-    if current_user and current_user.is_authenticated:
-        code = known(current_user.language)
+    # Asked several times a page (the template, its texts, the view): the
+    # reader is looked up once here, the browser's choice once per header.
+    user = current_user._get_current_object()  # None outside a request
+    if user is not None and user.is_authenticated:
+        code = known(user.language)
         if code:
             return code
-    return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
+    return browser_language(request.environ.get("HTTP_ACCEPT_LANGUAGE"))
+
+
+@lru_cache(maxsize=256)
+def browser_language(header: str | None) -> str:
+    """The browser's first choice among ours for its Accept-Language header
+    (what ``request.accept_languages`` parses), else English."""
+    return parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES), default=DEFAULT)
 
 
 def say_here(text: str) -> str:

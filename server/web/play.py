@@ -5,6 +5,7 @@ the page was made at."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 from babel.dates import format_interval
@@ -20,12 +21,24 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_login import current_user
+from peewee import JOIN, SQL, Function, Select, fn
 
 from engine.interface import name_seats
 from engine.words import N_
+from server.db import Prepared, db
 from server.i18n import say, translate
 from server.mail.links import LinkError
-from server.models import Game, Seat, utcnow
+from server.models import (
+    Game,
+    Proposal,
+    Rematch,
+    Seat,
+    TableMessage,
+    Takeback,
+    Tenure,
+    Vacation,
+    utcnow,
+)
 from server.services import deliveries, games, profiles, proposals, rematches, tenures
 from server.services import table_talk as table_talk_service
 from server.services.clock import deadlines, own_time, vacations, while_away
@@ -105,11 +118,14 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     language = page_language()
     to_move = seats[game.to_move] if game.to_move is not None else None
     now = utcnow()
-    roster = tenures.roster(game, names)  # read once for every text below
+    there = PAGE_BOXES.first(game.id, game.seq, now)  # which boxes have anything to read
+    # Read once for every text below; seats that never changed hands are
+    # named as they are held today (an empty roster).
+    roster = tenures.roster(game, names) if there.tenures else tenures.Roster([], names)
     # The page's forms show their CSRF token only (the same one), save the
     # table talk's: one form carries it for all of them.
     token_form = EmptyForm()
-    takeback = takebacks.box(game, seat, names, token_form)
+    takeback = takebacks.box(game, seat, names, token_form, maybe_open=there.takeback)
     recent, result = recent_and_since(game, viewer, names, RECENT_LINES, since, language, roster)
     # While a takeback is asked the game waits for its answers.
     my_turn = (
@@ -152,24 +168,98 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         form=token_form,
         json=json,
         link_form=token_form,
-        away=away_notes(seats, now),
+        away=away_notes(seats, now, there.vacation),
         on_vacation=bool(
-            seat
+            there.vacation
+            and seat
             and seat.user_id
             and current_user.is_authenticated
             and seat.user_id == current_user.id
             and deadlines.vacation_at(seat.user_id, now)
         ),
-        rematch=rematches.box(game, current_user, now),
+        rematch=rematches.box(game, current_user, now, seats, maybe=there.rematch),
         signed_in=current_user.is_authenticated,
-        proposal=proposal_box(game, seat),
+        proposal=proposal_box(game, seat) if there.proposal else None,
         played_for_you=while_away.played_for(game, seat, names, language) if seat else [],
-        talk=table_talk(game, names=names)
+        talk=(table_talk(game, names=names) if there.talk else [])
         if table_talk_service.may_read(current_user, game, seat)
         else None,
         talk_form=TalkForm(),
         takeback=takeback,
     )
+
+
+def _boxes(game_id: int, seq: int, now: dt.datetime) -> Select:
+    """Whether the page's boxes that are nearly always empty have anything
+    to show, in one statement: an open takeback or proposal where the game
+    stands (``seq``), a vacation of a player not over by ``now``, any table
+    talk, any rematch request, and a seat that changed hands (its tenures
+    are more than the one it began with, held by its player today)."""
+
+    def there(query) -> Function:
+        return fn.EXISTS(query)
+
+    held_now = Seat.alias("held_now")
+    return (
+        Select(
+            columns=[
+                there(
+                    Takeback.select(SQL("1")).where(
+                        (Takeback.game == game_id)
+                        & (Takeback.status == "open")
+                        & (Takeback.seq == seq)
+                    )
+                ).alias("takeback"),
+                there(
+                    Proposal.select(SQL("1")).where(
+                        (Proposal.game == game_id)
+                        & (Proposal.status == "open")
+                        & (Proposal.seq == seq)
+                    )
+                ).alias("proposal"),
+                there(
+                    Vacation.select(SQL("1")).where(
+                        Vacation.user.in_(Seat.select(Seat.user).where(Seat.game == game_id))
+                        & (Vacation.ends_at > now)
+                    )
+                ).alias("vacation"),
+                there(TableMessage.select(SQL("1")).where(TableMessage.game == game_id)).alias(
+                    "talk"
+                ),
+                there(Rematch.select(SQL("1")).where(Rematch.game == game_id)).alias("rematch"),
+                (
+                    there(
+                        Tenure.select(SQL("1"))
+                        .join(
+                            held_now,
+                            JOIN.LEFT_OUTER,
+                            on=(held_now.game == Tenure.game) & (held_now.index == Tenure.seat),
+                        )
+                        .where(
+                            (Tenure.game == game_id)
+                            & (
+                                (Tenure.from_seq != 0)
+                                | Tenure.to_seq.is_null(False)
+                                | held_now.id.is_null()
+                                | (fn.COALESCE(held_now.user, 0) != fn.COALESCE(Tenure.user, 0))
+                            )
+                        )
+                    )
+                    | there(
+                        Tenure.select(SQL("1"))
+                        .where(Tenure.game == game_id)
+                        .group_by(Tenure.seat)
+                        .having(fn.COUNT(Tenure.id) > 1)
+                    )
+                ).alias("tenures"),
+            ]
+        )
+        .bind(db)
+        .namedtuples()
+    )  # not a model's query: the database says how to write it
+
+
+PAGE_BOXES = Prepared(_boxes, kinds=(int, int, dt.datetime))
 
 
 def grouped(offered: list) -> list[tuple[str, list]]:
@@ -208,10 +298,11 @@ def proposal_box(game: Game, seat: Seat | None) -> dict | None:
     }
 
 
-def away_notes(seats: list[Seat], now) -> dict[int, str]:
+def away_notes(seats: list[Seat], now, vacation: bool = True) -> dict[int, str]:
     """Seats whose clock stands still or that auto-pass, and vacations to
-    come, for everybody to see."""
-    away = vacations.declared([s.user_id for s in seats if s.user_id], now)
+    come, for everybody to see.  ``vacation``: False when the caller knows
+    no player has one (nothing to read)."""
+    away = vacations.declared([s.user_id for s in seats if s.user_id], now) if vacation else {}
     notes = {}
     for s in seats:
         bot = s.bot and say_here(bot_title(s.bot))

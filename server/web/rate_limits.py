@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from functools import partial
 
+import flask_limiter
 from flask import after_this_request, current_app, request
-from flask_limiter import Limiter, RateLimitExceeded
+from flask.globals import request_ctx
+from flask_limiter import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -31,6 +34,46 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from server.services.accounts import normal_email
 from server.web import rate_store  # noqa: F401  (registers the pbem-db:// store)
 from server.web.errors import page
+
+
+class Limiter(flask_limiter.Limiter):
+    """Flask-Limiter, minus its work on the requests no limit here concerns.
+
+    Its hook before every request looks for the limits it applies there:
+    application, default and meta limits, an in-memory fallback (this site
+    sets none) and blueprint limits (the API's).  Every other limit is a
+    decorator on its view, checked when the view runs.  Yet the hook
+    resolved and filtered an empty list on every request (a quarter of
+    /healthz's time).  It now runs only where such a limit may apply; the
+    decorators' own checks are as before."""
+
+    def _check_request_limit(self, callable_name=None, in_middleware=True) -> None:
+        if in_middleware and not self.may_apply_here():
+            return
+        super()._check_request_limit(callable_name, in_middleware)
+
+    def may_apply_here(self) -> bool:
+        """Whether the hook before this request may have a limit to check.
+        Read from Flask-Limiter's own state each time (a limit added later
+        counts); a name it no longer has counts as a limit (the hook runs)."""
+        manager = self.limit_manager
+        if any(
+            getattr(owner, name, True)
+            for owner, name in (
+                (manager, "_application_limits"),
+                (manager, "_default_limits"),
+                (self, "_meta_limits"),
+                (self, "_in_memory_fallback_enabled"),
+            )
+        ):
+            return True
+        # Flask-Limiter applies the limits of the request's blueprint and of
+        # the blueprints it is nested in (named by the parts of its name).
+        limited = getattr(manager, "_blueprint_limits", None)
+        if not isinstance(limited, dict):
+            return True
+        return any(part in limited for part in (request.blueprint or "").split("."))
+
 
 limiter = Limiter(key_func=get_remote_address)
 log = logging.getLogger("pbem.web")
@@ -137,6 +180,7 @@ def remember_sign_in(email: str) -> None:
 
 def init_app(app) -> None:
     limiter.init_app(app)
+    only_after_a_check(app)
     if app.config["RATELIMIT_STORAGE_URI"].startswith("memory:"):
         log.warning(
             "RATELIMIT_STORAGE_URI=%s counts in each process apart: with several "
@@ -151,3 +195,26 @@ def init_app(app) -> None:
             429,
             "Too many attempts in a short time. Wait a while and try again; nothing was changed.",
         )
+
+
+def only_after_a_check(app) -> None:
+    """Flask-Limiter's hooks after each request (deductions that depend on
+    the answer, rate-limit headers) and at its end (forget the request's
+    limits) read what a check during the request left; a request that
+    checked no limit left nothing, so they are skipped there."""
+    after = app.after_request_funcs[None]
+    for at, hook in enumerate(after):
+        if isinstance(hook, partial) and hook.args == (limiter,):
+            after[at] = partial(_after_a_check, hook)
+    teardown = app.teardown_request_funcs[None]
+    for at, hook in enumerate(teardown):
+        if getattr(hook, "__self__", None) is limiter:
+            teardown[at] = partial(_after_a_check, hook)
+
+
+def _after_a_check(hook, value):
+    """``hook(value)`` when a limit was checked in this request, else ``value``
+    (the response, or the teardown's exception, which it ignores)."""
+    if hasattr(request_ctx, "_limiter_request_context"):  # Flask-Limiter's
+        return hook(value)
+    return value

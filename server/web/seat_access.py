@@ -19,19 +19,36 @@ from __future__ import annotations
 
 from flask import current_app, session
 from flask_login import current_user
+from itsdangerous import BadData, URLSafeSerializer
+from peewee import JOIN
 
 from server.db import Prepared
 from server.mail.links import LinkError
 from server.models import Game, Seat, User
+from server.services import sessions
 from server.web import browser_session
+from server.web.protection import BIGGEST_ID
 
 OWN_SEAT = Prepared(
     lambda game_id, user_id: (
         Seat.select().where((Seat.game == game_id) & (Seat.user == user_id)).limit(1)
     )
 )
+# The seat a link names, with its user (mail/links.py's SEAT), and whether
+# this browser's session row exists: one statement where there were two.
+SEAT_AND_SESSION = Prepared(
+    lambda game_id, index, key: (
+        Seat.select(Seat, User, sessions.alive_in_query(key).alias("pbem_session_alive"))
+        .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
+        .where((Seat.game == game_id) & (Seat.index == index))
+        .limit(1)
+    ),
+    kinds=(int, int, str),
+)
 SESSION_KEY = "seat_links"
 KEEP = 20  # seat links remembered per browser, newest first
+PAYLOAD = URLSafeSerializer("unused: only its payload format is used")
+PAYLOAD_MAX = 200  # characters: a seat token's payload is about 60
 
 
 def links():
@@ -40,7 +57,7 @@ def links():
 
 def open_link(token: str) -> Seat:
     """Remember a seat link in this browser; LinkError when it is not valid."""
-    seat = links().read_seat(token)
+    seat = links().read_seat(token, seat_and_session(token))
     if seat.user_id is None:
         raise LinkError("revoked")
     browser_session.keep_alive()
@@ -58,16 +75,21 @@ def viewer_seat(game: Game) -> Seat | None:
 def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None:
     """The same, by the game's id alone (the move reads the game later);
     ``seats``: the game's seats, when the caller has read them already."""
-    if current_user.is_authenticated:
+    user = current_user._get_current_object()  # looked up once, not per seat
+    if user.is_authenticated:
         if seats is None:
-            own = OWN_SEAT.first(game_id, current_user.id)
+            own = OWN_SEAT.first(game_id, user.id)
         else:
-            own = next((s for s in seats if s.user_id == current_user.id), None)
+            own = next((s for s in seats if s.user_id == user.id), None)
         if own is not None:
             return own
     entry = session.get(SESSION_KEY, {}).get(str(game_id))
     if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(v, str) for v in entry)):
         return None
+    if seats is None:
+        seats = seat_and_session(entry[0])  # learns whether the session lives too
+        if seats == []:
+            return None  # no such seat: read_seat would say so
     if not browser_session.is_alive():
         return None
     try:
@@ -77,6 +99,40 @@ def viewer_seat_in(game_id: int, seats: list[Seat] | None = None) -> Seat | None
     if seat.game_id != game_id or seat.user_id is None or seat.user.session_token != entry[1]:
         return None
     return seat
+
+
+def seat_and_session(token: str) -> list[Seat] | None:
+    """The seat ``token`` names, read with whether this browser's session
+    lives (browser_session.found_alive), as ``seats`` for ``read_seat``: [the
+    seat], or [] when there is no such seat.  None when the token's payload
+    does not read: ``read_seat`` then reads the seat itself, as before.
+
+    The payload is read without checking the signature, only to know which
+    row to read; ``read_seat`` checks the token, and that the seat it names
+    is the one read.  A compressed payload is not read here (it would be
+    inflated before its signature was checked); ours never are (too short)."""
+    if token.count(".") < 2:
+        return None
+    payload = token.rsplit(".", 2)[0]
+    if payload.startswith(".") or len(payload) > PAYLOAD_MAX:
+        return None
+    try:
+        data = PAYLOAD.load_payload(payload.encode("ascii"))
+    except (BadData, ValueError):
+        return None
+    if not (isinstance(data, dict) and all(is_id(data.get(k)) for k in ("g", "s"))):
+        return None
+    seat = SEAT_AND_SESSION.first(data["g"], data["s"], sessions.as_key(browser_session.key()))
+    if seat is None:
+        return []
+    browser_session.found_alive(bool(seat.pbem_session_alive))
+    return [seat]
+
+
+def is_id(value) -> bool:
+    """An int a column holds: the payload is not checked yet, and a number
+    too big for the database would fail the query (a 500, not a 404)."""
+    return type(value) is int and 0 <= value <= BIGGEST_ID
 
 
 def acting_user(seat: Seat) -> User:

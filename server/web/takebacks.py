@@ -81,14 +81,19 @@ def _timezone(seat: Seat | None) -> str:
 
 
 def box(
-    game: Game, seat: Seat | None, names: list[str] | None = None, form: FlaskForm | None = None
+    game: Game,
+    seat: Seat | None,
+    names: list[str] | None = None,
+    form: FlaskForm | None = None,
+    maybe_open: bool = True,
 ) -> dict:
     """What the game page shows of takebacks to this viewer: the open request
     (and whether they are asked), or the moves they may ask to take back.
     ``names``: the seats' names when the page has them; ``form``: a form the
     page made already, whose CSRF token the page's takeback forms carry (the
-    same token: they show no field of their own)."""
-    request = takebacks.open_takeback(game)
+    same token: they show no field of their own); ``maybe_open``: False when
+    the caller knows no request is open where the game stands (nothing to read)."""
+    request = takebacks.open_takeback(game) if maybe_open else None
     me = current_user.id if current_user.is_authenticated else (seat and seat.user_id)
     plays = seat is not None and seat.user_id == me
     if request is not None:

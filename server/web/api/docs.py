@@ -6,6 +6,9 @@ machine cannot fetch to ship); the document itself is /api/v1/openapi.json."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template
+from flask_babel import gettext
+
+from server.web.api.doc_texts import operation_text
 
 bp = Blueprint("api_docs", __name__)
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -21,8 +24,10 @@ def operations(spec: dict) -> list[dict]:
                     {
                         "method": method.upper(),
                         "path": path,
-                        "summary": op.get("summary", ""),
-                        "description": op.get("description", ""),
+                        # In the catalogs by the docstring (doc_texts.extract).
+                        "text": gettext(
+                            operation_text(op.get("summary", ""), op.get("description", ""))
+                        ),
                         "codes": sorted(op.get("responses", {})),
                     }
                 )

@@ -272,3 +272,16 @@ def test_account_mails_go_out_in_the_accounts_language(app):
     assert "anna.nieuw@example.org" in notice.body_text and "Je adres wordt gewijzigd" in (
         notice.subject
     )
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("fr", "Classement : "), ("de", "Rangliste: ")])
+def test_a_label_and_its_colon_follow_the_languages_typography(app, lang, heading):
+    """French sets a space before a colon ("Classement : Puerto Rico"); the
+    pages' "label: value" lines take their colon from the catalog."""
+    client = app.test_client()
+    signup(client, "Lea", "lea@example.org")
+    with app.app_context(), db.connection_context():
+        User.update(language=lang).where(User.email == "lea@example.org").execute()
+    page = client.get("/leaderboard?kind=puerto_rico")
+    assert page.status_code == 200
+    assert f"<h1>{heading}Puerto Rico</h1>" in page.text
