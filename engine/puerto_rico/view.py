@@ -6,7 +6,8 @@ the order of the face-down plantation stack (only its size is shown).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from functools import lru_cache, partial
 from typing import Any
 
 from engine.interface import Section, name_seats
@@ -82,6 +83,77 @@ def _names(items: list, empty: str = N_("none")) -> Words:
 
 
 def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
+    # Each section is made once per content: a page and the turn mail show
+    # one position to two seats, and most of a board stays as it was from
+    # one move to the next.  (Sections and Words are never changed after.)
+    who = lambda i: name_seats("{s%d}" % i, names)  # noqa: E731
+    seats = None if names is None else tuple(names)
+    sections = [_TABLES.get((_table_key(v), seats), partial(_table, v, names))]
+    for i, p in enumerate(v["players"]):
+        rows = _PLAYER_ROWS.get(_player_key(p), partial(_player_rows, p))
+        sections.append(Section(who(i), rows))
+    return sections + [_building_set(v)]
+
+
+class _Memo:
+    """A bounded cache of values made from a view's parts, keyed by a tuple
+    of everything the value reads (the oldest entry goes first)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.values: dict[Hashable, Any] = {}
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        value = self.values.get(key)
+        if value is None:
+            value = make()
+            if len(self.values) >= self.size:
+                self.values.pop(next(iter(self.values)), None)
+            self.values[key] = value
+        return value
+
+
+_TABLES = _Memo(256)
+_PLAYER_ROWS = _Memo(1024)
+
+
+def _table_key(v: Mapping[str, Any]) -> tuple:
+    """Everything ``_table`` reads of the view."""
+    return (
+        v["round"],
+        v["governor"],
+        tuple(v["roles"].items()),
+        tuple(v["taken"].items()),
+        tuple([(s["capacity"], s["kind"], s["count"]) for s in v["ships"]]),
+        tuple(v["trading_house"]),
+        tuple(v["face_up"]),
+        v["stack_size"],
+        len(v["discard"]),
+        v["quarries"],
+        v["colonist_ship"],
+        v["colonist_supply"],
+        v["vp_supply"],
+        tuple(v["goods_supply"].items()),
+        tuple(v["buildings_left"].items()),
+    )
+
+
+def _player_key(p: Mapping[str, Any]) -> tuple:
+    """Everything ``_player_rows`` reads of a player's view."""
+    return (
+        p["doubloons"],
+        p["vp"],
+        tuple(p["goods"].items()),
+        tuple(p["tiles"].items()),
+        tuple(p["worked"].items()),
+        tuple(p["buildings"].items()),
+        p["san_juan"],
+        p["city_spaces"],
+        p.get("forests"),
+    )
+
+
+def _table(v: Mapping[str, Any], names: Sequence[str] | None) -> Section:
     who = lambda i: name_seats("{s%d}" % i, names)  # noqa: E731
     roles = [
         msg("%(role)s (%(n)s)", role=term(ROLE_TITLES[r]), n=c) if c else term(ROLE_TITLES[r])
@@ -104,61 +176,56 @@ def board(v: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Sect
         ],
         "; ",
     )
-    sections = [
-        Section(
-            msg("Table"),
+    return Section(
+        msg("Table"),
+        (
             (
-                (
-                    msg("Round"),
-                    msg("%(round)s, governor %(who)s", round=v["round"], who=who(v["governor"])),
-                ),
-                (msg("Roles on offer"), _names(roles)),
-                (msg("Roles taken"), _names(taken)),
-                (msg("Ships"), ships),
-                (msg("Trading house"), _names([term(g) for g in v["trading_house"]], N_("empty"))),
-                (
-                    msg("Face-up plantations"),
-                    _names([term(t) for t in v["face_up"]], N_("no plantations")),
-                ),
-                (
-                    msg("Plantations"),
-                    nmsg(
-                        "%(face_down)s face down, %(discarded)s discarded, %(n)s quarry",
-                        "%(face_down)s face down, %(discarded)s discarded, %(n)s quarries",
-                        v["quarries"],
-                        face_down=v["stack_size"],
-                        discarded=len(v["discard"]),
-                    ),
-                ),
-                (
-                    msg("Colonists"),
-                    msg(
-                        "%(ship)s on the ship, %(supply)s in supply",
-                        ship=v["colonist_ship"],
-                        supply=v["colonist_supply"],
-                    ),
-                ),
-                (
-                    msg("Victory points"),
-                    nmsg("%(n)s chip left", "%(n)s chips left", v["vp_supply"]),
-                ),
-                (msg("Goods in supply"), _counts(v["goods_supply"])),
-                (
-                    msg("Buildings left"),
-                    listing(
-                        [
-                            msg("%(building)s ×%(n)s", building=term(CARDS[b].title), n=n)
-                            for b, n in v["buildings_left"].items()
-                            if n
-                        ]
-                    ),
+                msg("Round"),
+                msg("%(round)s, governor %(who)s", round=v["round"], who=who(v["governor"])),
+            ),
+            (msg("Roles on offer"), _names(roles)),
+            (msg("Roles taken"), _names(taken)),
+            (msg("Ships"), ships),
+            (msg("Trading house"), _names([term(g) for g in v["trading_house"]], N_("empty"))),
+            (
+                msg("Face-up plantations"),
+                _names([term(t) for t in v["face_up"]], N_("no plantations")),
+            ),
+            (
+                msg("Plantations"),
+                nmsg(
+                    "%(face_down)s face down, %(discarded)s discarded, %(n)s quarry",
+                    "%(face_down)s face down, %(discarded)s discarded, %(n)s quarries",
+                    v["quarries"],
+                    face_down=v["stack_size"],
+                    discarded=len(v["discard"]),
                 ),
             ),
-        )
-    ]
-    for i, p in enumerate(v["players"]):
-        sections.append(Section(who(i), _player_rows(p)))
-    return sections + [_building_set(v)]
+            (
+                msg("Colonists"),
+                msg(
+                    "%(ship)s on the ship, %(supply)s in supply",
+                    ship=v["colonist_ship"],
+                    supply=v["colonist_supply"],
+                ),
+            ),
+            (
+                msg("Victory points"),
+                nmsg("%(n)s chip left", "%(n)s chips left", v["vp_supply"]),
+            ),
+            (msg("Goods in supply"), _counts(v["goods_supply"])),
+            (
+                msg("Buildings left"),
+                listing(
+                    [
+                        msg("%(building)s ×%(n)s", building=term(CARDS[b].title), n=n)
+                        for b, n in v["buildings_left"].items()
+                        if n
+                    ]
+                ),
+            ),
+        ),
+    )
 
 
 def _player_rows(p: Mapping[str, Any]) -> tuple:
@@ -210,20 +277,39 @@ def _player_rows(p: Mapping[str, Any]) -> tuple:
 def _building_set(v: Mapping[str, Any]) -> Section:
     """The buildings in play with their cards; while the players choose
     (extended), the slots per cost that are still open."""
-    kind = v.get("building_set", "base")
-    left = v["buildings_left"]
+    # The same from one move to the next until somebody builds: made once
+    # per set and counts (Sections and Words are never changed after).
+    left = tuple(v["buildings_left"].items())
     if v["phase"] == "select":
-        slots = building_sets.open_slots(left)
-        rows = tuple(
-            (msg("Cost %(cost)s", cost=cost), _slot_row(left, cost, slots[cost]))
-            for cost in sorted(VIOLET_SLOTS)
-        )
-        return Section(msg("Building set being chosen (extended)"), rows)
+        return _set_being_chosen(left)
+    return _buildings_in_play(v.get("building_set", "base"), left)
+
+
+@lru_cache(maxsize=256)
+def _set_being_chosen(counts: tuple[tuple[str, int], ...]) -> Section:
+    left = dict(counts)
+    slots = building_sets.open_slots(left)
     rows = tuple(
-        (term(CARDS[b].title), msg("%(card)s (%(n)s left)", card=catalogue.describe(b), n=n))
-        for b, n in left.items()
+        (msg("Cost %(cost)s", cost=cost), _slot_row(left, cost, slots[cost]))
+        for cost in sorted(VIOLET_SLOTS)
+    )
+    return Section(msg("Building set being chosen (extended)"), rows)
+
+
+@lru_cache(maxsize=256)
+def _buildings_in_play(kind: str, counts: tuple[tuple[str, int], ...]) -> Section:
+    rows = tuple(
+        (term(CARDS[b].title), msg("%(card)s (%(n)s left)", card=_describe(b), n=n))
+        for b, n in counts
     )
     return Section(msg("Buildings in play: %(set)s", set=term(SET_TITLES.get(kind, kind))), rows)
+
+
+@lru_cache(maxsize=128)
+def _describe(name: str) -> Words:
+    """A card's line never changes (catalogue.py stays uncached: it is
+    compiled with the engine, this module is not)."""
+    return catalogue.describe(name)
 
 
 def _slot_row(left: Mapping[str, int], cost: int, still_open: int) -> Words:

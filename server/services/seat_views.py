@@ -7,8 +7,10 @@ page or mail built from it can hold no other seat's hidden information.
 from __future__ import annotations
 
 import datetime as dt
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from threading import Lock
 
 from peewee import JOIN
 
@@ -85,13 +87,44 @@ def board(
     """The board's sections as ``viewer`` sees them, in ``language``."""
     kind = rules(game)
     said = partial(say, language, domain=kind.domain)  # the game's words first
+    seats = tuple(names)
     return [
         Section(
             name_seats(said(section.title), names),
-            tuple((said(label), name_seats(said(value), names)) for label, value in section.rows),
+            _said_rows(section.rows, seats, language, kind.domain),
         )
         for section in kind.board(kind.view(state, viewer), names)
     ]
+
+
+# Said rows by the engine's rows object: an engine hands out the very same
+# (immutable) rows again while they read the same (Puerto Rico: a player's
+# board that did not change, the buildings in play), so a page and the turn
+# mails say them once.  Keyed by identity, not by equal text (two Words
+# may read alike in English and not in German); an entry holds its rows,
+# so their id stays theirs while it is here.
+_SAID: OrderedDict[tuple, tuple[tuple, tuple]] = OrderedDict()
+_SAID_MAX = 512
+_SAID_LOCK = Lock()
+
+
+def _said_rows(
+    rows: tuple, names: tuple[str, ...], language: str | None, domain: str | None
+) -> tuple:
+    key = (id(rows), names, language, domain)
+    with _SAID_LOCK:
+        hit = _SAID.get(key)
+        if hit is not None and hit[0] is rows:
+            _SAID.move_to_end(key)
+            return hit[1]
+    said = partial(say, language, domain=domain)
+    value = tuple((said(label), name_seats(said(text), names)) for label, text in rows)
+    with _SAID_LOCK:
+        _SAID[key] = (rows, value)
+        _SAID.move_to_end(key)
+        while len(_SAID) > _SAID_MAX:
+            _SAID.popitem(last=False)
+    return value
 
 
 def choices(
