@@ -6,6 +6,7 @@ the order of the face-down plantation stack (only its size is shown).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import lru_cache, partial
 from typing import Any
@@ -117,40 +118,16 @@ _TABLES = _Memo(256)
 _PLAYER_ROWS = _Memo(1024)
 
 
-def _table_key(v: Mapping[str, Any]) -> tuple:
-    """Everything ``_table`` reads of the view."""
-    return (
-        v["round"],
-        v["governor"],
-        tuple(v["roles"].items()),
-        tuple(v["taken"].items()),
-        tuple([(s["capacity"], s["kind"], s["count"]) for s in v["ships"]]),
-        tuple(v["trading_house"]),
-        tuple(v["face_up"]),
-        v["stack_size"],
-        len(v["discard"]),
-        v["quarries"],
-        v["colonist_ship"],
-        v["colonist_supply"],
-        v["vp_supply"],
-        tuple(v["goods_supply"].items()),
-        tuple(v["buildings_left"].items()),
-    )
+def _table_key(v: Mapping[str, Any]) -> str:
+    """The view but its players: all ``_table`` may read."""
+    return json.dumps({k: x for k, x in v.items() if k != "players"})
 
 
-def _player_key(p: Mapping[str, Any]) -> tuple:
-    """Everything ``_player_rows`` reads of a player's view."""
-    return (
-        p["doubloons"],
-        p["vp"],
-        tuple(p["goods"].items()),
-        tuple(p["tiles"].items()),
-        tuple(p["worked"].items()),
-        tuple(p["buildings"].items()),
-        p["san_juan"],
-        p["city_spaces"],
-        p.get("forests"),
-    )
+def _player_key(p: Mapping[str, Any]) -> str:
+    """All of a player's view: all ``_player_rows`` may read (a field added
+    to the view is in the key without a word here; a view is JSON, as the
+    API sends it)."""
+    return json.dumps(p)
 
 
 def _table(v: Mapping[str, Any], names: Sequence[str] | None) -> Section:
