@@ -74,8 +74,8 @@ class _InsertReturningId(Prepared):
 def _outbox_insert(holds_clock: bool) -> _InsertReturningId:
     """The INSERT of an outbox row, its SQL built once per kind of database:
     the columns ``Outbox.create`` writes, the given ones and every default
-    (created_at and next_attempt_at: one time).  ``holds_clock`` is part of
-    the shape: a boolean cannot stand in for a parameter."""
+    (created_at and next_attempt_at: the same moment).  ``holds_clock`` is
+    part of the shape: a boolean cannot stand in for a parameter."""
 
     def build(
         game, kind, to_addr, subject, body_text, body_html, message_id, in_reply_to, references,
