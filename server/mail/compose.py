@@ -4,6 +4,7 @@ retry sends exactly the same text under the same Message-ID."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import uuid
 from collections.abc import Callable, Sequence
@@ -12,10 +13,11 @@ from babel.dates import format_date
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from engine.words import N_, Words
+from server.db import Prepared, db
 from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
 from server.mail import limits
 from server.mail.links import Links
-from server.models import Game, Outbox, Seat, User
+from server.models import Game, NotifyChannel, Outbox, Seat, User, utcnow
 from server.notify import notices
 from server.settings import MAIL_TEMPLATES
 
@@ -55,6 +57,131 @@ def in_language(code: str, value):
     if isinstance(value, list) or type(value) is tuple:
         return type(value)(in_language(code, item) for item in value)
     return value
+
+
+class _InsertReturningId(Prepared):
+    """A prepared INSERT that answers the new row's id (``Prepared.run``
+    answers the count): PostgreSQL says it in a RETURNING clause, which
+    ``build`` adds there, SQLite as the cursor's lastrowid."""
+
+    def insert(self, *values) -> int:
+        database = db.obj
+        _, _, sql, params = self._sql(values)
+        cursor = database.execute_sql(sql, params)
+        return cursor.fetchone()[0] if database.returning_clause else cursor.lastrowid
+
+
+def _outbox_insert(holds_clock: bool) -> _InsertReturningId:
+    """The INSERT of an outbox row, its SQL built once per kind of database:
+    the columns ``Outbox.create`` writes, the given ones and every default
+    (created_at and next_attempt_at: the same moment).  ``holds_clock`` is
+    part of the shape: a boolean cannot stand in for a parameter."""
+
+    def build(
+        game, kind, to_addr, subject, body_text, body_html, message_id, in_reply_to, references,
+        headers, turn_of, author, now,
+    ):  # fmt: skip
+        query = Outbox.insert(
+            game=game,
+            kind=kind,
+            to_addr=to_addr,
+            subject=subject,
+            body_text=body_text,
+            body_html=body_html,
+            message_id=message_id,
+            in_reply_to=in_reply_to,
+            references=references,
+            status=DEFAULTS["status"],
+            attempts=DEFAULTS["attempts"],
+            next_attempt_at=now,
+            claimed_by=DEFAULTS["claimed_by"],
+            last_error=DEFAULTS["last_error"],
+            smtp_reply=DEFAULTS["smtp_reply"],
+            permanent=DEFAULTS["permanent"],
+            created_at=now,
+            headers=headers,
+            turn_of=turn_of,
+            holds_clock=holds_clock,
+            author=author,
+        )
+        return query.returning(Outbox.id) if db.obj.returning_clause else query
+
+    kinds = (Outbox.game,) + (str,) * 8 + (Outbox.headers, Outbox.turn_of, Outbox.author)
+    return _InsertReturningId(build, kinds=kinds + (dt.datetime,))
+
+
+# What a new outbox row holds besides what ``store`` is given (the model's defaults).
+DEFAULTS = {
+    "status": "queued",
+    "attempts": 0,
+    "claimed_by": "",
+    "last_error": "",
+    "smtp_reply": "",
+    "permanent": False,
+}
+# Every mail is one such row (a move's turn mail among them): Outbox.create
+# would build its INSERT anew each time.
+OUTBOX_INSERT = {flag: _outbox_insert(flag) for flag in (False, True)}
+
+
+def store(
+    *,
+    game: Game | None,
+    kind: str,
+    to_addr: str,
+    subject: str,
+    body_text: str,
+    body_html: str,
+    message_id: str,
+    in_reply_to: str,
+    references: str,
+    headers: dict,
+    turn_of: dt.datetime | None,
+    holds_clock: bool,
+    author: User | None,
+) -> Outbox:
+    """Write one mail into the outbox, as ``Outbox.create`` would (the same
+    columns and defaults), and return it as that would, with its id."""
+    now = utcnow()
+    values = (game, kind, to_addr, subject, body_text, body_html, message_id, in_reply_to,
+              references, headers, turn_of, author, now)  # fmt: skip
+    row_id = OUTBOX_INSERT[bool(holds_clock)].insert(*values)
+    mail = Outbox(
+        id=row_id,
+        game=game,
+        kind=kind,
+        to_addr=to_addr,
+        subject=subject,
+        body_text=body_text,
+        body_html=body_html,
+        message_id=message_id,
+        in_reply_to=in_reply_to,
+        references=references,
+        headers=headers,
+        turn_of=turn_of,
+        holds_clock=bool(holds_clock),
+        author=author,
+        next_attempt_at=now,
+        created_at=now,
+        **DEFAULTS,
+    )
+    mail._dirty.clear()  # saved, as a created row is
+    return mail
+
+
+# Whether a turn may be heard of anywhere but by mail: the game's table
+# channel or the player's own (notices.any_for's question), asked once per
+# turn mail instead of reading each.
+ANY_CHANNEL = Prepared(
+    lambda game_id, user_id: (
+        NotifyChannel.select(NotifyChannel.id)
+        .where(
+            ((NotifyChannel.user == user_id) & NotifyChannel.game.is_null())
+            | (NotifyChannel.game == game_id)
+        )
+        .limit(1)
+    )
+)
 
 
 class Mailer:
@@ -151,17 +278,20 @@ class Mailer:
         author: User | None = None,
         turn_of=None,
         holds_clock: bool = False,
+        channels: bool = True,
     ) -> Outbox | None:
         """Render and store one mail; None when the user opted out of its kind,
         or the address had as many mails of its kind lately as it may get
         (mail/limits.py).
         ``language``: when the recipient is no user (yet) but we know better.
         ``author``: on whose behalf it goes out (counted per user);
-        ``turn_of``, ``holds_clock``: see Outbox."""
+        ``turn_of``, ``holds_clock``: see Outbox; ``channels``: False when
+        the caller knows the user has no channel of their own (no notices)."""
         if user is not None and not user.verified and template not in ACCOUNT_KINDS:
             return None
         # The player's chat and push channels hear of it whatever their mail settings.
-        notices.follow_mail(self, template, user, game, context, turn_of, to_addr)
+        if channels:
+            notices.follow_mail(self, template, user, game, context, turn_of, to_addr)
         if user is not None and template in OPTIONAL_KINDS and not user.optional_mail:
             return None
         stranger = self.is_stranger(user, to_addr)
@@ -198,7 +328,7 @@ class Mailer:
         thread = [game.thread_id] if game is not None else []
         env = self.envs[code]
         context = in_language(code, context)
-        return Outbox.create(
+        return store(
             headers=headers,
             author=author,
             turn_of=turn_of,
@@ -280,7 +410,10 @@ class Mailer:
             "away": list(away),
             "board": list(board),
         }
-        if notices.announce_turn(self, game, seat):
+        # Most tables and players have no channel: one read says so, and
+        # then neither the table's line nor the player's notices read theirs.
+        heard = ANY_CHANNEL.first(game.id, seat.user_id) is not None
+        if heard and notices.announce_turn(self, game, seat):
             if seat.user.verified:
                 notices.follow_mail(self, "turn", seat.user, game, context, seat.turn_started_at)
             return None
@@ -294,6 +427,7 @@ class Mailer:
             reply_to=menu["reply_to"] if menu else "",
             turn_of=seat.turn_started_at,
             holds_clock=True,
+            channels=heard,
         )
 
     def turn_notices(self, game: Game, seat: Seat, prompt: str, deadline: str) -> None:

@@ -22,7 +22,7 @@ import logging
 from peewee import fn
 
 from engine.words import N_
-from server.db import db
+from server.db import Prepared, db
 from server.mail import delivery
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
@@ -203,19 +203,27 @@ def seen(seat: Seat, now: dt.datetime | None = None) -> bool:
 
 
 def _pending_seat(game_id: int, address: str) -> Seat | None:
-    return (
+    return PENDING_SEAT.first(game_id, address.lower())
+
+
+# Asked after every game mail the sender got out: its SQL is built once
+# (building it cost as much as turning the mail into bytes).
+PENDING_SEAT = Prepared(
+    lambda game_id, address: (
         Seat.select(Seat)
         .join(User)
         .switch(Seat)
         .join(Game)
         .where(
             (Seat.game == game_id)
-            & (fn.LOWER(User.email) == address.lower())
+            & (fn.LOWER(User.email) == address)
             & (Game.status == "active")
             & (Game.to_move == Seat.index)
         )
-        .first()
-    )
+        .limit(1)
+    ),
+    kinds=(int, str),
+)
 
 
 # -- what people see ------------------------------------------------------------

@@ -153,16 +153,31 @@ def start_turn(game: Game, seat: Seat, now: dt.datetime) -> None:
     seat.claimed_until = None
     seat.mail_hold_since = None
     seat.reminded_at = None
-    seat.save(
-        only=[
-            Seat.turn_started_at,
-            Seat.deadline,
-            Seat.next_reminder_at,
-            Seat.claimed_until,
-            Seat.mail_hold_since,
-            Seat.reminded_at,
-        ]
-    )
+    TURN_STARTS.run(seat.id, seat.turn_started_at, seat.deadline, seat.next_reminder_at)
+    seat._dirty.difference_update(TURN_STARTED_FIELDS)  # saved, as seat.save(only=…) leaves it
+
+
+# The seat's clock starts (every move that passes the turn on): as
+# seat.save(only=…) would write it, its SQL built once.
+TURN_STARTS = Prepared(
+    lambda seat_id, started, deadline, reminder: Seat.update(
+        turn_started_at=started,
+        deadline=deadline,
+        next_reminder_at=reminder,
+        claimed_until=None,
+        mail_hold_since=None,
+        reminded_at=None,
+    ).where(Seat.id == seat_id),
+    kinds=(int, dt.datetime, Seat.deadline, Seat.next_reminder_at),
+)
+TURN_STARTED_FIELDS = (
+    "turn_started_at",
+    "deadline",
+    "next_reminder_at",
+    "claimed_until",
+    "mail_hold_since",
+    "reminded_at",
+)
 
 
 # The seat's turn is over: its clock stops (moves.py writes these with the
