@@ -98,7 +98,7 @@ def board(
 
 
 # Said rows by the engine's rows object: an engine hands out the very same
-# (immutable) rows again while they read the same (Puerto Rico: a player's
+# (immutable) rows again while they read the same (a player's
 # board that did not change, the buildings in play), so a page and the turn
 # mails say them once.  Keyed by identity, not by equal text (two Words
 # may read alike in English and not in German); an entry holds its rows,

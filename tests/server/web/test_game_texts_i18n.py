@@ -250,7 +250,8 @@ def test_the_turn_mail_speaks_the_players_language(app, smtp, send_mail):
     seat = to_move(app, game.id)
     send_mail(app)
     body = text_of(smtp.to(seat.user.email)[-1])
-    assert "Personnages disponibles" in body and "Tour: 1" in body
+    # French sets a space before a colon: "Tour : 1".
+    assert "Personnages disponibles" in body and "Tour : 1" in body
     assert "choisit le personnage" in body  # the move just made
     assert "Roles on offer" not in body and "chooses the" not in body
 
