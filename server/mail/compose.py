@@ -82,27 +82,22 @@ def _outbox_insert(holds_clock: bool) -> _InsertReturningId:
         headers, turn_of, author, now,
     ):  # fmt: skip
         query = Outbox.insert(
-            game=game,
-            kind=kind,
-            to_addr=to_addr,
-            subject=subject,
-            body_text=body_text,
-            body_html=body_html,
-            message_id=message_id,
-            in_reply_to=in_reply_to,
-            references=references,
-            status=DEFAULTS["status"],
-            attempts=DEFAULTS["attempts"],
-            next_attempt_at=now,
-            claimed_by=DEFAULTS["claimed_by"],
-            last_error=DEFAULTS["last_error"],
-            smtp_reply=DEFAULTS["smtp_reply"],
-            permanent=DEFAULTS["permanent"],
-            created_at=now,
-            headers=headers,
-            turn_of=turn_of,
+            **_row_values(
+                game,
+                kind,
+                to_addr,
+                subject,
+                body_text,
+                body_html,
+                message_id,
+                in_reply_to,
+                references,
+                headers,
+                turn_of,
+                author,
+                now,
+            ),
             holds_clock=holds_clock,
-            author=author,
         )
         return query.returning(Outbox.id) if db.obj.returning_clause else query
 
@@ -119,6 +114,33 @@ DEFAULTS = {
     "smtp_reply": "",
     "permanent": False,
 }
+
+
+def _row_values(
+    game, kind, to_addr, subject, body_text, body_html, message_id, in_reply_to, references,
+    headers, turn_of, author, now,
+) -> dict:  # fmt: skip
+    """A new outbox row's columns but ``holds_clock``: the given values and
+    the defaults, as the INSERT writes them and the returned model holds them."""
+    return dict(
+        game=game,
+        kind=kind,
+        to_addr=to_addr,
+        subject=subject,
+        body_text=body_text,
+        body_html=body_html,
+        message_id=message_id,
+        in_reply_to=in_reply_to,
+        references=references,
+        headers=headers,
+        turn_of=turn_of,
+        author=author,
+        next_attempt_at=now,
+        created_at=now,
+        **DEFAULTS,
+    )
+
+
 # Every mail is one such row (a move's turn mail among them): Outbox.create
 # would build its INSERT anew each time.
 OUTBOX_INSERT = {flag: _outbox_insert(flag) for flag in (False, True)}
@@ -146,25 +168,7 @@ def store(
     values = (game, kind, to_addr, subject, body_text, body_html, message_id, in_reply_to,
               references, headers, turn_of, author, now)  # fmt: skip
     row_id = OUTBOX_INSERT[bool(holds_clock)].insert(*values)
-    mail = Outbox(
-        id=row_id,
-        game=game,
-        kind=kind,
-        to_addr=to_addr,
-        subject=subject,
-        body_text=body_text,
-        body_html=body_html,
-        message_id=message_id,
-        in_reply_to=in_reply_to,
-        references=references,
-        headers=headers,
-        turn_of=turn_of,
-        holds_clock=bool(holds_clock),
-        author=author,
-        next_attempt_at=now,
-        created_at=now,
-        **DEFAULTS,
-    )
+    mail = Outbox(id=row_id, holds_clock=bool(holds_clock), **_row_values(*values))
     mail._dirty.clear()  # saved, as a created row is
     return mail
 
