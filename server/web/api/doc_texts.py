@@ -9,16 +9,27 @@ every view marked ``@documented``, as the one text the docs page shows."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from babel.messages.extract import extract_python
 from flask_smorest.utils import load_info_from_docstring
+from markupsafe import Markup, escape
+
+LITERAL = re.compile(r"``([^`]+)``")
 
 
 def operation_text(summary: str, description: str) -> str:
     """Summary and description as the docs page shows them: one text, the
     docstring's line breaks and indents as single spaces."""
     return " ".join(f"{summary} {description}".split())
+
+
+def literals_as_code(text: str) -> Markup:
+    """A docstring's inline literals (reStructuredText's double backticks)
+    as ``<code>``, everything else escaped: the docs page shows the name,
+    not its backticks."""
+    return Markup(LITERAL.sub(r"<code>\1</code>", str(escape(text))))
 
 
 def docstring_text(docstring: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template
 from flask_babel import gettext
 
-from server.web.api.doc_texts import operation_text
+from server.web.api.doc_texts import literals_as_code, operation_text
 
 bp = Blueprint("api_docs", __name__)
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -25,8 +25,10 @@ def operations(spec: dict) -> list[dict]:
                         "method": method.upper(),
                         "path": path,
                         # In the catalogs by the docstring (doc_texts.extract).
-                        "text": gettext(
-                            operation_text(op.get("summary", ""), op.get("description", ""))
+                        "text": literals_as_code(
+                            gettext(
+                                operation_text(op.get("summary", ""), op.get("description", ""))
+                            )
                         ),
                         "codes": sorted(op.get("responses", {})),
                     }

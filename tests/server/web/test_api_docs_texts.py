@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from babel.support import Translations
 
-from server.web.api.doc_texts import extract, operation_text
+from server.web.api.doc_texts import extract, literals_as_code, operation_text
 
 ROOT = Path(__file__).resolve().parents[3]
 API = ROOT / "server" / "web" / "api"
@@ -48,4 +48,16 @@ def test_the_docs_page_says_each_operation_in_the_readers_language(app, lang):
     for text in spec_texts(app):
         translated = catalog.gettext(text)
         assert translated != text, f"{lang}: no translation of {text!r}"
-        assert translated in page and text not in page
+        shown = unescape(str(literals_as_code(translated)))
+        assert shown in page and unescape(str(literals_as_code(text))) not in page
+    assert "``" not in page
+
+
+def test_inline_literals_show_as_code_and_the_rest_stays_escaped():
+    shown = literals_as_code("after ``timeout`` seconds <b>``a<b``")
+    assert str(shown) == "after <code>timeout</code> seconds &lt;b&gt;<code>a&lt;b</code>"
+
+
+def test_the_docs_page_shows_a_parameter_as_code(app):
+    page = app.test_client().get("/api/v1/docs", headers={"Accept-Language": "en"}).text
+    assert "<code>timeout</code> seconds" in page and "``" not in page
