@@ -1,15 +1,23 @@
 """The cheaper ways the pages are rendered (web/languages.py's gettext
-callables, ...) give what the general ones gave: the same texts in the same
-language, escaped the same way."""
+callables, web/urls.py's url_for, web/forms.py's widgets) give what the
+general ones gave: the same texts in the same language, the same links,
+the same HTML, escaped the same way."""
 
 from __future__ import annotations
 
 import pytest
 from flask import url_for
 from jinja2 import Environment
+from markupsafe import Markup
+from wtforms import HiddenField, TextAreaField
+from wtforms.validators import InputRequired, Length, Optional
+from wtforms.widgets import HiddenInput, TextArea
+from wtforms.widgets import html_params as wtforms_html_params
 
 from server.web import urls
+from server.web.forms import FastHiddenInput, FastTextArea, Form, TalkForm, html_params
 from server.web.languages import _catalog
+from server.web.moderation import ResignForm
 
 # Every form a template uses: plain, with values (escaped on a page), plural
 # with its count, with a message context, and a {% trans %} block.
@@ -142,3 +150,45 @@ def test_a_url_defaults_function_is_heard(sqlite_app):
     )
     with sqlite_app.test_request_context("/"):
         assert urls.page_url_for("accounts.login") == "/login?lang=nl"
+
+
+# -- the fast widgets (web/forms.py) ------------------------------------------
+ATTRIBUTES = [
+    {},
+    {"rows": 2, "cols": 50, "maxlength": 500},
+    {"class_": "wide", "data_role": "x", "aria_label": "say <it>", "readonly": True},
+    {"disabled": False, "placeholder": 'a "quoted" & <tagged> text', "title": Markup('a "b" <i>')},
+    {"id": "other", "value": "given <value>", "required": False},
+]
+
+
+class WidgetForm(Form):
+    talk = TextAreaField("Talk", [InputRequired(), Length(1, 500)])
+    reason = TextAreaField("Why", [Optional(), Length(max=300)])
+    seq = HiddenField("seq", [InputRequired()])
+    plain = HiddenField()
+
+
+@pytest.mark.parametrize("attrs", ATTRIBUTES)
+@pytest.mark.parametrize("data", [{}, {"talk": '<b>"hi"</b> & co', "seq": "12", "plain": "<x>"}])
+def test_the_fast_widgets_write_what_wtforms_writes(sqlite_app, attrs, data):
+    with sqlite_app.test_request_context("/"):
+        form = WidgetForm(data=data, prefix="p")
+        for field in form:
+            if isinstance(field.widget, TextArea):
+                fast = FastTextArea()
+            elif isinstance(field.widget, HiddenInput) and field.name != "p-csrf_token":
+                fast = FastHiddenInput()
+            else:
+                continue
+            assert fast(field, **attrs) == field.widget(field, **attrs), (field.name, attrs)
+        assert html_params(**ATTRIBUTES[3]) == wtforms_html_params(**ATTRIBUTES[3])
+
+
+def test_the_game_pages_forms_use_them(sqlite_app):
+    with sqlite_app.test_request_context("/"):
+        assert isinstance(TalkForm().text.widget, FastTextArea)
+        resign = ResignForm(prefix="resign", seq=4)
+        assert isinstance(resign.reason.widget, FastTextArea)
+        assert isinstance(resign.seq.widget, FastHiddenInput)
+        assert resign.seq() == '<input id="resign-seq" name="resign-seq" type="hidden" value="4">'
