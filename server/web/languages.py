@@ -45,9 +45,12 @@ def say_here(text: str) -> str:
 def _catalog():
     if not has_app_context():
         return get_translations()
-    catalog = g.get("pbem_catalog")
+    # Asked for each text of a page: the request's g is found once here
+    # (each use of the g proxy finds it anew: most of a lookup's time).
+    page = g._get_current_object()
+    catalog = getattr(page, "pbem_catalog", None)
     if catalog is None:
-        catalog = g.pbem_catalog = get_translations()
+        catalog = page.pbem_catalog = get_translations()
     return catalog
 
 

@@ -15,7 +15,7 @@ a value that is not a plain string or number, no request) goes to Flask's
 
 from __future__ import annotations
 
-from flask import current_app, has_request_context, url_for
+from flask import has_request_context, url_for
 from flask.globals import request_ctx
 
 LIMIT = 4096  # links remembered; past it the memory starts afresh
@@ -37,14 +37,17 @@ def page_url_for(endpoint: str, /, **values) -> str:
 
 def _key(endpoint: str, values: dict) -> tuple | None:
     """What the link depends on, or None when it is not this module's to remember."""
-    if endpoint[:1] == "." or not has_request_context() or current_app.url_default_functions:
+    if endpoint[:1] == "." or not has_request_context():
+        return None
+    here = request_ctx._get_current_object()  # once: each use of the proxy finds it anew
+    if here.app.url_default_functions:
         return None
     for name, value in values.items():
         # _external, _anchor, _scheme, _method; a value that may be a list,
         # or may be built differently each time (a converter's to_url).
         if name[:1] == "_" or type(value) not in (str, int):
             return None
-    adapter = request_ctx.url_adapter
+    adapter = here.url_adapter
     return (
         adapter.script_name,
         adapter.server_name,
