@@ -64,6 +64,9 @@ def _catalog():
 @pass_eval_context
 def _gettext(eval_ctx: EvalContext, message: str, /, **variables) -> str:
     text = _catalog().ugettext(message)
+    if not variables and "%" not in text:
+        # Most texts: formatting would give the same text back, slower.
+        return Markup(text) if eval_ctx.autoescape else text
     return (Markup(text) if eval_ctx.autoescape else text) % variables
 
 

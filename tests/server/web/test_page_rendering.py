@@ -23,6 +23,7 @@ from server.web.moderation import ResignForm
 # with its count, with a message context, and a {% trans %} block.
 TEXTS = [
     '{{ _("Board") }}|{{ gettext("Game log") }}',
+    '{{ _("100%% sure, <b>50%%</b>") }}|{{ _("Not in any catalog") }}',
     '{{ _("You play seat %(number)s (%(name)s).", number=2, name=who) }}',
     '{{ _("seat %(number)s", number=who) }}',
     '{{ ngettext("Whole log (%(num)d row)", "Whole log (%(num)d rows)", 1) }}',
