@@ -6,14 +6,18 @@ the same HTML, escaped the same way."""
 from __future__ import annotations
 
 import pytest
+from clock_helpers import sign_in, started_game
 from flask import url_for
 from jinja2 import Environment
 from markupsafe import Markup
+from web_helpers import form_for, forms
 from wtforms import HiddenField, TextAreaField
 from wtforms.validators import InputRequired, Length, Optional
 from wtforms.widgets import HiddenInput, TextArea
 from wtforms.widgets import html_params as wtforms_html_params
 
+from server.db import db
+from server.models import User
 from server.web import urls
 from server.web.forms import FastHiddenInput, FastTextArea, Form, TalkForm, html_params
 from server.web.languages import _catalog
@@ -193,3 +197,27 @@ def test_the_game_pages_forms_use_them(sqlite_app):
         assert isinstance(resign.reason.widget, FastTextArea)
         assert isinstance(resign.seq.widget, FastHiddenInput)
         assert resign.seq() == '<input id="resign-seq" name="resign-seq" type="hidden" value="4">'
+
+
+# -- the whole game page ------------------------------------------------------
+def test_the_game_page_escapes_what_players_write(sqlite_app):
+    """A player's name and table talk with markup come out as text, in every
+    part of the page (players, turn, log, board, talk); each form posts its
+    CSRF token."""
+    game = started_game(sqlite_app, players=2, tag="x")
+    hostile = '<script>alert("x")</script>'
+    with sqlite_app.app_context(), db.connection_context():
+        User.update(name=hostile).where(User.email == "x1@example.org").execute()
+    client = sign_in(sqlite_app, "x0@example.org")
+    page = client.get(f"/games/{game.id}").text
+    talk = form_for(page, "/talk")
+    client.post(talk["action"], data={**talk["fields"], "text": f"hi {hostile} & <b>"})
+    for reader in (client, sign_in(sqlite_app, "x1@example.org")):
+        page = reader.get(f"/games/{game.id}", headers={"Accept-Language": "nl"}).text
+        assert "<script>" not in page
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in page
+        assert "hi &lt;script&gt;" in page and "&amp; &lt;b&gt;" in page
+        assert "Tafelpraat" in page and "Table talk" not in page  # the Dutch page
+        for form in forms(page):
+            if form["method"] == "post":
+                assert any(name.endswith("csrf_token") for name in form["fields"]), form
