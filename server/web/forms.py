@@ -62,7 +62,7 @@ def html_params(**attrs) -> str:
     value escaped, a quote in a Markup value as ``&quot;``), written with
     an f-string: WTForms formats each attribute with ``Markup.format``,
     about 5 µs each."""
-    params = []
+    params: list[str] = []
     for key, value in sorted(attrs.items()):
         name = escape(clean_key(key))
         if value is True:
