@@ -27,6 +27,7 @@ from server.web import (
     rematches,
     takebacks,
     tokens,
+    urls,
 )
 
 AREAS = (
@@ -49,6 +50,7 @@ def init_app(app) -> None:
     health.init_app(app)  # first: the request timer starts before anything else
     protection.init_app(app)  # CSRF, body checks, security headers
     languages.init_app(app)
+    urls.init_app(app)  # the templates' url_for remembers the links it built
     app.jinja_env.globals["pbem_version"] = pbem_version()  # in every page's footer
     accounts.init_app(app)
     rate_limits.init_app(app)

@@ -22,7 +22,8 @@ from wtforms import (
 from wtforms.csrf.core import CSRFTokenField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
-from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
+from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget, TextArea
+from wtforms.widgets.core import clean_key
 
 from server.i18n import LANGUAGES
 from server.services.accounts import EMAIL
@@ -50,6 +51,47 @@ class TokenInput(HiddenInput):
             f'<input id="{escape(field.id)}" name="{escape(field.name)}" '
             f'type="hidden" value="{escape(value)}">'
         )
+
+
+QUOTE = '"'
+
+
+def html_params(**attrs) -> str:
+    """The text of WTForms' ``html_params`` (sorted by name, ``class_`` and
+    ``data_x`` cleaned, True written bare, False left out, every name and
+    value escaped, a quote in a Markup value as ``&quot;``), written with
+    an f-string: WTForms formats each attribute with ``Markup.format``,
+    about 5 µs each."""
+    params: list[str] = []
+    for key, value in sorted(attrs.items()):
+        name = escape(clean_key(key))
+        if value is True:
+            params.append(name)
+        elif value is not False:
+            params.append(f'{name}="{str(escape(value)).replace(QUOTE, "&quot;")}"')
+    return " ".join(params)
+
+
+class FastHiddenInput(HiddenInput):
+    """WTForms' HiddenInput (the same HTML), its attributes written by
+    html_params above."""
+
+    html_params = staticmethod(html_params)
+
+
+class FastTextArea(TextArea):
+    """WTForms' TextArea (the same HTML: its ``__call__`` as WTForms 3.3
+    writes it), its attributes written by html_params above; a game page
+    shows two (the table talk, resigning)."""
+
+    def __call__(self, field, **kwargs):
+        kwargs.setdefault("id", field.id)
+        flags = getattr(field, "flags", {})
+        for k in dir(flags):
+            if k in self.validation_attrs and k not in kwargs:
+                kwargs[k] = getattr(flags, k)
+        params = html_params(name=field.name, **kwargs)
+        return Markup(f"<textarea {params}>\r\n{escape(field._value())}</textarea>")
 
 
 class TokenField(CSRFTokenField):
@@ -142,7 +184,9 @@ class AddressForm(Form):
 
 
 class TalkForm(Form):
-    text = TextAreaField(_l("Say something to the table"), [InputRequired(), Length(1, 500)])
+    text = TextAreaField(
+        _l("Say something to the table"), [InputRequired(), Length(1, 500)], widget=FastTextArea()
+    )
 
 
 class EmptyForm(Form):

@@ -8,6 +8,9 @@ from functools import lru_cache
 from flask import g, has_app_context, request
 from flask_babel import Babel, get_translations
 from flask_login import current_user
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -42,23 +45,68 @@ def say_here(text: str) -> str:
 def _catalog():
     if not has_app_context():
         return get_translations()
-    catalog = g.get("pbem_catalog")
+    # Asked for each text of a page: the request's g is found once here
+    # (each use of the g proxy finds it anew: most of a lookup's time).
+    page = g._get_current_object()
+    catalog = getattr(page, "pbem_catalog", None)
     if catalog is None:
-        catalog = g.pbem_catalog = get_translations()
+        catalog = page.pbem_catalog = get_translations()
     return catalog
+
+
+# The templates' gettext callables, as Jinja's i18n extension makes them with
+# ``newstyle=True`` (jinja2/ext.py: the text is always a format string, its
+# values escaped on an HTML page), but taking the evaluation context where
+# Jinja's take the whole template context: Jinja makes a new Context for each
+# call of a context function inside a loop or after a ``{% set %}`` (most of
+# a page's texts), and ``_`` went through one more such call to find
+# ``gettext``.  None of ours needs the template's variables.
+@pass_eval_context
+def _gettext(eval_ctx: EvalContext, message: str, /, **variables) -> str:
+    text = _catalog().ugettext(message)
+    if not variables and "%" not in text:
+        # Most texts: formatting would give the same text back, slower.
+        return Markup(text) if eval_ctx.autoescape else text
+    return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+
+@pass_eval_context
+def _ngettext(eval_ctx: EvalContext, singular: str, plural: str, num: int, /, **variables) -> str:
+    variables.setdefault("num", num)
+    text = _catalog().ungettext(singular, plural, num)
+    return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+
+@pass_eval_context
+def _pgettext(eval_ctx: EvalContext, context: str, message: str, /, **variables) -> str:
+    variables.setdefault("context", context)
+    text = _catalog().upgettext(context, message)
+    return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+
+@pass_eval_context
+def _npgettext(
+    eval_ctx: EvalContext, context: str, singular: str, plural: str, num: int, /, **variables
+) -> str:
+    variables.setdefault("context", context)
+    variables.setdefault("num", num)
+    text = _catalog().unpgettext(context, singular, plural, num)
+    return (Markup(text) if eval_ctx.autoescape else text) % variables
 
 
 def init_app(app) -> None:
     Babel(app, locale_selector=page_language, default_translation_directories=str(TRANSLATIONS))
     # Flask-Babel's callables look the catalog up anew for each of the
     # page's many texts; the page's catalog is found once (Flask-Babel keeps
-    # the page's language for the whole request too).
-    app.jinja_env.install_gettext_callables(
-        gettext=lambda s: _catalog().ugettext(s),
-        ngettext=lambda s, p, n: _catalog().ungettext(s, p, n),
-        pgettext=lambda c, s: _catalog().upgettext(c, s),
-        npgettext=lambda c, s, p, n: _catalog().unpgettext(c, s, p, n),
-        newstyle=True,
+    # the page's language for the whole request too).  Newstyle: a
+    # {% trans %} block passes its values to gettext, which fills them in.
+    app.jinja_env.newstyle_gettext = True
+    app.jinja_env.globals.update(
+        _=_gettext,
+        gettext=_gettext,
+        ngettext=_ngettext,
+        pgettext=_pgettext,
+        npgettext=_npgettext,
     )
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.filters["say"] = say_here

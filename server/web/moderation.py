@@ -57,7 +57,7 @@ from server.services import moderation as moderate
 from server.services.clock import outage_guard
 from server.services.seat_views import deadline_text, log_lines, seat_names
 from server.services.state_store import load_state, rules
-from server.web.forms import EmptyForm
+from server.web.forms import EmptyForm, FastHiddenInput, FastTextArea, Form
 from server.web.languages import page_language, say_here
 
 bp = Blueprint("moderation", __name__)
@@ -96,11 +96,15 @@ class UndoForm(ReasonForm):
     )
 
 
-class ResignForm(FlaskForm):
-    seq = HiddenField(validators=[InputRequired()])
+class ResignForm(Form):
+    # Shown on every game page of a signed-in player: a label given (never
+    # shown) spares WTForms asking Flask-WTF for its catalog, which loads the
+    # catalog's file anew each time; Form writes the CSRF token's input fast.
+    seq = HiddenField("seq", validators=[InputRequired()], widget=FastHiddenInput())
     reason = TextAreaField(
         _l("Why (optional; the other players will read it)"),
         [Optional(), Length(max=moderate.REASON_MAX)],
+        widget=FastTextArea(),
     )
 
 
