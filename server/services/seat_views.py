@@ -21,7 +21,7 @@ from engine.words import N_, Words, msg, term
 from server.db import Prepared
 from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
-from server.services import tenures
+from server.services import model_rows, tenures
 from server.services.clock.deadlines import local_text
 from server.services.state_store import rules
 
@@ -38,19 +38,30 @@ def seat_names(game: Game, language: str | None = None) -> list[str]:
     return names_of(seats_with_users(game), language)
 
 
+# Plain rows, made into models by model_rows: every page and move reads them.
 SEATS_WITH_USERS = Prepared(
     lambda game_id: (
         Seat.select(Seat, User)
         .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
         .where(Seat.game == game_id)
         .order_by(Seat.index)
+        .tuples()
     )
 )
 
 
 def seats_with_users(game: Game) -> list[Seat]:
     """The game's seats in order, each with its user (None for a bot's)."""
-    return SEATS_WITH_USERS.rows(game.id)
+    return [seat_with_user(row) for row in SEATS_WITH_USERS.rows(game.id)]
+
+
+def seat_with_user(row: tuple) -> Seat:
+    """A seat with its user (``seat.user``, None for a bot's) from a row of
+    ``Seat.select(Seat, User)`` joined as above, read as a tuple."""
+    count = len(model_rows.field_names(Seat))
+    seat = model_rows.made(Seat, row[:count])
+    seat.__rel__["user"] = model_rows.made_or_none(User, row[count:])
+    return seat
 
 
 def names_of(seats: list[Seat], language: str | None = None) -> list[str]:

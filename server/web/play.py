@@ -44,6 +44,7 @@ from server.models import (
 from server.services import (
     deliveries,
     games,
+    model_rows,
     profiles,
     proposals,
     rematches,
@@ -283,7 +284,8 @@ def _page_game(game_id: int, session_key: str, now: dt.datetime) -> Select:
     """The game row with its snapshot (as state_store.game_with_snapshot
     reads them), whether this browser's session row lives
     (sessions.alive_in_query), and the boxes (_box_columns) where the game
-    stands: one statement where there were three."""
+    stands: one statement where there were three.  Read as a tuple, made
+    into models by model_rows."""
     return (
         Game.select(
             Game,
@@ -291,9 +293,10 @@ def _page_game(game_id: int, session_key: str, now: dt.datetime) -> Select:
             sessions.alive_in_query(session_key).alias("pbem_session_alive"),
             *_box_columns(game_id, Game.seq, now),
         )
-        .join(Snapshot, JOIN.LEFT_OUTER, on=(Snapshot.game == Game.id), attr="snap")
+        .join(Snapshot, JOIN.LEFT_OUTER, on=(Snapshot.game == Game.id))
         .where(Game.id == game_id)
         .limit(1)
+        .tuples()
     )
 
 
@@ -304,12 +307,15 @@ def page_game(game_id: int, session_key: str, now: dt.datetime) -> tuple[Game, B
     """The game with its snapshot (``game.snap``), the boxes where it
     stands, and whether the session row ``session_key`` (``sessions.as_key``)
     lives; None when there is no such game."""
-    game = PAGE_GAME.first(game_id, session_key, now)
-    if game is None:
+    row = PAGE_GAME.first(game_id, session_key, now)
+    if row is None:
         return None
-    game.snap = getattr(game, "snap", None)
-    there = Boxes(*(bool(getattr(game, box)) for box in Boxes._fields))
-    return game, there, bool(game.pbem_session_alive)
+    end_of_game = len(model_rows.field_names(Game))
+    end_of_snap = end_of_game + len(model_rows.field_names(Snapshot))
+    game = model_rows.made(Game, row[:end_of_game])
+    game.snap = model_rows.made_or_none(Snapshot, row[end_of_game:end_of_snap])
+    alive, *boxes = row[end_of_snap:]
+    return game, Boxes(*(bool(box) for box in boxes)), bool(alive)
 
 
 def grouped(offered: list) -> list[tuple[str, list]]:
