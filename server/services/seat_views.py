@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from threading import Lock
@@ -55,7 +56,7 @@ def seats_with_users(game: Game) -> list[Seat]:
     return [seat_with_user(row) for row in SEATS_WITH_USERS.rows(game.id)]
 
 
-def seat_with_user(row: tuple) -> Seat:
+def seat_with_user(row: Sequence) -> Seat:
     """A seat with its user (``seat.user``, None for a bot's) from a row of
     ``Seat.select(Seat, User)`` joined as above, read as a tuple."""
     count = len(model_rows.field_names(Seat))

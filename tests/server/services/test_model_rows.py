@@ -69,3 +69,17 @@ def test_a_missing_row_of_an_outer_join_is_told_by_its_primary_key():
     """made_or_none reads the first column as the primary key."""
     for model in (Game, Snapshot, Seat, User):
         assert model_rows.field_names(model)[0] == model._meta.primary_key.name
+
+
+def test_a_seat_links_seat_is_the_model_peewee_makes(app):
+    """The seat a link names, read with whether the session lives
+    (web/seat_access.py), is made the same way."""
+    from server.web import browser_session, seat_access
+
+    played = started_game(app, players=2, tag="ml")
+    links = app.extensions["pbem_mailer"].links
+    with app.test_request_context(), db.connection_context():
+        for expected in peewee_seats(played.id):
+            [found] = seat_access.seat_and_session(links.seat_token(expected))
+            assert as_peewee_makes_it(found) == as_peewee_makes_it(expected)
+            assert browser_session.is_alive() is False  # this request has no session
