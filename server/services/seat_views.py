@@ -376,7 +376,17 @@ def outcome_reason(game: Game, language: str | None = None) -> str:
 def deadline_text(
     deadline: dt.datetime | None, tzname: str = "UTC", language: str | None = None
 ) -> str:
-    return local_text(deadline, tzname, language)
+    """The deadline as the reader reads it (deadlines.local_text).  Every
+    page of a game says its deadline until the turn ends: the text is kept
+    by its arguments, which are all it depends on (a datetime from the
+    database, naive UTC; an aware one is said anew, since an aware time
+    equals another one of another zone)."""
+    if deadline is not None and deadline.tzinfo is not None:
+        return local_text(deadline, tzname, language)
+    return _kept_deadline_text(deadline, tzname, language)
+
+
+_kept_deadline_text = lru_cache(maxsize=1024)(local_text)
 
 
 # -- table talk ---------------------------------------------------------------
