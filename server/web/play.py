@@ -144,8 +144,9 @@ def page(
     # named as they are held today (an empty roster).
     roster = tenures.roster(game, names) if there.tenures else tenures.Roster([], names)
     # The page's forms show their CSRF token only (the same one), save the
-    # table talk's: one form carries it for all of them.
-    token_form = EmptyForm()
+    # table talk's: its form carries the token for all of them (one form
+    # made, not two).
+    token_form = TalkForm()
     takeback = takebacks.box(game, seat, names, token_form, maybe_open=there.takeback)
     recent, result = recent_and_since(game, viewer, names, RECENT_LINES, since, language, roster)
     # While a takeback is asked the game waits for its answers.
@@ -205,7 +206,7 @@ def page(
         talk=(table_talk(game, names=names) if there.talk else [])
         if table_talk_service.may_read(current_user, game, seat)
         else None,
-        talk_form=TalkForm(),
+        talk_form=token_form,
         takeback=takeback,
     )
 
