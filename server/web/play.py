@@ -92,7 +92,7 @@ def game(game_id: int):
     now = utcnow()
     key = sessions.as_key(browser_session.key())
     game, there, alive = page_game(game_id, key, now) or abort(404)
-    browser_session.found_alive(alive)  # a seat link counts only while it is
+    browser_session.found_alive(alive)  # a seat link counts only while the session lives
     # The seats with their users, read once for the viewer, names, the seat
     # to move and the notes.
     seats = seats_with_users(game)
@@ -228,7 +228,8 @@ def _box_columns(game_id: int, seq, now: dt.datetime) -> list:
     a vacation of a player not over by ``now``, any table talk, any rematch
     request, and a seat that changed hands (its tenures are more than the
     one it began with, held by its player today).  One column each, named
-    as Boxes' fields."""
+    as Boxes' fields; ``seq``: the game row's own column (Game.seq) in the
+    page's statement."""
 
     def there(query) -> Function:
         return fn.EXISTS(query)
