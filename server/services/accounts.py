@@ -15,7 +15,7 @@ from peewee import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from engine.words import N_, msg
-from server.db import db
+from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import BrowserSession, User, utcnow
 from server.services import sessions
@@ -177,6 +177,19 @@ def change_address(user: User, new_email: str) -> None:
         raise AccountError(N_("Another account uses that address now.")) from None
 
 
+# Read on every request of a signed-in browser (flask-login's user loader):
+# built once, not on each request (server/db.py Prepared).
+SIGNED_IN = Prepared(
+    lambda user_id, key: (
+        User.select()
+        .join(BrowserSession)
+        .where((User.id == user_id) & (BrowserSession.key == key))
+        .limit(1)
+    ),
+    kinds=(int, str),
+)
+
+
 def user_for_session(session_id: str, key) -> User | None:
     """The user a login cookie names (``User.get_id``), if its token still
     holds and its browser session ``key`` (services/sessions.py) is still
@@ -184,12 +197,7 @@ def user_for_session(session_id: str, key) -> User | None:
     ident, _, token = session_id.partition(":")
     if not ident.isascii() or not ident.isdigit() or len(ident) > 18 or not sessions.is_key(key):
         return None
-    user = (
-        User.select()
-        .join(BrowserSession)
-        .where((User.id == int(ident)) & (BrowserSession.key == key))
-        .first()
-    )
+    user = SIGNED_IN.first(int(ident), key)
     if user is None or not secrets.compare_digest(user.session_token, token):
         return None
     return user

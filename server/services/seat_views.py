@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from threading import Lock
@@ -21,7 +22,7 @@ from engine.words import N_, Words, msg, term
 from server.db import Prepared
 from server.i18n import say
 from server.models import Event, Game, Seat, TableMessage, User
-from server.services import tenures
+from server.services import model_rows, tenures
 from server.services.clock.deadlines import local_text
 from server.services.state_store import rules
 
@@ -38,19 +39,30 @@ def seat_names(game: Game, language: str | None = None) -> list[str]:
     return names_of(seats_with_users(game), language)
 
 
+# Plain rows, made into models by model_rows: every page and move reads them.
 SEATS_WITH_USERS = Prepared(
     lambda game_id: (
         Seat.select(Seat, User)
         .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
         .where(Seat.game == game_id)
         .order_by(Seat.index)
+        .tuples()
     )
 )
 
 
 def seats_with_users(game: Game) -> list[Seat]:
     """The game's seats in order, each with its user (None for a bot's)."""
-    return SEATS_WITH_USERS.rows(game.id)
+    return [seat_with_user(row) for row in SEATS_WITH_USERS.rows(game.id)]
+
+
+def seat_with_user(row: Sequence) -> Seat:
+    """A seat with its user (``seat.user``, None for a bot's) from a row of
+    ``Seat.select(Seat, User)`` joined as above, read as a tuple."""
+    count = len(model_rows.field_names(Seat))
+    seat = model_rows.made(Seat, row[:count])
+    seat.__rel__["user"] = model_rows.made_or_none(User, row[count:])
+    return seat
 
 
 def names_of(seats: list[Seat], language: str | None = None) -> list[str]:
@@ -364,7 +376,17 @@ def outcome_reason(game: Game, language: str | None = None) -> str:
 def deadline_text(
     deadline: dt.datetime | None, tzname: str = "UTC", language: str | None = None
 ) -> str:
-    return local_text(deadline, tzname, language)
+    """The deadline as the reader reads it (deadlines.local_text).  Every
+    page of a game says its deadline until the turn ends: the text is kept
+    by its arguments, which are all it depends on (a datetime from the
+    database, naive UTC; an aware one is said anew, since an aware time
+    equals another one of another zone)."""
+    if deadline is not None and deadline.tzinfo is not None:
+        return local_text(deadline, tzname, language)
+    return _kept_deadline_text(deadline, tzname, language)
+
+
+_kept_deadline_text = lru_cache(maxsize=1024)(local_text)
 
 
 # -- table talk ---------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from typing import NamedTuple
 
 from babel.dates import format_interval
 from flask import (
@@ -25,7 +26,7 @@ from peewee import JOIN, SQL, Function, Select, fn
 
 from engine.interface import name_seats
 from engine.words import N_
-from server.db import Prepared, db
+from server.db import Prepared
 from server.i18n import say, translate
 from server.mail.links import LinkError
 from server.models import (
@@ -33,13 +34,23 @@ from server.models import (
     Proposal,
     Rematch,
     Seat,
+    Snapshot,
     TableMessage,
     Takeback,
     Tenure,
     Vacation,
     utcnow,
 )
-from server.services import deliveries, games, profiles, proposals, rematches, tenures
+from server.services import (
+    deliveries,
+    games,
+    model_rows,
+    profiles,
+    proposals,
+    rematches,
+    sessions,
+    tenures,
+)
 from server.services import table_talk as table_talk_service
 from server.services.clock import deadlines, own_time, vacations, while_away
 from server.services.moves import play
@@ -56,8 +67,8 @@ from server.services.seat_views import (
     seats_with_users,
     table_talk,
 )
-from server.services.state_store import game_with_snapshot, load_state, rules
-from server.web import drawings, rate_limits, seat_access, takebacks
+from server.services.state_store import load_state, rules
+from server.web import browser_session, drawings, rate_limits, seat_access, takebacks
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, MoveForm, TalkForm
 from server.web.languages import page_language, say_here
@@ -78,7 +89,10 @@ def seat_link(token: str):
 
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
-    game = game_with_snapshot(game_id) or abort(404)
+    now = utcnow()
+    key = sessions.as_key(browser_session.key())
+    game, there, alive = page_game(game_id, key, now) or abort(404)
+    browser_session.found_alive(alive)  # a seat link counts only while the session lives
     # The seats with their users, read once for the viewer, names, the seat
     # to move and the notes.
     seats = seats_with_users(game)
@@ -101,13 +115,22 @@ def game(game_id: int):
     if seat is not None and seat.mail_hold_since is not None:
         deliveries.seen(seat)  # they know it is their turn: the clock runs again
     return render_template(
-        "play/game.html", **page(game, seats, seat, request.args.get("since", type=int))
+        "play/game.html",
+        **page(game, seats, seat, request.args.get("since", type=int), there, now),
     )
 
 
-def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) -> dict:
+def page(
+    game: Game,
+    seats: list[Seat],
+    seat: Seat | None,
+    since: int | None,
+    there: Boxes,
+    now: dt.datetime,
+) -> dict:
     """Everything the game page shows, from ``seat``'s view only (one of
-    ``seats``, which carry their users)."""
+    ``seats``, which carry their users); ``there``: which of the nearly
+    always empty boxes have anything to show (page_game)."""
     viewer = seat.index if seat else None
     timezone = (
         current_user.timezone
@@ -117,14 +140,13 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
     state, names, kind = load_state(game, save=False), names_of(seats, page_language()), rules(game)
     language = page_language()
     to_move = seats[game.to_move] if game.to_move is not None else None
-    now = utcnow()
-    there = PAGE_BOXES.first(game.id, game.seq, now)  # which boxes have anything to read
     # Read once for every text below; seats that never changed hands are
     # named as they are held today (an empty roster).
     roster = tenures.roster(game, names) if there.tenures else tenures.Roster([], names)
     # The page's forms show their CSRF token only (the same one), save the
-    # table talk's: one form carries it for all of them.
-    token_form = EmptyForm()
+    # table talk's: its form carries the token for all of them (one form
+    # made, not two).
+    token_form = TalkForm()
     takeback = takebacks.box(game, seat, names, token_form, maybe_open=there.takeback)
     recent, result = recent_and_since(game, viewer, names, RECENT_LINES, since, language, roster)
     # While a takeback is asked the game waits for its answers.
@@ -184,82 +206,118 @@ def page(game: Game, seats: list[Seat], seat: Seat | None, since: int | None) ->
         talk=(table_talk(game, names=names) if there.talk else [])
         if table_talk_service.may_read(current_user, game, seat)
         else None,
-        talk_form=TalkForm(),
+        talk_form=token_form,
         takeback=takeback,
     )
 
 
-def _boxes(game_id: int, seq: int, now: dt.datetime) -> Select:
+class Boxes(NamedTuple):
+    """Which of the page's nearly always empty boxes have anything to show."""
+
+    takeback: bool
+    proposal: bool
+    vacation: bool
+    talk: bool
+    rematch: bool
+    tenures: bool
+
+
+def _box_columns(game_id: int, seq, now: dt.datetime) -> list:
     """Whether the page's boxes that are nearly always empty have anything
-    to show, in one statement: an open takeback or proposal where the game
-    stands (``seq``), a vacation of a player not over by ``now``, any table
-    talk, any rematch request, and a seat that changed hands (its tenures
-    are more than the one it began with, held by its player today)."""
+    to show: an open takeback or proposal where the game stands (``seq``),
+    a vacation of a player not over by ``now``, any table talk, any rematch
+    request, and a seat that changed hands (its tenures are more than the
+    one it began with, held by its player today).  One column each, named
+    as Boxes' fields; ``seq``: the game row's own column (Game.seq) in the
+    page's statement."""
 
     def there(query) -> Function:
         return fn.EXISTS(query)
 
     held_now = Seat.alias("held_now")
+    return [
+        there(
+            Takeback.select(SQL("1")).where(
+                (Takeback.game == game_id) & (Takeback.status == "open") & (Takeback.seq == seq)
+            )
+        ).alias("takeback"),
+        there(
+            Proposal.select(SQL("1")).where(
+                (Proposal.game == game_id) & (Proposal.status == "open") & (Proposal.seq == seq)
+            )
+        ).alias("proposal"),
+        there(
+            Vacation.select(SQL("1")).where(
+                Vacation.user.in_(Seat.select(Seat.user).where(Seat.game == game_id))
+                & (Vacation.ends_at > now)
+            )
+        ).alias("vacation"),
+        there(TableMessage.select(SQL("1")).where(TableMessage.game == game_id)).alias("talk"),
+        there(Rematch.select(SQL("1")).where(Rematch.game == game_id)).alias("rematch"),
+        (
+            there(
+                Tenure.select(SQL("1"))
+                .join(
+                    held_now,
+                    JOIN.LEFT_OUTER,
+                    on=(held_now.game == Tenure.game) & (held_now.index == Tenure.seat),
+                )
+                .where(
+                    (Tenure.game == game_id)
+                    & (
+                        (Tenure.from_seq != 0)
+                        | Tenure.to_seq.is_null(False)
+                        | held_now.id.is_null()
+                        | (fn.COALESCE(held_now.user, 0) != fn.COALESCE(Tenure.user, 0))
+                    )
+                )
+            )
+            | there(
+                Tenure.select(SQL("1"))
+                .where(Tenure.game == game_id)
+                .group_by(Tenure.seat)
+                .having(fn.COUNT(Tenure.id) > 1)
+            )
+        ).alias("tenures"),
+    ]
+
+
+def _page_game(game_id: int, session_key: str, now: dt.datetime) -> Select:
+    """The game row with its snapshot (as state_store.game_with_snapshot
+    reads them), whether this browser's session row lives
+    (sessions.alive_in_query), and the boxes (_box_columns) where the game
+    stands: one statement where there were three.  Read as a tuple, made
+    into models by model_rows."""
     return (
-        Select(
-            columns=[
-                there(
-                    Takeback.select(SQL("1")).where(
-                        (Takeback.game == game_id)
-                        & (Takeback.status == "open")
-                        & (Takeback.seq == seq)
-                    )
-                ).alias("takeback"),
-                there(
-                    Proposal.select(SQL("1")).where(
-                        (Proposal.game == game_id)
-                        & (Proposal.status == "open")
-                        & (Proposal.seq == seq)
-                    )
-                ).alias("proposal"),
-                there(
-                    Vacation.select(SQL("1")).where(
-                        Vacation.user.in_(Seat.select(Seat.user).where(Seat.game == game_id))
-                        & (Vacation.ends_at > now)
-                    )
-                ).alias("vacation"),
-                there(TableMessage.select(SQL("1")).where(TableMessage.game == game_id)).alias(
-                    "talk"
-                ),
-                there(Rematch.select(SQL("1")).where(Rematch.game == game_id)).alias("rematch"),
-                (
-                    there(
-                        Tenure.select(SQL("1"))
-                        .join(
-                            held_now,
-                            JOIN.LEFT_OUTER,
-                            on=(held_now.game == Tenure.game) & (held_now.index == Tenure.seat),
-                        )
-                        .where(
-                            (Tenure.game == game_id)
-                            & (
-                                (Tenure.from_seq != 0)
-                                | Tenure.to_seq.is_null(False)
-                                | held_now.id.is_null()
-                                | (fn.COALESCE(held_now.user, 0) != fn.COALESCE(Tenure.user, 0))
-                            )
-                        )
-                    )
-                    | there(
-                        Tenure.select(SQL("1"))
-                        .where(Tenure.game == game_id)
-                        .group_by(Tenure.seat)
-                        .having(fn.COUNT(Tenure.id) > 1)
-                    )
-                ).alias("tenures"),
-            ]
+        Game.select(
+            Game,
+            Snapshot,
+            sessions.alive_in_query(session_key).alias("pbem_session_alive"),
+            *_box_columns(game_id, Game.seq, now),
         )
-        .bind(db)
-        .namedtuples()
-    )  # not a model's query: the database says how to write it
+        .join(Snapshot, JOIN.LEFT_OUTER, on=(Snapshot.game == Game.id))
+        .where(Game.id == game_id)
+        .limit(1)
+        .tuples()
+    )
 
 
-PAGE_BOXES = Prepared(_boxes, kinds=(int, int, dt.datetime))
+PAGE_GAME = Prepared(_page_game, kinds=(int, str, dt.datetime))
+
+
+def page_game(game_id: int, session_key: str, now: dt.datetime) -> tuple[Game, Boxes, bool] | None:
+    """The game with its snapshot (``game.snap``), the boxes where it
+    stands, and whether the session row ``session_key`` (``sessions.as_key``)
+    lives; None when there is no such game."""
+    row = PAGE_GAME.first(game_id, session_key, now)
+    if row is None:
+        return None
+    end_of_game = len(model_rows.field_names(Game))
+    end_of_snap = end_of_game + len(model_rows.field_names(Snapshot))
+    game = model_rows.made(Game, row[:end_of_game])
+    game.snap = model_rows.made_or_none(Snapshot, row[end_of_game:end_of_snap])
+    alive, *boxes = row[end_of_snap:]
+    return game, Boxes(*(bool(box) for box in boxes)), bool(alive)
 
 
 def grouped(offered: list) -> list[tuple[str, list]]:

@@ -25,6 +25,7 @@ from server.db import Prepared
 from server.mail.links import LinkError
 from server.models import Game, Seat, User
 from server.services import sessions
+from server.services.seat_views import seat_with_user
 from server.web import browser_session
 from server.web.protection import BIGGEST_ID
 
@@ -35,12 +36,14 @@ OWN_SEAT = Prepared(
 )
 # The seat a link names, with its user (mail/links.py's SEAT), and whether
 # this browser's session row exists: one statement where there were two.
+# A plain row, made into models as seat_views.seats_with_users makes them.
 SEAT_AND_SESSION = Prepared(
     lambda game_id, index, key: (
         Seat.select(Seat, User, sessions.alive_in_query(key).alias("pbem_session_alive"))
         .join(User, JOIN.LEFT_OUTER, on=(Seat.user == User.id))
         .where((Seat.game == game_id) & (Seat.index == index))
         .limit(1)
+        .tuples()
     ),
     kinds=(int, int, str),
 )
@@ -110,11 +113,12 @@ def seat_and_session(token: str) -> list[Seat] | None:
         return None
     if not all(is_id(data.get(k)) for k in ("g", "s")):
         return None
-    seat = SEAT_AND_SESSION.first(data["g"], data["s"], sessions.as_key(browser_session.key()))
-    if seat is None:
+    row = SEAT_AND_SESSION.first(data["g"], data["s"], sessions.as_key(browser_session.key()))
+    if row is None:
         return []
-    browser_session.found_alive(bool(seat.pbem_session_alive))
-    return [seat]
+    *seat_and_user, alive = row
+    browser_session.found_alive(bool(alive))
+    return [seat_with_user(seat_and_user)]
 
 
 def is_id(value) -> bool:

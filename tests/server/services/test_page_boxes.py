@@ -1,5 +1,6 @@
 """Issue 31: the game page learns in one statement which of its nearly
-always empty boxes have anything to show (web/play.py PAGE_BOXES) and reads
+always empty boxes have anything to show (web/play.py page_game, with the
+game row, its snapshot and whether the browser's session lives) and reads
 the details of those only; each answer is what the box's own read says.
 The takeback offers read only the rows they name, and say what the last
 fifty moves say; a log row's lines, kept by content, stay each viewer's own.
@@ -18,21 +19,35 @@ from test_tenures import replace_seat_2
 from engine import Event
 from server.i18n import say
 from server.models import Game, Rematch, Seat, utcnow
-from server.services import moderation, proposals, seat_views, table_talk, takebacks, tenures
+from server.services import (
+    moderation,
+    proposals,
+    seat_views,
+    sessions,
+    table_talk,
+    takebacks,
+    tenures,
+)
 from server.services.clock import vacations
-from server.web.play import PAGE_BOXES
+from server.services.state_store import game_with_snapshot
+from server.web.play import page_game
 
 
 def boxes(gid: int):
-    game = Game.get_by_id(gid)
-    return game, PAGE_BOXES.first(game.id, game.seq, utcnow())
+    game, there, alive = page_game(gid, "", utcnow())
+    assert not alive  # no session has the key ""
+    return game, there
 
 
 def check_boxes(app, gid: int) -> dict:
-    """Each answer of PAGE_BOXES is what the box's own read says."""
+    """Each answer of page_game's boxes is what the box's own read says,
+    and its game row and snapshot are what game_with_snapshot reads."""
 
     def check():
         game, there = boxes(gid)
+        alone = game_with_snapshot(gid)
+        assert game.__data__ == alone.__data__
+        assert (game.snap and game.snap.__data__) == (alone.snap and alone.snap.__data__)
         seats = seat_views.seats_with_users(game)
         names = seat_views.names_of(seats)
         assert there.takeback == (takebacks.OPEN_TAKEBACK.first(game.id, game.seq) is not None)
@@ -191,3 +206,18 @@ def test_kept_log_lines_are_each_viewers_own():
     ]
     assert lines(1, rows=(row._replace(undone=True),)) == ["(undone) [bot for Ann] Ann loads"]
     assert lines(1, rows=(row._replace(actor="player"),)) == ["Ann loads"]
+
+
+def test_page_game_says_whether_the_browser_session_lives(app):
+    """The page reads the session row with the game (a seat link counts
+    only while it lives): the answer is sessions.is_alive's."""
+    gid = service_game(app, "alive")
+
+    def check():
+        key = sessions.start(None, dt.timedelta(days=1))
+        answers = [page_game(gid, key, utcnow())[2], sessions.is_alive(key)]
+        sessions.end(key)
+        answers += [page_game(gid, key, utcnow())[2], sessions.is_alive(key)]
+        return answers, page_game(10**9, key, utcnow())
+
+    assert in_db(app, check) == ([True, True, False, False], None)

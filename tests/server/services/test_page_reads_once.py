@@ -12,7 +12,7 @@ from moderation_helpers import in_db, random_moves, service_game
 
 from server.models import Game, Seat
 from server.services import seat_views, tenures
-from server.services.seat_views import SEATS_WITH_USERS, names_of
+from server.services.seat_views import names_of
 
 
 def test_recent_and_since_says_what_two_reads_say(app):
@@ -44,7 +44,7 @@ def test_prepared_rows_read_alike_every_run(app):
     gid = service_game(app, "rows", players=3)
 
     def read():
-        runs = [SEATS_WITH_USERS.rows(gid) for _ in range(3)]
+        runs = [seat_views.seats_with_users(Game.get_by_id(gid)) for _ in range(3)]
         fresh = list(Seat.select().where(Seat.game == gid).order_by(Seat.index))
         for rows in runs:
             assert [(s.id, s.index, s.user_id, s.user.name, s.user.email) for s in rows] == [
