@@ -9,7 +9,8 @@ it on a site) makes the process fail once, at that step:
   (``pg_terminate_backend`` from a second connection, as a database restart
   or a failover does) and lets the process go on into the dead connection.
 - steps, told apart by the SQL the process sends, so no code of the mail
-  handling itself carries a test hook: ``before-record`` and
+  handling itself carries a test hook (a log row's INSERT may stand inside
+  a WITH statement that writes the move's other rows too): ``before-record`` and
   ``after-record`` (the inbound_mail row), ``mid-move`` (after the first
   move's log row, that move half-written), ``between-moves`` (before the
   second move's log row), ``before-answer`` (before the first mail is
@@ -70,7 +71,7 @@ class Fault:
     def execute_sql(self, sql, params=None, *args, **kwargs):
         if sql.startswith(RECORD):
             self._at("before-record")
-        elif self.recorded and sql.startswith(EVENT):
+        elif self.recorded and EVENT in sql:
             self._at("between-moves" if self.events == 1 else "")
         elif self.recorded and sql.startswith(OUTBOX):
             self._at("before-answer")
@@ -78,7 +79,7 @@ class Fault:
         if sql.startswith(RECORD):
             self.recorded, self.committed, self.events = True, False, 0
             self._at("after-record")
-        elif self.recorded and sql.startswith(EVENT):
+        elif self.recorded and EVENT in sql:
             self.events += 1
             self._at("mid-move" if self.events == 1 else "")
         return cursor
