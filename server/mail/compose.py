@@ -50,8 +50,8 @@ def _label_filter(said: str) -> Callable[[str], str]:
     label=label) }}`` writes ("Doubloons:", "Doublons :"), its translation
     looked up once per language instead of through the template's gettext
     call for each of a board's forty-odd rows, which was three quarters of
-    a turn mail's text part.  Text parts only: an HTML
-    part's ``_()`` escapes its values."""
+    a turn mail's text part.  Text parts only: an HTML part's ``_()``
+    escapes its values."""
     return lambda label: said % {"label": label}
 
 
