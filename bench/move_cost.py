@@ -44,13 +44,31 @@ class StatementCounter:
 
     def __init__(self, database):
         self.count = 0
+        self.backends: set[int] = set()  # the PostgreSQL backends that served them
         original = database.execute_sql
 
         def counted(sql, params=None, *args, **kwargs):
             self.count += 1
-            return original(sql, params, *args, **kwargs)
+            cursor = original(sql, params, *args, **kwargs)
+            info = getattr(database.connection(), "info", None)  # psycopg's, not sqlite3's
+            if info is not None:
+                self.backends.add(info.backend_pid)
+            return cursor
 
         database.execute_sql = counted
+
+
+def backend_cpu(pids) -> float:
+    """CPU seconds the PostgreSQL backends ``pids`` used so far (the database
+    runs on this machine: /proc/<pid>/stat, utime + stime)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def move_form(html: str):
@@ -86,11 +104,13 @@ def make_games(count: int, mailer) -> list[int]:
     return ids
 
 
-def play_games(app, game_ids, counter, profiler, rnd) -> list[tuple[int, int, float]]:
-    """(statements in the POST, statements in the page, CPU seconds) per move."""
+def play_games(app, game_ids, counter, profiler, rnd) -> list[tuple[int, int, float, float]]:
+    """(statements in the POST, statements in the page, CPU seconds, CPU
+    seconds of the POST alone) per move."""
     links = app.extensions["pbem_mailer"].links
     clients = {}
     costs = []
+    backends = counter.post_backend_cpu = []
     with app.app_context():
         seats = list(Seat.select().where(Seat.game.in_(game_ids)))
         for seat in seats:
@@ -120,15 +140,19 @@ def play_games(app, game_ids, counter, profiler, rnd) -> list[tuple[int, int, fl
             url, csrf, seq, actions = form
             data = {"csrf_token": csrf, "seq": seq, "action": rnd.choice(actions)}
             counter.count = 0
+            backend_before = backend_cpu(counter.backends)
             started = time.process_time()
             if profiler:
                 profiler.enable()
             answer = client.post(url, data=data)
             posted = counter.count
+            post_cpu = time.process_time() - started
+            backends.append(backend_cpu(counter.backends) - backend_before)
+            started += time.process_time() - started - post_cpu  # not the reading of /proc
             page = client.get(answer.headers["Location"])
             if profiler:
                 profiler.disable()
-            costs.append((posted, counter.count - posted, time.process_time() - started))
+            costs.append((posted, counter.count - posted, time.process_time() - started, post_cpu))
             assert page.status_code == 200, page.status_code
     del pages
     return costs
@@ -143,6 +167,11 @@ def main() -> None:
         help="postgresql (the machine's, in a schema of its own) or sqlite",
     )
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument(
+        "--post",
+        action="store_true",
+        help="also print the CPU of the move POST alone (without the page)",
+    )
     ap.add_argument(
         "--profile-out",
         metavar="FILE",
@@ -178,11 +207,11 @@ def main() -> None:
         if args.database != "sqlite":
             db.obj.close_all() if hasattr(db.obj, "close_all") else None
             admin.execute_sql(f"DROP SCHEMA {schema} CASCADE")
-    report(args, costs, profiler)
+    report(args, costs, profiler, counter.post_backend_cpu)
 
 
-def report(args, costs, profiler) -> None:
-    posts, pages, cpu = zip(*costs)
+def report(args, costs, profiler, backend_cpu) -> None:
+    posts, pages, cpu, post_cpu = zip(*costs)
     print(
         f"{len(costs)} moves in {args.games} two-player games on {args.database}, "
         "Flask test client, one process"
@@ -195,6 +224,17 @@ def report(args, costs, profiler) -> None:
         f"  CPU per move (POST + page): median {percentile(cpu, 50) * 1000:.1f} ms, "
         f"p90 {percentile(cpu, 90) * 1000:.1f} ms"
     )
+    if args.post:
+        print(
+            f"  CPU per move POST alone: median {percentile(post_cpu, 50) * 1000:.1f} ms, "
+            f"p90 {percentile(post_cpu, 90) * 1000:.1f} ms, "
+            f"mean {statistics.mean(post_cpu) * 1000:.2f} ms"
+        )
+        if backend_cpu:
+            # /proc counts in clock ticks (10 ms): only the mean over many moves means anything.
+            print(
+                f"  PostgreSQL CPU per move POST: mean {statistics.mean(backend_cpu) * 1000:.2f} ms"
+            )
     if profiler:
         if args.profile_out:
             profiler.dump_stats(args.profile_out)

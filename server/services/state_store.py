@@ -90,14 +90,25 @@ SNAPSHOT_SAVED = Prepared(
 )
 
 
-def save_snapshot(game: Game, kind: GameRules, state, seq: int) -> None:
-    """Store the state at ``seq``, unless a newer one is stored already."""
-    values = {
+def snapshot_values(kind: GameRules, state, seq: int) -> dict:
+    """A snapshot row's columns for the state at ``seq`` (all but the game)."""
+    return {
         "seq": seq,
         "state_version": kind.state_version,
         "state": kind.to_json(state),
         "updated_at": utcnow(),
     }
-    updated = SNAPSHOT_SAVED.run(game.id, *values.values())
-    if not updated and not Snapshot.select().where(Snapshot.game == game.id).exists():
-        Snapshot.insert(game=game.id, **values).execute()
+
+
+def save_snapshot(game: Game, kind: GameRules, state, seq: int) -> None:
+    """Store the state at ``seq``, unless a newer one is stored already."""
+    values = snapshot_values(kind, state, seq)
+    if not SNAPSHOT_SAVED.run(game.id, *values.values()):
+        add_missing_snapshot(game.id, values)
+
+
+def add_missing_snapshot(game_id: int, values: dict) -> None:
+    """After an UPDATE of the snapshot that changed no row: the game has no
+    snapshot yet (else a newer one is stored, which stays)."""
+    if not Snapshot.select().where(Snapshot.game == game_id).exists():
+        Snapshot.insert(game=game_id, **values).execute()

@@ -106,3 +106,17 @@ def test_the_turn_mail_shows_the_seats_own_board_in_both_parts(app, smtp, send_m
     }
     assert hidden, "the two seats' boards should differ in what is hidden"
     assert not hidden & cells
+
+
+@pytest.mark.parametrize("code", ["en", "nl", "de", "fr"])
+def test_a_rows_label_filter_writes_what_the_templates_gettext_writes(code):
+    """The text part's rows say their label through a filter that looks its
+    translation up once (mail/compose.py): the same words, character for
+    character, as the template's own ``_("%(label)s:", label=...)``."""
+    from server.mail.compose import Mailer
+
+    env = Mailer._environment(code)
+    said = env.from_string('{{ _("%(label)s:", label=label) }}|{{ label|label }}')
+    for label in ("Doubloons", "Île 2", "%(x)s 100%", ""):
+        by_gettext, by_filter = said.render(label=label).split("|")
+        assert by_filter == by_gettext
