@@ -3,7 +3,7 @@
 Makes ``--games`` two-player games through the services (their turn mails
 are the templates: real rows with a game, a seat to find, headers, HTML),
 then runs the sender's own rounds (``processes.sender.Sender.round``: the
-heartbeat, the mail drain into an SMTP catcher in this process, the
+heartbeat, the mail drain into an SMTP catcher in a process of its own, the
 notices' drain, the probe) in three ways:
 
     empty    rounds with nothing due (what a sender does between moves)
@@ -14,11 +14,13 @@ notices' drain, the probe) in three ways:
 with ``--interval`` seconds between rounds (the real sender sleeps
 SENDER_INTERVAL: what it keeps from round to round, its SMTP session and the
 time of its last heartbeat, ages as it would), and prints, for each, the
-CPU of the round itself (this thread's time only: the catcher and the
-mails' queueing are not in it) and of the PostgreSQL backend serving the
-sender (found by application_name), per round and per mail.  Mails are
-queued over a connection of their own, so their INSERTs are not counted.
-Every mail must reach the catcher exactly once.
+CPU of the round itself (this thread's time only: the mails' queueing is
+not in it) and of the PostgreSQL backend serving the sender (found by
+application_name), per round and per mail.
+Mails are queued over a connection of their own, so their INSERTs are not
+counted.  The SMTP catcher runs in a process of its own, so that it neither
+takes the sender's GIL nor shows in a profile of it (``py-spy record --
+python bench/sender_cost.py``).  Every mail must reach it exactly once.
 
     .venv/bin/python bench/sender_cost.py
     .venv/bin/python bench/sender_cost.py --rounds 1000 --mails 1000 --batch 200
@@ -28,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
+import socket
+import subprocess
 import sys
-import threading
 import time
 from collections import Counter
 from email import message_from_bytes
@@ -64,14 +68,42 @@ COPIED = (
 
 
 class Catcher:
-    def __init__(self):
-        self.ids, self.lock = Counter(), threading.Lock()
+    """Run apart (``--catch PORT FILE``): writes each mail's Message-ID to
+    FILE, a line each."""
+
+    def __init__(self, out):
+        self.out = out
 
     async def handle_DATA(self, server, session, envelope):
         msg = message_from_bytes(envelope.content, policy=email_policy)
-        with self.lock:
-            self.ids[msg["Message-ID"]] += 1
+        self.out.write(f"{msg['Message-ID']}\n")
+        self.out.flush()
         return "250 2.0.0 Ok: queued"
+
+
+def catch(port: int, path: str) -> None:
+    with open(path, "w") as out:
+        controller = Controller(Catcher(out), hostname="127.0.0.1", port=port)
+        controller.start()
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        try:
+            while True:
+                time.sleep(1)
+        finally:
+            controller.stop()
+
+
+def start_catcher(path: Path) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, __file__, "--catch", str(port), str(path)])
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, port
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the SMTP catcher did not start")
 
 
 class Queuer:
@@ -115,6 +147,8 @@ class Meter:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--catch"]:
+        return catch(int(sys.argv[2]), sys.argv[3])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=200, help="empty rounds")
@@ -138,9 +172,8 @@ def main() -> None:
 
 
 def run(args, schema: str) -> None:
-    catcher = Catcher()
-    smtp = Controller(catcher, hostname="127.0.0.1", port=free_port())
-    smtp.start()
+    caught = Path(f"/tmp/pbem-sender-{os.getpid()}.caught")
+    catcher, smtp_port = start_catcher(caught)
     url = f"{args.database}?schema={schema}"
     settings = settings_module.load(
         dict(
@@ -149,7 +182,7 @@ def run(args, schema: str) -> None:
             SECRET_KEY="bench-secret",
             PUBLIC_BASE_URL="http://127.0.0.1:1",
             SMTP_HOST="127.0.0.1",
-            SMTP_PORT=str(smtp.port),
+            SMTP_PORT=str(smtp_port),
             PBEM_INSTANCE=f"/tmp/pbem-sender-{os.getpid()}",
             LOG_LEVEL="WARNING",
             MAIL_CATCHER_DIR="",
@@ -173,9 +206,11 @@ def run(args, schema: str) -> None:
     finally:
         monitor.close()
         queuer.conn.close()
-        smtp.stop()
+        catcher.terminate()
+        catcher.wait(10)
         database.close()
-    report(args, results, catcher, queuer.made)
+    report(args, results, Counter(caught.read_text().splitlines()), queuer.made)
+    caught.unlink()
 
 
 def measure(args, sender: Sender, queuer: Queuer, monitor: Backends) -> dict:
@@ -206,12 +241,14 @@ def measure(args, sender: Sender, queuer: Queuer, monitor: Backends) -> dict:
     return results
 
 
-def report(args, results: dict, catcher: Catcher, queued: int) -> None:
+def report(args, results: dict, caught: Counter, queued: int) -> None:
     print(
         f"sender rounds on PostgreSQL every {args.interval} s, {args.games} games' turn mails "
         f"as templates; code from {Path(delivery.__file__).parents[2]}"
     )
     for name, (meter, rounds, sent) in results.items():
+        if not rounds:
+            continue
         total = meter.own + meter.backend
         own, backend = meter.own / rounds * 1000, meter.backend / rounds * 1000
         line = (
@@ -224,7 +261,7 @@ def report(args, results: dict, catcher: Catcher, queued: int) -> None:
                 f"PostgreSQL {meter.backend / sent * 1000:.2f})"
             )
         print(line)
-    mine = {m: n for m, n in catcher.ids.items() if m.startswith("<bench-")}
+    mine = {m: n for m, n in caught.items() if m.startswith("<bench-")}
     twice = sum(1 for n in mine.values() if n > 1)
     print(
         f"  checks: {len(mine)} of {queued} queued mails arrived, {twice} twice"

@@ -17,12 +17,14 @@ seconds, and as soon as an unreachable server answers again (``recover``)
 every mail that waited for it is due at once.  A permanent failure waits
 for a moderator's retry.  No mail is ever dropped.
 
-Claims are short leases: a sender claims one row at a time for
-SENDER_LEASE_SECONDS, naming itself in ``claimed_by``, right before sending
-it.  A sender killed mid-drain holds at most the row it was sending, and
-only for seconds (at once when a sender on the same host starts again:
-``release_dead_claims``); that row is the only one that may go out twice,
-under the same Message-ID.
+Claims are short leases: a sender claims rows for SENDER_LEASE_SECONDS,
+naming itself in ``claimed_by``, right before sending them: on SQLite one
+at a time, on PostgreSQL up to CLAIM_CHUNK in one statement (``_claims``:
+a row is sent only while half its lease is left).  A sender killed
+mid-drain holds at most those rows, and only for seconds (at once when a
+sender on the same host starts again: ``release_dead_claims``); the row it
+was sending is the only one that may go out twice, under the same
+Message-ID.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from email.policy import EmailPolicy
 from email.utils import format_datetime, getaddresses
 from io import BytesIO
 
-from peewee import fn
+from peewee import Select, fn
 
 from server.db import Prepared, db
 from server.mail.bounces import ReturnPaths
@@ -212,13 +214,7 @@ def due_ids(settings, now: dt.datetime) -> list[int]:
 DUE = Prepared(
     lambda now, batch: (
         Outbox.select(Outbox.id)
-        .where(
-            _sendable()
-            & (Outbox.next_attempt_at <= now)
-            & _unclaimed(now)
-            # Notices to channels: server/notify/delivery.py.
-            & Outbox.channel.is_null()
-        )
+        .where(_due(now, now))
         .order_by(Outbox.next_attempt_at, Outbox.id)
         .limit(batch)
     ),
@@ -263,6 +259,65 @@ SENT = Prepared(
     ).where(Outbox.id == row_id),
     kinds=(int, dt.datetime, int, Outbox.smtp_reply),
 )
+
+
+# Rows a PostgreSQL sender claims in one statement (``claim_due``).
+CLAIM_CHUNK = 10
+
+
+def claim_due(
+    holder: str, due_at: dt.datetime, now: dt.datetime, lease: dt.timedelta, limit: int
+) -> list[Outbox]:
+    """PostgreSQL: up to ``limit`` mails due at ``due_at``, claimed by
+    ``holder`` until ``now + lease``, oldest first.  Rows another sender is
+    claiming this instant are skipped (SKIP LOCKED), not waited for; the
+    UPDATE checks again that each row is sendable and unclaimed, so of two
+    senders racing for a row one gets it."""
+    rows = CLAIM_DUE.rows(due_at, now, now + lease, holder, limit)
+    return sorted(rows, key=lambda row: (row.next_attempt_at, row.id))
+
+
+def _due(due_at: dt.datetime, now: dt.datetime):
+    return (
+        _sendable()
+        & (Outbox.next_attempt_at <= due_at)
+        & _unclaimed(now)
+        # Notices to channels: server/notify/delivery.py.
+        & Outbox.channel.is_null()
+    )
+
+
+def _claim_due(due_at, now, until, holder, limit):
+    # The rows are picked in a CTE: PostgreSQL runs it once.  As a plain
+    # ``IN (SELECT … LIMIT n FOR UPDATE)`` the planner may run the subquery
+    # again for each row it updates (a nested loop), each run skipping the
+    # rows just claimed, and so claim more than ``limit``.
+    due = (
+        Outbox.select(Outbox.id)
+        .where(_due(due_at, now))
+        .order_by(Outbox.next_attempt_at, Outbox.id)
+        .limit(limit)
+        .for_update(skip_locked=True)
+        .cte("due", materialized=True)
+    )
+    return (
+        Outbox.update(claimed_until=until, claimed_by=holder)
+        .where(Outbox.id.in_(Select((due,), (due.c.id,))) & _sendable() & _unclaimed(now))
+        .with_cte(due)
+        .returning(Outbox)
+    )
+
+
+CLAIM_DUE = Prepared(_claim_due, kinds=(dt.datetime, dt.datetime, dt.datetime, str, int))
+
+
+def release(rows: list[Outbox], holder: str) -> int:
+    """Let claimed rows go unsent (they are due again at once)."""
+    return (
+        Outbox.update(claimed_until=None, claimed_by="")
+        .where(Outbox.id.in_([row.id for row in rows]) & (Outbox.claimed_by == holder))
+        .execute()
+    )
 
 
 def release_dead_claims(now: dt.datetime, host: str | None = None) -> int:
@@ -451,12 +506,7 @@ def drain(
     conn = session or Connection(settings)
     conn.start_drain()
     try:
-        for row_id in due_ids(settings, start):
-            # Leases count from the real time now, not from the drain's start.
-            now = start + dt.timedelta(seconds=time.monotonic() - started)
-            row = claim(row_id, holder, now, lease)
-            if row is None:
-                continue
+        for row, now in _claims(settings, start, started, holder, lease):
             try:
                 reply = conn.send(
                     build_message(row, settings["MAIL_FROM"]),
@@ -485,6 +535,44 @@ def drain(
     if counts["sent"] and conn.opened:
         _requeue_waiting(start)
     return counts
+
+
+def _claims(settings, start: dt.datetime, started: float, holder: str, lease: dt.timedelta):
+    """The drain's due mails (SENDER_BATCH at most), each claimed by
+    ``holder``, with the time it is sent at.  Leases count from the real time
+    (``start`` plus the time since ``started``), not from the drain's start.
+
+    SQLite: one row at a time, its id read first.  PostgreSQL: up to
+    CLAIM_CHUNK rows at a time, found and claimed in one statement.  A row of
+    a chunk is sent only while at least half its lease is left; once the
+    sends of a chunk took longer (a slow server), the rest is let go and
+    claimed again, so no mail starts out on a lease about to run out (the
+    first of a chunk always goes: its lease is new)."""
+
+    def clock() -> dt.datetime:
+        return start + dt.timedelta(seconds=time.monotonic() - started)
+
+    if not db.obj.returning_clause:
+        for row_id in due_ids(settings, start):
+            now = clock()
+            row = claim(row_id, holder, now, lease)
+            if row is not None:
+                yield row, now
+        return
+    left = settings["SENDER_BATCH"]
+    while left > 0:
+        asked, claimed_at = min(CLAIM_CHUNK, left), clock()
+        chunk = claim_due(holder, start, claimed_at, lease, asked)
+        for at, row in enumerate(chunk):
+            now = clock()
+            if at and now - claimed_at > lease / 2:
+                release(chunk[at:], holder)
+                break
+            left -= 1
+            yield row, now
+        else:
+            if len(chunk) < asked:
+                return  # nothing more is due
 
 
 def _record_failure(settings, row: Outbox, exc: Exception, now: dt.datetime) -> str:
