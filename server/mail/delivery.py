@@ -19,8 +19,8 @@ for a moderator's retry.  No mail is ever dropped.
 
 Claims are short leases: a sender claims rows for SENDER_LEASE_SECONDS,
 naming itself in ``claimed_by``, right before sending them: on SQLite one
-at a time, on PostgreSQL up to CLAIM_CHUNK in one statement (``_claims``:
-a row is sent only while half its lease is left).  A sender killed
+at a time, on PostgreSQL up to CLAIM_CHUNK by one UPDATE (``_claims``: a
+row is sent only while half its lease is left).  A sender killed
 mid-drain holds at most those rows, and only for seconds (at once when a
 sender on the same host starts again: ``release_dead_claims``); the row it
 was sending is the only one that may go out twice, under the same
@@ -49,7 +49,7 @@ from email.policy import EmailPolicy
 from email.utils import format_datetime, getaddresses
 from io import BytesIO
 
-from peewee import Select, fn
+from peewee import fn
 
 from server.db import Prepared, db
 from server.mail.bounces import ReturnPaths
@@ -379,12 +379,16 @@ CLAIM_CHUNK = 10
 def claim_due(
     holder: str, due_at: dt.datetime, now: dt.datetime, lease: dt.timedelta, limit: int
 ) -> list[Outbox]:
-    """PostgreSQL: up to ``limit`` mails due at ``due_at``, claimed by
-    ``holder`` until ``now + lease``, oldest first.  Rows another sender is
-    claiming this instant are skipped (SKIP LOCKED), not waited for; the
-    UPDATE checks again that each row is sendable and unclaimed, so of two
-    senders racing for a row one gets it."""
-    rows = CLAIM_DUE.rows(due_at, now, now + lease, holder, limit)
+    """PostgreSQL: up to ``limit`` of the oldest mails due at ``due_at``,
+    claimed by ``holder`` until ``now + lease``, oldest first: their ids read
+    (the one statement of a round with nothing due), then all claimed by one
+    UPDATE … RETURNING.  The UPDATE checks again that each row is sendable
+    and unclaimed, so of two senders racing for a row one gets it; the other
+    goes without it (it may get fewer than were due)."""
+    ids = [row.id for row in DUE_AT.rows(due_at, now, limit)]
+    if not ids:
+        return []
+    rows = CLAIM_IDS.rows(holder, now, now + lease, *ids)
     return sorted(rows, key=lambda row: (row.next_attempt_at, row.id))
 
 
@@ -398,28 +402,23 @@ def _due(due_at: dt.datetime, now: dt.datetime):
     )
 
 
-def _claim_due(due_at, now, until, holder, limit):
-    # The rows are picked in a CTE: PostgreSQL runs it once.  As a plain
-    # ``IN (SELECT … LIMIT n FOR UPDATE)`` the planner may run the subquery
-    # again for each row it updates (a nested loop), each run skipping the
-    # rows just claimed, and so claim more than ``limit``.
-    due = (
+DUE_AT = Prepared(
+    lambda due_at, now, limit: (
         Outbox.select(Outbox.id)
         .where(_due(due_at, now))
         .order_by(Outbox.next_attempt_at, Outbox.id)
         .limit(limit)
-        .for_update(skip_locked=True)
-        .cte("due", materialized=True)
-    )
-    return (
+    ),
+    kinds=(dt.datetime, dt.datetime, int),
+)
+CLAIM_IDS = Prepared(
+    lambda holder, now, until, *ids: (
         Outbox.update(claimed_until=until, claimed_by=holder)
-        .where(Outbox.id.in_(Select((due,), (due.c.id,))) & _sendable() & _unclaimed(now))
-        .with_cte(due)
+        .where(Outbox.id.in_(ids) & _sendable() & _unclaimed(now))
         .returning(Outbox)
-    )
-
-
-CLAIM_DUE = Prepared(_claim_due, kinds=(dt.datetime, dt.datetime, dt.datetime, str, int))
+    ),
+    kinds=(str, dt.datetime, dt.datetime),
+)
 
 
 def release(rows: list[Outbox], holder: str) -> int:
@@ -655,7 +654,8 @@ def _claims(settings, start: dt.datetime, started: float, holder: str, lease: dt
     (``start`` plus the time since ``started``), not from the drain's start.
 
     SQLite: one row at a time, its id read first.  PostgreSQL: up to
-    CLAIM_CHUNK rows at a time, found and claimed in one statement.  A row of
+    CLAIM_CHUNK rows at a time, their ids read, then claimed in one
+    statement.  A row of
     a chunk is sent only while at least half its lease is left; once the
     sends of a chunk took longer (a slow server), the rest is let go and
     claimed again, so no mail starts out on a lease about to run out (the
@@ -684,7 +684,7 @@ def _claims(settings, start: dt.datetime, started: float, holder: str, lease: dt
             yield row, now
         else:
             if len(chunk) < asked:
-                return  # nothing more is due
+                return  # nothing more was due (or another sender has it)
 
 
 def _record_failure(settings, row: Outbox, exc: Exception, now: dt.datetime) -> str:
