@@ -15,7 +15,10 @@ CPU is counted for this run's own processes only: gunicorn and its workers,
 the schedulers and senders it started, this process (clients and catcher),
 and the PostgreSQL backends serving them, found in pg_stat_activity by this
 run's database and application_name and read from /proc/<pid>/stat.  Other
-work on the machine (other benchmarks, other databases) is not in it.
+work on the machine (other benchmarks, other databases) is not in it.  The
+senders connect under an application_name of their own, so their backends'
+share is printed too; "PostgreSQL" stays the CPU of all the server's
+backends (web workers, schedulers and senders), as before that split.
 
 It prints moves per second, median and p99 per move post, requests per move
 post, the median per band of progress (does latency grow as the tables
@@ -155,6 +158,10 @@ class Catcher:
         if link and "Your turn" in (msg["Subject"] or ""):
             self.turns.put(link.group(0))
         return "250 OK"
+
+    def total(self) -> int:
+        with self.lock:
+            return sum(self.ids.values())
 
 
 class RequestCounter(urllib.request.BaseHandler):
@@ -515,7 +522,12 @@ def main() -> None:
 def run(args, schema: str, logdir: Path) -> None:
     url = f"{args.database}?schema={schema}"
     monitor = Backends(
-        args.database, {app_name("server"): "PostgreSQL", app_name("floor"): "PostgreSQL"}
+        args.database,
+        {
+            app_name("server"): "PostgreSQL",
+            app_name("sender"): SENDERS_PG,
+            app_name("floor"): "PostgreSQL",
+        },
     )
 
     turns: queue.Queue = queue.Queue()
@@ -577,7 +589,7 @@ def run(args, schema: str, logdir: Path) -> None:
             procs.append(
                 start(
                     [sys.executable, "-m", "server.processes.sender"],
-                    env,
+                    dict(env, DATABASE_URL=with_query(url, application_name=app_name("sender"))),
                     logdir / f"sender{n}.log",
                 )
             )
@@ -595,11 +607,12 @@ def run(args, schema: str, logdir: Path) -> None:
                 )
 
         cpu_before, started = cpu_by_role(roles, monitor), time.perf_counter()
-        requests_before = Player.requests["all"]
+        requests_before, mails_before = Player.requests["all"], catcher.total()
         stats = play_all(base, turns, over, args.clients)
         elapsed = time.perf_counter() - started
         stats["cpu"] = cpu_by_role(roles, monitor) - cpu_before
         stats["requests"] = Player.requests["all"] - requests_before
+        stats["mails"] = catcher.total() - mails_before
     finally:
         for proc in procs:
             proc.terminate()
@@ -641,6 +654,8 @@ def make_games(count: int, mailer: Mailer, kind: str) -> list[int]:
 
 
 SERVER = ("web workers", "PostgreSQL", "senders", "schedulers")
+# The senders' backends, counted in "PostgreSQL" and shown apart as well.
+SENDERS_PG = "senders' PostgreSQL"
 
 
 def report(
@@ -675,6 +690,12 @@ def report(
         f"moves/s is {rate / bare * 100:.1f} % of it; floor move app: {floor:.0f} moves/s"
     )
     cpu = Counter({role: s / len(lat) for role, s in stats["cpu"].items()})
+    senders_pg = cpu[SENDERS_PG]
+    cpu, bare_cpu, floor_cpu = (
+        fold_senders_pg(cpu),
+        fold_senders_pg(bare_cpu),
+        fold_senders_pg(floor_cpu),
+    )
     rows = [("per move post", cpu), ("per bare request", bare_cpu), ("per floor move", floor_cpu)]
     for name, used in rows:
         print(
@@ -695,6 +716,12 @@ def report(
         f"{cpu['web workers'] / floor_cpu['web workers']:.1f}, PostgreSQL "
         f"{cpu['PostgreSQL'] / max(floor_cpu['PostgreSQL'], 1e-9):.1f}"
     )
+    print(
+        f"  of PostgreSQL per move post, the senders' backends: {senders_pg * 1000:.2f} ms; "
+        f"senders and their backends per mail: "
+        f"{(cpu['senders'] + senders_pg) * len(lat) / max(stats['mails'], 1) * 1000:.2f} ms "
+        f"({stats['mails']} mails)"
+    )
     print(f"  answers: {dict(sorted(stats['statuses'].items()))}; 5xx: {errors}")
     print(
         "  checks: "
@@ -704,6 +731,13 @@ def report(
             else "; ".join(problems)
         )
     )
+
+
+def fold_senders_pg(used: Counter) -> Counter:
+    """The senders' backends counted in "PostgreSQL", as all backends are."""
+    folded = Counter(used)
+    folded["PostgreSQL"] += folded.pop(SENDERS_PG, 0.0)
+    return folded
 
 
 def server(used: Counter) -> float:

@@ -3,7 +3,11 @@
 Drains the outbox (services/deliveries.py over mail/delivery.py, then the
 notices to chat and push channels over notify/delivery.py) every
 SENDER_INTERVAL seconds.  Several may run at once: each mail is claimed, for
-seconds, right before it is sent.
+seconds, right before it is sent.  It keeps its SMTP session from drain to
+drain while mails keep coming (mail/delivery.Connection), and beats its
+heartbeat at most every BEAT_SECONDS: the heartbeat is read by people and a
+readiness check counting minutes, and a round every 0.2 s would otherwise
+write it five times a second.
 
 It does not stop on trouble: a database error (the server restarting, a
 locked SQLite file, a dropped schema) or an SMTP error in one round is
@@ -28,6 +32,7 @@ from server.processes.backoff import DATABASE_ERRORS, drop_connection, first_lin
 from server.services import deliveries
 
 log = logging.getLogger("pbem.sender")
+BEAT_SECONDS = 1.0
 
 
 class Sender:
@@ -37,6 +42,8 @@ class Sender:
         self.errors = 0  # rounds in a row that ended in an error
         self.probed = 0.0  # time.monotonic() of the last knock on a down server
         self.released = False
+        self.session = delivery.Connection(settings)  # kept across rounds
+        self.beaten = -BEAT_SECONDS  # time.monotonic() of our last heartbeat
 
     def round(self) -> dict:
         """One round: free the claims of dead senders (once), drain, and knock
@@ -48,7 +55,10 @@ class Sender:
                 self.released = True
                 if freed:
                     log.warning("took over %d mail(s) claimed by a sender that is gone", freed)
-            counts = deliveries.deliver(self.settings, now, self.holder)
+            beat = time.monotonic() - self.beaten >= BEAT_SECONDS
+            counts = deliveries.deliver(self.settings, now, self.holder, self.session, beat)
+            if beat:
+                self.beaten = time.monotonic()
             noticed = deliveries.deliver_notices(self.settings, self.holder, utcnow())
             counts = {k: counts.get(k, 0) + noticed.get(k, 0) for k in ("sent", "retry", "failed")}
             if time.monotonic() - self.probed >= self.settings["SENDER_PROBE_SECONDS"]:
@@ -82,6 +92,7 @@ class Sender:
                     "sender: round failed (%d in a row); next try in %.1f s", self.errors, wait
                 )
             drop_connection(self.database, log)
+            self.session.close()  # whatever state it was left in
             return wait
         if self.errors:
             log.warning("sender: working again after %d failed round(s)", self.errors)
@@ -89,6 +100,9 @@ class Sender:
         if counts["sent"] or counts["retry"] or counts["failed"]:
             log.info("sender: %s", counts)
         return self.settings["SENDER_INTERVAL"]
+
+    def close(self) -> None:
+        self.session.close()
 
 
 def run_forever(settings) -> None:
@@ -103,6 +117,7 @@ def run_forever(settings) -> None:
         deadline = time.monotonic() + wait
         while not stop and time.monotonic() < deadline:
             time.sleep(min(0.2, max(deadline - time.monotonic(), 0)))
+    sender.close()
 
 
 def main() -> None:

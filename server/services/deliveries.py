@@ -117,13 +117,21 @@ def deliver_notices(settings, holder: str, now: dt.datetime | None = None) -> di
     return notify_delivery.drain(settings, holder, now or utcnow(), NoticeKeeper())
 
 
-def deliver(settings, now: dt.datetime | None = None, holder: str | None = None) -> dict:
+def deliver(
+    settings,
+    now: dt.datetime | None = None,
+    holder: str | None = None,
+    session: delivery.Connection | None = None,
+    beat: bool = True,
+) -> dict:
     """One drain of the outbox (mail/delivery.py) with the clocks kept; the
-    sender's heartbeat tells the scheduler it is running."""
+    sender's heartbeat (``beat``) tells the scheduler it is running.
+    ``session``: an SMTP session the caller keeps across drains."""
     now = now or utcnow()
-    with db.atomic():
-        outage_guard.beat(outage_guard.SENDER, now)
-    return delivery.drain(settings, now, holder, ClockKeeper(settings))
+    if beat:
+        with db.atomic():
+            outage_guard.beat(outage_guard.SENDER, now)
+    return delivery.drain(settings, now, holder, ClockKeeper(settings), session)
 
 
 # -- bounces ------------------------------------------------------------------
