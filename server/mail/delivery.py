@@ -166,7 +166,7 @@ def mail_bytes(row: Outbox, mail_from: str) -> bytes:
     each body encoded by the email package's own choice of encoding
     (``_encode_text``), laid out as its generator lays out a
     multipart/alternative of two text parts.  Building the message and
-    walking it were about 40 % of a sender's CPU per mail.  A row
+    walking it cost a sender more than the rest of a mail's work.  A row
     whose extra headers repeat a header of the mail, or name a Content-*
     or MIME-Version header, takes the email package's own way (its rules
     for such headers apply)."""
