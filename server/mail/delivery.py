@@ -41,7 +41,7 @@ import ssl
 import sys
 import time
 from email import policy
-from email.contentmanager import _encode_text  # the choice set_content makes
+from email.contentmanager import _encode_text  # type: ignore[attr-defined]
 from email.generator import NLCRE, BytesGenerator
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
