@@ -41,7 +41,6 @@ import ssl
 import sys
 import time
 from email import policy
-from email.contentmanager import _encode_text  # type: ignore[attr-defined]
 from email.generator import NLCRE, BytesGenerator
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
@@ -82,17 +81,13 @@ class Headers(HeaderRegistry):
         return super().__call__(name, value)
 
 
-# Headers whose values recur from mail to mail (a boundary is random: never):
-# the site's, a player's address and unsubscribe link, a game's thread.
+# Headers whose values recur from mail to mail (a boundary is random: never).
 REPEATED = frozenset(
     {
         "from",
         "to",
         "auto-submitted",
-        "list-unsubscribe",
         "list-unsubscribe-post",
-        "in-reply-to",
-        "references",
         "mime-version",
         "content-type",
         "content-transfer-encoding",
@@ -101,7 +96,7 @@ REPEATED = frozenset(
 HEADERS = Headers()
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=512)
 def _repeated(name: str, value: str):
     header = HeaderRegistry.__call__(HEADERS, name, value)
     header.wire_folds = {}  # WirePolicy keeps its folded bytes here
@@ -158,112 +153,6 @@ def build_message(row: Outbox, mail_from: str) -> EmailMessage:
     msg.set_content(row.body_text)
     msg.add_alternative(row.body_html, subtype="html")
     return msg
-
-
-def mail_bytes(row: Outbox, mail_from: str) -> bytes:
-    """``wire_bytes(build_message(row, mail_from))``, byte for byte, without
-    the message object: the same header objects folded by the same policy,
-    each body encoded by the email package's own choice of encoding
-    (``_encode_text``), laid out as its generator lays out a
-    multipart/alternative of two text parts.  Building the message and
-    walking it cost a sender more than the rest of a mail's work.  A row
-    whose extra headers repeat a header of the mail, or name a Content-*
-    or MIME-Version header, takes the email package's own way (its rules
-    for such headers apply)."""
-    headers = _top_headers(row, mail_from)
-    if headers is None:
-        return wire_bytes(build_message(row, mail_from))
-    parts = [_text_part(row.body_text, "plain"), _text_part(row.body_html, "html")]
-    boundary = WireGenerator._make_boundary(CRLF.join(parts))
-    dash = b"--" + boundary.encode("ascii")
-    return b"".join(
-        (
-            *(
-                WIRE.fold_binary(name, BUILD.header_store_parse(name, value)[1])
-                for name, value in headers
-            ),
-            _multipart_type(boundary),
-            CRLF,
-            dash + CRLF,
-            parts[0],
-            CRLF + dash + CRLF,
-            parts[1],
-            CRLF + dash + b"--" + CRLF,
-        )
-    )
-
-
-CRLF = b"\r\n"
-
-
-def _top_headers(row: Outbox, mail_from: str) -> list[tuple[str, str]] | None:
-    """The headers build_message gives the mail, in its order, but the
-    Content-Type (its boundary is drawn last); None for extra headers that
-    the email package treats by rules of its own."""
-    headers = [
-        ("From", mail_from),
-        ("To", row.to_addr),
-        ("Subject", row.subject),
-        ("Message-ID", row.message_id),
-        ("Date", format_datetime(row.created_at.replace(tzinfo=dt.UTC))),
-    ]
-    if row.in_reply_to:
-        headers += [("In-Reply-To", row.in_reply_to), ("References", row.references)]
-    headers.append(("Auto-Submitted", "auto-generated"))
-    taken = {name.lower() for name, _ in headers}
-    for name, value in (row.headers or {}).items():
-        key = name.lower()
-        if key in taken or key.startswith("content-") or key == "mime-version":
-            return None
-        taken.add(key)
-        headers.append((name, value))
-    headers.append(("MIME-Version", "1.0"))  # set_content adds it
-    return headers
-
-
-def _text_part(text: str, subtype: str) -> bytes:
-    """One part as the generator writes it: set_text_content's headers (the
-    second part, made by add_alternative as a message of its own, has a
-    MIME-Version too) and the body in the encoding the email package picks."""
-    cte, payload = _encode_text(text, "utf-8", None, BUILD)
-    # The generator's line ends (WireGenerator._write_lines), at once when
-    # the payload has no CR (an encoded payload has none).
-    if "\r" in payload:
-        payload = "\r\n".join(NLCRE.split(payload))
-    else:
-        payload = payload.replace("\n", "\r\n")
-    return _part_head(subtype, cte) + CRLF + payload.encode("ascii", "surrogateescape")
-
-
-def _multipart_type(boundary: str) -> bytes:
-    """The folded Content-Type header with the boundary set_boundary gives
-    it.  A boundary as drawn (15 "=", its digits, "==") folds as any other
-    of its shape: the digits go into a header folded once."""
-    if _DRAWN.fullmatch(boundary):
-        return _MULTIPART_TYPE.replace(_DRAWN_STAND_IN, boundary.encode("ascii"))
-    return _fold_multipart_type(boundary)
-
-
-def _fold_multipart_type(boundary: str) -> bytes:
-    value = f'multipart/alternative; boundary="{boundary}"'
-    return WIRE.fold_binary("Content-Type", BUILD.header_store_parse("Content-Type", value)[1])
-
-
-_DIGITS = len(repr(sys.maxsize - 1))  # as email.generator's _width
-_DRAWN = re.compile("={15}[0-9]{%d}==" % _DIGITS)
-_DRAWN_STAND_IN = ("=" * 15 + "1" * _DIGITS + "==").encode("ascii")
-_MULTIPART_TYPE = _fold_multipart_type(_DRAWN_STAND_IN.decode("ascii"))
-
-
-@functools.lru_cache(maxsize=16)
-def _part_head(subtype: str, cte: str) -> bytes:
-    headers = [
-        ("Content-Type", f'text/{subtype}; charset="utf-8"'),
-        ("Content-Transfer-Encoding", cte),
-    ]
-    if subtype == "html":
-        headers.append(("MIME-Version", "1.0"))
-    return b"".join(WIRE.fold_binary(n, BUILD.header_store_parse(n, v)[1]) for n, v in headers)
 
 
 def wire_bytes(msg: EmailMessage) -> bytes:
@@ -501,10 +390,9 @@ class Connection:
         ):
             self.close()
 
-    def send(self, mail: bytes, to_addr: str, from_addr: str) -> str:
-        """Send one mail (its bytes: ``mail_bytes``); the server's final
-        answer ("250 2.0.0 Ok: queued as …").  Raises Unreachable, or
-        smtplib's errors for a refusal."""
+    def send(self, msg: EmailMessage, to_addr: str, from_addr: str) -> str:
+        """Send one mail; the server's final answer ("250 2.0.0 Ok: queued
+        as …").  Raises Unreachable, or smtplib's errors for a refusal."""
         if self.down is not None:
             raise self.down
         if self.smtp is None:
@@ -527,7 +415,7 @@ class Connection:
         if code not in (250, 251):
             smtp.rset()
             raise smtplib.SMTPRecipientsRefused({to_addr: (code, answer)})
-        code, answer = smtp.data(mail)
+        code, answer = smtp.data(wire_bytes(msg))
         if code != 250:
             smtp.rset()
             raise smtplib.SMTPDataError(code, answer)
@@ -620,7 +508,7 @@ def drain(
         for row, now in _claims(settings, start, started, holder, lease):
             try:
                 reply = conn.send(
-                    mail_bytes(row, settings["MAIL_FROM"]),
+                    build_message(row, settings["MAIL_FROM"]),
                     row.to_addr,
                     envelope_from(settings, row),
                 )

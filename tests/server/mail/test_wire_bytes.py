@@ -14,8 +14,6 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime
 
-import pytest
-
 from server.mail import delivery
 from server.models import Outbox
 
@@ -96,50 +94,3 @@ def test_a_boundary_found_in_the_text_is_looked_for_as_before():
             expected = reference(row, "p@example.org")
             random.seed(seed)
             assert delivery.wire_bytes(delivery.build_message(row, "p@example.org")) == expected
-            random.seed(seed)
-            assert delivery.mail_bytes(row, "p@example.org") == expected
-
-
-def test_the_sender_s_bytes_without_a_message_object_are_the_same():
-    """mail_bytes, the sender's way, against the email package's own for the
-    same cases, extra headers the package has rules for included."""
-    odd = [{"To": "x@example.org"}, {"content-type": "text/plain"}, {"MIME-Version": "1.0"}]
-    texts = TEXTS + [("é" * 90 + "\n") * 3]  # base64
-    cases = itertools.product(SUBJECTS, ADDRESSES, texts, HTMLS, HEADERS + odd, ["", "<t@x>"])
-    for n, (subject, to, text, html, headers, thread) in enumerate(cases):
-        row = Outbox(
-            to_addr=to,
-            subject=subject,
-            message_id=f"<m{n}@pbem.example>",
-            created_at=dt.datetime(2026, 11, 25, 13, n % 60),
-            in_reply_to=thread,
-            references=thread,
-            headers=headers,
-            body_text=text,
-            body_html=html,
-        )
-        for mail_from in ("pbem <pbem@example.org>", "noreply@pbem.example"):
-            random.seed(n)
-            try:
-                expected = reference(row, mail_from)
-            except ValueError:  # a header the package allows once
-                with pytest.raises(ValueError):
-                    delivery.mail_bytes(row, mail_from)
-                continue
-            random.seed(n)
-            assert delivery.mail_bytes(row, mail_from) == expected, (n, mail_from)
-
-
-def test_the_multipart_header_is_the_one_set_boundary_gives():
-    """mail_bytes folds a drawn boundary's header once and puts the digits
-    in; any other boundary (".0" added after a search) is folded anew."""
-    drawn = [
-        "=" * 15 + delivery._BOUNDARY_DIGITS % random.randrange(sys.maxsize) + "=="
-        for _ in range(3)
-    ]
-    for boundary in drawn + [drawn[0] + ".0", "=" * 15 + "0" * 19 + "==", "short"]:
-        msg = EmailMessage(policy=delivery.WIRE)
-        msg["Content-Type"] = "multipart/alternative"
-        msg.set_boundary(boundary)
-        (name, value), *_ = msg.raw_items()
-        assert delivery._multipart_type(boundary) == delivery.WIRE.fold_binary(name, value)
