@@ -15,6 +15,7 @@ import threading
 import pytest
 from aiosmtpd.controller import Controller
 from conftest import free_port, make_app
+from outbox_helpers import queue, rows
 
 from server.db import db
 from server.mail import delivery
@@ -40,27 +41,6 @@ class Slow:
 @pytest.fixture
 def pg_app(pg_url, smtp, tmp_path):
     return make_app(pg_url, smtp, tmp_path)
-
-
-def queue(app, count: int) -> list[int]:
-    mailer = app.extensions["pbem_mailer"]
-    with app.app_context(), db.connection_context():
-        return [
-            Outbox.create(
-                kind="test",
-                to_addr=f"p{i}@example.org",
-                subject=f"mail {i}",
-                body_text="hi",
-                body_html="<p>hi</p>",
-                message_id=mailer.new_message_id(),
-            ).id
-            for i in range(count)
-        ]
-
-
-def rows(app) -> list[Outbox]:
-    with app.app_context(), db.connection_context():
-        return list(Outbox.select().order_by(Outbox.id))
 
 
 def test_two_senders_claiming_at_once_share_the_rows_out(pg_app):

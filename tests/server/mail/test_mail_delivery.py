@@ -12,11 +12,12 @@ from email import message_from_bytes, policy
 import pytest
 from aiosmtpd.controller import Controller
 from conftest import free_port
+from outbox_helpers import queue, rows, smtp_server
 
 from server.db import db
 from server.mail import delivery
 from server.mail.bounces import AddressError, ReturnPaths
-from server.models import Outbox, utcnow
+from server.models import utcnow
 
 
 class Recorder:
@@ -41,38 +42,8 @@ class Recorder:
 
 @pytest.fixture
 def recorder():
-    handler = Recorder()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    handler.port = controller.port
-    yield handler
-    controller.stop()
-
-
-def queue(app, count: int = 1, **fields) -> list[int]:
-    mailer = app.extensions["pbem_mailer"]
-    with app.app_context(), db.connection_context():
-        return [
-            Outbox.create(
-                **dict(
-                    dict(
-                        kind="test",
-                        to_addr=f"p{i}@example.org",
-                        subject=f"mail {i}",
-                        body_text="hi",
-                        body_html="<p>hi</p>",
-                        message_id=mailer.new_message_id(),
-                    ),
-                    **fields,
-                )
-            ).id
-            for i in range(count)
-        ]
-
-
-def rows(app) -> list[Outbox]:
-    with app.app_context(), db.connection_context():
-        return list(Outbox.select().order_by(Outbox.id))
+    with smtp_server(Recorder()) as handler:
+        yield handler
 
 
 def run(app, config, now=None, **kw):

@@ -14,6 +14,7 @@ import time
 import pytest
 from aiosmtpd.controller import Controller
 from conftest import free_port
+from outbox_helpers import queue, smtp_server
 
 from server.db import db
 from server.mail import delivery
@@ -51,27 +52,8 @@ def serve(port: int | None = None, **smtp_options):
 
 @pytest.fixture
 def server():
-    handler, controller = serve()
-    handler.port = controller.port
-    yield handler
-    controller.stop()
-
-
-def queue(app, count: int = 1, **fields) -> list[int]:
-    mailer = app.extensions["pbem_mailer"]
-    with app.app_context(), db.connection_context():
-        return [
-            Outbox.create(
-                kind="test",
-                to_addr=f"p{i}@example.org",
-                subject=f"mail {i}",
-                body_text="hi",
-                body_html="<p>hi</p>",
-                message_id=mailer.new_message_id(),
-                **fields,
-            ).id
-            for i in range(count)
-        ]
+    with smtp_server(Sessions()) as handler:
+        yield handler
 
 
 def drain(app, config, session, now=None) -> dict:
