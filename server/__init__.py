@@ -87,6 +87,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["REMEMBER_COOKIE_DURATION"] = dt.timedelta(
         days=settings["REMEMBER_COOKIE_DURATION_DAYS"]
     )
+    # The session's row ends its lifetime after it began, however often the
+    # browser comes back (models.Session): the cookie is written when what it
+    # holds changes, not signed anew on every request.
+    app.config["SESSION_REFRESH_EACH_REQUEST"] = False
     secure_cookies(app)
 
     from server import db, web

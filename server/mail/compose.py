@@ -8,6 +8,7 @@ import datetime as dt
 import re
 import uuid
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from babel.dates import format_date
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -19,6 +20,7 @@ from server.mail import limits
 from server.mail.links import Links
 from server.models import Game, NotifyChannel, Outbox, Seat, User, utcnow
 from server.notify import notices
+from server.rows_html import MAIL_ROW, rows_html
 from server.settings import MAIL_TEMPLATES
 
 # Control characters and encoded-word starts in header text: Python 3.11.7's
@@ -229,6 +231,7 @@ class Mailer:
         env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
         env.install_gettext_translations(translations(code), newstyle=True)
         env.filters["label"] = _label_filter(translations(code).gettext("%(label)s:"))
+        env.filters["rows_html"] = partial(rows_html, row=MAIL_ROW)
         return env
 
     @staticmethod

@@ -7,6 +7,7 @@ nothing outside web/ imports it but the app factory in server/__init__.py.
 
 from __future__ import annotations
 
+from server.rows_html import rows_html
 from server.version import pbem_version
 from server.web import (
     accounts,
@@ -52,6 +53,7 @@ def init_app(app) -> None:
     languages.init_app(app)
     urls.init_app(app)  # the templates' url_for remembers the links it built
     app.jinja_env.globals["pbem_version"] = pbem_version()  # in every page's footer
+    app.jinja_env.filters["rows_html"] = rows_html  # a board section's rows, kept by their text
     accounts.init_app(app)
     rate_limits.init_app(app)
     errors.init_app(app)

@@ -30,8 +30,11 @@ def begin(user: User | None) -> None:
 
 
 def sign_in(user: User) -> None:
-    session.permanent = True
     begin(user)
+    # After begin: its clear() would drop the mark.  The cookie then lasts
+    # as long as the session's row (PERMANENT_SESSION_LIFETIME_DAYS), not
+    # until the browser closes.
+    session.permanent = True
     login_user(user)
 
 

@@ -68,13 +68,16 @@ from server.services.seat_views import (
     table_talk,
 )
 from server.services.state_store import load_state, rules
-from server.web import browser_session, drawings, rate_limits, seat_access, takebacks
+from server.web import browser_session, drawings, rate_limits, seat_access, takebacks, urls
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, MoveForm, TalkForm
 from server.web.languages import page_language, say_here
 
 bp = Blueprint("play", __name__)
 RECENT_LINES = 15
+# A choice's action as its button's value: JSON with sorted keys, by one
+# encoder made once (json.dumps with an option makes one per button).
+ACTION_VALUE = json.JSONEncoder(sort_keys=True).encode
 
 
 @bp.get("/s/<token>")
@@ -169,6 +172,7 @@ def page(
         names=names,
         seats=seats,
         recent=recent,
+        position_link=urls.link_maker("records.position", "seq", game_id=game.id),
         sections=board(game, state, viewer, names, language),
         prompt=prompt_text(kind, state, names),
         drawing=panels,
@@ -188,7 +192,7 @@ def page(
         else [],
         reason=outcome_reason(game, language),
         form=token_form,
-        json=json,
+        action_value=ACTION_VALUE,
         link_form=token_form,
         away=away_notes(seats, now, there.vacation),
         on_vacation=bool(

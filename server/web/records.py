@@ -13,7 +13,7 @@ from server.models import Game, Seat
 from server.services import profiles, tenures
 from server.services.seat_views import board, log_lines, outcome_rows, seat_names
 from server.services.state_store import replay, rules
-from server.web import drawings, seat_access
+from server.web import drawings, seat_access, urls
 from server.web.languages import page_language
 
 bp = Blueprint("records", __name__)
@@ -59,7 +59,13 @@ def log(game_id: int):
     game, seat = viewable(game_id)
     names = seat_names(game, page_language())
     lines = log_lines(game, seat.index if seat else None, names, language=page_language())
-    return render_template("play/log.html", game=game, kind=rules(game), log=lines)
+    return render_template(
+        "play/log.html",
+        game=game,
+        kind=rules(game),
+        log=lines,
+        position_link=urls.link_maker("records.position", "seq", game_id=game.id),
+    )
 
 
 def record(game: Game, seat: Seat | None) -> dict:
