@@ -21,13 +21,13 @@ import os
 import pstats
 import random
 import re
-from types import SimpleNamespace
 import statistics
 import sys
 import tempfile
 import time
 from html import unescape
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

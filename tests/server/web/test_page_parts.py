@@ -8,11 +8,9 @@ too; the session cookie is written when it changes, not on every request."""
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
-from flask import url_for
 from clock_helpers import user
+from flask import url_for
 from game_driver import current_turn
 from jinja2 import Environment
 from web_helpers import csrf, seat_link
