@@ -118,9 +118,31 @@ _TABLES = _Memo(256)
 _PLAYER_ROWS = _Memo(1024)
 
 
+# What ``_table`` reads of a view (tests/engine/test_board_sections_cache.py
+# checks that it reads nothing else): the table's key, so that a move that
+# changes only whose turn it is, or a seat's own view, finds it kept.
+TABLE_READS = (
+    "round",
+    "governor",
+    "roles",
+    "taken",
+    "ships",
+    "trading_house",
+    "face_up",
+    "stack_size",
+    "discard",
+    "quarries",
+    "colonist_ship",
+    "colonist_supply",
+    "vp_supply",
+    "goods_supply",
+    "buildings_left",
+)
+
+
 def _table_key(v: Mapping[str, Any]) -> str:
-    """The view but its players: all ``_table`` may read."""
-    return json.dumps({k: x for k, x in v.items() if k != "players"})
+    """All ``_table`` reads of the view."""
+    return json.dumps([v[k] for k in TABLE_READS])
 
 
 def _player_key(p: Mapping[str, Any]) -> str:
