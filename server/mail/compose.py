@@ -17,10 +17,10 @@ from engine.words import N_, Words
 from server.db import Prepared, db
 from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
 from server.mail import limits
+from server.mail.board_rows import MAIL_ROW, rows_html
 from server.mail.links import Links
 from server.models import Game, NotifyChannel, Outbox, Seat, User, utcnow
 from server.notify import notices
-from server.rows_html import MAIL_ROW, rows_html
 from server.settings import MAIL_TEMPLATES
 
 # Control characters and encoded-word starts in header text: Python 3.11.7's

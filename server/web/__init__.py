@@ -7,7 +7,7 @@ nothing outside web/ imports it but the app factory in server/__init__.py.
 
 from __future__ import annotations
 
-from server.rows_html import rows_html
+from server.mail.board_rows import rows_html
 from server.version import pbem_version
 from server.web import (
     accounts,

@@ -1,6 +1,6 @@
 """Issue 31: parts of the game page and the turn mail written without a
 template loop per row or a router build per link, with the same answers:
-a board section's rows (server/rows_html.py) read byte for byte as the
+a board section's rows (server/mail/board_rows.py) read byte for byte as the
 template loops they replaced wrote them, on the page and in the mail, for
 both games, any viewer and language; the log's links to earlier positions
 (web/urls.py link_maker) are the links url_for builds, under a mount point
@@ -17,7 +17,7 @@ from web_helpers import csrf, seat_link
 
 from engine import get_game
 from server.db import db
-from server.rows_html import MAIL_ROW, PAGE_ROW, rows_html
+from server.mail.board_rows import MAIL_ROW, PAGE_ROW, rows_html
 from server.services.seat_views import _said_rows
 from server.web import urls
 from tests.engine.game_walks import positions

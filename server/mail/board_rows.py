@@ -1,9 +1,9 @@
-"""A board section's rows (label, value) as HTML table rows, for the game
-page and the turn mail.
+"""A board section's rows (label, value) as HTML table rows, for the turn
+mail and the game page.
 
 A section's rows were written by a template loop that escaped every label
-and value on every page: a Puerto Rico board has some forty rows, and that
-loop was about a tenth of a web worker's time.  Most sections read the same
+and value on every page: a board has some forty rows, and that loop was
+several per cent of a web worker's time.  Most sections read the same
 from one move to the next (the other player's plantations, the buildings
 left), so the rows' HTML is kept by their text: an entry is found again
 only by rows that say exactly the same words in the same language, so no
