@@ -24,7 +24,9 @@ It prints moves per second, median and p99 per move post, requests per move
 post, the median per band of progress (does latency grow as the tables
 fill?), the server CPU (web workers, their PostgreSQL backends, senders,
 schedulers) per move post against a bare request's and against the floor
-move's (the ratios), and checks: every game's event log replays to its
+move's (the ratios), the least a move post can cost on this stack (a floor
+move and its other requests as cheap as the bare app's) with what a server
+ratio of 10 leaves beside it, and checks: every game's event log replays to its
 stored snapshot, every turn mail reached the catcher exactly once by
 Message-ID, no 5xx.
 
@@ -716,6 +718,7 @@ def report(
         f"{cpu['web workers'] / floor_cpu['web workers']:.1f}, PostgreSQL "
         f"{cpu['PostgreSQL'] / max(floor_cpu['PostgreSQL'], 1e-9):.1f}"
     )
+    print_least_cost(cpu, bare_cpu, floor_cpu, stats["requests"] / len(lat), senders_pg)
     print(
         f"  of PostgreSQL per move post, the senders' backends: {senders_pg * 1000:.2f} ms; "
         f"senders and their backends per mail: "
@@ -730,6 +733,27 @@ def report(
             if not problems
             else "; ".join(problems)
         )
+    )
+
+
+def print_least_cost(
+    cpu: Counter, bare_cpu: Counter, floor_cpu: Counter, requests: float, senders_pg: float
+) -> None:
+    """The least a move post can cost on this stack, whatever the game does:
+    one floor move (its transaction, a small page, one mail composed) and
+    the rest of its requests answered as cheaply as the bare app's "ok".
+    Set against a server ratio of 10, it shows how much is left for all
+    that a real move adds (its pages, the checked move, the turn mail's
+    board) and for delivering the mails, which the floor does not do."""
+    least = server(floor_cpu) + (requests - 1) * server(bare_cpu)
+    delivery = cpu["senders"] + senders_pg
+    left = 10 * server(bare_cpu) - least
+    print(
+        f"  least cost of a move post (a floor move and {requests - 1:.2f} bare requests): "
+        f"{least * 1000:.2f} ms, server ratio {least / server(bare_cpu):.1f}; at ratio 10, "
+        f"{left * 1000:.2f} ms left for delivering its mails (today "
+        f"{delivery * 1000:.2f} ms) and all the game adds (today "
+        f"{(server(cpu) - least - delivery) * 1000:.2f} ms)"
     )
 
 
