@@ -47,6 +47,7 @@ from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import format_datetime, getaddresses
 from io import BytesIO
+from typing import Any
 
 from peewee import fn
 
@@ -480,11 +481,21 @@ def envelope_from(settings, row: Outbox) -> str:
 
 # -- draining -----------------------------------------------------------------
 class Observer:
-    """What the services want to hear of a drain (services/deliveries.py)."""
+    """What the services want to hear of a drain (services/deliveries.py).
 
-    def sent(self, row: Outbox, now: dt.datetime) -> None: ...
+    What became of a mail is written in one transaction with what the
+    observer changes because of it.  ``lock`` comes first in it, before the
+    row is written: it locks what ``sent`` or ``failed`` will change (a
+    seat, then the mails of its turn), so that the scheduler, which locks
+    the seat before it reads those mails, sees either the mail waiting or
+    the mail sent, never a mix; ``sent`` and ``failed`` get what it returned."""
 
-    def failed(self, row: Outbox, now: dt.datetime) -> None: ...
+    def lock(self, row: Outbox) -> Any:
+        return None
+
+    def sent(self, row: Outbox, now: dt.datetime, locked: Any = None) -> None: ...
+
+    def failed(self, row: Outbox, now: dt.datetime, locked: Any = None) -> None: ...
 
 
 def drain(
@@ -515,15 +526,19 @@ def drain(
             except (Unreachable, smtplib.SMTPException, OSError) as exc:
                 if not isinstance(exc, Unreachable):
                     conn.reset()
-                # The backoff counts from the drain's time (the caller's clock).
-                outcome = _record_failure(settings, row, exc, start)
+                with db.atomic():
+                    locked = observer.lock(row)
+                    # The backoff counts from the drain's time (the caller's clock).
+                    outcome = _record_failure(settings, row, exc, start)
+                    if outcome == "failed" and row.status != "failed":
+                        observer.failed(row, now, locked)
                 counts[outcome] += 1
-                if outcome == "failed" and row.status != "failed":
-                    observer.failed(row, now)
                 continue
-            SENT.run(row.id, utcnow(), row.attempts + 1, reply)
+            with db.atomic():
+                locked = observer.lock(row)
+                SENT.run(row.id, utcnow(), row.attempts + 1, reply)
+                observer.sent(row, now, locked)
             counts["sent"] += 1
-            observer.sent(row, now)
     finally:
         if session is None:
             conn.close()

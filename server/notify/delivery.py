@@ -18,10 +18,11 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
+from typing import Any
 
 from peewee import fn
 
-from server.db import Prepared
+from server.db import Prepared, db
 from server.models import NotifyChannel, Outbox, utcnow
 from server.notify import transport
 
@@ -30,11 +31,16 @@ OPEN = ("queued", "deferred")
 
 
 class Observer:
-    """What the services want to hear (services/deliveries.NoticeKeeper)."""
+    """What the services want to hear (services/deliveries.NoticeKeeper):
+    as for mail (mail/delivery.Observer), ``lock`` first, in the transaction
+    that writes what became of the notice."""
 
-    def sent(self, row: Outbox, now: dt.datetime) -> None: ...
+    def lock(self, row: Outbox) -> Any:
+        return None
 
-    def failed(self, row: Outbox, now: dt.datetime) -> None: ...
+    def sent(self, row: Outbox, now: dt.datetime, locked: Any = None) -> None: ...
+
+    def failed(self, row: Outbox, now: dt.datetime, locked: Any = None) -> None: ...
 
 
 def _sendable():
@@ -113,29 +119,37 @@ def drain(
             answer = transport.send(settings, row, channel)
         except Exception as exc:  # noqa: BLE001 - no channel may stop the sender
             down.add(channel.destination)
-            outcome = _record_failure(settings, row, exc, start)
+            with db.atomic():
+                locked = observer.lock(row)
+                outcome = _record_failure(settings, row, exc, start)
+                if outcome == "failed" and row.status != "failed":
+                    observer.failed(row, now, locked)
             counts[outcome] += 1
             log.warning("notice %s on channel %s (%s): %s", row.id, channel.id, channel.masked, exc)
-            if outcome == "failed" and row.status != "failed":
-                observer.failed(row, now)
             continue
-        (
-            Outbox.update(
-                status="sent",
-                sent_at=utcnow(),
-                attempts=row.attempts + 1,
-                claimed_until=None,
-                claimed_by="",
-                smtp_reply=answer,
-                last_error="",
-                permanent=False,
-            )
-            .where(Outbox.id == row.id)
-            .execute()
-        )
+        with db.atomic():
+            locked = observer.lock(row)
+            _mark_sent(row, answer)
+            observer.sent(row, now, locked)
         counts["sent"] += 1
-        observer.sent(row, now)
     return counts
+
+
+def _mark_sent(row: Outbox, answer: str) -> None:
+    (
+        Outbox.update(
+            status="sent",
+            sent_at=utcnow(),
+            attempts=row.attempts + 1,
+            claimed_until=None,
+            claimed_by="",
+            smtp_reply=answer,
+            last_error="",
+            permanent=False,
+        )
+        .where(Outbox.id == row.id)
+        .execute()
+    )
 
 
 def _release(row: Outbox, until: dt.datetime) -> None:

@@ -45,13 +45,14 @@ class ClockKeeper(delivery.Observer):
     def __init__(self, settings):
         self.settings = settings
 
-    def failed(self, row: Outbox, now: dt.datetime) -> None:
-        hold_for(row, now, since=row.turn_of)
+    def lock(self, row: Outbox) -> Seat | None:
+        return _seat_of(row)
 
-    def sent(self, row: Outbox, now: dt.datetime) -> None:
-        if row.game_id is None:
-            return
-        seat = _pending_seat(row.game_id, row.to_addr)
+    def failed(self, row: Outbox, now: dt.datetime, locked: Seat | None = None) -> None:
+        hold_for(row, now, since=row.turn_of, seat=locked)
+
+    def sent(self, row: Outbox, now: dt.datetime, locked: Seat | None = None) -> None:
+        seat = locked
         if seat is None:
             return
         if reach.of_this_turn(row, seat):
@@ -70,8 +71,11 @@ class NoticeKeeper(notify_delivery.Observer):
     and a turn notice that fails holds the clock unless another of the
     turn's notices got through."""
 
-    def sent(self, row: Outbox, now: dt.datetime) -> None:
-        seat = _recipient_seat(row)
+    def lock(self, row: Outbox) -> Seat | None:
+        return _recipient_seat(row)
+
+    def sent(self, row: Outbox, now: dt.datetime, locked: Seat | None = None) -> None:
+        seat = locked
         if seat is None:
             return
         if reach.of_this_turn(row, seat):
@@ -82,8 +86,8 @@ class NoticeKeeper(notify_delivery.Observer):
         if seat.mail_hold_since is not None and reach.waiting(seat) is None:
             deadlines.release(seat.id, now)
 
-    def failed(self, row: Outbox, now: dt.datetime) -> None:
-        seat = _recipient_seat(row)
+    def failed(self, row: Outbox, now: dt.datetime, locked: Seat | None = None) -> None:
+        seat = locked
         if (
             seat is None
             or row.kind != "turn"
@@ -97,9 +101,10 @@ class NoticeKeeper(notify_delivery.Observer):
 
 
 def _recipient_seat(row: Outbox) -> Seat | None:
+    """The pending seat of the player a notice tells, locked (deadlines.lock)."""
     if row.game_id is None or row.recipient_id is None:
         return None
-    return (
+    return deadlines.locked(
         Seat.select(Seat)
         .join(Game)
         .where(
@@ -108,8 +113,7 @@ def _recipient_seat(row: Outbox) -> Seat | None:
             & (Game.status == "active")
             & (Game.to_move == Seat.index)
         )
-        .first()
-    )
+    ).first()
 
 
 def deliver_notices(settings, holder: str, now: dt.datetime | None = None) -> dict:
@@ -153,6 +157,7 @@ def handle_bounce(raw: bytes, settings, envelope_to=(), now: dt.datetime | None 
         row = Outbox.get_or_none(Outbox.id == bounce.outbox_id)
         if row is None:
             return False
+        seat = _seat_of(row)  # locked before its mail changes (deadlines.lock)
         text = " ".join(filter(None, (bounce.status, bounce.diagnostic)))[:1000]
         if not bounce.failed:
             Outbox.update(last_error=f"{bounce.action}: {text}").where(
@@ -170,20 +175,23 @@ def handle_bounce(raw: bytes, settings, envelope_to=(), now: dt.datetime | None 
             .where(Outbox.id == row.id)
             .execute()
         )
-        hold_for(row, now)
+        hold_for(row, now, seat=seat)
     log.info("mail %s to %s bounced: %s", row.id, row.to_addr, text)
     return True
 
 
 # -- the clock of a seat whose mail does not get through ----------------------------
-def hold_for(row: Outbox, now: dt.datetime, since: dt.datetime | None = None) -> bool:
+def hold_for(
+    row: Outbox, now: dt.datetime, since: dt.datetime | None = None, seat: Seat | None = None
+) -> bool:
     """Stop the clock of the seat this turn mail (or last call) was for, if it
     is still that seat's pending turn and no newer turn mail went to the
     player since; from ``since`` (a mail that never went out: the turn's
-    start) or from ``now`` (a bounce: the clock ran from its sending)."""
+    start) or from ``now`` (a bounce: the clock ran from its sending).
+    ``seat``: that seat, when the caller locked it already."""
     if (row.kind != "turn" and not row.holds_clock) or row.game_id is None:
         return False
-    seat = _pending_seat(row.game_id, row.to_addr)
+    seat = seat or _seat_of(row)
     if seat is None or seat.deadline is None or reach.reached_on_channel(seat):
         return False
     newer = (
@@ -206,18 +214,26 @@ def seen(seat: Seat, now: dt.datetime | None = None) -> bool:
     if seat.mail_hold_since is None:
         return False
     now = now or utcnow()
-    reach.reached_otherwise(seat, now)
-    return deadlines.release(seat.id, now)
+    with db.atomic():
+        locked = deadlines.lock(seat.id)
+        if locked is None or locked.mail_hold_since is None:
+            return False  # released meanwhile
+        reach.reached_otherwise(locked, now)
+        return deadlines.release(locked.id, now)
 
 
-def _pending_seat(game_id: int, address: str) -> Seat | None:
-    return PENDING_SEAT.first(game_id, address.lower())
+def _seat_of(row: Outbox) -> Seat | None:
+    """The pending seat of the player a game mail went to, locked
+    (deadlines.lock)."""
+    if row.game_id is None:
+        return None
+    return PENDING_SEAT.first(row.game_id, row.to_addr.lower())
 
 
 # Asked after every game mail the sender got out: its SQL is built once
 # (building it cost as much as turning the mail into bytes).
 PENDING_SEAT = Prepared(
-    lambda game_id, address: (
+    lambda game_id, address: deadlines.locked(
         Seat.select(Seat)
         .join(User)
         .switch(Seat)

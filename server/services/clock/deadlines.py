@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from babel.dates import format_date, format_time
 
 from engine.words import N_, msg
-from server.db import Prepared
+from server.db import Prepared, db
 from server.i18n import DEFAULT, known, translate
 from server.models import Game, Seat, User, Vacation
 from server.services.clock import mail_hours, own_time, running_hours
@@ -193,6 +193,26 @@ TURN_OVER = {
 
 
 # -- a turn mail that did not get through (services/deliveries.py) ------------
+def lock(seat_id: int) -> Seat | None:
+    """The seat as it is now, locked until the transaction ends.
+
+    Whoever stops a seat's clock because a mail of its turn has not gone
+    out (the sweep), and whoever runs it again because that mail went out
+    (the senders) or the player came (the game page), lock the seat before
+    they look at its mails.  Otherwise a sweep could read the turn mail as
+    waiting while a sender marked it sent and, finding no hold yet, let it
+    be: the clock would stand still for good.  The seat comes first, then
+    its mails, in every transaction that changes both, so none waits on
+    another for ever."""
+    return locked(Seat.select().where(Seat.id == seat_id)).first()
+
+
+def locked(query):
+    """``query`` with FOR UPDATE of its seats.  SQLite has none and needs
+    none: its writing transactions begin IMMEDIATE and run one at a time."""
+    return query.for_update(of=Seat) if db.obj.for_update else query
+
+
 def hold(seat_id: int, now: dt.datetime, since: dt.datetime | None = None) -> bool:
     """Stop the seat's clock from ``since`` (when its player was last known
     to be reachable; ``now`` when not given, never later); False when it

@@ -76,7 +76,9 @@ def waiting(seat: Seat) -> Outbox | None:
 def hold_while_waiting(seat: Seat, now: dt.datetime) -> bool:
     """Hold the seat's clock when a mail of its turn that holds it has not
     gone out; True when it now stands still.  A waiting turn mail holds it
-    from the turn's start: the player never knew of the turn."""
+    from the turn's start: the player never knew of the turn.  Run in a
+    transaction: the seat stays locked until it ends (deadlines.lock)."""
+    seat = deadlines.lock(seat.id) or seat
     row = waiting(seat)
     if row is None:
         return False

@@ -418,7 +418,7 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
     until the turn mail is out, and the reminders move on with it.  The
     reminder counts as a warning once delivered (services/deliveries.py)."""
     with db.atomic():
-        seat = Seat.select(Seat, User).join(User).where(Seat.id == seat_id).get()
+        seat = deadlines.locked(Seat.select(Seat, User).join(User).where(Seat.id == seat_id)).get()
         if seat.next_reminder_at != was_due:
             return 0
         if not seat.absent and reach.hold_while_waiting(seat, now):

@@ -24,6 +24,8 @@ from clock_helpers import (
 from engine import get_game
 from server.db import db
 from server.models import Game, Outbox, Seat, utcnow
+from server.services import deliveries
+from server.services.clock import reach
 from server.services.moves import MoveRejected, play
 from server.services.state_store import load_state
 
@@ -53,6 +55,40 @@ def test_two_sweeps_at_once_send_each_reminder_once_and_time_out_each_seat_once(
         else:
             assert {e.seat for e in timed_out} == {s.index}
             assert len([e for e in timed_out if e.seq == 1]) == 1
+
+
+def test_a_turn_mail_sent_while_a_sweep_holds_its_clock_leaves_the_clock_running(app):
+    """A sweep meets the turn mail still waiting and holds the seat's clock;
+    a sender gets that mail out at the same moment.  Whichever writes first,
+    the clock runs afterwards: the seat is locked while each looks (the
+    race once left the clock standing still for good, and the game with it)."""
+    for round_ in range(3):
+        game = started_game(app, players=2, tag=f"h{round_}_")
+        seat = to_move(app, game.id)
+        now = utcnow()
+        held, sender_done = threading.Event(), threading.Event()
+
+        def sweep_side():
+            with app.app_context(), db.connection_context(), db.atomic():
+                assert reach.hold_while_waiting(Seat.get_by_id(seat.id), now)
+                held.set()
+                # Without the lock the sender would finish meanwhile.
+                sender_done.wait(1.0)
+
+        def sender_side():
+            held.wait(10)
+            with app.app_context(), db.connection_context():
+                deliveries.deliver(app.config)
+            sender_done.set()
+
+        threads = [threading.Thread(target=sweep_side), threading.Thread(target=sender_side)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        (turn_mail,) = outbox(app, "turn", to=seat.user.email)
+        assert turn_mail.status == "sent"
+        assert to_move(app, game.id).mail_hold_since is None, "the clock stood still for good"
 
 
 def test_a_game_where_every_seat_always_times_out_finishes(app, smtp, send_mail):
