@@ -205,6 +205,15 @@ def _postgres(params: dict, settings: dict | None):
     return HonestPostgresqlDatabase(params.pop("database"), **params)
 
 
+def locked(query, of=None):
+    """``query`` with FOR UPDATE (of ``of``'s rows, in a join): the rows it
+    reads stay locked until the transaction ends, so what is written from
+    them is not lost to a writer who read them at the same moment.  SQLite
+    has none and needs none: its writing transactions begin IMMEDIATE and
+    run one at a time."""
+    return query.for_update(of=of) if db.obj.for_update else query
+
+
 class Prepared:
     """A query whose SQL is built once per shape instead of on every run.
     peewee builds a query's SQL anew each time, and for the page's few small

@@ -16,7 +16,7 @@ import datetime as dt
 from collections.abc import Callable
 
 from engine.words import N_, msg, nmsg
-from server.db import Prepared, db
+from server.db import Prepared, db, locked
 from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
 from server.services import moderation, moves, seat_views, takebacks
@@ -176,7 +176,10 @@ def answer(
     now = now or utcnow()
     with db.atomic():
         game = Game.get_or_none(Game.id == game_id)
-        proposal = Proposal.get_or_none((Proposal.id == proposal_id) & (Proposal.game == game_id))
+        # Locked: two players answering at once each add their yes.
+        proposal = locked(
+            Proposal.select().where((Proposal.id == proposal_id) & (Proposal.game == game_id))
+        ).first()
         if game is None or proposal is None:
             raise moves.NotFound(N_("There is no such proposal."))
         if open_proposal(game) != proposal:

@@ -17,7 +17,7 @@ import secrets
 
 from engine import get_game
 from engine.words import N_, Words, msg
-from server.db import db
+from server.db import db, locked
 from server.mail import limits
 from server.mail.compose import Mailer
 from server.models import Game, Rematch, Seat, User, utcnow
@@ -171,7 +171,10 @@ def answer(
 ) -> str:
     now = now or utcnow()
     with db.atomic():
-        rematch = Rematch.get_or_none((Rematch.id == rematch_id) & (Rematch.game == game_id))
+        # Locked: two players answering at once each add their yes.
+        rematch = locked(
+            Rematch.select().where((Rematch.id == rematch_id) & (Rematch.game == game_id))
+        ).first()
         if rematch is None:
             raise NotFound(N_("There is no such request."))
         if user.id not in rematch.asked:

@@ -27,7 +27,7 @@ from peewee import Case, Select, fn
 
 from engine import Event as EngineEvent
 from engine.words import N_, Words, listing, msg, nmsg
-from server.db import Prepared, db
+from server.db import Prepared, db, locked
 from server.i18n import say
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Takeback, User, utcnow
@@ -335,7 +335,10 @@ def answer(
     now = now or utcnow()
     with db.atomic():
         game = Game.get_or_none(Game.id == game_id)
-        takeback = Takeback.get_or_none((Takeback.id == takeback_id) & (Takeback.game == game_id))
+        # Locked: two players answering at once each add their yes.
+        takeback = locked(
+            Takeback.select().where((Takeback.id == takeback_id) & (Takeback.game == game_id))
+        ).first()
         if game is None or takeback is None:
             raise moves.NotFound(N_("There is no such request."))
         if game.seq != seq or open_takeback(game, now) != takeback:

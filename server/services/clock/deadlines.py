@@ -14,7 +14,8 @@ from zoneinfo import ZoneInfo, available_timezones
 from babel.dates import format_date, format_time
 
 from engine.words import N_, msg
-from server.db import Prepared, db
+from server.db import Prepared
+from server.db import locked as db_locked
 from server.i18n import DEFAULT, known, translate
 from server.models import Game, Seat, User, Vacation
 from server.services.clock import mail_hours, own_time, running_hours
@@ -207,10 +208,15 @@ def lock(seat_id: int) -> Seat | None:
     return locked(Seat.select().where(Seat.id == seat_id)).first()
 
 
+def locked_game(game_id: int) -> Game:
+    """The game row, locked until the transaction ends: a move locks its
+    game before its seats, and so does whoever acts on a seat for it."""
+    return db_locked(Game.select().where(Game.id == game_id)).get()
+
+
 def locked(query):
-    """``query`` with FOR UPDATE of its seats.  SQLite has none and needs
-    none: its writing transactions begin IMMEDIATE and run one at a time."""
-    return query.for_update(of=Seat) if db.obj.for_update else query
+    """``query`` with FOR UPDATE of its seats (server/db.py ``locked``)."""
+    return db_locked(query, of=Seat)
 
 
 def hold(seat_id: int, now: dt.datetime, since: dt.datetime | None = None) -> bool:

@@ -293,9 +293,14 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
     """Play the default action for a timed-out seat (read with its user), or
     its bot's moves, for its whole pending turn.  The chain carries the state
     from one move to the next: a timeout costs about what a player's move costs."""
-    actor = "bot" if seat.bot else "timeout"
     with db.atomic():
-        game = Game.get_by_id(seat.game_id)
+        game = deadlines.locked_game(seat.game_id)
+        fresh = still_due(seat, now)
+        if fresh is None:
+            Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
+            return 0
+        seat = fresh
+        actor = "bot" if seat.bot else "timeout"
         kind, state = rules(game), None
         played: list[str] = []
         while (
@@ -332,6 +337,27 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
         else:
             Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
     return len(played)
+
+
+def still_due(claimed: Seat, now: dt.datetime) -> Seat | None:
+    """The claimed seat as it is now, locked, if its time is still up for
+    the same turn; None when, since the claim, its player moved and the turn
+    came round again, came back from absence, or got more time, or its
+    clock stopped.  Its user comes along from the claim."""
+    seat = deadlines.lock(claimed.id)
+    if (
+        seat is None
+        or seat.deadline is None
+        or seat.deadline > now
+        or seat.mail_hold_since is not None
+        or seat.turn_started_at != claimed.turn_started_at
+        or (claimed.bot is not None and seat.bot != claimed.bot)
+        or (claimed.absent and not seat.absent)
+    ):
+        return None
+    if claimed.user_id is not None:
+        seat.user = claimed.user
+    return seat
 
 
 def _bot_or_default(game: Game, kind, state, seat: Seat):

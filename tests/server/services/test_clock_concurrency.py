@@ -19,13 +19,16 @@ from clock_helpers import (
     started_game,
     sweeps_at_once,
     to_move,
+    user,
 )
+from race_helpers import while_open
 
 from engine import get_game
 from server.db import db
-from server.models import Game, Outbox, Seat, utcnow
-from server.services import deliveries
-from server.services.clock import reach
+from server.models import Game, Outbox, Seat, User, utcnow
+from server.services import deliveries, moderation
+from server.services.clock import reach, vacations
+from server.services.clock.sweep import claim_due_seats, time_out
 from server.services.moves import MoveRejected, play
 from server.services.state_store import load_state
 
@@ -66,29 +69,49 @@ def test_a_turn_mail_sent_while_a_sweep_holds_its_clock_leaves_the_clock_running
         game = started_game(app, players=2, tag=f"h{round_}_")
         seat = to_move(app, game.id)
         now = utcnow()
-        held, sender_done = threading.Event(), threading.Event()
-
-        def sweep_side():
-            with app.app_context(), db.connection_context(), db.atomic():
-                assert reach.hold_while_waiting(Seat.get_by_id(seat.id), now)
-                held.set()
-                # Without the lock the sender would finish meanwhile.
-                sender_done.wait(1.0)
-
-        def sender_side():
-            held.wait(10)
-            with app.app_context(), db.connection_context():
-                deliveries.deliver(app.config)
-            sender_done.set()
-
-        threads = [threading.Thread(target=sweep_side), threading.Thread(target=sender_side)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(30)
+        held, _ = while_open(
+            app,
+            lambda: reach.hold_while_waiting(Seat.get_by_id(seat.id), now),
+            lambda: deliveries.deliver(app.config),
+        )
+        assert held
         (turn_mail,) = outbox(app, "turn", to=seat.user.email)
         assert turn_mail.status == "sent"
         assert to_move(app, game.id).mail_hold_since is None, "the clock stood still for good"
+
+
+def test_a_seat_claimed_for_a_timeout_then_given_more_time_is_not_timed_out(app):
+    """Between the sweep's claim and its timeout, a moderator extends the
+    turn, or the absent player comes back: the timeout acts on the seat as
+    it is then, not as it was claimed, and plays nothing."""
+    mailer = app.extensions["pbem_mailer"]
+    for how in ("extend", "come back"):
+        game = started_game(app, players=2, tag=f"x{how[0]}_")
+        seat = to_move(app, game.id)
+        now = seat.deadline + HOUR
+        with app.app_context(), db.connection_context():
+            Seat.update(reminded_at=now - 2 * HOUR, absent=how == "come back").where(
+                Seat.id == seat.id
+            ).execute()
+            Outbox.update(status="sent").where(Outbox.game == game.id).execute()
+            (claimed,) = claim_due_seats(now, 5, now + MINUTE)
+            if how == "extend":
+                moderator = user(f"mod{game.id}@example.org", is_moderator=True)
+                moderation.extend(
+                    game.id,
+                    moderator,
+                    Game.get_by_id(game.id).seq,
+                    5,
+                    "asked by mail",
+                    mailer=mailer,
+                    now=now,
+                )
+            else:
+                vacations.come_back(User.get_by_id(seat.user_id), now)
+            assert time_out(app.config, mailer, claimed, now) == 0
+            after = Seat.get_by_id(seat.id)
+        assert events(app, game.id, "timeout") == []
+        assert after.deadline > now and not after.absent and after.claimed_until is None
 
 
 def test_a_game_where_every_seat_always_times_out_finishes(app, smtp, send_mail):

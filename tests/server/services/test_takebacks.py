@@ -12,6 +12,7 @@ import random
 
 import pytest
 from moderation_helpers import in_db, moves, notes, outbox, run_sweep, seat_row, service_game
+from race_helpers import while_open
 from test_tenures import login
 from web_helpers import form_for
 
@@ -156,6 +157,30 @@ def test_silence_lapses_it_in_the_sweep(app):
     assert notes(app, gid)[-1].action["note"] == "takeback_lapsed"
     assert seat_row(app, gid, waiting).deadline == deadline + 25 * HOUR
     assert all(not m.undone for m in moves(app, gid))
+
+
+def test_two_yeses_at_the_same_moment_both_count(app):
+    """The last two players asked say yes at once: the request row is locked
+    while each adds their yes, so neither yes is lost and the move is taken
+    back (once, a yes could overwrite the other and the game stood still
+    until the request lapsed)."""
+    gid = service_game(app, "yy")
+    seat, seq = until_another_seat(app, gid, random.Random(3))
+    game_seq = in_db(app, lambda: Game.get_by_id(gid).seq)
+    asker = user_of(app, gid, seat)
+    in_db(app, lambda: takebacks.ask(gid, asker, game_seq, seq, mailer=mailer(app)))
+    held = in_db(app, lambda: Takeback.get(Takeback.game == gid))
+    first, second = (user_of(app, gid, i) for i in range(3) if i != seat)
+    said = while_open(
+        app,
+        lambda: takebacks.answer(gid, first, held.id, held.seq, True, mailer=mailer(app)),
+        lambda: takebacks.answer(gid, second, held.id, held.seq, True, mailer=mailer(app)),
+    )
+    assert "waits for the other players" in said[0]
+    assert "Everybody agreed" in said[1]
+    done = in_db(app, lambda: Takeback.get_by_id(held.id))
+    assert done.status == "done" and set(done.agreed) == {first.id, second.id}
+    assert [m.seq for m in moves(app, gid) if m.undone][:1] == [seq]
 
 
 def test_an_earlier_move_names_the_moves_after_it_and_asks_their_makers(app):
