@@ -10,7 +10,7 @@ import secrets
 
 from engine import IllegalMove, bots, get_game
 from engine.words import N_, msg, nmsg, term
-from server.db import db
+from server.db import db, locked
 from server.i18n import known
 from server.mail import limits
 from server.mail.compose import Mailer
@@ -33,7 +33,10 @@ class TooManyInvitations(LobbyError):
 
 
 def get_open_game(game_id: int) -> Game:
-    game = Game.get_or_none(Game.id == game_id)
+    """The lobby's game row, locked until the transaction ends: a join, a
+    seat switch or a leave waits for the host's start, and then finds the
+    game started, instead of taking a seat the start no longer counts."""
+    game = locked(Game.select().where(Game.id == game_id)).first()
     if game is None:
         raise NotFound(N_("There is no such game."))
     if game.status == "closed":

@@ -16,6 +16,7 @@ import re
 from clock_helpers import HOUR, outbox, run_sweep, sign_in, started_game, to_move, user
 from icalendar import Calendar
 from moderation_helpers import moderate, site_moderator
+from race_helpers import while_open
 from web_helpers import csrf, form_for, post_form, signup
 
 from server.db import db
@@ -181,3 +182,33 @@ def test_a_moderators_move_names_the_moderator(app):
     assert done.status_code == 200
     page = sign_in(app, seat.user.email).get(f"/games/{game.id}").text
     assert 'id="while-away"' in page and "played by moderator Mo" in page
+
+
+def test_a_join_at_the_moment_the_host_starts_finds_the_game_started(app):
+    """The host starts while another player takes an empty seat: the join
+    waits for the start and is told the game has started, and the started
+    game's seats are exactly its players (once, the joiner could land in a
+    seat the start did not count, and never get a turn)."""
+    mailer = app.extensions["pbem_mailer"]
+
+    def make():
+        host, guest = user("ls0@example.org"), user("ls1@example.org")
+        late = user("ls2@example.org")
+        game = games.create_game(host, "puerto_rico", "Race", 3, {}, 48, [24], mailer)
+        games.join(game.id, guest, 1)
+        return game.id, host, late
+
+    gid, host, late = in_db(app, make)
+
+    def join_late():
+        try:
+            games.join(gid, late, 2)
+        except games.LobbyError as exc:
+            return str(exc)
+        return "joined"
+
+    started, joined = while_open(app, lambda: games.start(gid, host, mailer), join_late)
+    assert started.status == "active" and "already started" in joined
+    seated = in_db(app, lambda: list(Seat.select().where(Seat.game == gid).order_by(Seat.index)))
+    assert [s.index for s in seated] == [0, 1] and late.id not in {s.user_id for s in seated}
+    assert in_db(app, lambda: Game.get_by_id(gid).seat_count) == 2
