@@ -30,10 +30,9 @@ from dataclasses import dataclass
 import click
 from flask.cli import with_appcontext
 from openskill.models import PlackettLuce
-from peewee import PostgresqlDatabase
 
 from engine.words import N_
-from server.db import db
+from server.db import db, locked
 from server.models import Event, Game, PlayerRating, RatingChange, Seat, Tenure, utcnow
 from server.services.state_store import replay, rules
 
@@ -186,9 +185,7 @@ def _locked(kind: str, user_ids: list[int]) -> dict[int, PlayerRating]:
         .where((PlayerRating.kind == kind) & PlayerRating.user.in_(user_ids))
         .order_by(PlayerRating.user)
     )
-    if isinstance(db.obj, PostgresqlDatabase):
-        query = query.for_update()
-    return {row.user_id: row for row in query}
+    return {row.user_id: row for row in locked(query)}
 
 
 def game_reopened(game: Game) -> None:

@@ -208,12 +208,6 @@ def lock(seat_id: int) -> Seat | None:
     return locked(Seat.select().where(Seat.id == seat_id)).first()
 
 
-def locked_game(game_id: int) -> Game:
-    """The game row, locked until the transaction ends: a move locks its
-    game before its seats, and so does whoever acts on a seat for it."""
-    return db_locked(Game.select().where(Game.id == game_id)).get()
-
-
 def locked(query):
     """``query`` with FOR UPDATE of its seats (server/db.py ``locked``)."""
     return db_locked(query, of=Seat)

@@ -19,7 +19,7 @@ from peewee import JOIN, PostgresqlDatabase
 
 from engine import IllegalMove
 from engine.interface import name_seats
-from server.db import db
+from server.db import db, locked
 from server.i18n import say
 from server.mail.compose import Mailer
 from server.mail.delivery import holder_running
@@ -294,7 +294,8 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
     its bot's moves, for its whole pending turn.  The chain carries the state
     from one move to the next: a timeout costs about what a player's move costs."""
     with db.atomic():
-        game = deadlines.locked_game(seat.game_id)
+        # The game first, then the seat: the order a move locks them in.
+        game = locked(Game.select().where(Game.id == seat.game_id)).get()
         fresh = still_due(seat, now)
         if fresh is None:
             Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
