@@ -15,10 +15,13 @@ PARAMETERS = 30_000
 
 
 def insert(model, rows: list[dict]) -> None:
-    """``rows`` in as few INSERTs as the parameter limit allows."""
+    """``rows`` in as few INSERTs as the parameter limit allows.  peewee
+    sends a parameter for every column that has a default, not only the keys
+    given, so a row costs as many parameters as the model has columns."""
     if not rows:
         return
-    per_insert = max(1, PARAMETERS // len(rows[0]))
+    columns = max(len(rows[0]), len(model._meta.sorted_fields))
+    per_insert = max(1, PARAMETERS // columns)
     for start in range(0, len(rows), per_insert):
         model.insert_many(rows[start : start + per_insert]).execute()
 
