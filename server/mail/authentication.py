@@ -215,7 +215,7 @@ class Lookups:
                 log.error("MAIL_AUTH_DNS=%r is not an IP address (and port)", host)
                 self.resolver.nameservers = []
         self.timeout = float(settings.get("MAIL_AUTH_DNS_TIMEOUT", 5.0))
-        self.budget = float(settings.get("MAIL_AUTH_DNS_BUDGET", 8.0))
+        self.budget = float(settings.get("MAIL_AUTH_DNS_BUDGET", 6.0))
         self.deadline = time.monotonic() + self.budget
 
     def txt(self, name) -> bytes | None:
