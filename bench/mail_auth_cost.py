@@ -103,7 +103,12 @@ def shapes(records: Records) -> dict[str, tuple[bytes, str]]:
             FROM,
         ),
     }
-    raw = signed(mail("example.org", head="".join(many.splitlines(True)[:1200])), "example.org", ["h"], records)
+    raw = signed(
+        mail("example.org", head="".join(many.splitlines(True)[:1200])),
+        "example.org",
+        ["h"],
+        records,
+    )
     names = ":".join(f"n{i}" for i in range(20000))
     out["h= naming 20,000 headers"] = (
         raw.replace(b"h=from : to : subject", f"h=from : to : subject:{names}".encode(), 1),

@@ -55,6 +55,8 @@ import dns.resolver
 from dkim.crypto import parse_public_key
 from publicsuffixlist import PublicSuffixList
 
+from server.mail import inbound
+
 log = logging.getLogger(__name__)
 # Where a DMARC record's adkim tag is read from.
 ADKIM = re.compile(r"(?:^|;)\s*adkim\s*=\s*([rs])\s*(?:;|$)", re.I)
@@ -348,14 +350,21 @@ def _signed_to(headers, fields, to_addr: str) -> bool:
     for name in (b"to", b"cc"):
         instances = [v for n, v in headers if n.strip().lower() == name]
         signed = instances[len(instances) - min(names.count(name), len(instances)) :]
-        if to_addr in _addresses(b"".join(signed).decode("utf-8", "replace")):
+        if to_addr in _addresses(b", ".join(signed).decode("utf-8", "replace")):
             return True
     return False
 
 
 def _addresses(value: str) -> set[str]:
-    text = " ".join(value[:4000].split())
-    return {a.strip().lower() for _, a in getaddresses([text]) if "@" in a}
+    """The addresses of a To:/Cc: value, read as inbound.py reads them (cut
+    first: the address parser is slow on long values and recurses on nested
+    comments)."""
+    text = " ".join(value[: inbound.MAX_HEADER].split())
+    try:
+        found = [a for _, a in getaddresses([text])]
+    except (RecursionError, ValueError, IndexError):
+        found = inbound.ADDR_SPEC.findall(text)
+    return {a.strip().lower() for a in found if "@" in a}
 
 
 def _results_addressed(msg, from_domain: str, to_addr: str, verdict: Verdict) -> Verdict:
