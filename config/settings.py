@@ -266,10 +266,15 @@ MAIL_AUTH_SERVERS: str = ""
 # Verify DKIM signatures here too (dkimpy), aligned with From: as the From:
 # domain's DMARC record asks; DNS through MAIL_AUTH_DNS ("host" or
 # "host:port"; empty: the system's resolver), each lookup at most
-# MAIL_AUTH_DNS_TIMEOUT seconds.
+# MAIL_AUTH_DNS_TIMEOUT seconds and all lookups of one mail (DKIM keys and
+# DMARC records) together at most MAIL_AUTH_DNS_BUDGET seconds.  The receiver
+# checks mails in MAIL_AUTH_THREADS threads of their own, outside the
+# database transaction, so a mail whose DNS does not answer holds up no other.
 MAIL_AUTH_DKIM: bool = True
 MAIL_AUTH_DNS: str = ""
 MAIL_AUTH_DNS_TIMEOUT: float = 5.0
+MAIL_AUTH_DNS_BUDGET: float = 6.0
+MAIL_AUTH_THREADS: int = 32
 # A held mail's confirmation address works once, for this many hours; an
 # account is sent at most REPLY_CONFIRM_PER_HOUR confirmation requests an hour
 # (more forged mails in its name are kept but neither played nor answered).

@@ -79,8 +79,14 @@ def receive(
     via: str = "smtp",
     envelope_from: str | None = None,
     envelope_to: list[str] | None = None,
+    verdict: authentication.Verdict | None = None,
 ) -> InboundMail | None:
     """Handle one incoming mail; None when it was handled before (same Message-ID).
+
+    Whether the mail is authenticated (``verdict``: the receiver checks it
+    in a thread of its own, see ``authenticate``; else it is checked here)
+    is known before the transaction starts: the check waits for DNS, and no
+    database lock is held meanwhile.
 
     The mail's row, what it did (moves, lobby changes, table talk) and its
     answers (outbox rows) commit in one transaction.  A process that dies or
@@ -102,15 +108,20 @@ def receive(
         mail = inbound.parse(raw, envelope_to, envelope_from)
     except inbound.Malformed as exc:
         return _keep_unread(raw, via, msg("Malformed mail (%(why)s); not read.", why=str(exc)))
-    replies = reply_menu.addresses(mailer.settings)
-    to_addr = next((a for a in mail.recipients if replies.is_ours(a)), "")
+    to_addr = reply_address(mail, mailer.settings)
+    if verdict is None:
+        try:
+            verdict = authenticate(mail, raw, mailer.settings)
+        except Exception:  # noqa: BLE001 - a bug in checking proves nothing
+            log.exception("could not check mail %s", mail.message_id)
+            verdict = authentication.Verdict(False, "the check failed")
     try:
         with db.atomic():
             row = _record(mail, raw, to_addr, via)
             if row is None:
                 metrics.count_inbound("duplicate")
                 return None
-            result = _handle(mail, to_addr, row, mailer, raw)
+            result = _handle(mail, to_addr, row, mailer, verdict)
             outcome = _outcome(result)
             row.status, row.outcome = result.status, outcome
             row.outcome_words = _as_json(outcome)
@@ -122,6 +133,29 @@ def receive(
     except Exception:  # noqa: BLE001 - a bug or an unhandleable mail must not come back for ever
         log.exception("could not handle mail %s", mail.message_id)
         return _keep_failed(mail, raw, to_addr, via, mailer)
+
+
+def reply_address(mail: ParsedMail, settings) -> str:
+    """The first of the mail's recipients that is a reply address of ours."""
+    replies = reply_menu.addresses(settings)
+    return next((a for a in mail.recipients if replies.is_ours(a)), "")
+
+
+def authenticate(mail: ParsedMail, raw: bytes, settings) -> authentication.Verdict:
+    """Whether ``mail`` is proven to come from its From: and to be signed
+    for the reply address it acts on (mail/authentication.py).  Mail that
+    is never acted on as its sender's (a machine's, one to no address of
+    ours, a confirmation) is not checked: no DNS for it."""
+    to_addr = reply_address(mail, settings)
+    if mail.automatic or not mail.sender or not to_addr:
+        return authentication.Verdict(False, "not checked")
+    try:
+        target = reply_menu.addresses(settings).read(to_addr)
+    except AddressError:
+        return authentication.Verdict(False, "not checked")
+    if target.kind == CONFIRM:
+        return authentication.Verdict(False, "not checked")
+    return authentication.check(raw, mail.sender, settings, to_addr)
 
 
 def _record(mail: ParsedMail, raw: bytes, to_addr: str, via: str) -> InboundMail | None:
@@ -260,7 +294,11 @@ def _w(text) -> Words:
 
 
 def _handle(
-    mail: ParsedMail, to_addr: str, row: InboundMail, mailer: Mailer, raw: bytes = b""
+    mail: ParsedMail,
+    to_addr: str,
+    row: InboundMail,
+    mailer: Mailer,
+    verdict: authentication.Verdict,
 ) -> Result:
     if mail.automatic:
         return Result(
@@ -284,7 +322,6 @@ def _handle(
         return _confirmed(mail, target, game, row, mailer)
     user = User.get_or_none(User.email == mail.sender)
     user = user if user is not None and user.verified else None
-    verdict = authentication.check(raw, mail.sender, mailer.settings)
     if not verdict.authenticated:
         return _hold(mail, target, game, user, row, mailer, verdict.how)
     if user is not None:

@@ -511,3 +511,38 @@ def test_a_digest_reader_still_hears_of_turns_and_quiet_hours_put_off_the_rest(
             ).next_attempt_at
             == noon
         )
+
+
+# Each IPv6 form that leads to an IPv4 address in a private range; ``ipaddress``
+# calls all but the first global.
+EMBEDDED_PRIVATE = [
+    "::ffff:127.0.0.1",  # IPv4-mapped
+    "::7f00:1",  # IPv4-compatible ::127.0.0.1
+    "::a00:1",  # IPv4-compatible ::10.0.0.1
+    "64:ff9b::7f00:1",  # NAT64, well-known prefix
+    "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254 (cloud metadata)
+    "64:ff9b:1::a00:1",  # NAT64, local-use prefix, /96
+    "64:ff9b:1:7f00:1::",  # NAT64, local-use prefix, /48
+    "2002:7f00:1::",  # 6to4 of 127.0.0.1
+    "2002:c0a8:105::1",  # 6to4 of 192.168.1.5
+    "2001:0:4136:e378:8000:63bf:80ff:fffe",  # Teredo, client 127.0.0.1
+    "2001:0:a00:1::1",  # Teredo, server 10.0.0.1
+]
+
+
+@pytest.mark.parametrize("address", EMBEDDED_PRIVATE)
+def test_ipv6_forms_embedding_a_private_ipv4_are_refused_at_save_and_send(address):
+    settings = {"SECRET_KEY": "k", "NOTIFY_ALLOW_PRIVATE_HOSTS": False}
+    assert not guard.is_public(address)
+    # When a channel is saved (and checked again before each notice).
+    with pytest.raises(channels.ChannelError, match="private network"):
+        channels.check(settings, f"http://[{address}]:8080/hook")
+    # When the notice connects: refused before any packet leaves.
+    with transport.guarded(settings), pytest.raises(requests.ConnectionError) as caught:
+        requests.get(f"http://[{address}]:8080/", timeout=2)
+    assert "not a public address" in str(caught.value)
+
+
+def test_ipv6_forms_embedding_a_public_ipv4_stay_public():
+    for address in ("64:ff9b::808:808", "2002:808:808::1", "2606:4700:4700::1111", "8.8.8.8"):
+        assert guard.is_public(address), address
