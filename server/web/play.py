@@ -45,11 +45,11 @@ from server.services import (
     deliveries,
     games,
     model_rows,
-    profiles,
     proposals,
     rematches,
     sessions,
     tenures,
+    visibility,
 )
 from server.services import table_talk as table_talk_service
 from server.services.clock import deadlines, own_time, vacations, while_away
@@ -102,7 +102,7 @@ def game(game_id: int):
     seat = seat_access.viewer_seat_in(game.id, seats)
     if seat is None and not current_user.is_authenticated:
         return current_app.login_manager.unauthorized()
-    if game.private and seat is None and not profiles.may_see_private(game, current_user):
+    if not visibility.may_see(game, current_user, seat):
         abort(404)  # a private game is not there for outsiders
     if game.status == "open":
         return redirect(url_for("lobby.lobby", game_id=game_id))

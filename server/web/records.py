@@ -10,7 +10,7 @@ from flask_login import current_user
 
 from engine.words import N_
 from server.models import Game, Seat
-from server.services import profiles, tenures
+from server.services import tenures, visibility
 from server.services.seat_views import board, log_lines, outcome_rows, seat_names
 from server.services.state_store import replay, rules
 from server.web import drawings, seat_access, urls
@@ -27,7 +27,7 @@ def viewable(game_id: int) -> tuple[Game, Seat | None]:
     seat = seat_access.viewer_seat(game)
     if seat is None and not current_user.is_authenticated:
         abort(current_app.login_manager.unauthorized())
-    if game.private and seat is None and not profiles.may_see_private(game, current_user):
+    if not visibility.may_see(game, current_user, seat):
         abort(404)
     return game, seat
 

@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 
 from engine.words import N_
 from server.models import Game, Seat
-from server.services import games
+from server.services import games, visibility
 from server.web.api import problems, schemas, views
 from server.web.api.auth import needs
 from server.web.lobby import may_join
@@ -25,6 +25,15 @@ documented = problems.documented(bp)
 
 def _game(game_id: int) -> Game:
     return Game.get_or_none(Game.id == game_id) or abort(404, N_("There is no such game."))
+
+
+def _seen_game(game_id: int) -> Game:
+    """The game, for a caller who may see it; else the 404 of no game."""
+    game = _game(game_id)
+    seat = Seat.get_or_none((Seat.game == game.id) & (Seat.user == g.api_user.id))
+    if not visibility.may_see(game, g.api_user, seat):
+        abort(404, N_("There is no such game."))
+    return game
 
 
 @bp.get("")
@@ -45,6 +54,9 @@ def join(game_id: int, seat: int, token: str):
     """Take a seat (1-based): invited by mail, or with the game's join link token."""
     game = _game(game_id)
     if not may_join(game, g.api_user, token):
+        # A private lobby is not there for those it does not invite.
+        if game.private:
+            abort(404, N_("There is no such game."))
         abort(403, N_("You are not invited to this game."))
     games.join(game_id, g.api_user, seat - 1)
     return views.lobby_game(game, g.api_user)
@@ -56,7 +68,7 @@ def join(game_id: int, seat: int, token: str):
 @bp.response(200, schemas.Done)
 def leave(game_id: int):
     """Leave the seat you took (the host cannot)."""
-    _game(game_id)
+    _seen_game(game_id)
     games.leave(game_id, g.api_user)
     return {"message": problems.words(N_("You left the game."))}
 
@@ -67,7 +79,7 @@ def leave(game_id: int):
 @bp.response(200, schemas.GameSummary)
 def start(game_id: int):
     """Start the game with the filled seats (the host)."""
-    _game(game_id)
+    _seen_game(game_id)
     game = games.start(game_id, g.api_user, current_app.extensions["pbem_mailer"])
     return views.summary(
         game, Seat.get_or_none((Seat.game == game.id) & (Seat.user == g.api_user.id))

@@ -14,6 +14,7 @@ from flask_smorest import Blueprint
 from engine.words import N_
 from server.models import Game, Seat
 from server.services import table_talk as talk_service
+from server.services import visibility
 from server.services.moves import play
 from server.services.seat_views import table_talk
 from server.services.state_store import game_with_snapshot
@@ -103,6 +104,8 @@ def game(game_id: int, since: int | None):
     """The game as your seat sees it: board, prompt, legal moves labelled in
     your language, deadline, and the log (after ``since``, or its last lines)."""
     found = game_with_snapshot(game_id) or abort(404, N_("There is no such game."))
+    if not visibility.may_see(found, me(), my_seat(game_id)):
+        abort(404, N_("There is no such game."))
     if found.status in ("open", "closed"):
         abort(409, N_("This game has not started yet."))
     return views.game_view(found, me(), language(), since)
@@ -116,12 +119,7 @@ def game(game_id: int, since: int | None):
 def move(game_id: int, seq: int, action: dict):
     """Play one of your legal moves, with the game's ``seq`` you chose it at:
     a stale ``seq`` is refused (409), as on the game page."""
-    seat = my_seat(game_id)
-    if seat is None:
-        abort(
-            403 if Game.get_or_none(Game.id == game_id) else 404,
-            N_("You have no seat in this game."),
-        )
+    seat = my_seat(game_id) or abort(*_no_seat(game_id, N_("You have no seat in this game.")))
     if seat.withdrawn:
         abort(403, N_("You left this game: your seat passes automatically."))
     played = play(
@@ -140,9 +138,17 @@ def move(game_id: int, seq: int, action: dict):
     }
 
 
+def _no_seat(game_id: int, why: str) -> tuple[int, str]:
+    """The answer to a caller without a seat: 403 with ``why`` where they may
+    see the game, the 404 of a game that does not exist where they may not."""
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None or not visibility.may_see(game, me(), None):
+        return 404, N_("There is no such game.")
+    return 403, why
+
+
 def _talk_seat(game_id: int) -> Seat:
-    Game.get_or_none(Game.id == game_id) or abort(404, N_("There is no such game."))
-    return my_seat(game_id) or abort(403, N_("Only the players talk at this table."))
+    return my_seat(game_id) or abort(*_no_seat(game_id, N_("Only the players talk at this table.")))
 
 
 @bp.route("/games/<int:game_id>/talk")
