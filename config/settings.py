@@ -195,6 +195,9 @@ RATELIMIT_INVITE_PER_USER: str = "10 per hour; 50 per day"
 RATELIMIT_NEW_LINK_PER_USER: str = "5 per hour"
 # Requests one personal access token may make to the API (/api/v1).
 RATELIMIT_API_PER_TOKEN: str = "120 per minute; 3000 per hour"
+# Requests without a valid token one client address may make to the API;
+# past it the client is refused before any token is looked up.
+RATELIMIT_API_AUTH_FAILURES: str = "20 per minute; 200 per hour"
 # Prefix of the rate-limit keys in that store (several sites may share one).
 RATELIMIT_KEY_PREFIX: str = "pbem"
 

@@ -18,7 +18,7 @@ from engine.words import N_, msg
 from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import BrowserSession, User, utcnow
-from server.services import sessions
+from server.services import api_tokens, sessions
 
 # What the forms accept as an email address: one @, a dot in the domain, and
 # none of the characters that would split an address list or a header.
@@ -125,7 +125,7 @@ def set_password(user: User, password: str) -> None:
     user.email_verified_at = user.email_verified_at or utcnow()
     with db.atomic():
         user.save(only=[User.password_hash, User.session_token, User.email_verified_at])
-        sessions.end_all(user.id)
+        signed_out_everywhere(user.id)
 
 
 def has_password(user: User) -> bool:
@@ -172,7 +172,7 @@ def change_address(user: User, new_email: str) -> None:
             User.update(
                 email=new_email, email_verified_at=utcnow(), session_token=secrets.token_hex(16)
             ).where(User.id == user.id).execute()
-            sessions.end_all(user.id)
+            signed_out_everywhere(user.id)
     except IntegrityError:
         raise AccountError(N_("Another account uses that address now.")) from None
 
@@ -209,7 +209,15 @@ def end_all_sessions(user: User) -> None:
     token (confirm, reset, address change) stops working."""
     with db.atomic():
         User.update(session_token=secrets.token_hex(16)).where(User.id == user.id).execute()
-        sessions.end_all(user.id)
+        signed_out_everywhere(user.id)
+
+
+def signed_out_everywhere(user_id: int) -> None:
+    """No way in left but the password: every browser session and every API
+    token of the account ends (call inside the transaction that changes the
+    account's session token)."""
+    sessions.end_all(user_id)
+    api_tokens.revoke_all(user_id)
 
 
 def _check_password(password: str) -> None:

@@ -99,3 +99,13 @@ def revoke(user: User, token_id: int, now: dt.datetime | None = None) -> bool:
         )
         .execute()
     )
+
+
+def revoke_all(user_id: int, now: dt.datetime | None = None) -> int:
+    """Every live token of the account ends (signing out everywhere, a new
+    password, a new address): a token is a way in like a session."""
+    return (
+        ApiToken.update(revoked_at=now or utcnow())
+        .where((ApiToken.user == user_id) & ApiToken.revoked_at.is_null())
+        .execute()
+    )

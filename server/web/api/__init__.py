@@ -38,7 +38,6 @@ def _set_up(bp) -> None:
     csrf.exempt(bp)  # cookies are not read there: nothing to forge
     bp.before_request(auth.authenticate)
     bp.before_request(readable_body)
-    auth.per_token(bp)
     problems.init_blueprint(bp)
 
 

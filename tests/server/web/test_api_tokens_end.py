@@ -72,3 +72,30 @@ def test_a_new_address_ends_the_api_tokens_and_another_accounts_stay(app):
     client = app.test_client()
     assert not works(client, token)
     assert works(client, others)
+
+
+def test_made_up_tokens_are_limited_per_client_without_a_row_each(sqlite_url, smtp, tmp_path):
+    """Guessing tokens: the client is refused once over the limit, before any
+    token is looked up (a good token from it too, until the window ends),
+    and the guesses leave one count per client address, not one per token."""
+    from conftest import make_app
+
+    from server.models import RateCount
+
+    app = make_app(sqlite_url, smtp, tmp_path, RATELIMIT_API_AUTH_FAILURES="5 per minute")
+    _, good = account_with_token(app)
+    client = app.test_client()
+    answers = [
+        client.get("/api/v1/me", headers=bearer(f"pbem_guess{i}")).status_code for i in range(40)
+    ]
+    assert answers[:5] == [401] * 5 and set(answers[5:]) == {429}
+    refused = client.get("/api/v1/me", headers=bearer(good))
+    assert refused.status_code == 429
+    assert refused.content_type == "application/problem+json"
+    assert "valid token" in refused.get_json()["detail"]
+    other_client = client.get(
+        "/api/v1/me", headers=bearer(good), environ_base={"REMOTE_ADDR": "10.1.2.3"}
+    )
+    assert other_client.status_code == 200
+    with app.app_context(), db.connection_context():
+        assert RateCount.select().count() <= 4  # per window and client, not per guess
