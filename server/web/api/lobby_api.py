@@ -56,7 +56,9 @@ def join(game_id: int, seat: int, token: str):
 @bp.response(200, schemas.Done)
 def leave(game_id: int):
     """Leave the seat you took (the host cannot)."""
-    _game(game_id)
+    game = _game(game_id)
+    if not may_join(game, g.api_user, None):  # a stranger learns nothing of a private lobby
+        abort(404, N_("There is no such game."))
     games.leave(game_id, g.api_user)
     return {"message": problems.words(N_("You left the game."))}
 
