@@ -33,7 +33,9 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 
 # The same log form as the other processes (LOG_FORMAT: text or json).
-logconfig_dict = config_dict(os.environ.get("LOG_FORMAT", "text"), loglevel)
+# The access log goes where PBEM_ACCESS_LOG says (logconfig_dict replaces
+# gunicorn's own handling of ``accesslog``), tokens masked.
+logconfig_dict = config_dict(os.environ.get("LOG_FORMAT", "text"), loglevel, accesslog)
 
 # Prometheus metrics from every worker (server/services/metrics.py): each
 # writes its values into this folder and /metrics adds them up.  It must be

@@ -312,6 +312,10 @@ METRICS_TOKEN: str = ""
 # The log's form: "text" (one line per event, for people) or "json" (one
 # JSON object per line: time, level, logger, message, and the traceback).
 LOG_FORMAT: str = "text"
+# Where the web server's access log goes (read by config/gunicorn.conf.py
+# from the environment): "-" for stderr, or a file's path ("/dev/null": no
+# access log).  Tokens in paths and query strings are masked in every line.
+PBEM_ACCESS_LOG: str = "-"
 
 # The API's long poll (GET /api/v1/wait): the longest a client may wait for
 # its turn, in seconds.  Each waiting client holds one web worker thread for

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import sys
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -42,9 +43,38 @@ def formatter(log_format: str) -> logging.Formatter:
     return logging.Formatter(FORMAT)
 
 
-def config_dict(log_format: str, level: str) -> dict:
+# Links carry signed tokens (confirmation, sign-in, join, unsubscribe) in the
+# path or the query; anyone who reads the log could use them.  Every long
+# run of token characters is masked: ids, words and dates are shorter.
+TOKEN = re.compile(r"[A-Za-z0-9_\-.~%]{20,}")
+
+
+def mask_tokens(line: str) -> str:
+    return TOKEN.sub("[token]", line)
+
+
+class MaskTokens(logging.Filter):
+    """Masks tokens in a record's message (the access log's request line,
+    referrer)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = mask_tokens(record.getMessage()), None
+        return True
+
+
+def access_handler(access_log: str) -> dict:
+    """Where PBEM_ACCESS_LOG says: "-" (stderr, the default) or a file."""
+    if access_log in ("", "-"):
+        where: dict = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr"}
+    else:  # WatchedFileHandler: logrotate may move the file
+        where = {"class": "logging.handlers.WatchedFileHandler", "filename": access_log}
+    return dict(where, formatter="pbem", filters=["mask_tokens"])
+
+
+def config_dict(log_format: str, level: str, access_log: str = "-") -> dict:
     """The same logging for gunicorn (its ``logconfig_dict``): its own
-    messages, its access log and the app's, one form for all."""
+    messages, its access log (to ``access_log``, tokens masked) and the
+    app's, one form for all."""
     handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "pbem"}
     made = (
         {"()": "server.processes.logs.JsonFormatter"}
@@ -56,11 +86,12 @@ def config_dict(log_format: str, level: str) -> dict:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"pbem": made},
-        "handlers": {"stderr": handler},
+        "filters": {"mask_tokens": {"()": "server.processes.logs.MaskTokens"}},
+        "handlers": {"stderr": handler, "access": access_handler(access_log)},
         "root": {"level": level, "handlers": ["stderr"]},
         "loggers": {
-            name: {"level": level, "handlers": ["stderr"], "propagate": False}
-            for name in ("gunicorn.error", "gunicorn.access")
+            "gunicorn.error": {"level": level, "handlers": ["stderr"], "propagate": False},
+            "gunicorn.access": {"level": level, "handlers": ["access"], "propagate": False},
         },
     }
 

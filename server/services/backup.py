@@ -45,8 +45,34 @@ def backup(url: str, target: Path, settings: dict | None = None) -> str:
     raise BackupError(f"no backup for {type(database).__name__}")
 
 
-def restore(url: str, source: Path, settings: dict | None = None) -> str:
-    """Restore ``source`` into the empty database at ``url``; a summary."""
+RESTORED = "not sent: restored from backup"
+
+
+def restore(url: str, source: Path, settings: dict | None = None, resend: bool = False) -> str:
+    """Restore ``source`` into the empty database at ``url``; a summary.
+
+    Mail and notices that were queued when the backup was made have most
+    likely gone out from the live site since: unless ``resend``, they are
+    marked failed (for good, so no sender retries them) with ``RESTORED``
+    as the reason, and the summary says how many."""
+    summary = _restore(url, source, settings)
+    if resend:
+        return summary + "; queued mail and notices left queued: they go out again"
+    return summary + "; " + _hold_queued(make_database(url, settings))
+
+
+def _hold_queued(database) -> str:
+    with database.connection_context(), database.atomic():
+        held = database.execute_sql(
+            "UPDATE outbox SET status = 'failed', permanent = %s, last_error = %s,"
+            " claimed_until = NULL, claimed_by = ''"
+            " WHERE status IN ('queued', 'deferred')".replace("%s", database.param),
+            (True, RESTORED),
+        ).rowcount
+    return f"{held} queued mail(s) and notice(s) marked {RESTORED!r} (--resend-queued keeps them)"
+
+
+def _restore(url: str, source: Path, settings: dict | None) -> str:
     if not source.is_file():
         raise BackupError(f"{source}: no such file")
     database = make_database(url, settings)
@@ -160,11 +186,18 @@ def backup_command(file: Path):
 
 @click.command("restore")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--resend-queued",
+    is_flag=True,
+    help="Leave the mail and notices queued in the backup queued: they go out again.",
+)
 @with_appcontext
-def restore_command(file: Path):
+def restore_command(file: Path, resend_queued: bool):
     """Restore FILE (made by pbem backup) into the database DATABASE_URL
-    names, which must be new and empty; then run pbem verify."""
-    _run(restore, file)
+    names, which must be new and empty; then run pbem verify.  Mail and
+    notices queued in the backup are marked not sent (the live site most
+    likely sent them since), unless --resend-queued."""
+    _run(lambda url, source, settings: restore(url, source, settings, resend_queued), file)
 
 
 def _run(action, file: Path) -> None:

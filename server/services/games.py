@@ -269,16 +269,20 @@ def join(game_id: int, user: User, index: int) -> Seat:
 
 
 def leave(game_id: int, user: User) -> bool:
-    """Give up the user's seat in a lobby; False when they had none."""
+    """Give up the user's seat in a lobby.  Someone without a seat is refused
+    (nothing changes): saying "you left" would tell them they had one."""
     with db.atomic():
         game = get_open_game(game_id)
         if game.host_id == user.id:
             raise LobbyError(N_("The host cannot leave; start the game or cancel it."))
-        return bool(
+        left = (
             Seat.update(user=None, joined_at=None)
             .where((Seat.game == game.id) & (Seat.user == user.id))
             .execute()
         )
+        if not left:
+            raise LobbyError(N_("You have no seat in this game."))
+        return True
 
 
 def start(game_id: int, user: User, mailer: Mailer) -> Game:

@@ -754,8 +754,7 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
         seat = games.join(game.id, user, int(words[1]) - 1)
         return msg("You sit in seat %(seat)s.", seat=seat.index + 1)
     if command == "leave" and len(words) == 1:
-        if not games.leave(game.id, user):
-            raise Unreadable(N_("you have no seat in this game."))
+        games.leave(game.id, user)
         return msg("You left the game.")
     if command == "start" and len(words) == 1:
         games.start(game.id, user, mailer)

@@ -185,7 +185,7 @@ def lobby(game_id: int):
     if game.status != "open":
         return redirect(url_for("play.game", game_id=game_id))
     if not may_join(game, current_user, token=None):
-        abort(403)
+        abort(404)  # a stranger cannot tell a private lobby from no game
     return render_lobby(game, token="")
 
 
@@ -292,6 +292,9 @@ def seat_bot(game_id: int):
 def leave(game_id: int):
     if not EmptyForm().validate_on_submit():
         abort(400)
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None or not may_join(game, current_user, token=None):
+        abort(404)  # the same answer for a private lobby as for no game
     open_games.leave(game_id, current_user, mailer())
     flash(_("You left the game."))
     return redirect(url_for("lobby.index"))

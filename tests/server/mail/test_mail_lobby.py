@@ -100,6 +100,6 @@ def test_leave_by_mail_and_the_host_hears_of_it(rapp, smtp, send_mail, receiver)
     assert any("Guest left the game." in n for n in news), news
     send(receiver.port, write_reply(answer, "guest@example.org", "/leave"))
     (refused,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)
-    assert "you have no seat in this game" in body_of(refused)
+    assert "You have no seat in this game." in body_of(refused)
     with rapp.app_context(), db.connection_context():
         assert Game.get_by_id(game_id).status == "open"

@@ -23,6 +23,14 @@ def counts(url: str) -> dict:
         return {t: database.execute_sql(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
 
 
+def queued_count(url: str) -> int:
+    database = make_database(url)
+    with database.connection_context():
+        return database.execute_sql(
+            "SELECT COUNT(*) FROM outbox WHERE status IN ('queued', 'deferred')"
+        ).fetchone()[0]
+
+
 @pytest.fixture
 def new_database(db_url, tmp_path):
     """An empty database of the same kind: a new SQLite file, or a new
@@ -51,9 +59,21 @@ def test_backup_restore_into_a_new_database_and_every_log_replays(
     made = pbem(db_url, tmp_path, "backup", str(backup_file))
     assert made.returncode == 0, made.stderr
     assert backup_file.stat().st_size > 0
+    queued = queued_count(db_url)
+    assert queued > 0
     restored = pbem(new_database, tmp_path, "restore", str(backup_file))
     assert restored.returncode == 0, restored.stderr
     assert counts(new_database) == before
+    # The mail queued at the backup went out from the live site since: the
+    # restore marks it not sent, and says so.
+    assert f"{queued} queued mail(s) and notice(s) marked" in restored.stdout
+    assert queued_count(new_database) == 0
+    database = make_database(new_database)
+    with database.connection_context():
+        reasons = database.execute_sql(
+            "SELECT COUNT(*) FROM outbox WHERE last_error = 'not sent: restored from backup'"
+        ).fetchone()[0]
+    assert reasons == queued
     checked = pbem(new_database, tmp_path, "verify")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.strip() == "3 game(s) checked, 0 differ"
