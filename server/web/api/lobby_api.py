@@ -54,10 +54,8 @@ def join(game_id: int, seat: int, token: str):
     """Take a seat (1-based): invited by mail, or with the game's join link token."""
     game = _game(game_id)
     if not may_join(game, g.api_user, token):
-        # A private lobby is not there for those it does not invite.
-        if game.private:
-            abort(404, N_("There is no such game."))
-        abort(403, N_("You are not invited to this game."))
+        # An unlisted lobby is not there for those it does not invite.
+        abort(404, N_("There is no such game."))
     games.join(game_id, g.api_user, seat - 1)
     return views.lobby_game(game, g.api_user)
 
