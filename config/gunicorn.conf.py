@@ -10,11 +10,18 @@ from server.processes.logs import config_dict
 
 # Where to listen: behind a reverse proxy on the same machine, loopback.
 bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")
-# Sync workers: a request is a few milliseconds of database work.
+# Threaded workers: a request is a few milliseconds of database work, but an
+# API long poll (GET /api/v1/wait) waits up to API_WAIT_MAX_SECONDS; with a
+# thread each it holds one thread, not a whole worker.
+worker_class = "gthread"
 workers = int(os.environ.get("PBEM_WORKERS", 2 * multiprocessing.cpu_count() + 1))
-# Each API long poll (GET /api/v1/wait) holds a thread for up to
-# API_WAIT_MAX_SECONDS: a site with API bots wants PBEM_THREADS above 1.
-threads = int(os.environ.get("PBEM_THREADS", 1))
+threads = int(os.environ.get("PBEM_THREADS", 16))
+# A worker takes no more connections than it has threads: one whose threads
+# all wait leaves new requests (a page, /healthz) to a worker with a free
+# thread instead of queueing them behind the waits.  So no idle keep-alive
+# connections either (the proxy opens one per request).
+worker_connections = threads
+keepalive = 0
 timeout = 30
 graceful_timeout = 30
 # Restart workers now and then: bounded memory over months of uptime.

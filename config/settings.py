@@ -317,9 +317,14 @@ LOG_FORMAT: str = "text"
 # access log).  Tokens in paths and query strings are masked in every line.
 PBEM_ACCESS_LOG: str = "-"
 
-# The API's long poll (GET /api/v1/wait): the longest a client may wait for
-# its turn, in seconds.  Each waiting client holds one web worker thread for
-# that long (config/gunicorn.conf.py: PBEM_THREADS, 1 by default).
-API_WAIT_MAX_SECONDS: int = 60
+# The API's long poll (GET /api/v1/wait): the longest one wait lasts, in
+# seconds, whatever the client asks (up to 60); then it answers "timed out"
+# and the client asks again.  Keep it below the proxy's read timeout and
+# gunicorn's timeout (30).  Each open wait holds one thread of a gthread
+# worker (config/gunicorn.conf.py: PBEM_THREADS).
+API_WAIT_MAX_SECONDS: int = 25
+# Waits one account, and one token, may hold open at once (over every worker).
+API_WAITS_PER_ACCOUNT: int = 4
+API_WAITS_PER_TOKEN: int = 2
 # How often a waiting client's turns are looked up in the database, in seconds.
 API_WAIT_POLL_SECONDS: float = 1.0

@@ -5,8 +5,6 @@ schema), calls the same service as the page, and answers its schema."""
 
 from __future__ import annotations
 
-import time
-
 from flask import abort, current_app, g
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -18,7 +16,7 @@ from server.services import visibility
 from server.services.moves import play
 from server.services.seat_views import table_talk
 from server.services.state_store import game_with_snapshot
-from server.web.api import problems, schemas, views
+from server.web.api import problems, schemas, views, waits
 from server.web.api.auth import needs
 from server.web.api.problems import language
 
@@ -84,15 +82,13 @@ def notifications():
 @bp.response(200, schemas.Waited)
 def wait(timeout: int):
     """Answers as soon as a game waits for your move, or after ``timeout``
-    seconds (at most API_WAIT_MAX_SECONDS).  Each waiting client holds one
-    web worker thread meanwhile."""
-    end = time.monotonic() + min(timeout, current_app.config["API_WAIT_MAX_SECONDS"])
-    every = current_app.config["API_WAIT_POLL_SECONDS"]
-    while True:
-        games = views.turns(me())
-        if games or time.monotonic() >= end:
-            return {"games": games, "timed_out": not games}
-        time.sleep(min(every, max(end - time.monotonic(), 0)))
+    seconds, or sooner: at most API_WAIT_MAX_SECONDS (25 by default), after
+    which ``timed_out`` says to ask again.  An account holds at most
+    API_WAITS_PER_ACCOUNT waits open at once (API_WAITS_PER_TOKEN a token);
+    one more is a 429 problem."""
+    with waits.held(me().id, g.api_token.token_hash):
+        games = waits.turns_within(timeout, lambda: views.turns(me()))
+    return {"games": games, "timed_out": not games}
 
 
 @bp.get("/games/<int:game_id>")
