@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import g, render_template, request
 from flask_wtf.csrf import CSRFError
 from peewee import InterfaceError, InternalError, OperationalError
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from engine import IllegalMove
 from engine.words import N_, msg
@@ -45,6 +45,13 @@ def page(status: int, message: str, template: str = "errors/error.html", **extra
     title, message = readable(TITLES.get(status, N_("Error"))), readable(message)
     extra.setdefault("unchanged", True)
     return render_template(template, status=status, title=title, message=message, **extra), status
+
+
+def allowed_methods(exc: HTTPException) -> dict:
+    """A 405's ``Allow`` header (RFC 9110 wants it), which a handler that
+    builds its own answer would otherwise drop."""
+    methods = getattr(exc, "valid_methods", None) if isinstance(exc, MethodNotAllowed) else None
+    return {"Allow": ", ".join(sorted(methods))} if methods else {}
 
 
 def said(exc: Exception) -> str:
@@ -107,7 +114,8 @@ def init_app(app) -> None:
             return from_http(exc)
         # Werkzeug's own description is English: ours instead.
         told = exc.description if exc.description != type(exc).description else ""
-        return page(exc.code or 500, told or DESCRIPTIONS.get(exc.code, ""))
+        body, status = page(exc.code or 500, told or DESCRIPTIONS.get(exc.code, ""))
+        return body, status, allowed_methods(exc)
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)

@@ -16,7 +16,7 @@ from server.db import CommitUnknown
 from server.i18n import DEFAULT, LANGUAGES, known, say
 from server.services.moves import MoveRejected
 from server.web.api.schemas import Problem
-from server.web.errors import TITLES, said
+from server.web.errors import TITLES, allowed_methods, said
 
 MEDIA_TYPE = "application/problem+json"
 # What any operation may answer besides its success: the OpenAPI document says so.
@@ -76,7 +76,7 @@ def problem(status: int, detail, errors: dict | None = None, headers: dict | Non
 def from_http(exc: HTTPException):
     data = getattr(exc, "data", None) or {}
     errors = data.get("messages") or data.get("errors")
-    headers = dict(data.get("headers") or {})
+    headers = dict(data.get("headers") or {}, **allowed_methods(exc))
     if exc.code == 401:
         headers["WWW-Authenticate"] = "Bearer"
     detail = exc.description or ""
