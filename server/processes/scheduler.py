@@ -7,8 +7,10 @@ reminder times live in our tables, so a restart simply catches up: overdue
 timeouts are played in deadline order, reminders that are past their
 deadline are skipped.  Several scheduler processes may run at once; the
 sweep claims each due row atomically, in the name of this process
-(host:pid:nonce), and a scheduler that starts frees at once the claims of a
-dead one on the same host instead of waiting out their lease.
+(host:pid:nonce); a running scheduler frees every RELEASE_EVERY seconds the
+claims of a dead one on the same host and acts on those seats at once,
+instead of waiting out their lease (SCHEDULER_LEASE_SECONDS, what a
+scheduler on another host waits).
 
 While the database is down, each failed run is one log line and the next
 try waits, doubling from the interval up to DATABASE_ERROR_BACKOFF_MAX.
@@ -34,6 +36,8 @@ from server.services import metrics
 from server.services.clock.sweep import release_dead_claims, run_bots, sweep
 
 log = logging.getLogger("pbem.scheduler")
+# How often a running scheduler looks for this host's dead schedulers' claims.
+RELEASE_EVERY = 2.0
 
 
 class Scheduler:
@@ -44,7 +48,7 @@ class Scheduler:
         self.settings, self.database = settings, database
         self.mailer = Mailer(settings)
         self.holder = holder_id()
-        self.released = False
+        self.released_at = -RELEASE_EVERY  # time.monotonic() of the last look
         self.backoff = Backoff(
             "scheduler",
             log,
@@ -58,7 +62,8 @@ class Scheduler:
             return
         try:
             with self.database.connection_context():
-                self._release_once()
+                if self._release_dead() and job != self.sweep:
+                    self.sweep()  # the dead one's due seats now, not at the next sweep
                 job()
         except Exception as exc:  # noqa: BLE001 - a scheduler that exits stops every clock
             self.backoff.failed(exc)
@@ -66,12 +71,18 @@ class Scheduler:
             return
         self.backoff.succeeded()
 
-    def _release_once(self) -> None:
-        if not self.released:
-            freed = release_dead_claims(utcnow())
-            self.released = True
-            if freed:
-                log.warning("freed %d seat(s) claimed by a scheduler that is gone", freed)
+    def _release_dead(self) -> int:
+        """At start and then every RELEASE_EVERY seconds (the bots' job runs
+        every BOT_INTERVAL_SECONDS), free the claims of this host's
+        schedulers that died: a kill -9 leaves them until their lease ends,
+        and a running scheduler takes them over within seconds."""
+        if time.monotonic() - self.released_at < RELEASE_EVERY:
+            return 0
+        self.released_at = time.monotonic()
+        freed = release_dead_claims(utcnow())
+        if freed:
+            log.warning("freed %d seat(s) claimed by a scheduler that is gone", freed)
+        return freed
 
     def sweep(self) -> None:
         started = time.monotonic()
