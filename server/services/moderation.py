@@ -62,6 +62,10 @@ NEEDS_NEUTRAL = {
     "undo": "undo moves",
     "abandon": "abandon the game",
     "replace": "give a seat to someone else",
+    # Time is an advantage too: a host who plays may give another player
+    # more time alone, but not themselves, and may not stop every clock.
+    "extend": "give yourself more time",
+    "pause": "pause the game",
 }
 
 
@@ -330,6 +334,7 @@ def extend(
     *,
     mailer: Mailer,
     now: dt.datetime | None = None,
+    agreed_by=(),
 ) -> str:
     now, reason = now or utcnow(), _reason(reason)
     if not 1 <= hours <= 24 * 60:
@@ -337,6 +342,8 @@ def extend(
     with db.atomic():
         game = _begin(game_id, user, seq)
         seat = _seat(game, game.to_move)
+        if seat.user_id == user.id:
+            _require_neutral(user, game, "extend", agreed_by)
         if seat.withdrawn:
             raise ModerationError(N_("This seat passes automatically; replace the player instead."))
         name = seat_views.seat_names(game)[seat.index]
@@ -431,12 +438,14 @@ def pause(
     *,
     mailer: Mailer,
     now: dt.datetime | None = None,
+    agreed_by=(),
 ) -> str:
     now, reason = now or utcnow(), _reason(reason)
     with db.atomic():
         game = _begin(game_id, user, seq)
         if game.paused:
             raise ModerationError(N_("The game is paused already."))
+        _require_neutral(user, game, "pause", agreed_by)
         text = _said(
             msg(
                 "%(who)s (moderator) paused the game: the clocks stop and nobody can "

@@ -27,6 +27,8 @@ SERVICES: dict[str, Callable[..., str]] = {
     "remove": moderation.remove,
     "undo": moderation.undo,
     "abandon": moderation.abandon,
+    "extend": moderation.extend,
+    "pause": moderation.pause,
 }
 
 
@@ -258,4 +260,13 @@ def describe(game: Game, action: str, params: dict) -> str:
         return msg("remove %(who)s from the game", who=who)
     if action == "undo":
         return nmsg("undo the last move", "undo the last %(n)s moves", params.get("count", 1))
+    if action == "extend":
+        return nmsg(
+            "give %(who)s %(n)s more hour",
+            "give %(who)s %(n)s more hours",
+            params.get("hours", 1),
+            who=names[game.to_move] if game.to_move is not None else "?",
+        )
+    if action == "pause":
+        return msg("pause the game (the clocks stop until it resumes)")
     return {"abandon": msg("abandon the game as it stands")}[action]

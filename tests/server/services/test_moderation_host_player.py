@@ -1,7 +1,6 @@
-"""A host who also plays (issue 12, item 9) may pause, resume and extend the
-deadline; undoing moves, playing another player's default move, removing a
-player, giving any seat to someone else (issue 24: an absent or departed one
-too) and abandoning the game need a site moderator or the agreement of every
+"""A host who also plays may resume and give another player more time;
+giving herself more time, pausing, undoing moves, playing another player's default move, removing a
+player, giving any seat to someone else (an absent or departed one too) and abandoning the game need a site moderator or the agreement of every
 other player, on the record.  SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -120,18 +119,45 @@ def seat_rows(app, gid: int) -> list:
     )
 
 
-@pytest.mark.parametrize(
-    "action,values",
-    [
-        ("pause", {}),
-        ("extend", {"hours": "12"}),
-    ],
-)
-def test_a_playing_host_keeps_the_harmless_powers(table, action, values):
+def test_a_playing_host_gives_another_player_time_alone(table):
     gid, host = table.game_id, table.clients[0]
+    _to_move_not_host(table)
     before = table.game().seq
-    assert moderate(host, gid, action, **values, **REASON).status_code == 200
+    page = moderate(host, gid, "extend", hours="12", **REASON)
+    assert page.status_code == 200 and "proposal is on the record" not in page.text
     assert table.game().seq == before + 1
+
+
+@pytest.mark.parametrize("action,values", [("pause", {}), ("extend", {"hours": "1440"})])
+def test_a_playing_host_only_proposes_giving_herself_time_or_pausing(table, action, values):
+    """Time is an advantage: a host who plays extends her own deadline or
+    pauses every clock only with the other players' yes (or a site
+    moderator does it)."""
+    app, gid, host = table.app, table.game_id, table.clients[0]
+    _to_move_host(table)
+    deadline = seat_row(app, gid, 0).deadline
+    page = moderate(host, gid, action, **values, **REASON)
+    assert page.status_code == 200 and "proposal is on the record" in page.text
+    assert seat_row(app, gid, 0).deadline == deadline and not table.game().paused
+    for client in table.clients[1:]:
+        answer(client, gid, "yes")
+    if action == "pause":
+        assert table.game().paused
+    else:
+        assert seat_row(app, gid, 0).deadline > deadline
+    assert "agreed by" in notes(app, gid)[-1].action["reason"]
+
+
+def _to_move_host(table):
+    moderator = site_moderator(table.app)
+    while table.game().to_move != 0:  # a site moderator plays the others' defaults
+        moderate(moderator, table.game_id, "default", **REASON)
+
+
+def _to_move_not_host(table):
+    moderator = site_moderator(table.app)
+    while table.game().to_move == 0:
+        moderate(moderator, table.game_id, "default", **REASON)
 
 
 def test_a_playing_host_proposes_even_an_absent_seats_replacement(table):
