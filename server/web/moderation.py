@@ -43,7 +43,7 @@ from engine.interface import name_seats
 from engine.words import N_, Words
 from server.db import db
 from server.i18n import say, translate
-from server.models import Event, Game, InboundMail, Seat, User, utcnow
+from server.models import Event, Game, InboundMail, Invitation, Seat, User, utcnow
 from server.services import (
     attention,
     bot_accounts,
@@ -270,6 +270,7 @@ def game_page(game: Game) -> dict:
         mail_failing=deliveries.failing_since(s.user.email for s in seats if s.user_id),
         failing_mails=deliveries.failing_mails(game),
         retry_form=EmptyForm(),
+        shown_addresses=shown_addresses(game, seats),
     )
     return dict(
         **mail,
@@ -290,6 +291,15 @@ def game_page(game: Game) -> dict:
         note_text=note_text,
         actors=ACTORS,
     )
+
+
+def shown_addresses(game: Game, seats) -> set[str]:
+    """The seats' addresses this reader may see: all of them for a site
+    moderator; for a host, only those she invited herself (the others joined
+    by the join link or were seated by a moderator: a name, not an address)."""
+    if current_user.is_moderator:
+        return {s.user.email for s in seats if s.user_id}
+    return {i.email for i in Invitation.select().where(Invitation.game == game.id)}
 
 
 # Who made a log row, as the log's column says it (the row keeps the code).

@@ -196,3 +196,16 @@ def test_a_proposal_that_could_not_be_carried_out_is_refused_at_once(table):
     refused = moderate(host, gid, "undo", count="5", reason="Back to the start")
     assert refused.status_code == 400 and "There are 1 moves to undo" in refused.text
     assert db_state(app, gid) == before and notes(app, gid) == []
+
+
+def test_a_host_sees_the_addresses_she_invited_and_only_names_of_the_others(table):
+    """Whoever joined by the join link (not invited by address) shows the
+    host a name, not an address; a site moderator sees every address."""
+    from server.models import Invitation
+
+    app, gid, host = table.app, table.game_id, table.clients[0]
+    by_link, invited = table.emails[1], table.emails[2]
+    in_db(app, lambda: Invitation.delete().where(Invitation.email == by_link).execute())
+    page = moderation_page(host, gid).text
+    assert by_link not in page and invited in page
+    assert by_link in moderation_page(site_moderator(app), gid).text
