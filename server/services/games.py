@@ -244,6 +244,23 @@ def check_invitation_limits(settings, user: User, emails: list[str]) -> None:
         )
 
 
+def may_sit(game: Game, user: User) -> bool:
+    """Whether ``user`` may take a seat without a join link: the lobby is
+    listed among the open games, or it is theirs, or they sit there already,
+    or their own address was invited.  (A mail to the lobby's reply address
+    proves no more than this: the address is shared by everyone it reached,
+    forwarded invitations included.)"""
+    if game.public or game.host_id == user.id:
+        return True
+    if Seat.select().where((Seat.game == game.id) & (Seat.user == user.id)).exists():
+        return True
+    return (
+        Invitation.select()
+        .where((Invitation.game == game.id) & (Invitation.email == user.email))
+        .exists()
+    )
+
+
 def join(game_id: int, user: User, index: int) -> Seat:
     """Take seat ``index`` (0-based), leaving the seat the user had."""
     with db.atomic():

@@ -747,10 +747,18 @@ def lobby(
     return result
 
 
+NOT_INVITED = N_(
+    "this table takes only the addresses its host invited; ask the host to invite "
+    "the address you write from."
+)
+
+
 def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> str:
     words = line.split()
     command = words[0].lower().lstrip("/") if words else ""
     if command == "join" and len(words) == 2 and words[1].isascii() and words[1].isdigit():
+        if not games.may_sit(game, user):
+            raise MoveRejected(NOT_INVITED)
         seat = games.join(game.id, user, int(words[1]) - 1)
         return msg("You sit in seat %(seat)s.", seat=seat.index + 1)
     if command == "leave" and len(words) == 1:

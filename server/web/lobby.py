@@ -24,7 +24,7 @@ from engine import GAMES, get_game
 from engine.words import N_, msg
 from server.i18n import LANGUAGES, say
 from server.mail.links import LinkError
-from server.models import Game, Invitation, Seat, User
+from server.models import Game, Seat, User
 from server.services import accounts, bot_seats, games, open_games, seat_views
 from server.services.clock import deadlines, own_time, running_hours
 from server.services.seat_views import seat_names
@@ -239,13 +239,7 @@ def bot_form() -> BotSeatForm:
 
 
 def may_join(game: Game, user: User, token: str | None) -> bool:
-    if (
-        game.public
-        or game.host_id == user.id
-        or Seat.get_or_none((Seat.game == game.id) & (Seat.user == user.id))
-    ):
-        return True
-    if Invitation.get_or_none((Invitation.game == game.id) & (Invitation.email == user.email)):
+    if games.may_sit(game, user):
         return True
     if token:
         try:

@@ -103,3 +103,24 @@ def test_leave_by_mail_and_the_host_hears_of_it(rapp, smtp, send_mail, receiver)
     assert "You have no seat in this game." in body_of(refused)
     with rapp.app_context(), db.connection_context():
         assert Game.get_by_id(game_id).status == "open"
+
+
+def test_a_forwarded_invitation_seats_nobody_but_the_invited(rapp, smtp, send_mail, receiver):
+    """The lobby's reply address is shared by every copy of the invitation:
+    at a table not listed among the open games, someone it was forwarded to
+    is told to ask the host, and sits nowhere."""
+    seen = {}
+    game_id = open_game(rapp, smtp, send_mail, seen)
+    (invitation,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)
+    with rapp.app_context(), db.connection_context():  # not listed: invitations only
+        Game.update(public=False).where(Game.id == game_id).execute()
+    signup(rapp.test_client(), "Stranger", "stranger@example.org")
+    fresh(smtp, send_mail, rapp, "stranger@example.org", seen)
+    send(receiver.port, write_reply(invitation, "stranger@example.org", "/join 2"))
+    (refused,) = fresh(smtp, send_mail, rapp, "stranger@example.org", seen)
+    assert "ask the host to invite" in body_of(refused)
+    assert fresh(smtp, send_mail, rapp, "host@example.org", seen) == []
+    with rapp.app_context(), db.connection_context():
+        from server.models import Seat
+
+        assert not Seat.select().where((Seat.game == game_id) & (Seat.index == 1)).first().user_id
