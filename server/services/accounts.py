@@ -52,11 +52,9 @@ def sign_up(
     (Settings changes them).
 
     A new address gets an unconfirmed account and a confirmation link.  An
-    unconfirmed account keeps its name and password (anyone may type an
-    address, so a second sign-up must not take over the first one's
-    account); its confirmation mail goes again (the route's per-address rate
-    limit bounds how often).  A confirmed one is left alone and its owner is
-    told."""
+    unconfirmed account is signed up for again (whoever tried first never
+    proved the address, so they lose it).  A confirmed one is left alone and
+    its owner is told."""
     email, password_hash = normal_email(email), generate_password_hash(password)
     name = " ".join(name.split()) or email.split("@")[0]
     with db.atomic():
@@ -76,6 +74,19 @@ def sign_up(
         elif user.verified:
             mailer.account_exists(user)
             return
+        else:
+            user.name, user.password_hash = name, password_hash
+            user.session_token = secrets.token_hex(16)  # old links stop
+            user.language, user.timezone = language, timezone
+            user.save(
+                only=[
+                    User.name,
+                    User.password_hash,
+                    User.session_token,
+                    User.language,
+                    User.timezone,
+                ]
+            )
         mailer.confirm(user, next_path)
 
 

@@ -63,9 +63,8 @@ NEEDS_NEUTRAL = {
     "abandon": "abandon the game",
     "replace": "give a seat to someone else",
     # Time is an advantage too: a host who plays may give another player
-    # more time alone, but not themselves, and may not stop every clock.
+    # more time alone, but not themselves.
     "extend": "give yourself more time",
-    "pause": "pause the game",
 }
 
 
@@ -445,7 +444,6 @@ def pause(
         game = _begin(game_id, user, seq)
         if game.paused:
             raise ModerationError(N_("The game is paused already."))
-        _require_neutral(user, game, "pause", agreed_by)
         text = _said(
             msg(
                 "%(who)s (moderator) paused the game: the clocks stop and nobody can "

@@ -28,7 +28,6 @@ SERVICES: dict[str, Callable[..., str]] = {
     "undo": moderation.undo,
     "abandon": moderation.abandon,
     "extend": moderation.extend,
-    "pause": moderation.pause,
 }
 
 
@@ -267,6 +266,4 @@ def describe(game: Game, action: str, params: dict) -> str:
             params.get("hours", 1),
             who=names[game.to_move] if game.to_move is not None else "?",
         )
-    if action == "pause":
-        return msg("pause the game (the clocks stop until it resumes)")
     return {"abandon": msg("abandon the game as it stands")}[action]
