@@ -237,6 +237,13 @@ REPLY_DOMAIN: str = ""
 RECEIVER_HOST: str = "127.0.0.1"
 RECEIVER_PORT: int = 8026
 RECEIVER_PROTOCOL: str = "smtp"
+# Outbound DKIM.  DKIM_PRIVATE_KEY_FILE: path to a PEM RSA private key; empty
+# (the default): pbem signs nothing (the mail server may).  The public key is
+# published under DKIM_SELECTOR._domainkey.DKIM_DOMAIN (empty: the From:
+# domain); `pbem dns-records` prints that record.
+DKIM_PRIVATE_KEY_FILE: str = ""
+DKIM_SELECTOR: str = "pbem"
+DKIM_DOMAIN: str = ""
 # The IMAP poller (python -m server.processes.imap_poller): reads the replies
 # from a hosted mailbox instead.  IMAP_TLS: "ssl", "starttls" or "none".
 # Handled mails are marked seen and, when IMAP_DONE_FOLDER is set, moved there.

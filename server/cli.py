@@ -8,7 +8,8 @@ administration, one subcommand each, working from any folder:
     pbem receiver      replies by SMTP   pbem imap-poller  replies by IMAP
     pbem catcher       the development mail catcher
     pbem make-moderator EMAIL
-    pbem deploy-files DIR   the systemd units, nginx site and settings file
+    pbem deploy-files DIR   the systemd units, nginx site, settings and Postfix files
+    pbem dns-records --mail-host HOST   the DNS records to publish
     pbem backup FILE   pbem restore FILE   pbem verify [GAME…]
     pbem routes, pbem shell
 
@@ -210,14 +211,36 @@ def migrate(ctx):
 @click.argument("folder", type=click.Path(file_okay=False))
 def deploy_files(folder):
     """Write the systemd units, the nginx site and the settings file of the
-    README's Deploy steps into FOLDER (never over an existing file)."""
+    README's Deploy steps, and the Postfix files for REPLY_DOMAIN and
+    BOUNCE_DOMAIN, into FOLDER (never over an existing file)."""
+    from server import settings as settings_module
     from server.deploy_files import write_all
 
+    with exit_on_settings_error():  # no key file made for this: it is not used
+        settings = settings_module.load(overrides={"SECRET_KEY": "unused"})
     try:
-        for path in write_all(folder):
+        for path in write_all(folder, settings):
             click.echo(f"wrote {path}")
     except FileExistsError as exc:
         raise click.ClickException(f"{exc.filename} exists already: nothing written") from None
+
+
+@pbem.command("dns-records")
+@click.option("--mail-host", required=True, help="The host name Postfix answers as (MX target).")
+@click.option("--ip", "addresses", multiple=True, help="Its public address (repeat for IPv6).")
+def dns_records(mail_host, addresses):
+    """Print the DNS records to publish for the configured domains: MX, SPF,
+    DKIM (from DKIM_PRIVATE_KEY_FILE), DMARC, and a note on PTR."""
+    from server import dns_records as records_module
+    from server import settings as settings_module
+
+    with exit_on_settings_error():
+        settings = settings_module.load(overrides={"SECRET_KEY": "unused"})
+    try:
+        lines = records_module.records(settings, mail_host, list(addresses))
+    except records_module.RecordsError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo("\n".join(lines))
 
 
 def _administration() -> None:

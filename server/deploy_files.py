@@ -1,11 +1,14 @@
 """The files of the README's Deploy steps (deploy/ in a checkout, shipped
 inside the package as server/_deploy): ``pbem deploy-files DIR`` writes them
-out, so a server needs the package and nothing else."""
+out, so a server needs the package and nothing else.  With them go the
+Postfix files for the operator's domains (server/postfix_files.py), made
+from the settings."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from server import postfix_files
 from server.settings import CHECKOUT, SHIPPED
 
 DEPLOY = SHIPPED / ("deploy" if CHECKOUT else "_deploy")
@@ -16,15 +19,20 @@ def shipped() -> list[Path]:
     return sorted(path for pattern in SHIPPED_NAMES for path in DEPLOY.glob(pattern))
 
 
-def write_all(folder: str | Path) -> list[Path]:
-    """Copy every shipped file into ``folder`` (made if missing); nothing is
-    written when one of them is there already (FileExistsError)."""
+def write_all(folder: str | Path, settings: dict | None = None) -> list[Path]:
+    """Copy every shipped file into ``folder`` (made if missing), and with
+    ``settings`` the Postfix files for its domains; nothing is written when
+    one of them is there already (FileExistsError)."""
     folder = Path(folder)
-    targets = [(source, folder / source.name) for source in shipped()]
-    for _, target in targets:
+    contents = {source.name: source.read_bytes() for source in shipped()}
+    if settings is not None:
+        for name, text in postfix_files.files(settings).items():
+            contents[name] = text.encode()
+    targets = [folder / name for name in contents]
+    for target in targets:
         if target.exists():
             raise FileExistsError(17, "exists", str(target))
     folder.mkdir(parents=True, exist_ok=True)
-    for source, target in targets:
-        target.write_bytes(source.read_bytes())
-    return [target for _, target in targets]
+    for target in targets:
+        target.write_bytes(contents[target.name])
+    return targets

@@ -71,6 +71,7 @@ class ReplyHandler:
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if not self.signed(address):
+            log.info("mail to %s: refused at RCPT, not one of our addresses", masked(address))
             return "550 5.1.1 Not a reply address of this server"
         envelope.rcpt_tos.append(address)
         return "250 OK"
@@ -86,31 +87,43 @@ class ReplyHandler:
         return False
 
     async def handle_DATA(self, server, session, envelope):
+        """The mail's answer, and one line at INFO saying what became of it."""
+        answer, outcome = await self.handle_mail(envelope)
+        log.info(
+            "mail from %s to %s: %s (%s)",
+            masked(envelope.mail_from or ""),
+            ", ".join(masked(rcpt) for rcpt in envelope.rcpt_tos),
+            outcome,
+            answer[:3],
+        )
+        return answer
+
+    async def handle_mail(self, envelope) -> tuple[str, str]:
         raw = envelope.original_content or envelope.content
         if isinstance(raw, str):
             raw = raw.encode("utf-8", "surrogateescape")
         if not self.backoff.ready():  # the database failed moments ago: no new try yet
-            return TRY_LATER
+            return TRY_LATER, "deferred, the database failed moments ago"
         if len(raw) > self.settings["INBOUND_MAX_BYTES"]:
-            return "552 5.3.4 Message too big for this server"
+            return "552 5.3.4 Message too big for this server", "refused, too big"
         reason = inbound.malformed(raw)
         if reason:
-            return f"554 5.6.0 Malformed mail: {reason}"
+            return f"554 5.6.0 Malformed mail: {reason}", "refused, malformed"
         loop = asyncio.get_running_loop()
         rcpt_tos = list(envelope.rcpt_tos)
         verdict = await self.authenticate(loop, raw, envelope.mail_from, rcpt_tos)
         try:
-            await loop.run_in_executor(
+            done = await loop.run_in_executor(
                 None, self.receive, raw, envelope.mail_from, rcpt_tos, verdict
             )
         except DATABASE_ERRORS as exc:  # one line; the mail server keeps the mail and retries
             self.backoff.failed(exc)
-            return TRY_LATER
+            return TRY_LATER, "deferred, database error"
         except Exception:  # a bug with this mail: its traceback, and a retry later
             log.exception("receiver: could not handle a mail")
-            return TRY_LATER
+            return TRY_LATER, "deferred, could not handle it"
         self.backoff.succeeded()
-        return "250 2.0.0 Message accepted"
+        return "250 2.0.0 Message accepted", outcome_of(done)
 
     async def authenticate(self, loop, raw: bytes, mail_from, rcpt_tos) -> authentication.Verdict:
         """The mail's verdict, checked in the checks' own threads."""
@@ -153,6 +166,45 @@ class ReplyHandler:
             )
 
 
+def masked(address: str) -> str:
+    """An address without what identifies a person or opens a seat: the
+    domain, and of our own addresses only the kind (play+…, bounce+…)."""
+    local, at, domain = address.strip("<>").rpartition("@")
+    if not at:
+        return "<>" if not address.strip("<>") else "…"
+    kind, plus, _ = local.partition("+")
+    return f"{kind}+…@{domain}" if plus else f"…@{domain}"
+
+
+def outcome_of(done) -> str:
+    """What services made of an accepted mail: a bounce's True/False, an
+    inbound row (its status) or None (seen before)."""
+    if done is None:
+        return "seen before (same Message-ID), not acted on again"
+    if isinstance(done, bool):
+        return "bounce recorded" if done else "bounce naming no mail of ours"
+    return str(getattr(done, "status", done))
+
+
+def quiet_protocol_log() -> None:
+    """aiosmtpd logs every SMTP command, addresses in full, at INFO on
+    "mail.log": that chatter shows only when the processes log at DEBUG."""
+    chatter = logging.getLogger("mail.log")
+    debugging = logging.getLogger().getEffectiveLevel() <= logging.DEBUG
+    chatter.setLevel(logging.DEBUG if debugging else logging.WARNING)
+    if not any(isinstance(f, AsDebug) for f in chatter.filters):
+        chatter.addFilter(AsDebug())
+
+
+class AsDebug(logging.Filter):
+    """Shows aiosmtpd's INFO lines as what they are to an operator: DEBUG."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.INFO:
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
 class ReceiverController(Controller):
     def __init__(self, handler, protocol: str, **kwargs):
         self.protocol = protocol
@@ -181,6 +233,7 @@ def start(
         raise settings_module.SettingsError(
             f"setting RECEIVER_PROTOCOL={protocol!r}: expected smtp or lmtp"
         )
+    quiet_protocol_log()
     controller = ReceiverController(
         ReplyHandler(settings, database, protocol),
         protocol,
