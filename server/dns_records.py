@@ -14,6 +14,7 @@ Pure text from the settings and the key file; no DNS is queried."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Sequence
 from email.utils import parseaddr
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def spf(mail_host: str, addresses: list[str]) -> str:
     return "v=spf1 " + " ".join(senders or [f"a:{mail_host}"]) + " -all"
 
 
-def records(settings, mail_host: str, addresses: list[str] = ()) -> list[str]:
+def records(settings, mail_host: str, addresses: Sequence[str] = ()) -> list[str]:
     """The lines to publish: comments start with ';'."""
     addresses = list(addresses)
     host = mail_host.rstrip(".").lower()
@@ -83,7 +84,9 @@ def records(settings, mail_host: str, addresses: list[str] = ()) -> list[str]:
         lines.append(f"{selector}._domainkey.{signing}. {TTL} IN TXT {txt(value)}")
     else:
         lines.append("; DKIM_PRIVATE_KEY_FILE is not set: publish the record of the")
-        lines.append("; key your mail server signs with (OpenDKIM: the .txt opendkim-genkey wrote).")
+        lines.append(
+            "; key your mail server signs with (OpenDKIM: the .txt opendkim-genkey wrote)."
+        )
     lines += ["", "; DMARC: start at p=none, read the reports, then p=quarantine."]
     dmarc = f"v=DMARC1; p=none; adkim=r; aspf=r; rua=mailto:postmaster@{sender}"
     lines.append(f"_dmarc.{sender}. {TTL} IN TXT {txt(dmarc)}")

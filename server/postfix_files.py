@@ -19,7 +19,10 @@ Pure text from the settings; nothing is run here."""
 from __future__ import annotations
 
 # What deploy/env.example sets; used when the settings name no domain yet.
-EXAMPLE_DOMAINS = {"REPLY_DOMAIN": "reply.pbem.example.org", "BOUNCE_DOMAIN": "bounce.pbem.example.org"}
+EXAMPLE_DOMAINS = {
+    "REPLY_DOMAIN": "reply.pbem.example.org",
+    "BOUNCE_DOMAIN": "bounce.pbem.example.org",
+}
 MAIN = "pbem-postfix-main.cf"
 MASTER = "pbem-postfix-master.cf"
 TRANSPORT = "pbem-postfix-transport"
@@ -49,9 +52,10 @@ def nexthop(settings) -> str:
 
 def master_cf(settings) -> str:
     client = "lmtp" if lmtp(settings) else "smtp"
+    protocol = settings["RECEIVER_PROTOCOL"]
     return (
-        f"# pbem: the transport to the receiver, RECEIVER_PROTOCOL={settings['RECEIVER_PROTOCOL']}\n"
-        f"# (add to master.cf; pbem_destination_recipient_limit = 1 is in main.cf)\n"
+        f"# pbem: the transport to the receiver, RECEIVER_PROTOCOL={protocol}\n"
+        "# (add to master.cf; pbem_destination_recipient_limit = 1 is in main.cf)\n"
         f"pbem      unix  -       -       n       -       -       {client}\n"
     )
 
@@ -80,6 +84,9 @@ smtpd_recipient_restrictions =
     permit_mynetworks,
     reject_unauth_destination,
     check_recipient_access texthash:{postfix_dir}/{RECIPIENTS}
+# The receiver's "no" is final (the address's signature is wrong): refuse for
+# good, not the default 450 that has the sending server try again for days.
+unverified_recipient_reject_code = 550
 
 # A milter (OpenDKIM, OpenDMARC, rspamd) that is down or fails must defer the
 # mail (4xx, the sender retries), never pass it: the receiver trusts the

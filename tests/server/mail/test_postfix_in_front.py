@@ -86,9 +86,7 @@ def db_url(tmp_path):
 
 @pytest.fixture
 def rapp(db_url, smtp, tmp_path, dns):  # noqa: F811
-    return reply_app(
-        db_url, smtp, tmp_path, MAIL_AUTH_SERVERS="", MAIL_AUTH_DNS=dns.address
-    )
+    return reply_app(db_url, smtp, tmp_path, MAIL_AUTH_SERVERS="", MAIL_AUTH_DNS=dns.address)
 
 
 @pytest.fixture
@@ -207,7 +205,9 @@ def test_an_unsigned_reply_through_postfix_is_held_then_confirmed(duo, rapp, mta
 
 def test_an_unknown_reply_address_is_refused_at_rcpt_and_bounces_to_nobody(rapp, mta, outside):
     folder, port = mta()
-    raw = b"From: <victim@elsewhere.example>\r\nTo: <play+aaaa@reply.test>\r\nSubject: x\r\n\r\n1\r\n"
+    raw = (
+        b"From: <victim@elsewhere.example>\r\nTo: <play+aaaa@reply.test>\r\nSubject: x\r\n\r\n1\r\n"
+    )
     deadline = time.monotonic() + 30
     while True:  # the first try may be answered 450 while the probe runs
         with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:

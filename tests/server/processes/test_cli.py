@@ -160,7 +160,9 @@ def test_deploy_files_writes_every_shipped_file_and_never_over_one(tmp_path):
     done = run(tmp_path, "deploy-files", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == sorted(p.name for p in (ROOT / "deploy").iterdir())
+    postfix = ["pbem-postfix-main.cf", "pbem-postfix-master.cf"]
+    postfix += ["pbem-postfix-recipients", "pbem-postfix-transport"]
+    assert written == sorted([p.name for p in (ROOT / "deploy").iterdir()] + postfix)
     assert {
         "pbem-web.service",
         "pbem-scheduler@.service",

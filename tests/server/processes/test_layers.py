@@ -21,6 +21,8 @@ BOTTOM = {
     "server.envfile",
     "server.database_check",
     "server.deploy_files",
+    "server.postfix_files",
+    "server.dns_records",
     "server.version",
 }
 # The app factory and the entry points that need the whole app: gunicorn's
