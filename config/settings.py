@@ -233,7 +233,9 @@ ANSWERS_PER_STRANGER_PER_DAY: int = 1
 # the receiver (or the mailbox the IMAP poller reads).  Empty: replies off.
 REPLY_DOMAIN: str = ""
 # The receiver (python -m server.processes.receiver): an SMTP or LMTP server
-# that the mail server hands the replies to.  RECEIVER_PROTOCOL: smtp or lmtp.
+# that the mail server hands the replies to.  RECEIVER_PROTOCOL: smtp or lmtp
+# (deploy/env.example and pbem-receiver.service: lmtp, as the Postfix files
+# of `pbem deploy-files` expect).
 RECEIVER_HOST: str = "127.0.0.1"
 RECEIVER_PORT: int = 8026
 RECEIVER_PROTOCOL: str = "smtp"

@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 # chromium for the browser tests, dovecot for the IMAP poller's tests, nginx
 # and openssl for the https deployment test, systemd for systemd-analyze
 # (the units' check), pg_dump/pg_restore for pbem backup's tests, npm for
-# axe-core (the accessibility tests).
+# axe-core (the accessibility tests), postfix for the mail recipe's test
+# (its own instance; the system's /etc/postfix is not used).
 # Only what is missing is installed: a machine may carry Node.js from another
 # source (NodeSource's nodejs bundles npm and conflicts with Debian's npm).
 missing=""
@@ -16,12 +17,15 @@ need nginx nginx-light
 need openssl openssl
 need systemd-analyze systemd
 need pg_restore postgresql-client
+need /usr/sbin/postfix postfix
 need node nodejs
 need npm npm
 if [ -n "$missing" ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo=sudo
     $sudo apt-get update -qq
+    # postfix asks nothing and sets up no system mail server:
+    echo "postfix postfix/main_mailer_type select No configuration" | $sudo debconf-set-selections
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 fi
 # axe-core from the npm registry, once, into a cache folder

@@ -2,7 +2,8 @@
 
 An SMTP (or, with RECEIVER_PROTOCOL=lmtp, LMTP) server on RECEIVER_HOST:
 RECEIVER_PORT that the mail server hands the replies for REPLY_DOMAIN to
-(Postfix: a transport ``lmtp:inet:127.0.0.1:8026`` for that domain).  Each
+(Postfix: the ``pbem`` transport that ``pbem deploy-files`` writes,
+server/postfix_files.py).  Each
 message goes to services/replies.py; a bounce addressed to one of our signed
 return paths (bounce+…@BOUNCE_DOMAIN) goes to services/deliveries.py.
 
