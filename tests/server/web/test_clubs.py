@@ -99,9 +99,7 @@ def test_found_invite_join_roles_and_record(app):
     # A request that an admin accepts; a second request is refused.
     asked = press(cid, cid.get("/clubs/chess-friends").text, "/clubs/chess-friends/ask")
     assert asked.status_code == 302
-    again = cid.post(
-        "/clubs/chess-friends/ask", data={"csrf_token": csrf(cid.get("/clubs").text)}
-    )
+    again = cid.post("/clubs/chess-friends/ask", data={"csrf_token": csrf(cid.get("/clubs").text)})
     assert again.status_code == 400 and "asked already" in again.text
     # A member who is not an admin may not answer it, nor remove anybody.
     bob_page = bob.get("/clubs/chess-friends").text
