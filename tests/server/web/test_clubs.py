@@ -213,3 +213,27 @@ def test_public_club_page_games_leaderboard_and_open_games(app):
     assert "Next deadlines" not in visible(out.get("/clubs/cafe-club").text)
     assert out.get("/clubs/no-such-club").status_code == 404
     assert out.get("/clubs/" + "x" * 500).status_code == 404
+
+
+def test_founding_and_invitation_links_are_rate_limited(db_url, smtp, tmp_path):
+    from conftest import make_app
+
+    app = make_app(
+        db_url,
+        smtp,
+        tmp_path,
+        RATELIMIT_CLUB_FOUND_PER_USER="2 per hour",
+        RATELIMIT_CLUB_INVITE_PER_USER="2 per hour",
+    )
+    in_db(app, lambda: user("lim@example.org", "Lim"))
+    lim = sign_in(app, "lim@example.org")
+    assert found_club(lim, "").status_code == 400  # a refused name does not count
+    assert found_club(lim, "One").status_code == 302
+    assert found_club(lim, "Two").status_code == 302
+    third = found_club(lim, "Three")
+    assert third.status_code == 429 and "Too many attempts" in third.text
+    assert in_db(app, lambda: Club.select().count()) == 2
+    page = lim.get("/clubs/one").text
+    for _ in range(2):
+        assert press(lim, page, "/clubs/one/invitation").status_code == 200
+    assert press(lim, page, "/clubs/one/invitation").status_code == 429
