@@ -168,6 +168,8 @@ MAIL_WAIT_GRACE_SECONDS: int = 300
 # the game, and it is closed (players told) this many days after (0: never).
 LOBBY_REMIND_AFTER_DAYS: int = 14
 LOBBY_CLOSE_AFTER_DAYS: int = 21
+# Days a club's invitation link works (an admin may revoke every link sooner).
+CLUB_INVITE_DAYS: int = 14
 # Local hour (in the player's time zone) at which a daily digest goes out.
 DIGEST_HOUR: int = 7
 
@@ -193,6 +195,10 @@ RATELIMIT_SIGNUP_PER_CLIENT: str = "10 per hour"
 RATELIMIT_MAIL_PER_ADDRESS: str = "3 per 10 minutes; 10 per day"
 RATELIMIT_INVITE_PER_USER: str = "10 per hour; 50 per day"
 RATELIMIT_NEW_LINK_PER_USER: str = "5 per hour"
+# Clubs one user may found, and club invitation links one user may make
+# (each new link is a POST by a club admin; services/clubs.py).
+RATELIMIT_CLUB_FOUND_PER_USER: str = "3 per hour; 10 per day"
+RATELIMIT_CLUB_INVITE_PER_USER: str = "10 per hour; 50 per day"
 # Requests one personal access token may make to the API (/api/v1).
 RATELIMIT_API_PER_TOKEN: str = "120 per minute; 3000 per hour"
 # Requests without a valid token one client address may make to the API;

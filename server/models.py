@@ -106,6 +106,28 @@ class User(UserMixin, BaseModel):
         return self.email_verified_at is not None
 
 
+class Club(BaseModel):
+    """A group of players (services/clubs.py): founded by anyone signed in,
+    joined by invitation link, by request or (public clubs) directly.  A
+    league (issue 40) will name its club; the club's games are those made
+    for it (``Game.club``)."""
+
+    name = CharField(max_length=60)
+    # The name as compared: case and spacing folded, unique, so "Chess Club"
+    # and "chess  club" cannot both exist.
+    name_key = CharField(max_length=60, unique=True)
+    slug = CharField(max_length=64, unique=True)  # its address: /clubs/<slug>
+    description = TextField(default="")
+    languages = JSONField(default=list)  # codes of server/i18n.LANGUAGES
+    # Invite-only: joined by invitation link or an accepted request, and its
+    # page shows outsiders only its name and description.
+    invite_only = BooleanField(default=False)
+    founder = ForeignKeyField(User, null=True, on_delete="SET NULL")
+    # Bumping it revokes every invitation link of the club.
+    invite_version = IntegerField(default=1)
+    created_at = DateTimeField(default=utcnow)
+
+
 class Game(BaseModel):
     kind = CharField()
     name = CharField()
@@ -153,6 +175,50 @@ class Game(BaseModel):
     # What the end did to the ratings (services/ratings.py): "" not decided
     # (not over, or reopened), "rated", or why not (a RATING_RULES key).
     rating = CharField(default="", max_length=12)
+    # Made for a club by one of its members (services/clubs.py): on the
+    # club's page, and first in its members' open games list.
+    club = ForeignKeyField(Club, null=True, backref="games", on_delete="SET NULL")
+
+
+class ClubMember(BaseModel):
+    club = ForeignKeyField(Club, backref="members", on_delete="CASCADE")
+    user = ForeignKeyField(User, backref="club_memberships", on_delete="CASCADE")
+    role = CharField(default="member", max_length=10)  # admin, member
+    joined_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("club", "user"), True),)
+
+
+class ClubRequest(BaseModel):
+    """A player's request to join an invite-only club, until an admin
+    accepts or declines it."""
+
+    club = ForeignKeyField(Club, backref="requests", on_delete="CASCADE")
+    user = ForeignKeyField(User, on_delete="CASCADE")
+    status = CharField(default="open", max_length=10)  # open, accepted, declined
+    created_at = DateTimeField(default=utcnow)
+    decided_by = ForeignKeyField(User, null=True, backref="+", on_delete="SET NULL")
+    decided_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("club", "status"), False),)
+
+
+class ClubRecord(BaseModel):
+    """The club's record: who joined, left, was removed or made admin, when
+    and by whom (``actor``; None: the person themself)."""
+
+    club = ForeignKeyField(Club, backref="record", on_delete="CASCADE")
+    user = ForeignKeyField(User, null=True, backref="+", on_delete="SET NULL")
+    actor = ForeignKeyField(User, null=True, backref="+", on_delete="SET NULL")
+    # founded, joined, left, removed, admin, declined
+    action = CharField(max_length=12)
+    how = CharField(default="", max_length=12)  # link, request, direct
+    created_at = DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("club", "id"), False),)
 
 
 class Seat(BaseModel):
@@ -571,4 +637,8 @@ MODELS = [
     RatingChange,
     ApiToken,
     AccountNote,
+    Club,
+    ClubMember,
+    ClubRequest,
+    ClubRecord,
 ]

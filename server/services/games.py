@@ -14,7 +14,7 @@ from server.db import db, locked
 from server.i18n import known
 from server.mail import limits
 from server.mail.compose import Mailer
-from server.models import Game, Invitation, Seat, User, utcnow
+from server.models import Club, Game, Invitation, Seat, User, utcnow
 from server.services import reply_menu, tenures
 from server.services.clock import running_hours
 from server.services.moves import MoveRejected, NotFound, notify_turn
@@ -61,12 +61,14 @@ def create_game(
     public: bool = False,
     language: str | None = None,
     private: bool = False,
+    club: Club | None = None,
 ) -> Game:
     """``clock``: when the clock stands still (running_hours.POLICIES), with
     ``night`` = (from hour, until hour) for the policies that stop at night.
     ``public``: listed among the open games; ``language``: the table's (the
     host's when not given); ``private``: kept out of the archive and from
-    outsiders (services/profiles.py)."""
+    outsiders (services/profiles.py); ``club``: made for that club
+    (services/clubs.club_for_new_game checked the host is a member)."""
     kind = get_game(kind_name)
     if not kind.min_players <= seat_count <= kind.max_players:
         raise LobbyError(
@@ -99,6 +101,7 @@ def create_game(
             public=public,
             language=known(language) or known(host.language) or "",
             private=private,
+            club=club,
         )
         for index in range(seat_count):
             Seat.create(

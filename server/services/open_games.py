@@ -38,10 +38,14 @@ class OpenGame:
 
 
 def listing(
-    limit: int = LISTED, kind: str | None = None, language: str | None = None
+    limit: int = LISTED,
+    kind: str | None = None,
+    language: str | None = None,
+    clubs_first: tuple[int, ...] = (),
 ) -> list[OpenGame]:
     """The open public lobbies with a free seat, newest first; only those of
-    game ``kind`` and table ``language`` when given."""
+    game ``kind`` and table ``language`` when given.  The lobbies made for
+    the clubs ``clubs_first`` (the reader's) come before the others."""
     query = (
         Game.select(Game, User)
         .join(User, on=(Game.host == User.id))
@@ -78,6 +82,7 @@ def listing(
                     len(people) - len(known),
                 )
             )
+    rows.sort(key=lambda row: row.game.club_id not in clubs_first)  # stable: newest first
     return rows
 
 

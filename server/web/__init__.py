@@ -13,6 +13,7 @@ from server.web import (
     accounts,
     api,
     channels,
+    clubs,
     errors,
     health,
     languages,
@@ -44,6 +45,7 @@ AREAS = (
     rematches,
     people,
     tokens,
+    clubs,
 )
 
 

@@ -227,6 +227,8 @@ class NewGameForm(Form):
             SelectChoice("private", _l("Only its players: not in the archive, not on profiles")),
         ],
     )
+    # The clubs the host is a member of (set by the view); "" = no club.
+    club = SelectField(_l("For a club"), default="", validate_choice=False)
 
 
 class BotSeatForm(Form):
@@ -349,3 +351,29 @@ class TableChannelForm(Form):
 
 class TableChoiceForm(Form):
     only = BooleanField(_l("Let the table channel tell me of my turns instead of turn mails"))
+
+
+class ClubForm(Form):
+    """Founding a club (services/clubs.py checks every field and says what
+    is wrong; the form only reads them)."""
+
+    name = StringField(_l("Name of the club"))
+    description = TextAreaField(_l("What the club is about"))
+    languages = SelectMultipleField(
+        _l("Languages the club plays in"),
+        choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+        validate_choice=False,  # the service answers an unknown one in words
+    )
+    # A select, not a checkbox: a form sent back as shown keeps the default.
+    access = SelectField(
+        _l("Who may join"),
+        default="public",
+        choices=[
+            SelectChoice("public", _l("Public: listed, and anybody signed in may join")),
+            SelectChoice(
+                "invite", _l("Invite-only: by invitation link, or by a request an admin accepts")
+            ),
+        ],
+    )

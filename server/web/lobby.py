@@ -25,7 +25,7 @@ from engine.words import N_, msg
 from server.i18n import LANGUAGES, say
 from server.mail.links import LinkError
 from server.models import Game, Seat, User
-from server.services import accounts, bot_seats, games, open_games, seat_views
+from server.services import accounts, bot_seats, clubs, games, open_games, seat_views
 from server.services.clock import deadlines, own_time, running_hours
 from server.services.seat_views import seat_names
 from server.services.state_store import load_state, rules
@@ -111,6 +111,9 @@ def new_game():
     ]
     form.practice.choices = practice_choices()
     form.language.choices = language_choices()
+    form.club.choices = [("", _("No club"))] + [
+        (str(c.id), c.name) for c in clubs.clubs_of(current_user)
+    ]
     kind = GAMES.get(form.kind.data) or next(iter(GAMES.values()))
     if request.method == "GET":
         form.seats.data = form.seats.data or kind.max_players
@@ -147,6 +150,11 @@ def new_game():
                 private=form.visibility.data == "private",
             )
             return redirect(url_for("play.game", game_id=game.id))
+        try:
+            club = clubs.club_for_new_game(current_user, form.club.data)
+        except clubs.ClubError:
+            form.club.errors = [_("You can make games only for clubs you are a member of.")]
+            return render_template("lobby/new.html", form=form, kinds=GAMES, kind=kind), 400
         game = games.create_game(
             current_user,
             form.kind.data,
@@ -160,6 +168,7 @@ def new_game():
             public=form.public.data,
             language=form.language.data,
             private=form.visibility.data == "private",
+            club=club,
         )
         return redirect(url_for("lobby.lobby", game_id=game.id))
     return render_template(

@@ -21,7 +21,7 @@ from flask_login import current_user, login_required
 from engine import GAMES, get_game
 from engine.words import N_
 from server.i18n import LANGUAGES, known
-from server.services import open_games
+from server.services import clubs, open_games
 from server.web.forms import EmptyForm
 from server.web.languages import page_language
 
@@ -45,9 +45,15 @@ def listing():
     kind = request.args.get("kind", "")
     kind = kind if kind in GAMES else ""
     language = known(request.args.get("language", "")) or ""
+    mine = {club.id: club.name for club in clubs.clubs_of(current_user)}
     rows = [
-        {"row": row, "kind": get_game(row.game.kind), "language": language_name(row.game.language)}
-        for row in open_games.listing(kind=kind, language=language)
+        {
+            "row": row,
+            "kind": get_game(row.game.kind),
+            "language": language_name(row.game.language),
+            "club": mine.get(row.game.club_id),
+        }
+        for row in open_games.listing(kind=kind, language=language, clubs_first=tuple(mine))
     ]
     return render_template(
         "lobby/open.html",

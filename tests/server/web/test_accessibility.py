@@ -19,7 +19,7 @@ from moderation_helpers import make_moderator
 
 from server.db import db
 from server.models import Game, User
-from server.services import games
+from server.services import clubs, games
 
 ROOT = Path(__file__).resolve().parents[3]
 AXE = Path(os.environ.get("PBEM_AXE_JS", ROOT / ".cache" / "axe-core-4.14.1" / "axe.min.js"))
@@ -60,6 +60,18 @@ def site(tmp_path_factory):
             games.start(game.id, people[0], mailer)
             lobby = games.create_game(people[0], "new_found_land", "Tea", 3, {}, 48, [24], mailer)
             user("mod@example.org", "Mo")
+            # Issue 40: an invite-only club of two (its page, a request to
+            # answer, the outsiders' view) and a public one.
+            club = clubs.found(people[0], "Sugar Club", "We plant.", ["en"], True)
+            clubs.join_by_link(
+                clubs.invitation_token(club, app.config["SECRET_KEY"]),
+                people[1],
+                app.config["SECRET_KEY"],
+                3600,
+            )
+            clubs.ask_to_join(club, User.get(User.email == "mod@example.org"))
+            clubs.found(people[2], "Open Club", "All welcome.", ["nl"], False)
+            Game.update(club=club).where(Game.id == game.id).execute()
         make_moderator(app, "mod@example.org")
         random_move(app, game.id, random.Random(2))
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
@@ -100,6 +112,8 @@ def test_no_page_has_a_serious_accessibility_violation(site):
     with app.app_context(), db.connection_context():
         to_move = Game.get_by_id(game_id).to_move
         host_id = User.get(User.email == "a0@example.org").id
+        club = clubs.by_slug("sugar-club")
+        invitation = "/clubs/join/" + clubs.invitation_token(club, app.config["SECRET_KEY"])
     player = f"a{to_move}@example.org"
     pages = {
         None: [
@@ -113,6 +127,9 @@ def test_no_page_has_a_serious_accessibility_violation(site):
             "/leaderboard",
             f"/players/{host_id}",
             "/api/v1/docs",
+            "/clubs",
+            "/clubs/open-club",
+            "/clubs/sugar-club",
         ],
         player: [
             "/",
@@ -124,7 +141,14 @@ def test_no_page_has_a_serious_accessibility_violation(site):
             "/account",
             "/games/999999",
         ],
-        "a0@example.org": [f"/games/{lobby_id}/lobby", f"/games/{game_id}/channel"],
+        "a0@example.org": [
+            f"/games/{lobby_id}/lobby",
+            f"/games/{game_id}/channel",
+            "/clubs/new",
+            "/clubs/sugar-club",
+            "/clubs",
+            invitation,
+        ],
         "mod@example.org": [
             "/moderation",
             f"/moderation/games/{game_id}",

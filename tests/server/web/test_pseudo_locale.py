@@ -13,13 +13,22 @@ import pytest
 from clock_helpers import random_move, sign_in, user
 from conftest import make_app
 from moderation_helpers import make_moderator
-from web_helpers import form_for, post_form
+from web_helpers import csrf, form_for, post_form
 
 from engine import GAMES
 from engine.words import N_
 from server.db import db
 from server.models import Game, Outbox, Seat, User
-from server.services import games, moderation, moves, proposals, replies, table_talk, takebacks
+from server.services import (
+    clubs,
+    games,
+    moderation,
+    moves,
+    proposals,
+    replies,
+    table_talk,
+    takebacks,
+)
 from server.services.clock import deadlines
 from server.services.clock.sweep import prompt_for, waiting_games
 from server.services.state_store import load_state, rules
@@ -47,6 +56,8 @@ NAMES = (
         "Holidays",
         "A slip",
         "Dee Dow",
+        "Sugar Club",
+        "We plant cane",
     ]
     + [
         # The word an /option mail command takes, shown beside its translation.
@@ -153,10 +164,23 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
     with app.app_context(), db.connection_context():
         to_move = Game.get_by_id(game_id).to_move
         ships_to_move = Game.get_by_id(ships_id).to_move
+        # Issue 40: a club with a member by link, a new admin, a declined
+        # and an open request, a game made for it.
+        people = [User.get(User.email == f"p{i}@example.org") for i in range(3)]
+        club = clubs.found(people[0], "Sugar Club", "We plant cane", ["nl"], True)
+        token = clubs.invitation_token(club, app.config["SECRET_KEY"])
+        clubs.join_by_link(token, people[1], app.config["SECRET_KEY"], 3600)
+        clubs.make_admin(club, people[0], people[1].id)
+        clubs.ask_to_join(club, people[2])
+        asked = clubs.open_request(club, people[2])
+        clubs.answer_request(club, people[0], asked.id, False)
+        clubs.ask_to_join(club, people[2])
+        Game.update(club=club).where(Game.id == game_id).execute()
     player = sign_in(app, f"p{to_move}@example.org")
     visitor = app.test_client()
     moderator = sign_in(app, "mod@example.org")
     eo = {"Accept-Language": "eo"}
+    founder = sign_in(app, "p0@example.org")
     pages = (
         [(visitor, p) for p in ("/", "/login", "/signup", "/reset", "/no/such/page")]
         + [
@@ -181,6 +205,13 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
             # an engine text, reported to its owner).
             (sign_in(app, "p0@example.org"), f"/games/{over_id}"),
             (player, f"/games/{over_id}/record.txt"),
+            (visitor, "/clubs"),
+            (visitor, "/clubs/sugar-club"),
+            (founder, "/clubs"),
+            (founder, "/clubs/new"),
+            (founder, "/clubs/sugar-club"),
+            (founder, f"/clubs/join/{token}"),
+            (sign_in(app, "p2@example.org"), "/clubs/sugar-club"),
         ]
         + [
             (moderator, p)
@@ -201,6 +232,21 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
     )
     assert refused.status_code == 400
     check("refused vacation", pseudo_locale.visible(refused.text), found)
+    for name, where in (("", "club without a name"), ("sugar  CLUB", "club name taken")):
+        new = founder.get("/clubs/new", headers=eo).text
+        refused = post_form(founder, form_for(new, "/clubs/new"), name=name)
+        assert refused.status_code == 400 and "⟦" in refused.text
+        check(where, pseudo_locale.visible(refused.text), found)
+    page = founder.get("/clubs/sugar-club", headers=eo).text
+    with app.app_context(), db.connection_context():
+        admin_id = User.get(User.email == "p1@example.org").id
+    refused = founder.post(  # an admin already: refused in words
+        f"/clubs/sugar-club/members/{admin_id}/admin",
+        data={"csrf_token": csrf(page)},
+        headers=eo,
+    )
+    assert refused.status_code == 400
+    check("club refusal page", pseudo_locale.visible(refused.text), found)
     for client, path in pages:
         page = client.get(path, headers=eo)
         assert page.status_code in (200, 404), (path, page.status_code)
