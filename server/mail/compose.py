@@ -11,7 +11,14 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from babel.dates import format_date
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    pass_eval_context,
+    select_autoescape,
+)
+from markupsafe import Markup, escape
 
 from engine.words import N_, Words
 from server.db import Prepared, db
@@ -73,6 +80,18 @@ def in_language(code: str, value):
         items = [in_language(code, item) for item in value]
         return items if kind is list else kind(items)
     return value
+
+
+@pass_eval_context
+def inline_link(eval_ctx, url: str) -> str:
+    """``{{ url|link }}``: a URL inside a sentence, made to stand alone for
+    every mail client.  Text readers linkify from "http" to the next space
+    or '>', so "…at http://host:8000.Your" became one broken link: in a text
+    part the URL goes in <angle brackets> (RFC 3986, appendix C); in an HTML
+    part it is a link of its own, so no client guesses where it ends."""
+    if eval_ctx.autoescape:
+        return Markup('<a href="{0}">{0}</a>').format(escape(url))
+    return f"<{url}>"
 
 
 class _InsertReturningId(Prepared):
@@ -232,6 +251,7 @@ class Mailer:
         env.install_gettext_translations(translations(code), newstyle=True)
         env.filters["label"] = _label_filter(translations(code).gettext("%(label)s:"))
         env.filters["rows_html"] = partial(rows_html, row=MAIL_ROW)
+        env.filters["link"] = inline_link
         return env
 
     @staticmethod
