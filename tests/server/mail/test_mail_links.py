@@ -16,7 +16,6 @@ from werkzeug.exceptions import HTTPException
 
 from server.i18n import LANGUAGES
 from server.settings import MAIL_TEMPLATES
-from server.settings import MAIL_TEMPLATES
 
 BASE = "http://127.0.0.1:18010"
 # What a client makes a link of in text: from the scheme to whitespace or '>'.
