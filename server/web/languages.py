@@ -16,6 +16,7 @@ from werkzeug.http import parse_accept_header
 
 from engine.words import Words, term
 from server.i18n import DEFAULT, LANGUAGES, TRANSLATIONS, known, say
+from server.typography import signed
 
 
 def page_language() -> str:
@@ -110,6 +111,7 @@ def init_app(app) -> None:
     )
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.filters["say"] = say_here
+    app.jinja_env.filters["signed"] = lambda value, digits=1: signed(value, page_language(), digits)
     # A {% trans %} block's line breaks are spaces: the catalogs hold one
     # line per message (babel.cfg extracts them the same way).
     app.jinja_env.policies["ext.i18n.trimmed"] = True

@@ -85,7 +85,7 @@ def test_new_found_land_words_agree_and_keep_one_term():
     assert nfl("nl", term("colonial oversight")) == "koloniaal toezicht"
     # 001: "het cijfer op de verrekijker": the board says it too.
     glass = msg(
-        "sail %(sail)s crate %(crate)s person %(person)s glass %(glass)s",
+        "sail %(sail)s crate %(crate)s person %(person)s spyglass %(glass)s",
         sail=1,
         crate=1,
         person=1,
