@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import random
+from email.message import EmailMessage
+from pathlib import Path
 
 from clock_helpers import random_move, started_game, user
-from moderation_helpers import in_db
+from conftest import make_app
+from moderation_helpers import in_db, service_game, site_moderator
 
 from engine.puerto_rico.data import CARDS
 from engine.words import msg
@@ -85,3 +88,32 @@ def test_a_replacement_at_a_table_without_zones_keeps_utc(app):
         return User.get(User.email == "pia@example.org").timezone
 
     assert in_db(app, run) == "UTC"
+
+
+def test_the_dashboard_is_titled_for_what_it_shows(app):
+    service_game(app, "calm")
+    moderator = site_moderator(app)
+    attention_only = moderator.get("/moderation").text
+    every = moderator.get("/moderation?all=1").text
+    assert "<h1>Games that need attention</h1>" in attention_only
+    assert "<h1>Games in progress</h1>" in every and "need attention</h1>" not in every
+
+
+def test_the_mail_catchers_pages_speak_the_readers_language(sqlite_url, smtp, tmp_path):
+    app = make_app(sqlite_url, smtp, tmp_path, MAIL_CATCHER_DIR="caught")
+    mail = EmailMessage()
+    mail["To"], mail["From"], mail["Subject"] = "ann@example.org", "pbem@localhost", "Salut"
+    mail["Reply-To"] = "move-abc@localhost"
+    mail.set_content("Bonjour")
+    folder = Path(app.instance_path) / "caught"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "0123456789abcdef0123456789abcdef.eml").write_bytes(mail.as_bytes())
+    client = app.test_client()
+    french = {"Accept-Language": "fr"}
+    inbox = client.get("/dev/mail/", headers=french).text
+    assert "E-mails interceptés (1)" in inbox and "Caught mail" not in inbox
+    assert "<th>Objet</th>" in inbox or "Subject" not in inbox
+    page = client.get("/dev/mail/0123456789abcdef0123456789abcdef.eml", headers=french).text
+    for english in ("All caught mail", "Plain text", "Send reply", "<th>To</th>", "As ann@"):
+        assert english not in page, english
+    assert "Texte brut" in page and "Envoyer la réponse" in page
