@@ -29,6 +29,7 @@ from server.mail.links import Links
 from server.models import Game, NotifyChannel, Outbox, Seat, User, utcnow
 from server.notify import notices
 from server.settings import MAIL_TEMPLATES
+from server.typography import polish
 
 # Control characters and encoded-word starts in header text: Python 3.11.7's
 # email package can be tricked by them into adding header lines.
@@ -378,14 +379,17 @@ class Mailer:
             game=game,
             kind=template,
             to_addr=clean_header(to_addr, 254),
-            subject=clean_header(subject),
+            # The language's punctuation and quotes on the whole mail, also
+            # where code joined texts ("Your turn: …", a board's "; ").
+            subject=polish(clean_header(subject), code),
             # Complete on its own: every text part ends with the settings and
             # unsubscribe footer the HTML part has (_layout.html).
-            body_text=(
+            body_text=polish(
                 env.get_template(f"{template}.txt").render(context)
-                + env.get_template("_footer.txt").render(context)
+                + env.get_template("_footer.txt").render(context),
+                code,
             ),
-            body_html=env.get_template(f"{template}.html").render(context),
+            body_html=polish(env.get_template(f"{template}.html").render(context), code),
             message_id=self.new_message_id(),
             in_reply_to=thread[0] if thread else "",
             references=" ".join(thread),

@@ -251,7 +251,7 @@ def test_the_turn_mail_speaks_the_players_language(app, smtp, send_mail):
     send_mail(app)
     body = text_of(smtp.to(seat.user.email)[-1])
     # French sets a space before a colon: "Tour : 1".
-    assert "Personnages disponibles" in body and "Tour : 1" in body
+    assert "Personnages disponibles" in body and "Tour\u202f: 1" in body
     assert "choisit le personnage" in body  # the move just made
     assert "Roles on offer" not in body and "chooses the" not in body
 

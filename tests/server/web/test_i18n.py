@@ -274,9 +274,9 @@ def test_account_mails_go_out_in_the_accounts_language(app):
     )
 
 
-@pytest.mark.parametrize(("lang", "heading"), [("fr", "Classement : "), ("de", "Rangliste: ")])
+@pytest.mark.parametrize(("lang", "heading"), [("fr", "Classement\u202f: "), ("de", "Rangliste: ")])
 def test_a_label_and_its_colon_follow_the_languages_typography(app, lang, heading):
-    """French sets a space before a colon ("Classement : Puerto Rico"); the
+    """French sets a narrow no-break space before a colon ("Classement : Puerto Rico"); the
     pages' "label: value" lines take their colon from the catalog."""
     client = app.test_client()
     signup(client, "Lea", "lea@example.org")
