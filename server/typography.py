@@ -30,7 +30,7 @@ _TAG = re.compile(r"(<[^>]*>)")
 # An HTML entity (&amp;) ends in ';' that is no punctuation.
 _FR_BEFORE = re.compile(
     r"(?<!&[a-zA-Z]{2})(?<!&[a-zA-Z]{3})(?<!&[a-zA-Z]{4})(?<!&[a-zA-Z]{5})(?<!&#\d{2})"
-    r"[ \u00a0]?([:;!?])(?=\s|$|[»)\"<])"
+    r"[ \u00a0\u202f]?([:;!?])(?=\s|$|[»)\"<])"
 )
 _STRAIGHT = re.compile(r'"([^"]+)"')
 _QUOTES = {"fr": ("«", "»"), "de": ("„", "“"), "nl": ("“", "”")}
@@ -41,15 +41,17 @@ def _text_part(part: str, code: str) -> str:
         left, right = _QUOTES[code]
         part = _STRAIGHT.sub(lambda m: f"{left}{m.group(1).strip()}{right}", part)
     if code == "fr":
-        part = re.sub(r"«[ \u00a0]?", "«" + NARROW, part)
-        part = re.sub(r"[ \u00a0]?»", NARROW + "»", part)
+        part = re.sub(r"«[ \u00a0\u202f]?", "«" + NARROW, part)
+        part = re.sub(r"[ \u00a0\u202f]?»", NARROW + "»", part)
         part = _FR_BEFORE.sub(lambda m: NARROW + m.group(1), part)
     return part
 
 
 def polish(text: str, code: str | None) -> str:
-    """``text`` (a catalog's entry) with language ``code``'s punctuation and
-    quotes; HTML tags in it (a link in a sentence) are left as they are."""
+    """``text`` (a catalog's entry, a whole mail) with language ``code``'s
+    punctuation and quotes; HTML tags in it (a link in a sentence) are left
+    as they are.  Polishing twice changes nothing (a mail's texts come from
+    polished catalogs)."""
     if code not in ("fr", "de", "nl") or not text:
         return text
     parts = _TAG.split(text)

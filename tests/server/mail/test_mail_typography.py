@@ -35,6 +35,9 @@ def test_polish_follows_each_language():
     assert polish(html, "fr") == html.replace(" :", f"{NARROW}:")
     assert polish('Press "Back": now', "en") == 'Press "Back": now'
     assert signed(1.5, "fr") == "+1,5"
+    # Twice is once: a mail is polished whole, its catalog texts already were.
+    for code, text in (("fr", 'Tour : « x » "y"; z!'), ("de", 'a "b" c'), ("nl", 'a "b"')):
+        assert polish(polish(text, code), code) == polish(text, code)
 
 
 @pytest.fixture(scope="module", params=["fr", "de", "nl"])
