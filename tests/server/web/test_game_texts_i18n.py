@@ -345,7 +345,7 @@ def test_the_moderation_pages_speak_the_moderators_language(app):
         ).execute()
     client = sign_in(app, "mod0@example.org")
     dashboard = client.get("/moderation?all=1").text
-    assert "Spiele, die Aufmerksamkeit brauchen" in dashboard
+    assert "<h1>Laufende Partien</h1>" in dashboard  # every game: titled so (issue 43)
     page = client.get(f"/moderation/games/{game.id}").text
     assert "Einen Spieler ersetzen" in page and "Grund (die Spieler lesen ihn)" in page
     assert "wähle eine Rolle" in page  # the pending prompt
