@@ -197,7 +197,7 @@ def test_mails_go_out_in_the_recipients_language(app):
         mail = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
     assert "C’est votre tour dans" in mail.body_text and "C’est votre tour dans" in mail.body_html
     assert "Envoyé par pbem" in mail.body_text
-    assert mail.subject.startswith("C’est votre tour:")
+    assert mail.subject.startswith("C’est votre tour\u202f:")
 
 
 def test_signing_up_keeps_the_browsers_language_for_the_first_mail(app):
