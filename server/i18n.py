@@ -33,6 +33,7 @@ from babel.support import NullTranslations, Translations
 
 from engine import GAMES
 from engine.words import Words, render
+from server import typography
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DEFAULT = "en"
@@ -77,6 +78,7 @@ def translations(code: str, domain: str | None = None) -> NullTranslations:
     first = chain[0]
     for catalog in chain[1:]:
         first.add_fallback(catalog)
+    typography.polish_catalog(first, code)
     return first
 
 

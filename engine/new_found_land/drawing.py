@@ -194,7 +194,7 @@ def cities(y: float, v: Mapping[str, Any], say: Say = str) -> tuple[str, float]:
 
 def ship_box(x: float, y: float, ship: Mapping[str, Any], ink: str, say: Say = str) -> str:
     values = msg(
-        "sail %(sail)s crate %(crate)s person %(person)s glass %(glass)s",
+        "sail %(sail)s crate %(crate)s person %(person)s spyglass %(glass)s",
         sail=ship["sail"],
         crate=ship["crate"],
         person=ship["person"],

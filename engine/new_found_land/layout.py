@@ -134,7 +134,7 @@ def ship_tile(ship: Mapping[str, Any], say: Say) -> dict:
         say(msg("%(ship)s (%(kind)s)", ship=ship["id"], kind=term(ship["kind"]))),
         say(
             msg(
-                "sail %(sail)s crate %(crate)s person %(person)s glass %(glass)s",
+                "sail %(sail)s crate %(crate)s person %(person)s spyglass %(glass)s",
                 sail=ship["sail"],
                 crate=ship["crate"],
                 person=ship["person"],

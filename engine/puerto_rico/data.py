@@ -165,10 +165,7 @@ CARDS: dict[str, Building] = {
             1,
             1,
             ["aqueduct"],
-            N_(
-                "Craftsman: +1 indigo and +1 sugar when your large indigo plant or large "
-                "sugar mill produces."
-            ),
+            N_("Craftsman: +1 indigo and +1 sugar when your indigo plant or sugar mill produces."),
             "003_… line 328-330; 'at least one barrel' from the published expansion sheet",
         ),
         _b(

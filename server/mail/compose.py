@@ -11,7 +11,14 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from babel.dates import format_date
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    pass_eval_context,
+    select_autoescape,
+)
+from markupsafe import Markup, escape
 
 from engine.words import N_, Words
 from server.db import Prepared, db
@@ -22,6 +29,7 @@ from server.mail.links import Links
 from server.models import Game, NotifyChannel, Outbox, Seat, User, utcnow
 from server.notify import notices
 from server.settings import MAIL_TEMPLATES
+from server.typography import polish
 
 # Control characters and encoded-word starts in header text: Python 3.11.7's
 # email package can be tricked by them into adding header lines.
@@ -73,6 +81,18 @@ def in_language(code: str, value):
         items = [in_language(code, item) for item in value]
         return items if kind is list else kind(items)
     return value
+
+
+@pass_eval_context
+def inline_link(eval_ctx, url: str) -> str:
+    """``{{ url|link }}``: a URL inside a sentence, made to stand alone for
+    every mail client.  Text readers linkify from "http" to the next space
+    or '>', so "…at http://host:8000.Your" became one broken link: in a text
+    part the URL goes in <angle brackets> (RFC 3986, appendix C); in an HTML
+    part it is a link of its own, so no client guesses where it ends."""
+    if eval_ctx.autoescape:
+        return Markup('<a href="{0}">{0}</a>').format(escape(url))
+    return f"<{url}>"
 
 
 class _InsertReturningId(Prepared):
@@ -232,6 +252,7 @@ class Mailer:
         env.install_gettext_translations(translations(code), newstyle=True)
         env.filters["label"] = _label_filter(translations(code).gettext("%(label)s:"))
         env.filters["rows_html"] = partial(rows_html, row=MAIL_ROW)
+        env.filters["link"] = inline_link
         return env
 
     @staticmethod
@@ -358,14 +379,17 @@ class Mailer:
             game=game,
             kind=template,
             to_addr=clean_header(to_addr, 254),
-            subject=clean_header(subject),
+            # The language's punctuation and quotes on the whole mail, also
+            # where code joined texts ("Your turn: …", a board's "; ").
+            subject=polish(clean_header(subject), code),
             # Complete on its own: every text part ends with the settings and
             # unsubscribe footer the HTML part has (_layout.html).
-            body_text=(
+            body_text=polish(
                 env.get_template(f"{template}.txt").render(context)
-                + env.get_template("_footer.txt").render(context)
+                + env.get_template("_footer.txt").render(context),
+                code,
             ),
-            body_html=env.get_template(f"{template}.html").render(context),
+            body_html=polish(env.get_template(f"{template}.html").render(context), code),
             message_id=self.new_message_id(),
             in_reply_to=thread[0] if thread else "",
             references=" ".join(thread),

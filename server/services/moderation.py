@@ -15,6 +15,8 @@ import datetime as dt
 import re
 from functools import partial
 
+from peewee import fn
+
 from engine import Event as EngineEvent
 from engine.words import N_, Words, count, msg, nmsg, term
 from server.db import db
@@ -521,7 +523,7 @@ def replace(
         # Any seat, even a departed one: a host who plays and could hand a
         # seat to an account of their own would play two seats (issue 24).
         _require_neutral(user, game, "replace", agreed_by)
-        newcomer = _account(email, name)
+        newcomer = _account(email, name, game)
         if newcomer.id == seat.user_id:
             raise ModerationError(
                 msg("%(name)s already plays seat %(number)s.", name=newcomer.name, number=index + 1)
@@ -535,10 +537,20 @@ def replace(
             raise ValueError(f"seat {index} of game {game.id} has no player to replace")
         text = _said(
             msg(
-                "%(who)s (moderator) gave seat %(seat)s of %(old)s to %(new)s.",
+                "%(who)s (moderator) handed seat %(seat)s over from %(old)s to %(new)s.",
                 who=user.name,
                 seat=index + 1,
                 old=old.name,
+                new=newcomer.name,
+            ),
+            reason,
+        )
+        # The player who leaves reads it about themselves, not by their name.
+        told_old = _said(
+            msg(
+                "%(who)s (moderator) handed your seat %(seat)s over to %(new)s.",
+                who=user.name,
+                seat=index + 1,
                 new=newcomer.name,
             ),
             reason,
@@ -566,7 +578,7 @@ def replace(
             mailer,
             game,
             old,
-            text,
+            told_old,
             reason,
             _game_url(mailer, game),
             [N_("Your links to this seat no longer work.")],
@@ -578,7 +590,7 @@ def replace(
     return f"{newcomer.name} now plays seat {index + 1}; they have been mailed."
 
 
-def _account(email: str, name: str) -> User:
+def _account(email: str, name: str, game: Game) -> User:
     if not re.match(EMAIL, email) or len(email) > 254:
         raise ModerationError(msg("'%(email)s' is not an email address.", email=email))
     user = User.get_or_none(User.email == email)
@@ -588,8 +600,26 @@ def _account(email: str, name: str) -> User:
             email=email,
             name=(name or "").strip()[:40] or email.split("@")[0],
             password_hash=NO_PASSWORD,
+            timezone=table_zone(game),
         )
     return user
+
+
+def table_zone(game: Game) -> str:
+    """The time zone a newcomer to ``game`` most likely lives in: the one
+    most of its players chose (a sign-up guesses from the browser; a
+    replacement account has none).  UTC when nobody chose one; a tie goes
+    to the zone named first in the alphabet, the same on every run."""
+    zones = (
+        User.select(User.timezone, fn.COUNT(User.id).alias("n"))
+        .join(Seat, on=(Seat.user == User.id))
+        .where((Seat.game == game.id) & (User.timezone != "UTC"))
+        .group_by(User.timezone)
+        .order_by(fn.COUNT(User.id).desc(), User.timezone)
+        .limit(1)
+    )
+    row = zones.first()
+    return row.timezone if row is not None else "UTC"
 
 
 def _welcome(

@@ -619,7 +619,8 @@ def match(line: str, choices: list[Choice]) -> Choice:
                 msg("there is no choice %(n)s; choose 1 to %(count)s.", n=n, count=len(choices))
             )
         return choices[n - 1]
-    labels = [c.label.casefold() for c in choices]
+    # A label's narrow no-break spaces (French "colon\u202f:") are spaces to a reader.
+    labels = [" ".join(c.label.split()).casefold() for c in choices]
     if text in PASS_WORDS:
         found = [
             c

@@ -279,6 +279,9 @@ def _texts(
 ) -> tuple[str, ...]:
     """A log row's lines as ``viewer`` reads them (from its events' JSON text)."""
     in_language = partial(say, language, domain=domain)
+    # A bot's name (Words) said in the reader's language in the text as in
+    # its "[bot for …]" mark: not "[bot pour Bot au hasard 2] Random bot 2 prend…".
+    names = tuple(say(language, n) if isinstance(n, Words) else n for n in names)
     found = []
     for data in Event.events.python_value(events):
         text = EngineEvent.from_json(data).text_for(viewer, names, in_language)

@@ -223,8 +223,10 @@ class NewGameForm(Form):
         _l("Who may see it"),
         default="public",
         choices=[
-            SelectChoice("public", _l("Everyone signed in: it goes to the archive when it ends")),
-            SelectChoice("private", _l("Only its players: not in the archive, not on profiles")),
+            # Short words: a phone's select shows them whole; the page says
+            # what each means below it (lobby/new.html).
+            SelectChoice("public", _l("Everyone signed in")),
+            SelectChoice("private", _l("Only its players")),
         ],
     )
     # The clubs the host is a member of (set by the view); "" = no club.

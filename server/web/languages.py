@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import g, has_app_context, request
+from flask import g, has_app_context, has_request_context, request
 from flask_babel import Babel, get_translations
 from flask_login import current_user
 from jinja2 import pass_eval_context
@@ -16,6 +16,7 @@ from werkzeug.http import parse_accept_header
 
 from engine.words import Words, term
 from server.i18n import DEFAULT, LANGUAGES, TRANSLATIONS, known, say
+from server.typography import polish_catalog, signed
 
 
 def page_language() -> str:
@@ -44,13 +45,21 @@ def say_here(text: str) -> str:
 
 def _catalog():
     if not has_app_context():
-        return get_translations()
+        return _polished(get_translations())
     # Asked for each text of a page: the request's g is found once here
     # (each use of the g proxy finds it anew: most of a lookup's time).
     page = g._get_current_object()
     catalog = getattr(page, "pbem_catalog", None)
     if catalog is None:
-        catalog = page.pbem_catalog = get_translations()
+        catalog = page.pbem_catalog = _polished(get_translations())
+    return catalog
+
+
+def _polished(catalog):
+    """The page's catalog with its language's punctuation (server/typography.py),
+    polished the first time Flask-Babel hands it out (it keeps it per language)."""
+    if has_request_context() and not getattr(catalog, "pbem_polished", False):
+        polish_catalog(catalog, page_language())
     return catalog
 
 
@@ -110,6 +119,7 @@ def init_app(app) -> None:
     )
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.filters["say"] = say_here
+    app.jinja_env.filters["signed"] = lambda value, digits=1: signed(value, page_language(), digits)
     # A {% trans %} block's line breaks are spaces: the catalogs hold one
     # line per message (babel.cfg extracts them the same way).
     app.jinja_env.policies["ext.i18n.trimmed"] = True

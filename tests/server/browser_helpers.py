@@ -46,7 +46,7 @@ def shows(page, text: str) -> None:
 
 
 def link_in(text: str, part: str) -> str:
-    return re.findall(r"https?://\S+" + re.escape(part) + r"\S+", text)[-1]
+    return re.findall(r"https?://[^\s>]+" + re.escape(part) + r"[^\s>]+", text)[-1]
 
 
 def mailbox_of(smtp, send_mail, app):

@@ -75,7 +75,8 @@ def path_of(url: str) -> str:
 
 def links_in(msg) -> list[str]:
     text = msg.get_body(("plain",)).get_content()
-    return re.findall(r"http://(?:localhost|127\.0\.0\.1:\d+)/\S+", text)
+    # As a mail client reads it: a link ends at a space or '>' (<url>).
+    return re.findall(r"http://(?:localhost|127\.0\.0\.1:\d+)/[^\s>]+", text)
 
 
 def seat_link(msg) -> str:
@@ -114,7 +115,8 @@ def queued_link(app, email: str, part: str) -> str:
     with app.app_context(), db.connection_context():
         rows = Outbox.select().where(Outbox.to_addr == email.lower()).order_by(Outbox.id.desc())
         for row in rows:
-            found = re.findall(r"https?://[^/\s]+(" + re.escape(part) + r"\S+)", row.body_text)
+            # As a mail client reads it: a link ends at a space or '>' (<url>).
+            found = re.findall(r"https?://[^/\s]+(" + re.escape(part) + r"[^\s>]+)", row.body_text)
             if found:
                 return found[0]
     raise AssertionError(f"no mail with a {part} link queued for {email}")

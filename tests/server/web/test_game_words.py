@@ -58,7 +58,7 @@ def test_puerto_rico_words_agree_with_what_they_name():
         "%(n)s quarry (%(worked)s worked)", "%(n)s quarries (%(worked)s worked)", 2, worked=1
     )
     assert pr("de", two) == "2 Steinbrüche (1 besetzt)"
-    assert pr("fr", two) == "2 carrières (colons : 1)"
+    assert pr("fr", two) == "2 carrières (colons\u202f: 1)"
     assert pr("en", two) == "2 quarries (1 worked)"
     assert pr("de", term("Place")) == "Setzen"
     put = nmsg(
@@ -68,7 +68,7 @@ def test_puerto_rico_words_agree_with_what_they_name():
         target=term("indigo plantation"),
     )
     assert pr("de", put) == "Setze einen Kolonisten ein: Indigoplantage"
-    assert pr("fr", put) == "Placez un colon : plantation d’indigo"
+    assert pr("fr", put) == "Placez un colon\u202f: plantation d’indigo"
     # 004: "50 jetons points de victoire": the chips are plural.
     assert pr("fr", msg("hidden")) == "cachés"
     assert pr("fr", msg("no goods")) == "aucune marchandise"
@@ -79,13 +79,13 @@ def test_new_found_land_words_agree_and_keep_one_term():
     kind = msg("%(ship)s (%(kind)s)", ship="s02", kind=term("small"))
     assert nfl("nl", kind) == "s02 (klein)"
     assert nfl("fr", kind) == "s02 (petit)"
-    assert nfl("fr", labels.goal_text("G11")).startswith("G11 (petits navires :")
+    assert nfl("fr", labels.goal_text("G11")).startswith("G11 (petits navires\u202f:")
     # 001: "heeft de speler het **koloniale toezicht** gebouwd": with the
     # article "koloniale", alone "koloniaal".
     assert nfl("nl", term("colonial oversight")) == "koloniaal toezicht"
     # 001: "het cijfer op de verrekijker": the board says it too.
     glass = msg(
-        "sail %(sail)s crate %(crate)s person %(person)s glass %(glass)s",
+        "sail %(sail)s crate %(crate)s person %(person)s spyglass %(glass)s",
         sail=1,
         crate=1,
         person=1,
@@ -94,7 +94,7 @@ def test_new_found_land_words_agree_and_keep_one_term():
     assert "verrekijker 2" in nfl("nl", glass)
     assert "longue-vue 2" in nfl("fr", glass)
     assert nfl("fr", msg("a small ship %(ship)s", ship="s15")) == "un petit navire s15"
-    assert nfl("fr", listing([msg("%(n)s point", n=4), "Q1"], SEMICOLON)) == "4 point ; Q1"
+    assert nfl("fr", listing([msg("%(n)s point", n=4), "Q1"], SEMICOLON)) == "4 point\u202f; Q1"
     assert nfl("en", listing(["a", "b"], SEMICOLON)) == "a; b"
     # The drawing joins goods as the text board does: "1 tissu + 2 fer".
     assert nfl("fr", drawing._goods({"cloth": 1, "iron": 2})) == "1 tissu + 2 fer"

@@ -197,7 +197,7 @@ def test_mails_go_out_in_the_recipients_language(app):
         mail = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
     assert "C’est votre tour dans" in mail.body_text and "C’est votre tour dans" in mail.body_html
     assert "Envoyé par pbem" in mail.body_text
-    assert mail.subject.startswith("C’est votre tour:")
+    assert mail.subject.startswith("C’est votre tour\u202f:")
 
 
 def test_signing_up_keeps_the_browsers_language_for_the_first_mail(app):
@@ -274,9 +274,9 @@ def test_account_mails_go_out_in_the_accounts_language(app):
     )
 
 
-@pytest.mark.parametrize(("lang", "heading"), [("fr", "Classement : "), ("de", "Rangliste: ")])
+@pytest.mark.parametrize(("lang", "heading"), [("fr", "Classement\u202f: "), ("de", "Rangliste: ")])
 def test_a_label_and_its_colon_follow_the_languages_typography(app, lang, heading):
-    """French sets a space before a colon ("Classement : Puerto Rico"); the
+    """French sets a narrow no-break space before a colon ("Classement : Puerto Rico"); the
     pages' "label: value" lines take their colon from the catalog."""
     client = app.test_client()
     signup(client, "Lea", "lea@example.org")

@@ -116,7 +116,7 @@ def test_option_refusals_and_values_in_the_readers_language(app):
         with pytest.raises(games.LobbyError) as bad:
             games._checked_options(kind, {"buildings": "huge"})
         assert say("fr", bad.value.args[0]).startswith(
-            "Bâtiments en jeu : « huge » n’est pas un choix"
+            "Bâtiments en jeu\u202f: «\u202fhuge\u202f» n’est pas un choix"
         )
         with pytest.raises(games.LobbyError) as players:
             games.create_game(None, "puerto_rico", "x", 9, {}, 24, [], None)
