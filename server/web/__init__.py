@@ -29,6 +29,7 @@ from server.web import (
     takebacks,
     tokens,
     urls,
+    your_data,
 )
 
 AREAS = (
@@ -44,6 +45,7 @@ AREAS = (
     rematches,
     people,
     tokens,
+    your_data,
 )
 
 

@@ -28,6 +28,7 @@ from server.web import browser_session, languages, rate_limits, time_zones
 from server.web.errors import link_error
 from server.web.forms import (
     AddressForm,
+    EraseForm,
     EmptyForm,
     FirstPasswordForm,
     LoginForm,
@@ -187,6 +188,7 @@ def render_account(status: int = 200, **forms):
         "name_form": NameForm(name=current_user.name),
         "password_form": PasswordChangeForm() if has_password else FirstPasswordForm(),
         "address_form": AddressForm(),
+        "erase_form": EraseForm(),
         **forms,
     }
     return render_template(

@@ -42,6 +42,10 @@ def say_here(text: str) -> str:
     return say(page_language(), text if isinstance(text, Words) else term(text))
 
 
+def _words_here(value):
+    return say(page_language(), value) if isinstance(value, Words) else value
+
+
 def _catalog():
     if not has_app_context():
         return get_translations()
@@ -110,6 +114,9 @@ def init_app(app) -> None:
     )
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.filters["say"] = say_here
+    # Words printed as they are (a deleted player's "Former player 7" among
+    # the names) read in the page's language too.
+    app.jinja_env.finalize = _words_here
     # A {% trans %} block's line breaks are spaces: the catalogs hold one
     # line per message (babel.cfg extracts them the same way).
     app.jinja_env.policies["ext.i18n.trimmed"] = True
