@@ -886,7 +886,11 @@ class Mailer:
             "export_ready",
             user.email,
             "[pbem] " + self.words(user, N_("Your data is ready to download")),
-            {"name": user.name, "export_url": self.links.export_url(user, export_id), "hours": hours},
+            {
+                "name": user.name,
+                "export_url": self.links.export_url(user, export_id),
+                "hours": hours,
+            },
             None,
             user,
         )

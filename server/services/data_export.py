@@ -125,10 +125,7 @@ def account(user: User, now: dt.datetime) -> dict:
 
 def seats(user: User) -> list[dict]:
     rows = (
-        Seat.select(Seat, Game)
-        .join(Game)
-        .where(Seat.user == user.id)
-        .order_by(Game.id, Seat.index)
+        Seat.select(Seat, Game).join(Game).where(Seat.user == user.id).order_by(Game.id, Seat.index)
     )
     return [
         {
@@ -172,8 +169,7 @@ def moves(user: User) -> list[dict]:
 def talk(user: User) -> list[dict]:
     rows = TableMessage.select().where(TableMessage.user == user.id).order_by(TableMessage.id)
     return [
-        {"game": m.game_id, "seat": m.seat + 1, "text": m.text, "at": m.created_at}
-        for m in rows
+        {"game": m.game_id, "seat": m.seat + 1, "text": m.text, "at": m.created_at} for m in rows
     ]
 
 
@@ -181,9 +177,7 @@ def ratings(user: User) -> dict:
     now = PlayerRating.select().where(PlayerRating.user == user.id).order_by(PlayerRating.kind)
     changes = RatingChange.select().where(RatingChange.user == user.id).order_by(RatingChange.id)
     return {
-        "current": [
-            {"kind": r.kind, "mu": r.mu, "sigma": r.sigma, "games": r.games} for r in now
-        ],
+        "current": [{"kind": r.kind, "mu": r.mu, "sigma": r.sigma, "games": r.games} for r in now],
         "history": [
             {
                 "game": c.game_id,

@@ -22,6 +22,7 @@ import secrets
 
 import click
 from flask import current_app
+from flask.cli import with_appcontext
 
 from engine.words import msg, term
 from server.db import db
@@ -117,8 +118,7 @@ def _hand_seat_to_bot(game: Game, user: User, mailer: Mailer, now: dt.datetime) 
     """The seat leaves its player and goes to the bot, on the record."""
     seat = Seat.get((Seat.game == game.id) & (Seat.user == user.id))
     text = msg(
-        "%(who)s deleted their account and left seat %(seat)s; the %(bot)s plays it "
-        "from now on.",
+        "%(who)s deleted their account and left seat %(seat)s; the %(bot)s plays it from now on.",
         who=User.name.python_value(former_player_name(user.id)),
         seat=seat.index + 1,
         bot=term(bot_title(SEAT_BOT)),
@@ -154,6 +154,8 @@ def _stop_mail(user: User, address: str) -> None:
 
 
 def _close_ways_in(user: User, now: dt.datetime) -> None:
+    # Every seat link mailed to them stops (410), in every game.
+    Seat.update(link_version=Seat.link_version + 1).where(Seat.user == user.id).execute()
     sessions.end_all(user.id)
     (
         ApiToken.update(revoked_at=now)
@@ -168,14 +170,18 @@ def _close_ways_in(user: User, now: dt.datetime) -> None:
 @click.command("erase-account")
 @click.argument("address")
 @click.option("--yes", is_flag=True, help="Do not ask again.")
+@with_appcontext
 def erase_command(address: str, yes: bool):
     """Delete the account of ADDRESS on its owner's request (GDPR art. 17):
     games in progress go on with a bot in its seat, records keep it as
     "Former player N", its mail and ways in are gone, the address is free."""
-    user = User.get_or_none(User.email == accounts.normal_email(address))
-    if user is None:
-        raise click.ClickException(f"there is no account for {address.strip()}")
-    if not yes:
-        click.confirm(f"Delete the account of {user.email} (id {user.id}) for good?", abort=True)
-    erase(user, current_app.extensions["pbem_mailer"])
+    with db.connection_context():
+        user = User.get_or_none(User.email == accounts.normal_email(address))
+        if user is None:
+            raise click.ClickException(f"there is no account for {address.strip()}")
+        if not yes:
+            click.confirm(
+                f"Delete the account of {user.email} (id {user.id}) for good?", abort=True
+            )
+        erase(user, current_app.extensions["pbem_mailer"])
     click.echo(f"deleted: account {user.id} is now {former_player_name(user.id)}")

@@ -63,3 +63,4 @@ def init_app(app) -> None:
         app.register_blueprint(area.bp)
     api.init_app(app)
     moderation.init_cli(app)
+    your_data.init_cli(app)

@@ -76,7 +76,9 @@ def download(token: str):
         return link_error(exc)
     except data_export.ExportError as exc:
         message = languages.say_here(exc.args[0])
-        return render_template("errors/error.html", title=_("Download my data"), message=message), 404
+        return render_template(
+            "errors/error.html", title=_("Download my data"), message=message
+        ), 404
     return Response(
         data,
         mimetype="application/zip",
@@ -85,3 +87,7 @@ def download(token: str):
             "Cache-Control": "no-store",
         },
     )
+
+
+def init_cli(app) -> None:
+    app.cli.add_command(erasure.erase_command)  # also ``pbem erase-account`` (server/cli.py)

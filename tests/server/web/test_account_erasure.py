@@ -83,7 +83,9 @@ def test_a_player_deleted_mid_game(app):
     seat_link = in_db(app, lambda: app.extensions["pbem_mailer"].links.seat_url(seat))
 
     wrong = erase_by_page(leaving, "not my password")
-    assert wrong.status_code == 400 and in_db(app, lambda: User.get_by_id(user_id).erased_at) is None
+    assert (
+        wrong.status_code == 400 and in_db(app, lambda: User.get_by_id(user_id).erased_at) is None
+    )
     done = erase_by_page(leaving)
     assert done.status_code == 200 and "Your account is deleted" in done.text
 
@@ -91,13 +93,20 @@ def test_a_player_deleted_mid_game(app):
     assert person.erased_at is not None and person.email == erased_address(user_id)
     assert str(person.name) == f"Former player {user_id}"
     assert person.password_hash == "!"
-    assert in_db(app, lambda: BrowserSession.select().where(BrowserSession.user == user_id).count()) == 0
+    assert (
+        in_db(app, lambda: BrowserSession.select().where(BrowserSession.user == user_id).count())
+        == 0
+    )
     assert in_db(app, lambda: ApiToken.get(ApiToken.user == user_id).revoked_at) is not None
-    assert in_db(app, lambda: NotifyChannel.select().where(NotifyChannel.user == user_id).count()) == 0
+    assert (
+        in_db(app, lambda: NotifyChannel.select().where(NotifyChannel.user == user_id).count()) == 0
+    )
     queued = in_db(app, lambda: Outbox.get_by_id(queued_id))
     assert (queued.status, queued.permanent, queued.last_error) == ("failed", True, NOT_SENT)
     assert queued.body_text == queued.body_html == ""
-    assert in_db(app, lambda: Outbox.select().where(Outbox.to_addr == "g1@example.org").count()) == 0
+    assert (
+        in_db(app, lambda: Outbox.select().where(Outbox.to_addr == "g1@example.org").count()) == 0
+    )
     assert in_db(app, lambda: InboundMail.select().count()) == 0
     # What the others wrote stays, word for word; theirs too.
     talk = in_db(app, lambda: [m.text for m in TableMessage.select().order_by(TableMessage.id)])
@@ -120,7 +129,12 @@ def test_a_player_deleted_mid_game(app):
     # The records read right in each reader's language.
     host = sign_in(app, "g0@example.org")
     for code, pseudonym in PSEUDONYM.items():
-        in_db(app, lambda code=code: User.update(language=code).where(User.email == "g0@example.org").execute())
+        in_db(
+            app,
+            lambda code=code: (
+                User.update(language=code).where(User.email == "g0@example.org").execute()
+            ),
+        )
         for path in (f"/games/{game.id}", f"/games/{game.id}/log"):
             page = host.get(path)
             assert page.status_code == 200, (code, path)
@@ -146,7 +160,9 @@ def test_without_password_a_mailed_link_confirms(app):
     started_game(app, players=2, tag="n")
     client = sign_in(app, "n1@example.org")
     # An account made for a player has no password (signed in by a link).
-    in_db(app, lambda: User.update(password_hash="!").where(User.email == "n1@example.org").execute())
+    in_db(
+        app, lambda: User.update(password_hash="!").where(User.email == "n1@example.org").execute()
+    )
     user = in_db(app, lambda: User.get(User.email == "n1@example.org"))
     page = client.get("/account")
     asked = post_form(client, form_for(page.text, "/account/delete"))
