@@ -33,10 +33,15 @@ from server.models import (
     RatingChange,
     Seat,
     TableMessage,
+    Tenure,
     User,
     utcnow,
 )
 
+ABOUT = (
+    "A zip: account.json, seats.json, moves.json (with their game), talk.json, "
+    "ratings.json, sessions.json, api_tokens.json and mail.mbox."
+)
 EXPORT_HOURS = 24
 BATCH = 5
 
@@ -143,12 +148,21 @@ def seats(user: User) -> list[dict]:
 
 
 def moves(user: User) -> list[dict]:
-    rows = (
-        Event.select(Event, Game)
-        .join(Game)
-        .where(Event.user == user.id)
-        .order_by(Game.id, Event.seq)
-    )
+    """The log rows of the seats they held, while they held them (their
+    moves, and what the clock or a bot played for them), and any row they
+    wrote themselves (a resignation)."""
+    held = Tenure.select().where(Tenure.user == user.id)
+    in_tenure = [
+        (Event.game == t.game_id)
+        & (Event.seat == t.seat)
+        & (Event.seq > t.from_seq)
+        & ((Event.seq <= t.to_seq) if t.to_seq is not None else True)
+        for t in held
+    ]
+    mine = Event.user == user.id
+    for condition in in_tenure:
+        mine = mine | condition
+    rows = Event.select(Event, Game).join(Game).where(mine).order_by(Game.id, Event.seq)
     return [
         {
             "game": event.game.id,
@@ -156,7 +170,7 @@ def moves(user: User) -> list[dict]:
             "kind": event.game.kind,
             "seq": event.seq,
             "seat": None if event.seat is None else event.seat + 1,
-            "as": event.actor,
+            "by": event.actor,
             "type": event.kind,
             "action": event.action,
             "undone": event.undone,
@@ -226,16 +240,21 @@ def mbox(user: User) -> bytes:
         mail["Message-ID"] = row.message_id
         mail["Date"] = format_datetime(row.created_at.replace(tzinfo=dt.UTC))
         mail.set_content(row.body_text)
-        messages.append(mail.as_bytes())
+        messages.append((row.created_at, "pbem", mail.as_bytes()))
     came = InboundMail.select().where(
         (InboundMail.user == user.id) | (InboundMail.from_addr == user.email)
     )
-    messages += [row.raw.encode("utf-8", "replace") for row in came.order_by(InboundMail.id)]
-    return b"".join(_mbox_entry(message) for message in messages)
+    messages += [
+        (row.received_at, row.from_addr or "unknown", row.raw.encode("utf-8", "replace"))
+        for row in came.order_by(InboundMail.id)
+    ]
+    return b"".join(_mbox_entry(*message) for message in messages)
 
 
-def _mbox_entry(message: bytes) -> bytes:
+def _mbox_entry(when: dt.datetime, sender: str, message: bytes) -> bytes:
     """One message in mboxrd form: a From_ line, ">From " quoted, a blank line."""
     lines = message.replace(b"\r\n", b"\n").split(b"\n")
     quoted = [b">" + line if line.lstrip(b">").startswith(b"From ") else line for line in lines]
-    return b"From pbem Thu Jan  1 00:00:00 1970\n" + b"\n".join(quoted).rstrip(b"\n") + b"\n\n"
+    sender = "".join(c for c in sender if c.isprintable() and not c.isspace()) or "unknown"
+    head = f"From {sender} {when:%a %b %d %H:%M:%S %Y}\n".encode("ascii", "replace")
+    return head + b"\n".join(quoted).rstrip(b"\n") + b"\n\n"

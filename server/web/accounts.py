@@ -28,8 +28,8 @@ from server.web import browser_session, languages, rate_limits, time_zones
 from server.web.errors import link_error
 from server.web.forms import (
     AddressForm,
-    EraseForm,
     EmptyForm,
+    EraseForm,
     FirstPasswordForm,
     LoginForm,
     NameForm,

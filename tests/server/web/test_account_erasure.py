@@ -20,8 +20,8 @@ from server.models import (
     NotifyChannel,
     Outbox,
     TableMessage,
-    utcnow,
     User,
+    utcnow,
 )
 from server.services import api_tokens, table_talk
 from server.services.clock.sweep import run_bots
