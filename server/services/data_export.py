@@ -91,7 +91,7 @@ def ready_archive(user: User, user_id: int, export_id: int) -> bytes:
     row = DataExport.get_or_none(DataExport.id == export_id)
     if user_id != user.id or row is None or row.user_id != user.id or row.status != "ready":
         raise ExportError(N_("This download is not there (any more). Ask for a new one."))
-    return bytes(row.archive)
+    return bytes(row.archive or b"")
 
 
 # -- the archive ---------------------------------------------------------------
