@@ -245,6 +245,7 @@ def dns_records(mail_host, addresses):
 
 def _administration() -> None:
     from server.services.backup import backup_command, restore_command
+    from server.services.erasure import erase_command
     from server.services.ratings import rebuild_command
     from server.services.verify import verify_command
     from server.web.moderation import make_moderator
@@ -253,6 +254,7 @@ def _administration() -> None:
     for command in (backup_command, restore_command, verify_command):  # README "Operations"
         pbem.add_command(command)
     pbem.add_command(needs_database(rebuild_command))  # README "Ratings"
+    pbem.add_command(needs_database(erase_command))  # docs/operators: requests about data
     pbem.add_command(routes_command, "routes")
     pbem.add_command(shell_command, "shell")
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import secrets
 
 from flask_login import UserMixin
 from peewee import (
     BigIntegerField,
+    BlobField,
     BooleanField,
     CharField,
     DateTimeField,
@@ -20,6 +22,7 @@ from peewee import (
     TextField,
 )
 
+from engine.words import N_, msg
 from server.db import db
 
 
@@ -42,6 +45,25 @@ class JSONField(TextField):
         return None if value is None else json.loads(value)
 
 
+# An account deleted on request keeps its row under this name (services/
+# erasure.py): records point to it.  Stored in English, read back as words
+# that each reader sees in their own language.
+FORMER_PLAYER = N_("Former player %(number)s")
+_FORMER = re.compile(r"Former player ([0-9]{1,18})")
+
+
+class PersonName(CharField):
+    """A person's name; a deleted account's pseudonym reads as ``Words``."""
+
+    def python_value(self, value):
+        found = _FORMER.fullmatch(value) if isinstance(value, str) else None
+        return msg(FORMER_PLAYER, number=int(found.group(1))) if found else value
+
+
+def former_player_name(user_id: int) -> str:
+    return FORMER_PLAYER % {"number": user_id}
+
+
 class BaseModel(Model):
     class Meta:
         database = db
@@ -57,7 +79,7 @@ class User(UserMixin, BaseModel):
         return f"{self.id}:{self.session_token}"
 
     email = CharField(unique=True)
-    name = CharField()
+    name = PersonName()
     password_hash = CharField()
     # Part of the login cookie: changing it logs the user out everywhere.
     session_token = CharField(default=lambda: secrets.token_hex(16))
@@ -100,6 +122,9 @@ class User(UserMixin, BaseModel):
     # A program that plays through the API with its own tokens, marked by a
     # site moderator on the record (services/bot_accounts.py).
     is_bot = BooleanField(default=False)
+    # The owner deleted the account (services/erasure.py): the row stays
+    # under a pseudonym, without address, password or way in.
+    erased_at = DateTimeField(null=True)
 
     @property
     def verified(self) -> bool:
@@ -613,6 +638,18 @@ class AccountNote(BaseModel):
     created_at = DateTimeField(default=utcnow)
 
 
+class DataExport(BaseModel):
+    """A player's data as a zip (services/data_export.py): asked for, built
+    by the scheduler, fetched through a signed link for a day, then dropped."""
+
+    user = ForeignKeyField(User, backref="exports", on_delete="CASCADE")
+    status = CharField(default="queued", max_length=12)  # queued, ready
+    requested_at = DateTimeField(default=utcnow, index=True)
+    ready_at = DateTimeField(null=True)
+    archive = BlobField(null=True)
+    size = IntegerField(default=0)
+
+
 MODELS = [
     User,
     Game,
@@ -641,4 +678,5 @@ MODELS = [
     ClubMember,
     ClubRequest,
     ClubRecord,
+    DataExport,
 ]

@@ -247,6 +247,9 @@ class Mailer:
             # Templates are compiled once per process: no stat of each file
             # on every mail (they change only with a new release).
             auto_reload=False,
+            # Words printed as they are (a deleted player's "Former player 7")
+            # read in the mail's language.
+            finalize=lambda value: say(code, value) if isinstance(value, Words) else value,
         )
         env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts them
         env.install_gettext_translations(translations(code), newstyle=True)
@@ -882,6 +885,35 @@ class Mailer:
                 "name": user.name,
                 "reset_url": self.links.reset_url(user),
                 "minutes": self.links.reset_max_age // 60,
+            },
+            None,
+            user,
+        )
+
+    def erase_confirm(self, user: User) -> Outbox | None:
+        """An account without a password: the link that confirms deleting it."""
+        return self.queue(
+            "erase_confirm",
+            user.email,
+            "[pbem] " + self.words(user, N_("Delete your account?")),
+            {
+                "name": user.name,
+                "erase_url": self.links.erase_url(user),
+                "minutes": self.links.reset_max_age // 60,
+            },
+            None,
+            user,
+        )
+
+    def export_ready(self, user: User, export_id: int, hours: int) -> Outbox | None:
+        return self.queue(
+            "export_ready",
+            user.email,
+            "[pbem] " + self.words(user, N_("Your data is ready to download")),
+            {
+                "name": user.name,
+                "export_url": self.links.export_url(user, export_id),
+                "hours": hours,
             },
             None,
             user,

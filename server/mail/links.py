@@ -217,6 +217,30 @@ class Links:
             raise LinkError("revoked")
         return user
 
+    def erase_url(self, user: User) -> str:
+        """For an account without a password: the link that asks "delete?"."""
+        token = self._serializer("erase").dumps({"u": user.id, "p": password_mark(user)})
+        return f"{self.base_url}/account/delete/{token}"
+
+    def read_erase(self, token: str) -> User:
+        """Stops with a new sign-in token (sign out everywhere) or password."""
+        data = self._load("erase", token, self.reset_max_age)
+        user = self._user(data)
+        if password_mark(user) != data.get("p") or user.erased_at is not None:
+            raise LinkError("revoked")
+        return user
+
+    def export_url(self, user: User, export_id: int) -> str:
+        token = self._serializer("export").dumps({"u": user.id, "x": export_id})
+        return f"{self.base_url}/account/data/{token}"
+
+    def read_export(self, token: str, max_age: int) -> tuple[int, int]:
+        """(user id, export id); whose it is the caller checks."""
+        data = self._load("export", token, max_age)
+        if not _ints(data, "u", "x"):
+            raise LinkError("invalid")
+        return data["u"], data["x"]
+
     def _user(self, data: dict) -> User:
         user_id = data.get("u")
         user = User.get_or_none(User.id == user_id) if isinstance(user_id, int) else None

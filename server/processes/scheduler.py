@@ -32,7 +32,7 @@ from server.mail.delivery import holder_id
 from server.models import utcnow
 from server.processes import logs
 from server.processes.backoff import Backoff, drop_connection
-from server.services import metrics
+from server.services import data_export, metrics
 from server.services.clock.sweep import release_dead_claims, run_bots, sweep
 
 log = logging.getLogger("pbem.scheduler")
@@ -87,6 +87,7 @@ class Scheduler:
     def sweep(self) -> None:
         started = time.monotonic()
         report = sweep(self.settings, self.mailer, utcnow(), holder=self.holder)
+        self.exports()
         metrics.SWEEP_SECONDS.observe(time.monotonic() - started)
         if report.outage:
             log.warning(
@@ -111,6 +112,12 @@ class Scheduler:
                 report.digests,
                 report.vacations,
             )
+
+    def exports(self) -> None:
+        """Archives of players' data asked for (services/data_export.py)."""
+        built = data_export.build_due(self.mailer, utcnow())
+        if built:
+            log.info("built %d data archive(s)", built)
 
     def bots(self) -> None:
         """The seats bots play (services/clock/sweep.py run_bots)."""

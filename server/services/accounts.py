@@ -14,7 +14,7 @@ import secrets
 from peewee import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from engine.words import N_, msg
+from engine.words import N_, Words, msg
 from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import BrowserSession, User, utcnow
@@ -57,6 +57,8 @@ def sign_up(
     its owner is told."""
     email, password_hash = normal_email(email), generate_password_hash(password)
     name = " ".join(name.split()) or email.split("@")[0]
+    if is_pseudonym(name):  # "Former player 7" is a deleted account's (services/erasure.py)
+        name = email.split("@")[0]
     with db.atomic():
         user = User.get_or_none(User.email == email)
         if user is None:
@@ -88,6 +90,10 @@ def sign_up(
                 ]
             )
         mailer.confirm(user, next_path)
+
+
+def is_pseudonym(name: str) -> bool:
+    return isinstance(User.name.python_value(name), Words)
 
 
 def authenticate(email: str, password: str) -> User | None:
@@ -149,6 +155,8 @@ def change_name(user: User, name: str) -> None:
     name = " ".join(name.split())
     if not 1 <= len(name) <= 40:
         raise AccountError(N_("A name has 1 to 40 characters."))
+    if is_pseudonym(name):
+        raise AccountError(N_("That name is kept for deleted accounts."))
     User.update(name=name).where(User.id == user.id).execute()
 
 

@@ -30,6 +30,7 @@ from server.web import (
     takebacks,
     tokens,
     urls,
+    your_data,
 )
 
 AREAS = (
@@ -46,6 +47,7 @@ AREAS = (
     people,
     tokens,
     clubs,
+    your_data,
 )
 
 
@@ -63,3 +65,4 @@ def init_app(app) -> None:
         app.register_blueprint(area.bp)
     api.init_app(app)
     moderation.init_cli(app)
+    your_data.init_cli(app)

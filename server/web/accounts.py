@@ -29,6 +29,7 @@ from server.web.errors import link_error
 from server.web.forms import (
     AddressForm,
     EmptyForm,
+    EraseForm,
     FirstPasswordForm,
     LoginForm,
     NameForm,
@@ -187,6 +188,7 @@ def render_account(status: int = 200, **forms):
         "name_form": NameForm(name=current_user.name),
         "password_form": PasswordChangeForm() if has_password else FirstPasswordForm(),
         "address_form": AddressForm(),
+        "erase_form": EraseForm(),
         **forms,
     }
     return render_template(

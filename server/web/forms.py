@@ -183,6 +183,10 @@ class AddressForm(Form):
     )
 
 
+class EraseForm(Form):
+    current = PasswordField(_l("Current password"), [InputRequired(), Length(max=200)])
+
+
 class TalkForm(Form):
     text = TextAreaField(
         _l("Say something to the table"), [InputRequired(), Length(1, 500)], widget=FastTextArea()

@@ -43,6 +43,10 @@ def say_here(text: str) -> str:
     return say(page_language(), text if isinstance(text, Words) else term(text))
 
 
+def _words_here(value):
+    return say(page_language(), value) if isinstance(value, Words) else value
+
+
 def _catalog():
     if not has_app_context():
         return _polished(get_translations())
@@ -120,6 +124,9 @@ def init_app(app) -> None:
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.filters["say"] = say_here
     app.jinja_env.filters["signed"] = lambda value, digits=1: signed(value, page_language(), digits)
+    # Words printed as they are (a deleted player's "Former player 7" among
+    # the names) read in the page's language too.
+    app.jinja_env.finalize = _words_here
     # A {% trans %} block's line breaks are spaces: the catalogs hold one
     # line per message (babel.cfg extracts them the same way).
     app.jinja_env.policies["ext.i18n.trimmed"] = True

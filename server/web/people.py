@@ -31,6 +31,8 @@ def _page():
 @login_required
 def profile(user_id: int):
     person = profiles.player(user_id) or abort(404)
+    if person.erased_at is not None:  # deleted on its owner's request: gone
+        abort(410)
     own = person.id == current_user.id
     page = _page()
     language = page_language()

@@ -5,14 +5,14 @@ schema), calls the same service as the page, and answers its schema."""
 
 from __future__ import annotations
 
-from flask import abort, current_app, g
+from flask import Response, abort, current_app, g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from engine.words import N_
-from server.models import Game, Seat
+from server.models import Game, Seat, utcnow
+from server.services import data_export, visibility
 from server.services import table_talk as talk_service
-from server.services import visibility
 from server.services.moves import play
 from server.services.seat_views import table_talk
 from server.services.state_store import game_with_snapshot
@@ -54,6 +54,24 @@ def who_am_i():
         "is_bot": user.is_bot,
         "token": {"name": token.name, "scopes": token.scopes, "expires_at": token.expires_at},
     }
+
+
+@bp.get("/me/data")
+@documented
+@needs("read")
+@bp.response(200, content_type="application/zip", description=data_export.ABOUT)
+def my_data():
+    """Everything the site keeps about you, as the Settings download gives it:
+    a zip of JSON files and an mbox of the mail still stored (no secrets)."""
+    data = data_export.archive(me(), utcnow())
+    return Response(
+        data,
+        mimetype="application/zip",
+        headers={
+            "Content-Disposition": f'attachment; filename="pbem-data-{me().id}.zip"',
+            "Cache-Control": "no-store",
+        },
+    )
 
 
 @bp.get("/games")
