@@ -14,6 +14,7 @@ from babel.dates import format_date
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from engine.words import N_, Words
+from server import wakeup
 from server.db import Prepared, db
 from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
 from server.mail import limits
@@ -184,6 +185,7 @@ def store(
     values = (game, kind, to_addr, subject, body_text, body_html, message_id, in_reply_to,
               references, headers, turn_of, author, now)  # fmt: skip
     row_id = OUTBOX_INSERT[bool(holds_clock)].insert(*values)
+    wakeup.outbox_written(db.obj)
     mail = Outbox(id=row_id, holds_clock=bool(holds_clock), **_row_values(*values))
     mail._dirty.clear()  # saved, as a created row is
     return mail

@@ -22,6 +22,7 @@ BOTTOM = {
     "server.database_check",
     "server.deploy_files",
     "server.version",
+    "server.wakeup",
 }
 # The app factory and the entry points that need the whole app: gunicorn's
 # module and the ``pbem`` command.
