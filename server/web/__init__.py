@@ -13,6 +13,7 @@ from server.web import (
     accounts,
     api,
     channels,
+    compression,
     errors,
     health,
     languages,
@@ -49,6 +50,7 @@ AREAS = (
 
 def init_app(app) -> None:
     health.init_app(app)  # first: the request timer starts before anything else
+    compression.init_app(app)  # next: after_request hooks run last-first, so it runs late
     protection.init_app(app)  # CSRF, body checks, security headers
     languages.init_app(app)
     urls.init_app(app)  # the templates' url_for remembers the links it built
