@@ -214,7 +214,7 @@ def _postgres(params: dict, settings: dict | None):
     if pool > 0:
         # A new PostgreSQL connection costs ~15 ms: a process keeps up to
         # ``pool`` open and hands them from request to request.
-        database = TrustingPool(
+        database: PostgresqlDatabase = TrustingPool(
             params.pop("database"), max_connections=pool, stale_timeout=300, timeout=30, **params
         )
     else:
