@@ -26,6 +26,7 @@ from playhouse import db_url
 from playhouse.migrations import Runner
 from playhouse.pool import PooledPostgresqlDatabase
 
+from server import wakeup
 from server.settings import MIGRATIONS, instance_file
 
 db = DatabaseProxy()
@@ -73,6 +74,20 @@ class RemembersWrites:
         return cursor
 
 
+class WakesSenders:
+    """After a COMMIT, the wake-up owed to the senders for the outbox rows
+    it made visible (server/wakeup.py); a ROLLBACK owes nothing."""
+
+    def commit(self):
+        result = super().commit()
+        wakeup.committed(self)
+        return result
+
+    def rollback(self):
+        wakeup.rolled_back(self)
+        return super().rollback()
+
+
 class HonestCommits(RemembersWrites):
     """PostgreSQL is over a network: a COMMIT whose answer is lost may have
     gone through.  Such a failure is raised as ``CommitUnknown``, and so is
@@ -101,7 +116,7 @@ def forget_writes() -> None:
     RemembersWrites._writes.saved = False
 
 
-class TrackedSqliteDatabase(RemembersWrites, SqliteDatabase):
+class TrackedSqliteDatabase(WakesSenders, RemembersWrites, SqliteDatabase):
     """SQLite is a local file: a failed COMMIT was rolled back, its fate is known."""
 
 
@@ -199,10 +214,13 @@ def _postgres(params: dict, settings: dict | None):
     if pool > 0:
         # A new PostgreSQL connection costs ~15 ms: a process keeps up to
         # ``pool`` open and hands them from request to request.
-        return TrustingPool(
+        database: PostgresqlDatabase = TrustingPool(
             params.pop("database"), max_connections=pool, stale_timeout=300, timeout=30, **params
         )
-    return HonestPostgresqlDatabase(params.pop("database"), **params)
+    else:
+        database = HonestPostgresqlDatabase(params.pop("database"), **params)
+    database.outbox_channel = wakeup.channel_for(schema)
+    return database
 
 
 def locked(query, of=None):

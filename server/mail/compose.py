@@ -21,6 +21,7 @@ from jinja2 import (
 from markupsafe import Markup, escape
 
 from engine.words import N_, Words
+from server import wakeup
 from server.db import Prepared, db
 from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
 from server.mail import limits
@@ -204,6 +205,7 @@ def store(
     values = (game, kind, to_addr, subject, body_text, body_html, message_id, in_reply_to,
               references, headers, turn_of, author, now)  # fmt: skip
     row_id = OUTBOX_INSERT[bool(holds_clock)].insert(*values)
+    wakeup.outbox_written(db.obj)
     mail = Outbox(id=row_id, holds_clock=bool(holds_clock), **_row_values(*values))
     mail._dirty.clear()  # saved, as a created row is
     return mail

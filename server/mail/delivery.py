@@ -51,6 +51,7 @@ from typing import Any
 
 from peewee import fn
 
+from server import wakeup
 from server.db import Prepared, db
 from server.mail.bounces import ReturnPaths
 from server.models import Outbox, utcnow
@@ -666,7 +667,7 @@ def recover(settings, now: dt.datetime | None = None) -> int:
 
 def retry(row_id: int, now: dt.datetime) -> bool:
     """Make a failed or bounced mail due again (a moderator's retry)."""
-    return (
+    due_again = (
         Outbox.update(
             status="queued",
             attempts=0,
@@ -679,6 +680,9 @@ def retry(row_id: int, now: dt.datetime) -> bool:
         .where((Outbox.id == row_id) & Outbox.status.in_(("failed", "bounced")))
         .execute()
     ) == 1
+    if due_again:
+        wakeup.outbox_written(db.obj)
+    return due_again
 
 
 def counts_by_status() -> dict[str, int]:

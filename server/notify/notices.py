@@ -13,6 +13,8 @@ import datetime as dt
 import uuid
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from server import wakeup
+from server.db import db
 from server.models import Game, NotifyChannel, Outbox, Seat, User, utcnow
 from server.notify import channels, texts
 
@@ -154,7 +156,7 @@ def queue(
 ) -> Outbox:
     now = now or utcnow()
     due = now if urgent or kind in URGENT else after_quiet(channel, now)
-    return Outbox.create(
+    row = Outbox.create(
         game=game,
         kind=kind,
         to_addr=f"channel:{channel.id}",
@@ -169,6 +171,9 @@ def queue(
         next_attempt_at=due,
         created_at=now,
     )
+    if due <= now:  # a notice put off past quiet hours is found by a later look
+        wakeup.outbox_written(db.obj)
+    return row
 
 
 def after_quiet(channel: NotifyChannel, now: dt.datetime) -> dt.datetime:

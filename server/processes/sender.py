@@ -2,7 +2,9 @@
 
 Drains the outbox (services/deliveries.py over mail/delivery.py, then the
 notices to chat and push channels over notify/delivery.py) every
-SENDER_INTERVAL seconds.  Several may run at once: each mail is claimed, for
+SENDER_INTERVAL seconds, and at once when a committed transaction wrote
+into it (server/wakeup.py: LISTEN/NOTIFY on PostgreSQL, a datagram on
+SQLite).  Several may run at once: each mail is claimed, for
 seconds, right before it is sent.  It keeps its SMTP session from drain to
 drain while mails keep coming (mail/delivery.Connection), and beats its
 heartbeat at most every BEAT_SECONDS: the heartbeat is read by people and a
@@ -24,6 +26,7 @@ import sys
 import time
 
 from server import settings as settings_module
+from server import wakeup
 from server.db import bind, make_database
 from server.mail import delivery
 from server.models import utcnow
@@ -111,13 +114,20 @@ def run_forever(settings) -> None:
     sender = Sender(settings, database)
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+    listener = wakeup.listen(database)
     log.info("sender %s: draining every %s s", sender.holder, settings["SENDER_INTERVAL"])
-    while not stop:
-        wait = sender.step()
-        deadline = time.monotonic() + wait
-        while not stop and time.monotonic() < deadline:
-            time.sleep(min(0.2, max(deadline - time.monotonic(), 0)))
-    sender.close()
+    try:
+        while not stop:
+            wait = sender.step()
+            deadline = time.monotonic() + wait
+            while not stop and time.monotonic() < deadline:
+                # Short slices: SIGTERM is seen within 0.2 s.
+                woken = listener.wait(min(0.2, max(deadline - time.monotonic(), 0)))
+                if woken and not sender.errors:  # a failing round waits its backoff out
+                    break
+    finally:
+        listener.close()
+        sender.close()
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from server.web import (
     api,
     channels,
     clubs,
+    compression,
     errors,
     health,
     languages,
@@ -53,6 +54,7 @@ AREAS = (
 
 def init_app(app) -> None:
     health.init_app(app)  # first: the request timer starts before anything else
+    compression.init_app(app)  # next: after_request hooks run last-first, so it runs late
     protection.init_app(app)  # CSRF, body checks, security headers
     languages.init_app(app)
     urls.init_app(app)  # the templates' url_for remembers the links it built

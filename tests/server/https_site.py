@@ -97,7 +97,9 @@ def nginx_config(folder: Path, site: Path) -> str:
     return (
         f"{user}pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
         "events { worker_connections 64; }\n"
-        "http {\n    access_log off;\n"
+        # gzip on, as Debian's /etc/nginx/nginx.conf has it: the site file
+        # must hold its own against that (BREACH, server/web/compression.py).
+        "http {\n    access_log off;\n    gzip on;\n"
         + "".join(f"    {name}_temp_path {path};\n" for name, path in temp.items())
         + f"    include {site};\n}}\n"
     )

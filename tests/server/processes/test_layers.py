@@ -24,6 +24,7 @@ BOTTOM = {
     "server.postfix_files",
     "server.dns_records",
     "server.version",
+    "server.wakeup",
 }
 # The app factory and the entry points that need the whole app: gunicorn's
 # module and the ``pbem`` command.

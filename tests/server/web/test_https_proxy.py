@@ -13,6 +13,7 @@ and the forwarded headers a client forges to be ignored."""
 
 from __future__ import annotations
 
+import gzip
 import re
 import ssl
 import subprocess
@@ -218,3 +219,27 @@ def test_a_forged_client_address_does_not_escape_the_rate_limit(site):
         for n in range(8)
     ]
     assert 429 in codes, codes
+
+
+def test_answers_come_compressed_through_nginx_but_not_those_that_echo_input(site):
+    """pbem compresses (gzip here) and nginx passes it on; a page that may
+    echo a visitor's input beside the form token stays plain, though
+    nginx's gzip is on at the http level as on Debian (BREACH)."""
+    base, _, _ = site
+    client = Client(base)
+    token = re.compile(r'name="csrf_token"[^>]*value="[^"]*"')
+
+    def get(path: str, encoding: str | None):
+        headers = {"Accept-Encoding": encoding} if encoding else {}
+        request = urllib.request.Request(base + path, headers=headers)
+        with client.opener.open(request, timeout=20) as resp:
+            return resp.headers, resp.read()
+
+    for path in ("/login", "/static/pbem.css"):
+        _, plain = get(path, None)
+        headers, packed = get(path, "gzip")
+        assert headers["Content-Encoding"] == "gzip", path
+        body = gzip.decompress(packed).decode()
+        assert token.sub("", body) == token.sub("", plain.decode()), path
+    headers, _ = get("/login?next=/guess", "gzip")
+    assert "Content-Encoding" not in headers
