@@ -547,6 +547,15 @@ class AccountNote(BaseModel):
     created_at = DateTimeField(default=utcnow)
 
 
+class NeverInvite(BaseModel):
+    """An address that asked never to be invited here again (one click in any
+    invitation, web/never_invite.py); kept as a hash of the lower-case
+    address, so the list names nobody."""
+
+    address_hash = CharField(max_length=64, unique=True)
+    created_at = DateTimeField(default=utcnow)
+
+
 MODELS = [
     User,
     Game,
@@ -571,4 +580,5 @@ MODELS = [
     RatingChange,
     ApiToken,
     AccountNote,
+    NeverInvite,
 ]
