@@ -397,6 +397,7 @@ class Mailer:
                 "title": title,
                 "lobby_address": reply_to,
                 "join_url": self.links.join_url(game),
+                "never_invite_url": self.links.never_invite_url(email),
             },
             game,
             reply_to=reply_to,

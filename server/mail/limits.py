@@ -128,9 +128,7 @@ def agreed(inviter_id: int, address: str) -> bool:
     may be invited to any number of tables; the per-address daily limit is
     for addresses that never agreed to anything (issue 40)."""
     address = address.strip().lower()
-    person = User.get_or_none(
-        (User.email == address) & User.email_verified_at.is_null(False)
-    )
+    person = User.get_or_none((User.email == address) & User.email_verified_at.is_null(False))
     if person is None or person.id == inviter_id:
         return False
     theirs = Seat.select(Seat.game).where(Seat.user == inviter_id)

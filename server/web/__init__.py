@@ -18,6 +18,7 @@ from server.web import (
     languages,
     lobby,
     moderation,
+    never_invite,
     open_games,
     people,
     play,
@@ -44,6 +45,7 @@ AREAS = (
     rematches,
     people,
     tokens,
+    never_invite,
 )
 
 

@@ -100,6 +100,7 @@ def test_no_page_has_a_serious_accessibility_violation(site):
     with app.app_context(), db.connection_context():
         to_move = Game.get_by_id(game_id).to_move
         host_id = User.get(User.email == "a0@example.org").id
+        never_url = app.extensions["pbem_mailer"].links.never_invite_url("far@example.org")
     player = f"a{to_move}@example.org"
     pages = {
         None: [
@@ -113,6 +114,7 @@ def test_no_page_has_a_serious_accessibility_violation(site):
             "/leaderboard",
             f"/players/{host_id}",
             "/api/v1/docs",
+            "/" + never_url.split("/", 3)[3],
         ],
         player: [
             "/",
