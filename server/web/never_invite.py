@@ -23,7 +23,7 @@ def _address(token: str) -> str:
     try:
         return Links.from_settings(current_app.config).read_never_invite(token)
     except LinkError:
-        abort(404, N_("This link is not valid."))
+        abort(404, N_("This link is not valid"))
 
 
 @bp.get("/mail/never-invite/<token>")
