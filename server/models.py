@@ -365,7 +365,8 @@ class Outbox(BaseModel):
     in_reply_to = CharField(default="")
     references = CharField(default="")
     # queued, deferred (tried, will try again), sent, bounced, failed
-    # (mail/delivery.py).
+    # (mail/delivery.py); dropped: a notice whose turn passed before it
+    # could go (notify/delivery.py).
     status = CharField(default="queued")
     attempts = IntegerField(default=0)
     next_attempt_at = DateTimeField(default=utcnow)
@@ -650,6 +651,15 @@ class DataExport(BaseModel):
     size = IntegerField(default=0)
 
 
+class NeverInvite(BaseModel):
+    """An address that asked never to be invited here again (one click in any
+    invitation, web/never_invite.py); kept as a hash of the lower-case
+    address, so the list names nobody."""
+
+    address_hash = CharField(max_length=64, unique=True)
+    created_at = DateTimeField(default=utcnow)
+
+
 MODELS = [
     User,
     Game,
@@ -679,4 +689,5 @@ MODELS = [
     ClubRequest,
     ClubRecord,
     DataExport,
+    NeverInvite,
 ]

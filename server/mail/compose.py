@@ -342,8 +342,12 @@ class Mailer:
             notices.follow_mail(self, template, user, game, context, turn_of, to_addr)
         if user is not None and template in OPTIONAL_KINDS and not user.optional_mail:
             return None
+        if template == "invite" and limits.never_invite(to_addr):
+            return None  # honoured whoever invites, and however
         stranger = self.is_stranger(user, to_addr)
-        if not limits.allows(self.settings, template, to_addr, stranger):
+        if not limits.allows(
+            self.settings, template, to_addr, stranger, author_id=author.id if author else None
+        ):
             return None
         code = known(language) or self.language_of(user, to_addr)
         if callable(subject):  # subject_for's: said in the recipient's language
@@ -422,6 +426,7 @@ class Mailer:
                 "title": title,
                 "lobby_address": reply_to,
                 "join_url": self.links.join_url(game),
+                "never_invite_url": self.links.never_invite_url(email),
             },
             game,
             reply_to=reply_to,

@@ -15,12 +15,13 @@ message, so that nothing is half done.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass
 
 from peewee import PostgresqlDatabase, fn
 
 from server.db import db
-from server.models import Outbox, TableMessage, User, utcnow
+from server.models import Game, Invitation, NeverInvite, Outbox, Seat, TableMessage, User, utcnow
 
 HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
@@ -111,10 +112,54 @@ def talk_posted_by(user_id: int, window: dt.timedelta, now: dt.datetime | None =
     )
 
 
-def allows(settings, kind: str, address: str, stranger: bool, more: int = 1) -> bool:
-    """Whether ``more`` mails of ``kind`` may still go to ``address`` now."""
+def address_hash(address: str) -> str:
+    return hashlib.sha256(address.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def never_invite(address: str) -> bool:
+    """The address asked never to be invited here again (web/never_invite.py)."""
+    return NeverInvite.select().where(NeverInvite.address_hash == address_hash(address)).exists()
+
+
+def agreed(inviter_id: int, address: str) -> bool:
+    """Whether ``address`` agreed to hear from the inviter: a confirmed
+    account that sat at a table with them (any game, over or not), or that
+    took a seat at a game of theirs it had been invited to.  Such an address
+    may be invited to any number of tables; the per-address daily limit is
+    for addresses that never agreed to anything (issue 40)."""
+    address = address.strip().lower()
+    person = User.get_or_none((User.email == address) & User.email_verified_at.is_null(False))
+    if person is None or person.id == inviter_id:
+        return False
+    theirs = Seat.select(Seat.game).where(Seat.user == inviter_id)
+    if Seat.select().where((Seat.user == person.id) & Seat.game.in_(theirs)).exists():
+        return True
+    hosted = Game.select(Game.id).where(Game.host == inviter_id)
+    accepted = Invitation.select(Invitation.game).where(
+        (Invitation.email == address) & Invitation.game.in_(hosted)
+    )
+    return Seat.select().where((Seat.user == person.id) & Seat.game.in_(accepted)).exists()
+
+
+def allows(
+    settings,
+    kind: str,
+    address: str,
+    stranger: bool,
+    more: int = 1,
+    author_id: int | None = None,
+) -> bool:
+    """Whether ``more`` mails of ``kind`` may still go to ``address`` now.
+    ``author_id``: on whose behalf they go out.  A rematch request goes only
+    to players who sat at the table with its proposer, and an invitation to
+    an address that agreed to hear from its author (``agreed``): neither is
+    limited per address."""
     limit = for_recipient(settings, kind, stranger)
     if limit is None:
+        return True
+    if kind == "rematch":
+        return True
+    if kind == "invite" and author_id is not None and agreed(author_id, address):
         return True
     if kind in INVITE:  # the hard limit; the others may overshoot by a racer
         serialize(address)

@@ -147,6 +147,22 @@ class Links:
             raise LinkError("invalid")
         return user
 
+    # -- "never invite me here" ----------------------------------------------
+    def never_invite_url(self, address: str) -> str:
+        # No expiry: an invitation from last year must still be able to stop
+        # the next.  It names only the address it was sent to.
+        token = self._serializer("never-invite").dumps(address.strip().lower())
+        return f"{self.base_url}/mail/never-invite/{token}"
+
+    def read_never_invite(self, token: str) -> str:
+        try:
+            address = self._serializer("never-invite").loads(token)
+        except BadSignature:
+            raise LinkError("invalid") from None
+        if not isinstance(address, str) or not 3 <= len(address) <= 254:
+            raise LinkError("invalid")
+        return address
+
     # -- calendar feeds -------------------------------------------------------
     def calendar_url(self, user: User) -> str:
         """A player's secret feed of deadlines: no expiry (a calendar app

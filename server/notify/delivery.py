@@ -11,7 +11,10 @@ tried again in the same drain, and a drain gives notices at most
 NOTIFY_DRAIN_SECONDS, so a receiver that hangs delays the next mails by
 seconds, not by its timeout times the batch.  No destination gets more
 than NOTIFY_DESTINATION_MAX notices per NOTIFY_DESTINATION_WINDOW seconds:
-the rest wait (later, never dropped)."""
+the rest wait, but a notice of a turn (turn, reminder, last call) whose
+turn has passed by the time it may go is dropped (status "dropped"): it
+would only tell of a turn that is over, and the game's result must not
+queue behind it (issue 40)."""
 
 from __future__ import annotations
 
@@ -23,11 +26,12 @@ from typing import Any
 from peewee import fn
 
 from server.db import Prepared, db
-from server.models import NotifyChannel, Outbox, utcnow
+from server.models import Game, NotifyChannel, Outbox, Seat, utcnow
 from server.notify import transport
 
 log = logging.getLogger("pbem.notify")
 OPEN = ("queued", "deferred")
+OF_THE_TURN = ("turn", "reminder", "last_call")  # as notices.OF_THE_TURN
 
 
 class Observer:
@@ -89,12 +93,13 @@ def backoff(settings, attempts: int) -> dt.timedelta:
 def drain(
     settings, holder: str, now: dt.datetime | None = None, observer: Observer | None = None
 ) -> dict:
-    """Send every due notice once; counts of sent, retried, failed and
-    held back (by the per-destination limit, or a destination down)."""
+    """Send every due notice once; counts of sent, retried, failed, held
+    back (by the per-destination limit, or a destination down) and dropped
+    (its turn had passed: ``passed``)."""
     start, started = now or utcnow(), time.monotonic()
     lease = dt.timedelta(seconds=settings["SENDER_LEASE_SECONDS"])
     observer = observer or Observer()
-    counts = {"sent": 0, "retry": 0, "failed": 0, "held": 0}
+    counts = {"sent": 0, "retry": 0, "failed": 0, "held": 0, "dropped": 0}
     down: set[str] = set()
     for row_id in due_ids(settings, start):
         if time.monotonic() - started > settings["NOTIFY_DRAIN_SECONDS"]:
@@ -106,6 +111,10 @@ def drain(
         channel = NotifyChannel.get_or_none(NotifyChannel.id == row.channel_id)
         if channel is None:
             continue  # removed meanwhile: its rows go with it
+        if passed(row):
+            _drop(row)
+            counts["dropped"] += 1
+            continue
         if channel.destination in down:  # failed a moment ago: next drain
             _release(row, row.next_attempt_at)
             counts["held"] += 1
@@ -133,6 +142,37 @@ def drain(
             observer.sent(row, now, locked)
         counts["sent"] += 1
     return counts
+
+
+def passed(row: Outbox) -> bool:
+    """A notice of a turn whose turn is over: the game ended, or the seat's
+    player moved (the seat's turn_started_at is no longer the notice's)."""
+    if row.kind not in OF_THE_TURN or None in (row.turn_of, row.game_id, row.recipient_id):
+        return False
+    pending = (
+        Seat.select(Seat.id)
+        .join(Game)
+        .where(
+            (Seat.game == row.game_id)
+            & (Seat.user == row.recipient_id)
+            & (Game.status == "active")
+            & (Seat.turn_started_at == row.turn_of)
+        )
+    )
+    return not pending.exists()
+
+
+def _drop(row: Outbox) -> None:
+    (
+        Outbox.update(
+            status="dropped",
+            claimed_until=None,
+            claimed_by="",
+            last_error="dropped: its turn had passed before it could go",
+        )
+        .where(Outbox.id == row.id)
+        .execute()
+    )
 
 
 def _mark_sent(row: Outbox, answer: str) -> None:

@@ -200,9 +200,20 @@ def set_option(game_id: int, user: User, name: str, value: str) -> Game:
 
 
 def invite(game_id: int, user: User, emails: list[str], mailer: Mailer) -> int:
+    """The number of invitations sent (see ``invite_all``)."""
+    return len(invite_all(game_id, user, emails, mailer)[0])
+
+
+def invite_all(
+    game_id: int, user: User, emails: list[str], mailer: Mailer
+) -> tuple[list[str], list[str]]:
     """Invite ``emails`` (lower case) to the game by mail: all of them, or
-    none when a limit would hold back one of the mails."""
+    none when a limit would hold back one of the mails.  Returns (invited,
+    could not be invited): an address that asked never to be invited here
+    is left out, and the host is told no more than that (not why)."""
     emails = list(dict.fromkeys(emails))
+    refused = [e for e in emails if limits.never_invite(e)]
+    emails = [e for e in emails if e not in refused]
     with db.atomic():
         game = get_open_game(game_id)
         _require_host(game, user)
@@ -216,7 +227,7 @@ def invite(game_id: int, user: User, emails: list[str], mailer: Mailer) -> int:
                 email,
                 reply_menu.lobby_address(mailer.settings, game),
             )
-    return len(emails)
+    return emails, refused
 
 
 def check_invitation_limits(settings, user: User, emails: list[str]) -> None:
@@ -234,7 +245,12 @@ def check_invitation_limits(settings, user: User, emails: list[str]) -> None:
             )
         )
     # In sorted order: each check locks its address (limits.serialize).
-    full = [e for e in sorted(emails) if not limits.allows(settings, "invite", e, stranger=True)]
+    # An address that agreed to hear from the host is not limited (limits.agreed).
+    full = [
+        e
+        for e in sorted(emails)
+        if not limits.allows(settings, "invite", e, stranger=True, author_id=user.id)
+    ]
     if full:
         raise TooManyInvitations(
             msg(

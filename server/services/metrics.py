@@ -36,7 +36,7 @@ from server.models import Heartbeat, Outbox, utcnow
 # The log's actor names as the metric says them: a timeout is the clock's move.
 ACTOR_LABELS = {"player": "player", "timeout": "clock", "bot": "bot", "moderator": "moderator"}
 WAITING = ("queued", "deferred")
-STATUSES = ("queued", "deferred", "sent", "bounced", "failed")
+STATUSES = ("queued", "deferred", "sent", "bounced", "failed", "dropped")
 
 MOVES = Counter(
     "pbem_moves", "Moves saved, by who played them (player, clock, bot, moderator)", ["actor"]

@@ -5,9 +5,11 @@ new game starts when all said yes.  One no ends it; silence for
 REMATCH_HOURS ends it too (the scheduler's sweep lapses it).  Everybody
 asked and the proposer are told how it ended.
 
-The request mails go out on the proposer's behalf, so they count as
-invitations do (mail/limits.py: INVITES_PER_USER_PER_DAY and
-INVITES_PER_ADDRESS_PER_DAY): nothing is proposed when one would be held back.
+The request mails go out on the proposer's behalf and count among their
+invitations, but no invitation limit ever refuses a rematch (issue 40): it
+asks only players who sat at the table with the proposer.  What keeps it
+from becoming a nuisance is that one request is open at a time and, after a
+no, the next waits a day (REFUSED_WAIT).
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ import secrets
 from engine import get_game
 from engine.words import N_, Words, msg
 from server.db import db, locked
-from server.mail import limits
 from server.mail.compose import Mailer
 from server.models import Game, Rematch, Seat, User, utcnow
 from server.services import games
@@ -29,6 +30,9 @@ from server.services.seat_views import deadline_text
 
 class RematchError(MoveRejected):
     status = 400
+
+
+REFUSED_WAIT = dt.timedelta(days=1)
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -110,9 +114,15 @@ def propose(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = 
             if last.expires_at > now:
                 raise RematchError(N_("A rematch is being asked already; wait for its answers."))
             _end(game, last, "lapsed", _lapsed_text(), mailer, now)
+        if last is not None and last.status == "refused" and _refused_lately(last, now):
+            raise RematchError(
+                N_(
+                    "A player said no to a rematch of this game less than a day ago; "
+                    "ask again tomorrow."
+                )
+            )
         asked = sorted(set(_players(seats)) - {user.id})
         people = list(User.select().where(User.id.in_(asked)).order_by(User.id))
-        check_limits(mailer.settings, user, [p.email for p in people])
         hours = float(mailer.settings.get("REMATCH_HOURS", 72))
         rematch = Rematch.create(
             game=game.id,
@@ -136,28 +146,8 @@ def propose(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = 
     return N_("Your rematch is proposed: the other players are asked.")
 
 
-def check_limits(settings, user: User, emails: list[str]) -> None:
-    """TooManyInvitations unless every request may go out now (they count
-    as invitations: the same limits, per proposer and per address)."""
-    limits.serialize(f"user:{user.id}")
-    per_user = limits.Limit(settings["INVITES_PER_USER_PER_DAY"], limits.DAY, limits.INVITE)
-    if limits.sent_by(user.id, per_user) + len(emails) > per_user.count:
-        raise games.TooManyInvitations(
-            msg(
-                "Nothing was sent: one player may send %(limit)s invitations and rematch "
-                "requests in 24 hours. Try again tomorrow.",
-                limit=per_user.count,
-            )
-        )
-    if any(not limits.allows(settings, "rematch", e, stranger=False) for e in sorted(emails)):
-        raise games.TooManyInvitations(
-            msg(
-                "Nothing was sent: a player of this game had an invitation or a rematch request "
-                "from this site in the last 24 hours, and an address gets at most %(limit)s a "
-                "day. Try again tomorrow.",
-                limit=settings["INVITES_PER_ADDRESS_PER_DAY"],
-            )
-        )
+def _refused_lately(rematch: Rematch, now: dt.datetime) -> bool:
+    return (rematch.ended_at or rematch.created_at) > now - REFUSED_WAIT
 
 
 # -- answering --------------------------------------------------------------------

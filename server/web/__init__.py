@@ -20,6 +20,7 @@ from server.web import (
     languages,
     lobby,
     moderation,
+    never_invite,
     open_games,
     people,
     play,
@@ -49,6 +50,7 @@ AREAS = (
     tokens,
     clubs,
     your_data,
+    never_invite,
 )
 
 

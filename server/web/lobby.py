@@ -337,8 +337,12 @@ def invite(game_id: int):
             if bad
             else N_("Give between 1 and 20 email addresses."),
         )
-    count = games.invite(game_id, current_user, emails, mailer())
-    flash(ngettext("Sent %(num)d invitation.", "Sent %(num)d invitations.", count))
+    sent, refused = games.invite_all(game_id, current_user, emails, mailer())
+    if sent:
+        flash(ngettext("Sent %(num)d invitation.", "Sent %(num)d invitations.", len(sent)))
+    if refused:
+        # Never why: whether an address asked to be left alone is its own business.
+        flash(_("Could not be invited: %(addresses)s", addresses=", ".join(refused[:20])))
     return redirect(url_for("lobby.lobby", game_id=game_id))
 
 

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from engine.words import N_
 from server.models import Game, Seat
 from server.services import games, visibility
+from server.services import open_games as lobby_seats
 from server.web.api import problems, schemas, views
 from server.web.api.auth import needs
 from server.web.lobby import may_join
@@ -56,7 +57,8 @@ def join(game_id: int, seat: int, token: str):
     if not may_join(game, g.api_user, token):
         # An unlisted lobby is not there for those it does not invite.
         abort(404, N_("There is no such game."))
-    games.join(game_id, g.api_user, seat - 1)
+    # Through open_games, as the page does: the host is told of the new seat.
+    lobby_seats.join_seat(game_id, g.api_user, seat - 1, current_app.extensions["pbem_mailer"])
     return views.lobby_game(game, g.api_user)
 
 
@@ -67,7 +69,7 @@ def join(game_id: int, seat: int, token: str):
 def leave(game_id: int):
     """Leave the seat you took (the host cannot)."""
     _seen_game(game_id)
-    games.leave(game_id, g.api_user)
+    lobby_seats.leave(game_id, g.api_user, current_app.extensions["pbem_mailer"])
     return {"message": problems.words(N_("You left the game."))}
 
 

@@ -141,8 +141,10 @@ def test_mail_to_an_unconfirmed_address_carries_no_user_text_and_only_the_join_l
         assert "spam" not in part and "evil" not in part and "Cheap" not in part
     assert str(mail["Subject"]) == "[pbem] An invitation to a game of Puerto Rico"
     join = re.search(r"http://localhost/j/\S+", text).group(0)
-    assert re.findall(r"https?://\S+", text) == [join]
-    assert re.findall(r'href="([^"]+)"', html) == [join]
+    # Besides the join link, only the mail's own "never invite me here" (issue 38).
+    never = re.search(r"http://localhost/mail/never-invite/\S+", text).group(0)
+    assert re.findall(r"https?://\S+", text) == [join, never]
+    assert re.findall(r'href="([^"]+)"', html) == [join, never]
     assert row.author_id is not None
     # A confirmed member's invitation names the game and its host, as before.
     (known,) = smtp.to("member@example.org")[-1:]

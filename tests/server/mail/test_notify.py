@@ -546,3 +546,39 @@ def test_ipv6_forms_embedding_a_private_ipv4_are_refused_at_save_and_send(addres
 def test_ipv6_forms_embedding_a_public_ipv4_stay_public():
     for address in ("64:ff9b::808:808", "2002:808:808::1", "2606:4700:4700::1111", "8.8.8.8"):
         assert guard.is_public(address), address
+
+
+def test_a_held_turn_notice_is_dropped_once_its_turn_passed_and_the_result_goes_first(
+    sqlite_url, smtp, tmp_path, receiver
+):
+    """Issue 40: a destination over its share held "your turn" notices
+    past their turn, and the result came last, behind the stale ones."""
+    app = make_app(sqlite_url, smtp, tmp_path, NOTIFY_DESTINATION_MAX=1, **ALLOW)
+    game = started_game(app, tag="st")
+    seat = to_move(app, game.id)
+    with app.app_context(), db.connection_context():
+        from server.notify import notices as writing
+        from server.notify import texts
+
+        player = User.get_by_id(seat.user_id)
+        channel = channels.add(app.config, player, f"json://{receiver.base}/st", ["turn"])[0]
+        writing.queue(app.config, channel, "talk", texts.Text("first", "x"), None)
+        for _ in range(3):
+            writing.queue(
+                app.config,
+                channel,
+                "turn",
+                texts.Text("your turn", "x"),
+                game,
+                recipient=player,
+                turn_of=seat.turn_started_at,
+            )
+    counts = drain(app)
+    assert counts["sent"] == 1 and counts["held"] == 3
+    random_move(app, game.id, random.Random(4))  # the player moved: the turn passed
+    with app.app_context(), db.connection_context():
+        writing.queue(app.config, channel, "result", texts.Text("result", "x"), game)
+    later = drain(app, utcnow() + dt.timedelta(seconds=601))
+    assert later["dropped"] == 3 and later["sent"] == 1
+    assert [r.json()["title"] for r in receiver.requests][-1] == "result"
+    assert {r.status for r in notices(app, kind="turn")} == {"dropped"}

@@ -118,6 +118,7 @@ def test_no_page_has_a_serious_accessibility_violation(site):
         erase_path = app.extensions["pbem_mailer"].links.erase_url(
             User.get(User.email == "mod@example.org")
         )[len(base) :]
+        never_url = app.extensions["pbem_mailer"].links.never_invite_url("far@example.org")
     player = f"a{to_move}@example.org"
     pages = {
         None: [
@@ -135,6 +136,7 @@ def test_no_page_has_a_serious_accessibility_violation(site):
             "/clubs/open-club",
             "/clubs/sugar-club",
             erase_path,
+            "/" + never_url.split("/", 3)[3],
         ],
         player: [
             "/",
