@@ -10,6 +10,7 @@ administration, one subcommand each, working from any folder:
     pbem make-moderator EMAIL
     pbem deploy-files DIR   the systemd units, nginx site and settings file
     pbem backup FILE   pbem restore FILE   pbem verify [GAME…]
+    pbem purge         what is past its retention window, once
     pbem routes, pbem shell
 
 ``pbem --env-file FILE …`` reads the settings from the file the services
@@ -223,6 +224,7 @@ def deploy_files(folder):
 def _administration() -> None:
     from server.services.backup import backup_command, restore_command
     from server.services.ratings import rebuild_command
+    from server.services.retention import purge_command
     from server.services.verify import verify_command
     from server.web.moderation import make_moderator
 
@@ -230,6 +232,7 @@ def _administration() -> None:
     for command in (backup_command, restore_command, verify_command):  # README "Operations"
         pbem.add_command(command)
     pbem.add_command(needs_database(rebuild_command))  # README "Ratings"
+    pbem.add_command(needs_database(purge_command))  # docs/operators/privacy.md
     pbem.add_command(routes_command, "routes")
     pbem.add_command(shell_command, "shell")
 
