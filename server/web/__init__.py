@@ -22,6 +22,7 @@ from server.web import (
     people,
     play,
     preferences,
+    privacy,
     protection,
     rate_limits,
     records,
@@ -44,6 +45,7 @@ AREAS = (
     rematches,
     people,
     tokens,
+    privacy,
 )
 
 

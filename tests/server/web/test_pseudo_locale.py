@@ -158,7 +158,7 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
     moderator = sign_in(app, "mod@example.org")
     eo = {"Accept-Language": "eo"}
     pages = (
-        [(visitor, p) for p in ("/", "/login", "/signup", "/reset", "/no/such/page")]
+        [(visitor, p) for p in ("/", "/login", "/signup", "/reset", "/privacy", "/no/such/page")]
         + [
             (player, p)
             for p in (
