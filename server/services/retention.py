@@ -3,7 +3,8 @@
 - an incoming mail's raw text, RETAIN_INBOUND_MAIL_DAYS after it came in
   (the row stays: sender, subject and what became of it, for moderators);
 - a sent mail's text and HTML bodies, RETAIN_SENT_MAIL_BODY_DAYS after it
-  was sent (the row stays: to whom, subject, status, delivery history); a
+  was sent, with the header lines that only served the sending (the row
+  stays: to whom, subject, Message-ID, status, delivery history); a
   mail that still waits to go out is never touched;
 - chat and push notices, RETAIN_NOTICE_DELIVERIES_DAYS after they were
   written, once they are out (or given up);
@@ -116,7 +117,15 @@ def blank_mail_bodies(before: dt.datetime, now: dt.datetime, batch: int) -> int:
     )
     ids = Outbox.select(Outbox.id).where(due).order_by(Outbox.sent_at)
     return (
-        Outbox.update(body_text="", body_html="", body_purged_at=now)
+        # The threading and extra header lines only served the sending.
+        Outbox.update(
+            body_text="",
+            body_html="",
+            headers={},
+            in_reply_to="",
+            references="",
+            body_purged_at=now,
+        )
         .where(Outbox.id.in_(ids.limit(batch)) & due)
         .execute()
     )

@@ -44,6 +44,9 @@ def mail(tag: str, status: str = "sent", sent_at=None, created_at=OLD, **fields)
         body_text=BODY,
         body_html=f"<p>{BODY}</p>",
         message_id=f"<{tag}@test>",
+        in_reply_to="<root@test>",
+        references="<root@test>",
+        headers={"List-Unsubscribe": "<http://localhost/u/x>"},
         status=status,
         sent_at=sent_at,
         created_at=created_at,
@@ -126,6 +129,8 @@ def test_each_kind_is_purged_after_its_window_and_kept_before(app):
         for blanked in ("old_sent", "old_bounced"):
             row = out[rows[blanked]]
             assert (row.body_text, row.body_html, row.body_purged_at) == ("", "", NOW)
+            assert (row.headers, row.in_reply_to, row.references) == ({}, "", "")
+            assert row.message_id == f"<{blanked.replace('_', '-')}@test>"
             # the header row, its status and delivery history stay
             assert row.subject.startswith("Subject") and row.sent_at == OLD
             assert row.status in ("sent", "bounced")
