@@ -11,8 +11,8 @@ with ``--games`` games minus the same migrated schema empty, divided by the
 games (each table and index has a page or two even when empty, so one game
 alone would be mostly those pages); 100,000 games is that times 100,000.
 VACUUM FULL keeps row versions that a transaction still open anywhere in
-the database may see: run it while no other work (a test run) uses the
-database, or the "after" figures keep the purged versions.
+the database may see: give it a database of its own (``--url``), or a test
+run beside it leaves the purged versions in the "after" figures.
 
     .venv/bin/python bench/storage.py
     .venv/bin/python bench/storage.py --seed 3 --url postgresql://postgres@127.0.0.1:5432/test
