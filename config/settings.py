@@ -309,6 +309,26 @@ SCHEDULER_BATCH: int = 20
 SCHEDULER_LEASE_SECONDS: int = 20
 SCHEDULER_REMINDER_BATCH: int = 500
 
+# Keeping only what the game needs (services/retention.py; the /privacy page
+# states these windows).  The scheduler purges every PURGE_INTERVAL_SECONDS
+# (``pbem purge`` once, by hand), PURGE_BATCH rows per short transaction.
+# After RETAIN_INBOUND_MAIL_DAYS an incoming mail's raw text is deleted (what
+# became of it stays); RETAIN_SENT_MAIL_BODY_DAYS after a mail was sent its
+# text and HTML bodies are (who, when, subject and delivery history stay);
+# chat and push notices are deleted RETAIN_NOTICE_DELIVERIES_DAYS after they
+# were written.  Ended sessions, expired or revoked API tokens and spent
+# rate-limit counts go at every purge.
+RETAIN_INBOUND_MAIL_DAYS: int = 30
+RETAIN_SENT_MAIL_BODY_DAYS: int = 30
+RETAIN_NOTICE_DELIVERIES_DAYS: int = 30
+PURGE_INTERVAL_SECONDS: int = 3600
+PURGE_BATCH: int = 500
+# Who answers for the personal data on this site (the GDPR's "controller"),
+# named on /privacy with how to reach them: a person or organisation, and an
+# address or page.  Set both on a public site.
+PRIVACY_CONTROLLER_NAME: str = ""
+PRIVACY_CONTROLLER_CONTACT: str = ""
+
 # Operations (README "Operations").  A scheduler, receiver or IMAP poller
 # that meets a database error logs one line and waits before trying again,
 # doubling from its interval up to this many seconds.

@@ -11,6 +11,7 @@ administration, one subcommand each, working from any folder:
     pbem deploy-files DIR   the systemd units, nginx site, settings and Postfix files
     pbem dns-records --mail-host HOST   the DNS records to publish
     pbem backup FILE   pbem restore FILE   pbem verify [GAME…]
+    pbem purge         what is past its retention window, once
     pbem routes, pbem shell
 
 ``pbem --env-file FILE …`` reads the settings from the file the services
@@ -247,6 +248,7 @@ def _administration() -> None:
     from server.services.backup import backup_command, restore_command
     from server.services.erasure import erase_command
     from server.services.ratings import rebuild_command
+    from server.services.retention import purge_command
     from server.services.verify import verify_command
     from server.web.moderation import make_moderator
 
@@ -255,6 +257,7 @@ def _administration() -> None:
         pbem.add_command(command)
     pbem.add_command(needs_database(rebuild_command))  # README "Ratings"
     pbem.add_command(needs_database(erase_command))  # docs/operators: requests about data
+    pbem.add_command(needs_database(purge_command))  # docs/operators/privacy.md
     pbem.add_command(routes_command, "routes")
     pbem.add_command(shell_command, "shell")
 

@@ -399,6 +399,9 @@ class Outbox(BaseModel):
     # (services/clock/reach.py counts it as reaching them).
     channel = ForeignKeyField(NotifyChannel, null=True, on_delete="CASCADE")
     recipient = ForeignKeyField(User, null=True, on_delete="SET NULL")
+    # When services/retention.py blanked the bodies of this sent mail (the
+    # header row, its status and delivery history stay).
+    body_purged_at = DateTimeField(null=True)
 
     class Meta:
         indexes = (
@@ -406,6 +409,20 @@ class Outbox(BaseModel):
             # mail/limits.py: what one address got lately
             (("to_addr", "created_at"), False),
         )
+
+
+# What services/retention.py still has to purge (migration 0029): partial
+# indexes, so a purged row leaves them and they stay small.
+Outbox.add_index(
+    Outbox.index(
+        Outbox.sent_at,
+        name="outbox_body_kept",
+        where=Outbox.body_purged_at.is_null() & Outbox.sent_at.is_null(False),
+    )
+)
+Outbox.add_index(
+    Outbox.index(Outbox.created_at, name="outbox_notice_age", where=Outbox.channel.is_null(False))
+)
 
 
 class Heartbeat(BaseModel):
@@ -462,6 +479,17 @@ class InboundMail(BaseModel):
     # The same as Words' JSON (engine/words.py), for each moderator's language.
     outcome_words = JSONField(null=True)
     received_at = DateTimeField(default=utcnow, index=True)
+    # When services/retention.py deleted the raw text (the outcome stays).
+    raw_purged_at = DateTimeField(null=True)
+
+
+InboundMail.add_index(
+    InboundMail.index(
+        InboundMail.received_at,
+        name="inbound_mail_raw_kept",
+        where=InboundMail.raw_purged_at.is_null(),
+    )
+)
 
 
 class TableMessage(BaseModel):

@@ -366,6 +366,7 @@ class Mailer:
             game=game,
             stranger=stranger,
             settings_url=f"{self.links.base_url}/settings",
+            privacy_url=f"{self.links.base_url}/privacy",
         )
         if user is not None:
             # RFC 8058 one-click unsubscribe; it turns off optional mail only.

@@ -677,7 +677,12 @@ def retry(row_id: int, now: dt.datetime) -> bool:
             claimed_by="",
             bounced_at=None,
         )
-        .where((Outbox.id == row_id) & Outbox.status.in_(("failed", "bounced")))
+        .where(
+            (Outbox.id == row_id)
+            & Outbox.status.in_(("failed", "bounced"))
+            # services/retention.py blanked its bodies: nothing left to send.
+            & Outbox.body_purged_at.is_null()
+        )
         .execute()
     ) == 1
     if due_again:

@@ -32,7 +32,7 @@ from server.mail.delivery import holder_id
 from server.models import utcnow
 from server.processes import logs
 from server.processes.backoff import Backoff, drop_connection
-from server.services import data_export, metrics
+from server.services import data_export, metrics, retention
 from server.services.clock.sweep import release_dead_claims, run_bots, sweep
 
 log = logging.getLogger("pbem.scheduler")
@@ -41,7 +41,7 @@ RELEASE_EVERY = 2.0
 
 
 class Scheduler:
-    """The two jobs, sharing this process's claim name and one backoff (they
+    """The jobs, sharing this process's claim name and one backoff (they
     share one database)."""
 
     def __init__(self, settings, database):
@@ -119,6 +119,15 @@ class Scheduler:
         if built:
             log.info("built %d data archive(s)", built)
 
+    def purge(self) -> None:
+        """What is past its retention window (services/retention.py), by
+        one scheduler per PURGE_INTERVAL_SECONDS however many run."""
+        now = utcnow()
+        if not retention.claim_turn(now, self.settings["PURGE_INTERVAL_SECONDS"]):
+            return
+        purged = retention.purge(self.settings, now)
+        log.info("purged: %s", ", ".join(purged.lines()))
+
     def bots(self) -> None:
         """The seats bots play (services/clock/sweep.py run_bots)."""
         report = run_bots(self.settings, self.mailer, utcnow(), holder=self.holder)
@@ -151,6 +160,15 @@ def main() -> None:
         "interval",
         seconds=settings["BOT_INTERVAL_SECONDS"],
         args=(work.bots,),
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=30,
+    )
+    scheduler.add_job(
+        work.guarded,
+        "interval",
+        seconds=max(1, settings["PURGE_INTERVAL_SECONDS"]),
+        args=(work.purge,),
         coalesce=True,
         max_instances=1,
         misfire_grace_time=30,

@@ -302,7 +302,11 @@ def failing_mails(game: Game) -> list[Outbox]:
     """The game's failed and bounced mails, for the retry buttons."""
     return list(
         Outbox.select()
-        .where((Outbox.game == game.id) & Outbox.status.in_(FAILING))
+        .where(
+            (Outbox.game == game.id)
+            & Outbox.status.in_(FAILING)
+            & Outbox.body_purged_at.is_null()  # bodies purged: nothing to send again
+        )
         .order_by(Outbox.id.desc())
         .limit(50)
     )
@@ -317,7 +321,7 @@ def retry(
     with db.atomic():
         game = moderation._begin(game_id, user, seq)
         row = Outbox.get_or_none((Outbox.id == outbox_id) & (Outbox.game == game.id))
-        if row is None or row.status not in FAILING:
+        if row is None or row.status not in FAILING or row.body_purged_at is not None:
             raise moderation.ModerationError(N_("That mail is not failing (any more)."))
         delivery.retry(row.id, now)
         seat = (

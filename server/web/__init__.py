@@ -25,6 +25,7 @@ from server.web import (
     people,
     play,
     preferences,
+    privacy,
     protection,
     rate_limits,
     records,
@@ -51,6 +52,7 @@ AREAS = (
     clubs,
     your_data,
     never_invite,
+    privacy,
 )
 
 

@@ -416,4 +416,4 @@ def test_the_answer_to_a_reply_speaks_the_players_language(duo, rapp, receiver):
     send(receiver.port, write_reply(mail, email, "42"))
     (answer,) = duo.new_mail(email)
     # Dutch quotes “so” (server/typography.py).
-    assert 'Regel 1 (“42”) is niet gespeeld: er is geen keuze 42; kies 1 tot' in body_of(answer)
+    assert "Regel 1 (“42”) is niet gespeeld: er is geen keuze 42; kies 1 tot" in body_of(answer)

@@ -13,4 +13,4 @@ def test_every_page_shows_the_installed_version(sqlite_app):
     # another version in the checkout, which this process then finds first.
     pbem_version.cache_clear()
     page = sqlite_app.test_client().get("/login")
-    assert f"<footer><small>pbem {metadata.version('pbem')}</small></footer>" in page.text
+    assert f"<footer><small>pbem {metadata.version('pbem')} · " in page.text

@@ -147,7 +147,12 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
 
     with serving(build) as (app, base):
         widths = Widths(browser, base)
-        for path, label in (("/login", "sign-in"), ("/signup", "sign-up"), ("/", "welcome")):
+        for path, label in (
+            ("/login", "sign-in"),
+            ("/signup", "sign-up"),
+            ("/", "welcome"),
+            ("/privacy", "privacy"),
+        ):
             widths.check("", path, label)
 
         puerto_rico = Table(app, smtp, send_mail, 3, seed=11)

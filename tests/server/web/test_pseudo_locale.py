@@ -182,7 +182,7 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
     eo = {"Accept-Language": "eo"}
     founder = sign_in(app, "p0@example.org")
     pages = (
-        [(visitor, p) for p in ("/", "/login", "/signup", "/reset", "/no/such/page")]
+        [(visitor, p) for p in ("/", "/login", "/signup", "/reset", "/privacy", "/no/such/page")]
         + [
             (player, p)
             for p in (
