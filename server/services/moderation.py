@@ -67,6 +67,8 @@ NEEDS_NEUTRAL = {
     # Time is an advantage too: a host who plays may give another player
     # more time alone, but not themselves.
     "extend": "give yourself more time",
+    # A pause stops every clock, the host's own among them.
+    "pause": "pause the game",
 }
 
 
@@ -446,6 +448,7 @@ def pause(
         game = _begin(game_id, user, seq)
         if game.paused:
             raise ModerationError(N_("The game is paused already."))
+        _require_neutral(user, game, "pause", agreed_by)
         text = _said(
             msg(
                 "%(who)s (moderator) paused the game: the clocks stop and nobody can "

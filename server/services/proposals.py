@@ -28,6 +28,7 @@ SERVICES: dict[str, Callable[..., str]] = {
     "undo": moderation.undo,
     "abandon": moderation.abandon,
     "extend": moderation.extend,
+    "pause": moderation.pause,
 }
 
 
@@ -240,6 +241,7 @@ PROPOSAL_SUBJECTS = {
     "remove": N_("Proposal to remove a player"),
     "replace": N_("Proposal to give a seat"),
     "default": N_("Proposal to play a default move"),
+    "pause": N_("Proposal to pause the game"),
 }
 
 
@@ -266,4 +268,6 @@ def describe(game: Game, action: str, params: dict) -> str:
             params.get("hours", 1),
             who=names[game.to_move] if game.to_move is not None else "?",
         )
+    if action == "pause":
+        return msg("pause the game (every clock stops until it resumes)")
     return {"abandon": msg("abandon the game as it stands")}[action]

@@ -75,11 +75,11 @@ def test_play_the_default_action_now(table):
 
 
 def test_paused_game_is_never_auto_passed_and_resumes_with_its_time(table):
-    app, gid, host = table.app, table.game_id, table.clients[0]
+    app, gid, mod = table.app, table.game_id, site_moderator(table.app)
     seat, client, page, _ = current_turn(table)
     form = move_form(page.text)
     deadline = seat_row(app, gid, seat).deadline
-    moderate(host, gid, "pause", reason="Rules dispute, asking the publisher")
+    moderate(mod, gid, "pause", reason="Rules dispute, asking the publisher")
     assert table.game().paused
     for email in table.emails:
         assert mails_about(table, email, "paused the game")
@@ -100,7 +100,7 @@ def test_paused_game_is_never_auto_passed_and_resumes_with_its_time(table):
     assert db_state(app, gid) == before
     assert not outbox(app, "timeout") and not outbox(app, "reminder")
 
-    moderate(host, gid, "resume", reason="The publisher answered")
+    moderate(mod, gid, "resume", reason="The publisher answered")
     assert not table.game().paused
     resumed = seat_row(app, gid, seat).deadline
     assert resumed >= deadline and resumed - deadline < HOUR  # the pause lasted seconds
@@ -113,12 +113,13 @@ def test_pause_shifts_deadline_and_reminder_by_its_length(table):
     mailer = app.extensions["pbem_mailer"]
     pending = table.game().to_move
     before = seat_row(app, gid, pending)
-    host = in_db(app, lambda: User.get(User.email == table.emails[0]))
+    site_moderator(app)
+    mod = in_db(app, lambda: User.get(User.email == "mod@example.org"))
     t0, seq = utcnow(), table.game().seq
-    in_db(app, lambda: service.pause(gid, host, seq, "a long break", mailer=mailer, now=t0))
+    in_db(app, lambda: service.pause(gid, mod, seq, "a long break", mailer=mailer, now=t0))
     in_db(
         app,
-        lambda: service.resume(gid, host, seq + 1, "back again", mailer=mailer, now=t0 + 50 * HOUR),
+        lambda: service.resume(gid, mod, seq + 1, "back again", mailer=mailer, now=t0 + 50 * HOUR),
     )
     after = seat_row(app, gid, pending)
     assert after.deadline == before.deadline + 50 * HOUR

@@ -1,5 +1,5 @@
-"""A host who also plays may pause, resume and give another player more
-time; giving herself more time, undoing moves, playing another player's default move, removing a
+"""A host who also plays may resume and give another player more time;
+pausing, giving herself more time, undoing moves, playing another player's default move, removing a
 player, giving any seat to someone else (an absent or departed one too) and abandoning the game need a site moderator or the agreement of every
 other player, on the record.  SQLite and PostgreSQL."""
 
@@ -128,10 +128,11 @@ def test_a_playing_host_gives_another_player_time_alone(table):
     assert table.game().seq == before + 1
 
 
-@pytest.mark.parametrize("action,values", [("extend", {"hours": "1440"})])
+@pytest.mark.parametrize("action,values", [("extend", {"hours": "1440"}), ("pause", {})])
 def test_a_playing_host_only_proposes_giving_herself_time(table, action, values):
-    """Time is an advantage: a host who plays extends her own deadline only
-    with the other players' yes (or a site moderator does it)."""
+    """Time is an advantage: a host who plays extends her own deadline, or
+    stops every clock with a pause, only with the other players' yes (or a
+    site moderator does it)."""
     app, gid, host = table.app, table.game_id, table.clients[0]
     _to_move_host(table)
     deadline = seat_row(app, gid, 0).deadline

@@ -147,8 +147,9 @@ def test_load_state_skips_notes_and_undone_moves(table):
     """Replay reads only the log: notes and undone rows change nothing."""
     app, gid = table.app, table.game_id
     random_moves(app, gid, 2, random.Random(6))
-    moderate(table.clients[0], gid, "pause", reason="Quick break")
-    moderate(site_moderator(app), gid, "undo", count="1", reason="Take one back")
+    mod = site_moderator(app)
+    moderate(mod, gid, "pause", reason="Quick break")
+    moderate(mod, gid, "undo", count="1", reason="Take one back")
     moderate(table.clients[0], gid, "resume", reason="Go on")
     first = moves(app, gid)[0]
     expected = replayed(app, gid, first.seq)
