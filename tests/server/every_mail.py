@@ -120,6 +120,8 @@ def queue_every_kind(app, ids) -> list[Outbox]:
         mailer.reset(host)
         mailer.address_change(host, "ana.new@example.org")
         mailer.account_exists(host)
+        mailer.erase_confirm(host)
+        mailer.export_ready(host, 1, 24)
         prompt = prompt_for(mailer, game, seat.user)
         deadline = deadlines.local_text(seat.deadline, seat.user.timezone, seat.user.language)
         mailer.reminder(game, title, seat, prompt, deadline)

@@ -59,7 +59,7 @@ def test_mails_link_to_it(sqlite_table):
     known = [m for m in mails if "the play-by-email server at" in text_of(m)]
     assert any("It is your turn" in text_of(m) for m in known)
     for mail in known:
-        assert "What the site keeps about you, and for how long: http://localhost/privacy" in (
+        assert "What the site keeps about you, and for how long: <http://localhost/privacy>" in (
             mail.get_body(("plain",)).get_content()
         )
         assert '<a href="http://localhost/privacy">privacy</a>' in (
