@@ -25,6 +25,7 @@ BOTTOM = {
     "server.dns_records",
     "server.version",
     "server.wakeup",
+    "server.typography",
 }
 # The app factory and the entry points that need the whole app: gunicorn's
 # module and the ``pbem`` command.
