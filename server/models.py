@@ -203,6 +203,9 @@ class Game(BaseModel):
     # Made for a club by one of its members (services/clubs.py): on the
     # club's page, and first in its members' open games list.
     club = ForeignKeyField(Club, null=True, backref="games", on_delete="SET NULL")
+    # The seat of a player who deletes their account: "bot" plays it, or it
+    # "passes" on each turn (services/erasure.py); the host's choice.
+    departed_seat = CharField(default="bot", max_length=10)
 
 
 class ClubMember(BaseModel):

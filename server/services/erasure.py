@@ -10,8 +10,10 @@ and the raw mails that came from it are deleted.  The name becomes "Former
 player N" (models.FORMER_PLAYER, N the account's id), which every reader
 sees in their own language, the same in every game and record.
 
-A game in progress goes on: the seat passes to the table's bot on the
-record, as a moderator hands a departed seat to one (services/bot_seats.py).
+A game in progress goes on, as its host chose (Game.departed_seat): the
+table's bot plays the seat, as a moderator hands a departed seat to one
+(services/bot_seats.py), or the seat passes on each turn, as a resigned
+player's does.
 Nothing other players wrote is changed.
 """
 
@@ -24,18 +26,21 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-from engine.words import msg, term
+from engine import Event as EngineEvent
+from engine.words import Words, msg, term
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import (
     ApiToken,
     DataExport,
+    Event,
     Game,
     InboundMail,
     Invitation,
     NotifyChannel,
     Outbox,
     Seat,
+    Tenure,
     User,
     Vacation,
     former_player_name,
@@ -67,7 +72,8 @@ def erase(user: User, mailer: Mailer, now: dt.datetime | None = None) -> None:
         _cancel_lobbies(user, mailer, now)
         _leave_lobbies(user)
         for game in _games_in_progress(user):
-            _hand_seat_to_bot(game, user, mailer, now)
+            _hand_seat_on(game, user, mailer, now)
+        _rename_in_notes(user)
         _stop_mail(user, address)
         _close_ways_in(user, now)
         User.update(
@@ -114,24 +120,79 @@ def _games_in_progress(user: User) -> list[Game]:
     )
 
 
-def _hand_seat_to_bot(game: Game, user: User, mailer: Mailer, now: dt.datetime) -> None:
-    """The seat leaves its player and goes to the bot, on the record."""
+def _hand_seat_on(game: Game, user: User, mailer: Mailer, now: dt.datetime) -> None:
+    """The seat leaves its player, on the record: the bot plays it, or it
+    passes on each turn, as the host chose (Game.departed_seat)."""
     seat = Seat.get((Seat.game == game.id) & (Seat.user == user.id))
-    text = msg(
-        "%(who)s deleted their account and left seat %(seat)s; the %(bot)s plays it from now on.",
-        who=User.name.python_value(former_player_name(user.id)),
-        seat=seat.index + 1,
-        bot=term(bot_title(SEAT_BOT)),
-    )
-    note = {"note": "erase", "seat": seat.index, "bot": SEAT_BOT}
+    who = User.name.python_value(former_player_name(user.id))
+    bot = SEAT_BOT if game.departed_seat != "passes" else None
+    if bot:
+        text = msg(
+            "%(who)s deleted their account and left seat %(seat)s; "
+            "the %(bot)s plays it from now on.",
+            who=who,
+            seat=seat.index + 1,
+            bot=term(bot_title(bot)),
+        )
+    else:
+        text = msg(
+            "%(who)s deleted their account and left seat %(seat)s; "
+            "it passes on each turn from now on.",
+            who=who,
+            seat=seat.index + 1,
+        )
+    note = {"note": "erase", "seat": seat.index, "bot": bot}
     new = moderate._note(game, game.seq, note, text, user, now, actor="player", seat=seat.index)
-    tenures.hand_over(game, seat.index, new, None, SEAT_BOT, began="took_over")
-    Seat.update(withdrawn=True, bot=SEAT_BOT, table_channel_only=False).where(
+    if bot:
+        tenures.hand_over(game, seat.index, new, None, bot, began="took_over")
+    else:
+        tenures.end(game, seat.index, new, "resigned")
+    Seat.update(withdrawn=True, bot=bot, table_channel_only=False).where(
         Seat.id == seat.id
     ).execute()
     if game.to_move == seat.index:
         moderate._due_now(seat, now)
     moderate._tell(mailer, game, text, "", skip={seat.index})
+
+
+def _rename_in_notes(user: User) -> None:
+    """The log's notes (a proposal refused, a seat handed over) were written
+    with the person's name in them: it becomes the pseudonym there too, so
+    no record still names them.  Only whole values equal to the name change;
+    what players wrote (table talk) is no note and stays as it is."""
+    pseudonym = User.name.python_value(former_player_name(user.id))
+    games = (
+        Seat.select(Seat.game).where(Seat.user == user.id)
+        | Tenure.select(Tenure.game).where(Tenure.user == user.id)
+        | Event.select(Event.game).where(Event.user == user.id)
+    )
+    for note in Event.select().where((Event.kind == "note") & Event.game.in_(games)):
+        action = _renamed(note.action, user.name, str(pseudonym))
+        events = [_renamed_event(e, user.name, pseudonym) for e in note.events]
+        if (action, events) != (note.action, note.events):
+            Event.update(action=action, events=events).where(Event.id == note.id).execute()
+
+
+def _renamed_event(data: dict, name: str, pseudonym: Words) -> dict:
+    """The event written anew from its renamed words (its English text too)."""
+    for key in ("words", "public_words"):
+        if key in data:
+            data = {**data, key: _renamed(data[key], name, pseudonym.to_json())}
+    event = EngineEvent.from_json(data)
+    if not isinstance(event.text, Words):
+        event.text = event.text.replace(name, str(pseudonym))
+    return event.to_json()
+
+
+def _renamed(data, name: str, pseudonym):
+    if isinstance(data, dict):  # a sentence's own words ("t", "p") are no name
+        return {
+            key: value if key in ("t", "p") else _renamed(value, name, pseudonym)
+            for key, value in data.items()
+        }
+    if isinstance(data, list):
+        return [_renamed(value, name, pseudonym) for value in data]
+    return pseudonym if data == name else data
 
 
 def _stop_mail(user: User, address: str) -> None:

@@ -21,6 +21,9 @@ from server.services.moves import MoveRejected, NotFound, notify_turn
 from server.services.seat_views import seat_names
 from server.services.state_store import save_snapshot
 
+# What becomes of a departed player's seat (Game.departed_seat).
+DEPARTED_SEAT = ("bot", "passes")
+
 
 class LobbyError(MoveRejected):
     status = 400
@@ -62,13 +65,16 @@ def create_game(
     language: str | None = None,
     private: bool = False,
     club: Club | None = None,
+    departed_seat: str = "bot",
 ) -> Game:
     """``clock``: when the clock stands still (running_hours.POLICIES), with
     ``night`` = (from hour, until hour) for the policies that stop at night.
     ``public``: listed among the open games; ``language``: the table's (the
     host's when not given); ``private``: kept out of the archive and from
     outsiders (services/profiles.py); ``club``: made for that club
-    (services/clubs.club_for_new_game checked the host is a member)."""
+    (services/clubs.club_for_new_game checked the host is a member);
+    ``departed_seat``: "bot" or "passes", what becomes of the seat of a
+    player who deletes their account (services/erasure.py)."""
     kind = get_game(kind_name)
     if not kind.min_players <= seat_count <= kind.max_players:
         raise LobbyError(
@@ -102,6 +108,7 @@ def create_game(
             language=known(language) or known(host.language) or "",
             private=private,
             club=club,
+            departed_seat=departed_seat if departed_seat in DEPARTED_SEAT else "bot",
         )
         for index in range(seat_count):
             Seat.create(

@@ -235,6 +235,14 @@ class NewGameForm(Form):
     )
     # The clubs the host is a member of (set by the view); "" = no club.
     club = SelectField(_l("For a club"), default="", validate_choice=False)
+    departed_seat = SelectField(
+        _l("If a player deletes their account during the game"),
+        default="bot",
+        choices=[
+            SelectChoice("bot", _l("A bot plays their seat")),
+            SelectChoice("passes", _l("Their seat passes")),
+        ],
+    )
 
 
 class BotSeatForm(Form):

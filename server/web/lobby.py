@@ -169,6 +169,7 @@ def new_game():
             language=form.language.data,
             private=form.visibility.data == "private",
             club=club,
+            departed_seat=form.departed_seat.data,
         )
         return redirect(url_for("lobby.lobby", game_id=game.id))
     return render_template(

@@ -1,4 +1,4 @@
-"""Issue 41, item 1: a player deletes their account in the middle of a game
+"""A player deletes their account in the middle of a game
 (SQLite and PostgreSQL).  The game goes on with a bot in the seat, the
 records read "Former player N" in each reader's language, the old ways in
 answer 404/410 (never 500), the mail stops, and the address signs up anew."""
@@ -16,6 +16,7 @@ from server.models import (
     ApiToken,
     BrowserSession,
     Event,
+    Game,
     InboundMail,
     NotifyChannel,
     Outbox,
@@ -23,9 +24,9 @@ from server.models import (
     User,
     utcnow,
 )
-from server.services import api_tokens, table_talk
+from server.services import api_tokens, proposals, table_talk
 from server.services.clock.sweep import run_bots
-from server.services.erasure import NOT_SENT, erased_address
+from server.services.erasure import NOT_SENT, erase, erased_address
 
 PSEUDONYM = {
     "en": "Former player %s",
@@ -197,3 +198,54 @@ def test_the_pseudonym_is_not_a_name_to_take(app, name):
     page = client.get("/account")
     answer = post_form(client, form_for(page.text, "/account/name"), name=name)
     assert answer.status_code == 400
+
+
+def test_the_notes_name_the_pseudonym_and_the_seat_passes_when_the_host_chose_so(app):
+    """Records carry no trace of the name: a note written while the player
+    was still themselves (they refused a proposal) reads the pseudonym after;
+    a host who chose "their seat passes" gets no bot in the seat."""
+    game = started_game(app, players=3, tag="q")
+    in_db(app, lambda: Game.update(departed_seat="passes").where(Game.id == game.id).execute())
+    mailer = app.extensions["pbem_mailer"]
+    host = in_db(app, lambda: User.get(User.email == "q0@example.org"))
+    leaving = in_db(app, lambda: User.get(User.email == "q1@example.org"))
+    seq = game_row(app, game.id).seq
+    in_db(
+        app,
+        lambda: proposals.propose(game.id, host, seq, "pause", {}, "Holidays", mailer=mailer),
+    )
+    proposal = in_db(app, lambda: proposals.open_proposal(Game.get_by_id(game.id)))
+    in_db(app, lambda: proposals.answer(game.id, leaving, proposal.id, False, mailer=mailer))
+    assert leaving.name in str(notes(app, game.id)[-1].events)
+
+    in_db(app, lambda: erase(User.get_by_id(leaving.id), mailer))
+
+    seat = seat_row(app, game.id, 1)
+    assert seat.withdrawn and seat.bot is None
+    assert notes(app, game.id)[-1].action == {"note": "erase", "seat": 1, "bot": None}
+    records = str([(n.action, n.events) for n in notes(app, game.id)])
+    assert leaving.name not in records and f"Former player {leaving.id}" in records
+    reader = sign_in(app, "q2@example.org")
+    log = reader.get(f"/games/{game.id}/log")
+    assert log.status_code == 200 and leaving.name not in log.text
+    assert "it passes on each turn from now on" in log.text
+
+
+def test_the_host_chooses_bot_or_pass_on_the_new_game_page(app):
+    client = app.test_client()
+    signup(client, "Host", "host@example.org")
+    page = client.get("/games/new")
+    assert "If a player deletes their account" in page.text
+    form = form_for(page.text, "/games/new")
+    made = post_form(client, form, name="Passing table", departed_seat="passes")
+    assert made.status_code == 200 and "/lobby" in made.request.path
+    chosen = in_db(app, lambda: Game.get(Game.name == "Passing table").departed_seat)
+    assert chosen == "passes"
+    bad = post_form(
+        client,
+        form_for(client.get("/games/new").text, "/games/new"),
+        name="Bad",
+        departed_seat="drop",
+    )
+    assert bad.status_code == 400
+    assert in_db(app, lambda: Game.select().where(Game.name == "Bad").count()) == 0
