@@ -33,7 +33,14 @@ _PRODUCES = {name: card.produces for name, card in CARDS.items()}
 def puerto_rico_economy(state, seat: int) -> float:
     """Doubloons buy buildings; goods ship for points; working production
     makes goods every craftsman; colonists fill circles."""
-    p = state.players[seat]
+    return _pr_economy(state.players[seat], _pr_late(state))
+
+
+def _pr_late(state) -> bool:
+    return state.vp_supply < 25 * state.n / 4  # late game: points, not income
+
+
+def _pr_economy(p, late: bool) -> float:
     produce = [0, 0, 0, 0, 0]
     for name, colonists in p.buildings.items():
         good = _PRODUCES[name]
@@ -45,7 +52,6 @@ def puerto_rico_economy(state, seat: int) -> float:
     kinds = (made[0] > 0) + (made[1] > 0) + (made[2] > 0) + (made[3] > 0) + (made[4] > 0)
     trade = PRICE[1] * made[1] + PRICE[2] * made[2] + PRICE[3] * made[3] + PRICE[4] * made[4]
     colonists = sum(w) + sum(p.buildings.values()) + p.san_juan
-    late = state.vp_supply < 25 * state.n / 4  # late game: points, not income
     weight = 0.15 if late else 0.45
     return (
         weight * p.doubloons
@@ -58,11 +64,27 @@ def puerto_rico_economy(state, seat: int) -> float:
     )
 
 
+# A position's players are shared with the positions it came from until one
+# of them changes (State.edit copies it first), and a rollout judges every
+# move of every step: most players it judges were judged a step before.
+# Their worth is kept per Player object (the object itself held, so its id
+# cannot be reused), a pure function of the player and the game's stage.
+_WORTH: dict[int, tuple[object, bool, float]] = {}
+_WORTH_KEPT = 20_000
+
+
 def puerto_rico_totals(state) -> list[float]:
     """Per seat: its points now (chips and buildings) and its economy."""
-    return [
-        pr_score(p)[0] + puerto_rico_economy(state, seat) for seat, p in enumerate(state.players)
-    ]
+    late = _pr_late(state)
+    out = []
+    for p in state.players:
+        kept = _WORTH.get(id(p))
+        if kept is None or kept[0] is not p or kept[1] != late:
+            if len(_WORTH) >= _WORTH_KEPT:
+                _WORTH.clear()
+            kept = _WORTH[id(p)] = (p, late, pr_score(p)[0] + _pr_economy(p, late))
+        out.append(kept[2])
+    return out
 
 
 # -- Race to the New Found Land -------------------------------------------------

@@ -32,7 +32,7 @@ class SearchBot(Bot):
     title = N_("thinking bot")
     description = "tries its best moves in many imagined futures (slow)"
 
-    def __init__(self, playouts: int = 40, candidates: int = 4, depth: int = 20):
+    def __init__(self, playouts: int = 16, candidates: int = 3, depth: int = 12):
         self.playouts, self.candidates, self.depth = playouts, candidates, depth
         self.steady = HeuristicBot()
 

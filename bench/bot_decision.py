@@ -1,0 +1,71 @@
+"""CPU time of one thinking-bot decision at the table's budget, per game.
+
+The decisions are those of a seeded game of four steady bots, every one
+with more than one legal move, sampled evenly through the game (early,
+middle and late positions alike); the thinking bot decides each of them
+anew.  CPU time of this process, so other work on a shared machine does
+not count (much).
+
+    .venv/bin/python bench/bot_decision.py
+    .venv/bin/python bench/bot_decision.py --decisions 80 --playouts 40 --candidates 4 --depth 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import GAMES  # noqa: E402
+from engine.bots import get_bot  # noqa: E402
+from engine.bots.search import SearchBot  # noqa: E402
+
+
+def positions(game, players: int, seed: int, count: int) -> list[tuple[object, int]]:
+    """``count`` decisions with a choice, evenly spread over one game."""
+    steady, r = get_bot("heuristic"), random.Random(seed)
+    state, found = game.new_game(players, {}, seed=seed), []
+    while not game.is_over(state):
+        seat = game.to_move(state)
+        if len(game.legal_actions(state, seat)) > 1:
+            found.append((state, seat))
+        state, _ = game.apply(state, seat, steady.choose(game, state, seat, r.getrandbits(48)))
+    step = max(1, len(found) // count)
+    return found[::step][:count]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=40)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--playouts", type=int)
+    parser.add_argument("--candidates", type=int)
+    parser.add_argument("--depth", type=int)
+    args = parser.parse_args()
+    table = SearchBot()
+    bot = SearchBot(
+        args.playouts or table.playouts,
+        args.candidates or table.candidates,
+        args.depth or table.depth,
+    )
+    for name, game in sorted(GAMES.items()):
+        spent = []
+        for state, seat in positions(game, args.players, args.seed, args.decisions):
+            started = time.process_time()
+            bot.choose(game, state, seat, 1)
+            spent.append((time.process_time() - started) * 1000)
+        print(
+            f"{name:15} {len(spent)} decisions: median {statistics.median(spent):6.1f} ms, "
+            f"mean {statistics.fmean(spent):6.1f} ms, max {max(spent):7.1f} ms of CPU  "
+            f"[{bot.playouts} playouts x {bot.candidates} moves, depth {bot.depth}]"
+        )
+
+
+if __name__ == "__main__":
+    main()
