@@ -41,6 +41,7 @@ def _tables(db):
         clock_policy = CharField(default="always")
         format = CharField(default="round_robin", max_length=12)
         rounds = IntegerField()
+        max_players = IntegerField()
         table_min = IntegerField()
         table_max = IntegerField()
         starts_at = DateTimeField()

@@ -262,6 +262,7 @@ class League(BaseModel):
     clock_policy = CharField(default="always")
     format = CharField(default="round_robin", max_length=12)  # round_robin, swiss
     rounds = IntegerField()
+    max_players = IntegerField()  # joining stops there
     table_min = IntegerField()  # players at a table: from table_min to table_max
     table_max = IntegerField()
     starts_at = DateTimeField()
