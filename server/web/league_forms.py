@@ -27,14 +27,18 @@ class LeagueForm(Form):
         _l("Format"),
         default="round_robin",
         choices=[
-            SelectChoice("round_robin", _l("Round-robin: meet as many players as the rounds allow")),
+            SelectChoice(
+                "round_robin", _l("Round-robin: meet as many players as the rounds allow")
+            ),
             SelectChoice("swiss", _l("Swiss: players of like standing meet")),
         ],
     )
     rounds = IntegerField(_l("Rounds"), default=3, validators=[Optional()])
     table_min = IntegerField(_l("Smallest table (players)"), default=3, validators=[Optional()])
     table_max = IntegerField(_l("Largest table (players)"), default=3, validators=[Optional()])
-    max_players = IntegerField(_l("Most players in the league"), default=12, validators=[Optional()])
+    max_players = IntegerField(
+        _l("Most players in the league"), default=12, validators=[Optional()]
+    )
     starts_at = DateTimeLocalField(
         _l("Start (your time)"), format="%Y-%m-%dT%H:%M", validators=[Optional()]
     )

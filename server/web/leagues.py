@@ -151,9 +151,7 @@ def round_page(league_id: int, number: int):
         ranks = leagues.table_ranks(table) or {}
         game = Game.get_by_id(table.game_id) if table.game_id else None
         tables.append({"table": table, "game": game, "ranks": ranks})
-    return render_template(
-        "leagues/round.html", league=found, row=row, tables=tables, names=names
-    )
+    return render_template("leagues/round.html", league=found, row=row, tables=tables, names=names)
 
 
 @bp.post("/leagues/<int:league_id>/join")
