@@ -31,7 +31,7 @@ from server.models import (
     User,
     utcnow,
 )
-from server.services import bot_seats, clubs, games, moderation
+from server.services import bot_seats, clubs, games, moderation, reply_menu
 from server.services import league_pairing as pairing
 from server.services.clock import running_hours
 from server.services.moves import MoveRejected, NotFound
@@ -615,7 +615,14 @@ def _mail_everyone(
             },
             None,
             person,
+            reply_to=_commands_address(mailer, person),
         )
+
+
+def _commands_address(mailer: Mailer, person: User) -> str:
+    """League mails are answered with commands (/league standings NAME)."""
+    replies = reply_menu.addresses(mailer.settings)
+    return replies.for_commands(person.id) if replies.enabled else ""
 
 
 def points_text(points: float) -> str:

@@ -173,6 +173,14 @@ def queue_every_kind(app, ids) -> list[Outbox]:
                 None,
                 host,
             )  # fmt: skip
+        mailer.queue(
+            "reply_commands",
+            host.email,
+            "[pbem] " + mailer.words(host, "Your commands"),
+            {"name": host.name, "lines": ["You are in the league Winter League."]},
+            None,
+            host,
+        )
         ships = Game.get_by_id(ships_id)
         mover, offer = next(
             (s, o)
