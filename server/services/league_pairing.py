@@ -136,7 +136,7 @@ def seat_order(table: Sequence[int], history: History, seed: int) -> list[int]:
     orders = list(itertools.permutations(table))
     rng.shuffle(orders)
 
-    def cost(order: Sequence[int]) -> tuple[int, int]:
+    def cost(order: tuple[int, ...]) -> tuple[int, int]:
         counts = [history.seats.get(p, {}).get(i, 0) for i, p in enumerate(order)]
         return counts[0], sum(c * c for c in counts)
 

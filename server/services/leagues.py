@@ -43,7 +43,7 @@ FORMATS = ("round_robin", "swiss")
 ROUND_STARTS = ("all_at_once", "each_table")
 DROPOUTS = ("autopass", "bot")
 DROPOUT_BOT = "heuristic"
-REMINDER_HOURS = [24]
+REMINDER_HOURS: list[float] = [24.0]
 
 
 class LeagueError(MoveRejected):
@@ -473,7 +473,7 @@ def _start_table(
         len(people),
         dict(league.options),
         league.move_hours,
-        REMINDER_HOURS,
+        list(REMINDER_HOURS),
         mailer,
         clock=league.clock_policy,
         club=league.club,

@@ -168,3 +168,33 @@ def test_nine_players_three_rounds_by_bots(sqlite_app):
         assert len(ends) == 9 + 8 + 9  # rounds 1 and 2 to those still in; the end to all
         last = [m for m in ends if m.subject.endswith("Winter League is over")]
         assert len(last) == 9 and "dropped out" in last[0].body_text
+
+
+def test_a_short_league_with_an_autopassed_dropout(app):
+    """On SQLite and PostgreSQL: four players at tables of two over two
+    rounds; one drops out in round 2 and their seat passes automatically."""
+    mailer = app.extensions["pbem_mailer"]
+    with app.app_context(), db.connection_context():
+        people = players("a", 4)
+        league = make_league(
+            app, people[0], people, table_min=2, table_max=2, rounds=2, dropout="autopass"
+        )
+        now = run(app, league, league.starts_at, until_round=2)
+        (table, _) = leagues.tables_of(leagues.rounds_of(league)[1])
+        gone = Seat.get((Seat.game == table.game_id) & (Seat.index == 0)).user
+        leagues.drop(league, gone, mailer, now)
+        seat = Seat.get((Seat.game == table.game_id) & (Seat.user == gone.id))
+        assert seat.withdrawn and seat.bot is None
+        with pytest.raises(leagues.LeagueError, match="not playing in this league"):
+            leagues.drop(league, gone, mailer, now)
+        run(app, league, now)
+        assert League.get_by_id(league.id).state == "finished"
+        met = [
+            tuple(sorted(t.players))
+            for r in leagues.rounds_of(league)
+            for t in leagues.tables_of(r)
+        ]
+        assert len(met) == len(set(met)) == 4
+        lines = leagues.standings(league)
+        assert sum(ln.played for ln in lines) == 8
+        assert [ln.dropped for ln in lines].count(True) == 1
