@@ -133,7 +133,7 @@ def seat_order(table: Sequence[int], history: History, seed: int) -> list[int]:
     before: first seats weigh most (the first player moves first), then
     each seat by how often its player sat there; ties by ``seed``."""
     rng = random.Random(seed)
-    orders = list(itertools.permutations(table))
+    orders: list[tuple[int, ...]] = list(itertools.permutations(table))
     rng.shuffle(orders)
 
     def cost(order: tuple[int, ...]) -> tuple[int, int]:
