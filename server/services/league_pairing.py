@@ -140,7 +140,8 @@ def seat_order(table: Sequence[int], history: History, seed: int) -> list[int]:
         counts = [history.seats.get(p, {}).get(i, 0) for i, p in enumerate(order)]
         return counts[0], sum(c * c for c in counts)
 
-    return list(min(orders, key=cost))
+    best = min(orders, key=cost)
+    return list(best)
 
 
 # -- points and standings ---------------------------------------------------------
