@@ -134,7 +134,7 @@ class User(UserMixin, BaseModel):
 class Club(BaseModel):
     """A group of players (services/clubs.py): founded by anyone signed in,
     joined by invitation link, by request or (public clubs) directly.  A
-    league (issue 40) will name its club; the club's games are those made
+    league may name its club (``League.club``); the club's games are those made
     for it (``Game.club``)."""
 
     name = CharField(max_length=60)
@@ -247,6 +247,77 @@ class ClubRecord(BaseModel):
 
     class Meta:
         indexes = ((("club", "id"), False),)
+
+
+class League(BaseModel):
+    """A series of rounds of one game (services/leagues.py): each round
+    splits the players still in into tables, each table a game.  Open to
+    everyone signed in, or (``club_only``) to the members of its club."""
+
+    name = CharField(max_length=60)
+    name_key = CharField(max_length=60, unique=True)  # as clubs.name_key
+    club = ForeignKeyField(Club, null=True, backref="leagues", on_delete="SET NULL")
+    club_only = BooleanField(default=False)
+    creator = ForeignKeyField(User, null=True, backref="+", on_delete="SET NULL")
+    kind = CharField()
+    options = JSONField(default=dict)
+    move_hours = IntegerField()
+    clock_policy = CharField(default="always")
+    format = CharField(default="round_robin", max_length=12)  # round_robin, swiss
+    rounds = IntegerField()
+    max_players = IntegerField()  # joining stops there
+    table_min = IntegerField()  # players at a table: from table_min to table_max
+    table_max = IntegerField()
+    starts_at = DateTimeField()
+    # all_at_once: a round begins when the one before ended; each_table: a
+    # table begins as soon as its players have no game of the league running.
+    round_start = CharField(default="all_at_once", max_length=12)
+    # Every table of a round is dealt from the round's seed.
+    same_deal = BooleanField(default=False)
+    # What becomes of a dropped-out player's running seats: autopass, bot.
+    dropout = CharField(default="autopass", max_length=10)
+    seed = BigIntegerField()  # the pairings' seed
+    state = CharField(default="open", max_length=10)  # open, playing, finished
+    created_at = DateTimeField(default=utcnow)
+
+
+class LeagueMember(BaseModel):
+    league = ForeignKeyField(League, backref="members", on_delete="CASCADE")
+    user = ForeignKeyField(User, backref="+", on_delete="CASCADE")
+    joined_at = DateTimeField(default=utcnow)
+    # Dropped out: not paired again; their running seats are auto-passed or
+    # played by a bot (League.dropout).
+    dropped_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("league", "user"), True),)
+
+
+class LeagueRound(BaseModel):
+    league = ForeignKeyField(League, backref="round_rows", on_delete="CASCADE")
+    number = IntegerField()  # from 1
+    seed = BigIntegerField()  # the deal of every table when League.same_deal
+    state = CharField(default="playing", max_length=10)  # playing, ended
+    started_at = DateTimeField(default=utcnow)
+    ended_at = DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("league", "number"), True),)
+
+
+class LeagueTable(BaseModel):
+    """One table of a round: its players in seat order, and its game (None
+    until it began, with round_start each_table)."""
+
+    round = ForeignKeyField(LeagueRound, backref="tables", on_delete="CASCADE")
+    number = IntegerField()  # from 1
+    players = JSONField(default=list)  # user ids in seat order
+    game = ForeignKeyField(
+        Game, null=True, unique=True, backref="league_table", on_delete="SET NULL"
+    )
+
+    class Meta:
+        indexes = ((("round", "number"), True),)
 
 
 class Seat(BaseModel):
@@ -721,4 +792,8 @@ MODELS = [
     ClubRecord,
     DataExport,
     NeverInvite,
+    League,
+    LeagueMember,
+    LeagueRound,
+    LeagueTable,
 ]

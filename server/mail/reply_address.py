@@ -19,19 +19,29 @@ from dataclasses import dataclass
 from server.mail.signed_addresses import AddressError, SignedAddresses
 
 PREFIX = "play+"
-SEAT, LOBBY, TALK, CONFIRM = 0, 1, 2, 3
+SEAT, LOBBY, TALK, CONFIRM, COMMANDS = 0, 1, 2, 3, 4
 LIMIT = 2**63
-__all__ = ["CONFIRM", "LOBBY", "SEAT", "TALK", "AddressError", "ReplyAddresses", "ReplyTarget"]
+__all__ = [
+    "COMMANDS",
+    "CONFIRM",
+    "LOBBY",
+    "SEAT",
+    "TALK",
+    "AddressError",
+    "ReplyAddresses",
+    "ReplyTarget",
+]
 
 
 @dataclass(frozen=True)
 class ReplyTarget:
-    kind: int  # SEAT, LOBBY, TALK or CONFIRM
+    kind: int  # SEAT, LOBBY, TALK, CONFIRM or COMMANDS
     game_id: int
     version: int  # the seat's link_version or the game's join_version
     seat: int = -1
     seq: int = -1
     confirmation: int = -1  # CONFIRM: the ReplyConfirmation's id
+    user_id: int = -1  # COMMANDS: the account whose commands it takes
 
 
 def _varints(numbers: list[int]) -> bytes:
@@ -89,6 +99,11 @@ class ReplyAddresses:
         """The single-use address a held mail is confirmed through."""
         return self._signed.make(_varints([CONFIRM, game_id, confirmation_id]))
 
+    def for_commands(self, user_id: int) -> str:
+        """One account's address for commands about no game (``/league
+        join NAME``, services/command_replies.py): only its owner's mail acts."""
+        return self._signed.make(_varints([COMMANDS, user_id]))
+
     def is_ours(self, address: str) -> bool:
         return self._signed.is_ours(address)
 
@@ -104,4 +119,6 @@ class ReplyAddresses:
             return ReplyTarget(TALK, numbers[1], numbers[3], seat=numbers[2])
         if numbers[:1] == [CONFIRM] and len(numbers) == 3:
             return ReplyTarget(CONFIRM, numbers[1], 0, confirmation=numbers[2])
+        if numbers[:1] == [COMMANDS] and len(numbers) == 2:
+            return ReplyTarget(COMMANDS, 0, 0, user_id=numbers[1])
         raise AddressError("unknown shape")

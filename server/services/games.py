@@ -163,6 +163,12 @@ def create_practice(
         return start(game.id, host, mailer)
 
 
+def checked_options(kind, options: dict) -> dict:
+    """``options`` completed with the defaults (LobbyError: one is not a
+    choice of ``kind``): a league checks its options as a game would."""
+    return _checked_options(kind, options)
+
+
 def _checked_options(kind, options: dict) -> dict:
     chosen = {spec.name: spec.default for spec in kind.options}
     for name, value in options.items():

@@ -44,9 +44,24 @@ from server.i18n import say
 from server.mail import authentication, inbound
 from server.mail.compose import Mailer
 from server.mail.inbound import ParsedMail
-from server.mail.reply_address import CONFIRM, LOBBY, TALK, AddressError, ReplyTarget
+from server.mail.reply_address import (
+    COMMANDS,
+    CONFIRM,
+    LOBBY,
+    TALK,
+    AddressError,
+    ReplyTarget,
+)
 from server.models import Game, InboundMail, Seat, User, utcnow
-from server.services import games, metrics, open_games, reply_confirmations, reply_menu, table_talk
+from server.services import (
+    command_replies,
+    games,
+    metrics,
+    open_games,
+    reply_confirmations,
+    reply_menu,
+    table_talk,
+)
 from server.services.moves import MoveRejected, play
 from server.services.seat_views import seat_names
 from server.services.state_store import rules
@@ -314,6 +329,8 @@ def _handle(
         return Result(
             "ignored", N_("This reply address is not one the server gave out; not answered.")
         )
+    if target.kind == COMMANDS:  # about no game: leagues, clubs
+        return Result(*command_replies.receive(mail, target, row, mailer, verdict))
     game = Game.get_or_none(Game.id == target.game_id)
     if game is None:
         return Result("ignored", N_("That game no longer exists; not answered."))

@@ -5,6 +5,7 @@ The mail tests read the outbox rows (nothing is sent)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 
 from clock_helpers import random_move, user
@@ -13,11 +14,22 @@ from moderation_helpers import make_moderator
 
 from engine.words import N_, msg
 from server.db import db
-from server.models import Game, Outbox, Seat, User
-from server.services import games, moderation, moves, proposals, replies, table_talk, takebacks
+from server.models import Game, League, Outbox, Seat, User, utcnow
+from server.services import (
+    games,
+    leagues,
+    moderation,
+    moves,
+    proposals,
+    replies,
+    table_talk,
+    takebacks,
+)
 from server.services.clock import deadlines
 from server.services.clock.sweep import prompt_for, waiting_games
 from server.services.state_store import load_state, rules
+
+DAY = dt.timedelta(days=1)
 
 # The template files that are parts of others, not mails of their own.
 PARTS = {"_board", "_footer", "_layout", "_menu"}
@@ -53,6 +65,7 @@ def site(tmp, language: str, base_url: str = "http://127.0.0.1:18010", **extra):
         games.start(over.id, people[0], mailer)
         user("mod@example.org", "Mo Mod", language=language)
         user("dee@example.org", "Dee Dow", language=language)
+        leagues.create(people[0], "Winter League", "puerto_rico", starts_at=utcnow() + DAY)
     make_moderator(app, "mod@example.org")
     random_move(app, game.id, random.Random(1))
     with app.app_context(), db.connection_context():
@@ -147,6 +160,27 @@ def queue_every_kind(app, ids) -> list[Outbox]:
             game,
             host,
         )  # fmt: skip
+        for what, final in (("started", False), ("ended", True)):
+            mailer.queue(
+                "league_round",
+                host.email,
+                "League Winter League: round 1",
+                {"name": host.name, "league": "Winter League", "title": title, "number": 1,
+                 "rounds": 3, "what": what, "final": final, "table": ["Ana Alba", "Bo Berg"],
+                 "game_url": f"{mailer.links.base_url}/games/{game.id}",
+                 "standings": [{"place": 1, "name": "Bo Berg", "points": "12", "dropped": True}],
+                 "league_url": f"{mailer.links.base_url}/leagues/{League.get().id}"},
+                None,
+                host,
+            )  # fmt: skip
+        mailer.queue(
+            "reply_commands",
+            host.email,
+            "[pbem] " + mailer.words(host, "Your commands"),
+            {"name": host.name, "lines": ["You are in the league Winter League."]},
+            None,
+            host,
+        )
         ships = Game.get_by_id(ships_id)
         mover, offer = next(
             (s, o)

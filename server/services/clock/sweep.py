@@ -24,7 +24,7 @@ from server.i18n import say
 from server.mail.compose import Mailer
 from server.mail.delivery import holder_running
 from server.models import Game, Seat, User, Vacation
-from server.services import bot_seats, rematches, reply_menu, takebacks
+from server.services import bot_seats, leagues, rematches, reply_menu, takebacks
 from server.services.clock import deadlines, outage_guard, reach, stale_lobbies
 from server.services.moves import MoveRejected, notify_final, notify_turn, play
 from server.services.seat_views import seat_names, unseen_talk
@@ -47,6 +47,7 @@ class SweepReport:
     digests: int = 0
     takebacks: int = 0
     rematches: int = 0
+    leagues: int = 0
     outage: outage_guard.Outage | None = None
     skipped: list[str] = field(default_factory=list)
 
@@ -76,6 +77,7 @@ def sweep(
     report.digests = send_digests(settings, mailer, now, settings["SCHEDULER_REMINDER_BATCH"])
     report.takebacks = takebacks.sweep(mailer, now)  # unanswered requests lapse
     report.rematches = rematches.sweep(mailer, now)  # so do rematch requests
+    report.leagues = leagues.sweep(mailer, now)  # rounds begin and end
     report.lobbies_reminded, report.lobbies_closed = stale_lobbies.sweep_lobbies(
         settings, mailer, now
     )
