@@ -80,6 +80,41 @@ def test_sign_up_with_a_taken_address_reveals_nothing_and_tells_the_owner(app):
     assert not is_signed_in(stranger)
 
 
+def test_signing_up_again_never_changes_an_unconfirmed_account(app):
+    """The account keeps the first sign-up's name and password until a link
+    is confirmed; the link of the other sign-up waits unused, then dies."""
+    owner = app.test_client()
+    fresh = post_signup(owner, "Ann", "ann@example.org", password="anns password")
+    owners_link = queued_link(app, "ann@example.org", "/confirm/")
+    before = account(app, "ann@example.org")
+    stranger = app.test_client()
+    again = post_signup(stranger, "Eve", "Ann@Example.org", password="eves password")
+    assert again.status_code == fresh.status_code == 200
+    assert again.text.replace("Eve", "") == fresh.text.replace("Ann", "")  # nothing leaks
+    after = account(app, "ann@example.org")
+    assert (after.name, after.password_hash, after.session_token) == (
+        before.name,
+        before.password_hash,
+        before.session_token,
+    )
+    assert kinds_to(app, "ann@example.org") == ["confirm", "confirm"]
+    strangers_link = queued_link(app, "ann@example.org", "/confirm/")
+    assert strangers_link != owners_link
+    page = owner.get(owners_link)
+    owner.post(owners_link, data={"csrf_token": csrf(page.text)})
+    confirmed = account(app, "ann@example.org")
+    assert confirmed.verified and confirmed.name == "Ann"
+    assert is_signed_in(signed_in_with(app, "anns password"))
+    assert not is_signed_in(signed_in_with(app, "eves password"))
+    assert app.test_client().get(strangers_link).status_code == 410
+
+
+def signed_in_with(app, password: str):
+    client = app.test_client()
+    sign_in(client, "ann@example.org", password=password)
+    return client
+
+
 def test_a_stranger_cannot_take_a_seat_reserved_for_an_address(app, smtp, send_mail):
     """The invited address's seat goes to whoever proves the address, not to
     the first to sign up with it."""
