@@ -39,7 +39,8 @@ def embedded_environment() -> dict:
     http on loopback: not Secure), so nothing about them is set here."""
     env = dict(os.environ)
     port = settings_module.parse("PBEM_PORT", env.get("PBEM_PORT", "5000"), int)
-    settings_module.parse("PBEM_WORKERS", env.get("PBEM_WORKERS", "2"), int)
+    workers = settings_module.parse("PBEM_WORKERS", env.get("PBEM_WORKERS") or "0", int)
+    env["PBEM_WORKERS"] = str(workers or 2)  # a try-out needs no more
     if not port_is_free(port):
         # Never another port: PUBLIC_BASE_URL, bookmarks and the links in
         # mails already sent name this one.
@@ -88,7 +89,7 @@ def commands(env: dict, settings: dict) -> dict[str, list[str]]:
         "--bind",
         f"127.0.0.1:{env['PBEM_PORT']}",
         "--workers",
-        env.get("PBEM_WORKERS", "2"),
+        env["PBEM_WORKERS"],
         "--log-level",
         "warning",
         "server.wsgi:app",
