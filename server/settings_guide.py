@@ -32,7 +32,9 @@ def settings_with_comments(text: str) -> list[tuple[str, str, str, str]]:
     """(name, type, default, meaning) of each setting in the text of
     config/settings.py; a setting under another without a comment of its
     own shares the comment of its group."""
-    found, comment, last_was_setting = [], [], False
+    found: list[tuple[str, str, str, str]] = []
+    comment: list[str] = []
+    last_was_setting = False
     for line in text.splitlines():
         if not line.strip():
             comment, last_was_setting = [], False
