@@ -9,6 +9,7 @@ reset answer the same every time, and the mail to the address says the rest.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 
 from peewee import IntegrityError
@@ -78,6 +79,10 @@ def sign_up(
             mailer.account_exists(user)
             return
         else:  # the same answer; the account waits for whoever confirms
+            expired = utcnow() - dt.timedelta(seconds=mailer.links.confirm_max_age)
+            SignUpAttempt.delete().where(
+                (SignUpAttempt.user == user.id) & (SignUpAttempt.created_at < expired)
+            ).execute()  # their links no longer work
             attempt = SignUpAttempt.create(
                 user=user,
                 name=name,

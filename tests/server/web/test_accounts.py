@@ -4,13 +4,14 @@ player changes their own password, name and address.  SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 
 from game_driver import Table
 from web_helpers import confirm, csrf, form_for, post_form, queued_link, signup
 
 from server.db import db
-from server.models import Outbox, Seat, User
+from server.models import Outbox, Seat, SignUpAttempt, User, utcnow
 
 
 def kinds_to(app, email: str) -> list[str]:
@@ -107,6 +108,18 @@ def test_signing_up_again_never_changes_an_unconfirmed_account(app):
     assert is_signed_in(signed_in_with(app, "anns password"))
     assert not is_signed_in(signed_in_with(app, "eves password"))
     assert app.test_client().get(strangers_link).status_code == 410
+
+
+def test_later_sign_ups_whose_links_expired_are_forgotten(app):
+    post_signup(app.test_client(), "Ann", "ann@example.org")
+    post_signup(app.test_client(), "Eve", "ann@example.org", password="eves password")
+    with app.app_context(), db.connection_context():
+        days = app.config["CONFIRM_LINK_MAX_AGE"] // 86400 + 1
+        long_ago = utcnow() - dt.timedelta(days=days)
+        SignUpAttempt.update(created_at=long_ago).execute()
+    post_signup(app.test_client(), "Bob", "ann@example.org", password="bobs password")
+    with app.app_context(), db.connection_context():
+        assert [a.name for a in SignUpAttempt.select()] == ["Bob"]
 
 
 def signed_in_with(app, password: str):
