@@ -14,7 +14,7 @@ bind = os.environ.get("PBEM_BIND", "127.0.0.1:8000")
 # API long poll (GET /api/v1/wait) waits up to API_WAIT_MAX_SECONDS; with a
 # thread each it holds one thread, not a whole worker.
 worker_class = "gthread"
-workers = int(os.environ.get("PBEM_WORKERS", 2 * multiprocessing.cpu_count() + 1))
+workers = int(os.environ.get("PBEM_WORKERS") or 0) or 2 * multiprocessing.cpu_count() + 1
 threads = int(os.environ.get("PBEM_THREADS", 16))
 # A worker takes no more connections than it has threads: one whose threads
 # all wait leaves new requests (a page, /healthz) to a worker with a free

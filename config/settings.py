@@ -352,6 +352,25 @@ LOG_FORMAT: str = "text"
 # access log).  Tokens in paths and query strings are masked in every line.
 PBEM_ACCESS_LOG: str = "-"
 
+# The processes themselves, read before the settings above apply.
+# The instance folder: the SQLite file (a relative DATABASE_URL path), the
+# generated secret key, caught mail; empty: instance/ in the checkout, or in
+# the current folder for an installed package.
+PBEM_INSTANCE: str = ""
+# `pbem serve` (scripts/serve.sh): the web port on 127.0.0.1.  A taken port
+# stops the start with a message; PUBLIC_BASE_URL follows it unless set.
+PBEM_PORT: int = 5000
+# `pbem web` (gunicorn, config/gunicorn.conf.py): the address to listen on,
+# the worker processes (0: two per CPU plus one; `pbem serve` runs 2), the
+# threads of each, and the proxies whose X-Forwarded-* gunicorn trusts.
+PBEM_BIND: str = "127.0.0.1:8000"
+PBEM_WORKERS: int = 0
+PBEM_THREADS: int = 16
+PBEM_FORWARDED_ALLOW_IPS: str = "127.0.0.1"
+# The folder where every process of a machine writes its metrics (read by
+# prometheus_client itself); empty: `pbem web` makes a new temporary one.
+PROMETHEUS_MULTIPROC_DIR: str = ""
+
 # The API's long poll (GET /api/v1/wait): the longest one wait lasts, in
 # seconds, whatever the client asks (up to 60); then it answers "timed out"
 # and the client asks again.  Keep it below the proxy's read timeout and

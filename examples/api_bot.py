@@ -2,6 +2,10 @@
 
     python examples/api_bot.py https://pbem.example.org pbem_yourtoken [--game ID]
 
+It needs httpx: in a checkout, ``.venv/bin/python -m pip install -c
+constraints.txt -e '.[examples]'`` then ``.venv/bin/python examples/api_bot.py
+...``; anywhere else ``pip install httpx``.
+
 It waits for its turn with the long poll (GET /api/v1/wait), reads each game
 waiting for it as its seat sees it (GET /api/v1/games/{id}), and plays one of
 the legal moves the API lists (POST /api/v1/games/{id}/moves, with the seq

@@ -762,6 +762,21 @@ class NeverInvite(BaseModel):
     created_at = DateTimeField(default=utcnow)
 
 
+class SignUpAttempt(BaseModel):
+    """A sign-up for an address whose account is not confirmed yet, made after
+    the first (services/accounts.py): its name and password wait here, and
+    apply only when the link mailed for this attempt is confirmed.  So
+    whoever proves the address gets the password they chose, and nobody who
+    merely typed the address changes the account."""
+
+    user = ForeignKeyField(User, backref="sign_up_attempts", on_delete="CASCADE")
+    name = PersonName()
+    password_hash = CharField()
+    language = CharField(default="", max_length=8)
+    timezone = CharField(default="UTC")
+    created_at = DateTimeField(default=utcnow)
+
+
 MODELS = [
     User,
     Game,
@@ -796,4 +811,5 @@ MODELS = [
     LeagueMember,
     LeagueRound,
     LeagueTable,
+    SignUpAttempt,
 ]

@@ -151,7 +151,7 @@ def load(environ=os.environ, overrides: dict | None = None) -> dict:
         settings[name] = (
             parse(name, environ[name], annotation) if name in environ else namespace[name]
         )
-    settings["INSTANCE_PATH"] = environ.get("PBEM_INSTANCE", str(DEFAULT_INSTANCE))
+    settings["INSTANCE_PATH"] = settings.get("PBEM_INSTANCE") or str(DEFAULT_INSTANCE)
     for name in ("SECRET_KEY",):
         if name in environ:
             settings[name] = environ[name]

@@ -27,7 +27,7 @@ from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
 from server.mail import limits
 from server.mail.board_rows import MAIL_ROW, rows_html
 from server.mail.links import Links
-from server.models import Game, NotifyChannel, Outbox, Seat, User, utcnow
+from server.models import Game, NotifyChannel, Outbox, Seat, SignUpAttempt, User, utcnow
 from server.notify import notices
 from server.settings import MAIL_TEMPLATES
 from server.typography import polish
@@ -854,14 +854,20 @@ class Mailer:
         )
 
     # -- accounts -----------------------------------------------------------
-    def confirm(self, user: User, next_path: str = "/") -> Outbox | None:
+    def confirm(
+        self, user: User, next_path: str = "/", attempt: SignUpAttempt | None = None
+    ) -> Outbox | None:
+        """The sign-up link; for a later sign-up (``attempt``) with its name,
+        and confirming it gives the account that sign-up's password."""
         return self.queue(
             "confirm",
             user.email,
             "[pbem] " + self.words(user, "Confirm your address"),
             {
-                "name": user.name,
-                "confirm_url": self.links.confirm_url(user, next_path),
+                "name": attempt.name if attempt else user.name,
+                "confirm_url": self.links.confirm_url(
+                    user, next_path, attempt.id if attempt else None
+                ),
                 "hours": self.links.confirm_max_age // 3600,
             },
             None,

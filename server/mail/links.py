@@ -186,20 +186,23 @@ class Links:
     # None of these signs anybody in by itself being opened: each leads to a
     # page whose button (a POST) does the work, so a mail scanner that opens
     # every link changes nothing.
-    def confirm_url(self, user: User, next_path: str = "/") -> str:
-        """Sign-up: proves the address; valid while the account is unconfirmed
-        and was not signed up for again (the session token changes then)."""
-        token = self._serializer("confirm").dumps(
-            {"u": user.id, "e": user.email, "t": user.session_token, "n": next_path}
-        )
+    def confirm_url(self, user: User, next_path: str = "/", attempt: int | None = None) -> str:
+        """Sign-up: proves the address; valid while the account is unconfirmed.
+        ``attempt``: the later sign-up (models.SignUpAttempt) it confirms."""
+        data = {"u": user.id, "e": user.email, "t": user.session_token, "n": next_path}
+        if attempt is not None:
+            data["a"] = attempt
+        token = self._serializer("confirm").dumps(data)
         return f"{self.base_url}/confirm/{token}"
 
-    def read_confirm(self, token: str) -> tuple[User, str]:
+    def read_confirm(self, token: str) -> tuple[User, str, int | None]:
+        """The account, where to go next, and the later sign-up it confirms."""
         data = self._load("confirm", token, self.confirm_max_age)
         user = self._user(data)
         if user.verified or user.email != data.get("e") or user.session_token != data.get("t"):
             raise LinkError("revoked")
-        return user, safe_next(data.get("n"))
+        attempt = data.get("a")
+        return user, safe_next(data.get("n")), attempt if isinstance(attempt, int) else None
 
     def address_url(self, user: User, new_email: str) -> str:
         """A new address for an account: valid until used, the address

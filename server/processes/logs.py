@@ -43,14 +43,20 @@ def formatter(log_format: str) -> logging.Formatter:
     return logging.Formatter(FORMAT)
 
 
-# Links carry signed tokens (confirmation, sign-in, join, unsubscribe) in the
-# path or the query; anyone who reads the log could use them.  Every long
-# run of token characters is masked: ids, words and dates are shorter.
+# Links carry signed tokens (confirmation, reset, sign-in, join, unsubscribe,
+# never-invite) in the path or the query; anyone who reads the log could use
+# them.  Every long run of token characters is masked: ids, words and dates
+# are shorter.  A query value named like a secret is masked whatever its
+# length (an API token a client put in the query, a short code).
 TOKEN = re.compile(r"[A-Za-z0-9_\-.~%]{20,}")
+SECRET_PARAMETER = re.compile(
+    r"([?&;](?:[\w.-]*token|[\w.-]*key|sig|signature|secret|password|code)=)[^&;\s\"]+",
+    re.IGNORECASE,
+)
 
 
 def mask_tokens(line: str) -> str:
-    return TOKEN.sub("[token]", line)
+    return TOKEN.sub("[token]", SECRET_PARAMETER.sub(r"\1[token]", line))
 
 
 class MaskTokens(logging.Filter):
@@ -91,7 +97,9 @@ def config_dict(log_format: str, level: str, access_log: str = "-") -> dict:
         "root": {"level": level, "handlers": ["stderr"]},
         "loggers": {
             "gunicorn.error": {"level": level, "handlers": ["stderr"], "propagate": False},
-            "gunicorn.access": {"level": level, "handlers": ["access"], "propagate": False},
+            # On or off by PBEM_ACCESS_LOG, not by LOG_LEVEL: its lines are
+            # INFO, and `pbem serve` runs at WARNING.
+            "gunicorn.access": {"level": "INFO", "handlers": ["access"], "propagate": False},
         },
     }
 

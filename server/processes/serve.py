@@ -22,7 +22,11 @@ PY = sys.executable
 
 
 def port_is_free(port: int) -> bool:
+    """Whether the web server can listen on ``port``.  SO_REUSEADDR as
+    gunicorn binds: the connections of a server stopped a moment ago
+    (TIME_WAIT) do not keep the port."""
     with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
@@ -35,9 +39,15 @@ def embedded_environment() -> dict:
     http on loopback: not Secure), so nothing about them is set here."""
     env = dict(os.environ)
     port = settings_module.parse("PBEM_PORT", env.get("PBEM_PORT", "5000"), int)
-    settings_module.parse("PBEM_WORKERS", env.get("PBEM_WORKERS", "2"), int)
+    workers = settings_module.parse("PBEM_WORKERS", env.get("PBEM_WORKERS") or "0", int)
+    env["PBEM_WORKERS"] = str(workers or 2)  # a try-out needs no more
     if not port_is_free(port):
-        port = free_port()
+        # Never another port: PUBLIC_BASE_URL, bookmarks and the links in
+        # mails already sent name this one.
+        raise settings_module.SettingsError(
+            f"port {port} on 127.0.0.1 is taken (is pbem running already?); "
+            "stop what listens there, or set PBEM_PORT to a free port"
+        )
     env["PBEM_PORT"] = str(port)
     env.setdefault("PUBLIC_BASE_URL", f"http://127.0.0.1:{port}")
     # The shipped gunicorn.conf.py logs every request; a try-out needs none,
@@ -79,7 +89,7 @@ def commands(env: dict, settings: dict) -> dict[str, list[str]]:
         "--bind",
         f"127.0.0.1:{env['PBEM_PORT']}",
         "--workers",
-        env.get("PBEM_WORKERS", "2"),
+        env["PBEM_WORKERS"],
         "--log-level",
         "warning",
         "server.wsgi:app",

@@ -9,6 +9,7 @@ reset answer the same every time, and the mail to the address says the rest.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 
 from peewee import IntegrityError
@@ -17,7 +18,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from engine.words import N_, Words, msg
 from server.db import Prepared, db
 from server.mail.compose import Mailer
-from server.models import BrowserSession, User, utcnow
+from server.models import BrowserSession, SignUpAttempt, User, utcnow
 from server.services import api_tokens, sessions
 
 # What the forms accept as an email address: one @, a dot in the domain, and
@@ -52,9 +53,10 @@ def sign_up(
     (Settings changes them).
 
     A new address gets an unconfirmed account and a confirmation link.  An
-    unconfirmed account is signed up for again (whoever tried first never
-    proved the address, so they lose it).  A confirmed one is left alone and
-    its owner is told."""
+    unconfirmed account keeps the name and password it was made with (anyone
+    may type an address; changing them would let a stranger take over the
+    account the owner is about to confirm): its link is mailed again, within
+    the mail limits.  A confirmed one is left alone and its owner is told."""
     email, password_hash = normal_email(email), generate_password_hash(password)
     name = " ".join(name.split()) or email.split("@")[0]
     if is_pseudonym(name):  # "Former player 7" is a deleted account's (services/erasure.py)
@@ -76,19 +78,20 @@ def sign_up(
         elif user.verified:
             mailer.account_exists(user)
             return
-        else:
-            user.name, user.password_hash = name, password_hash
-            user.session_token = secrets.token_hex(16)  # old links stop
-            user.language, user.timezone = language, timezone
-            user.save(
-                only=[
-                    User.name,
-                    User.password_hash,
-                    User.session_token,
-                    User.language,
-                    User.timezone,
-                ]
+        else:  # the same answer; the account waits for whoever confirms
+            expired = utcnow() - dt.timedelta(seconds=mailer.links.confirm_max_age)
+            SignUpAttempt.delete().where(
+                (SignUpAttempt.user == user.id) & (SignUpAttempt.created_at < expired)
+            ).execute()  # their links no longer work
+            attempt = SignUpAttempt.create(
+                user=user,
+                name=name,
+                password_hash=password_hash,
+                language=language,
+                timezone=timezone,
             )
+            mailer.confirm(user, next_path, attempt)
+            return
         mailer.confirm(user, next_path)
 
 
@@ -104,11 +107,22 @@ def authenticate(email: str, password: str) -> User | None:
     return user if usable and matches else None
 
 
-def confirm(user: User) -> None:
-    """The owner opened the link mailed to the address and said yes."""
-    User.update(email_verified_at=utcnow()).where(
-        (User.id == user.id) & User.email_verified_at.is_null()
-    ).execute()
+def confirm(user: User, attempt_id: int | None = None) -> None:
+    """The owner opened the link mailed to the address and said yes.  A link
+    mailed for a later sign-up (``attempt_id``) gives the account that
+    sign-up's name and password; the other attempts are void."""
+    with db.atomic():
+        attempt = SignUpAttempt.get_or_none(
+            (SignUpAttempt.id == attempt_id) & (SignUpAttempt.user == user.id)
+        )
+        if attempt is not None and not user.verified:
+            user.name, user.password_hash = attempt.name, attempt.password_hash
+            user.language, user.timezone = attempt.language, attempt.timezone
+            user.save(only=[User.name, User.password_hash, User.language, User.timezone])
+        User.update(email_verified_at=utcnow()).where(
+            (User.id == user.id) & User.email_verified_at.is_null()
+        ).execute()
+        SignUpAttempt.delete().where(SignUpAttempt.user == user.id).execute()
     user.email_verified_at = user.email_verified_at or utcnow()
 
 

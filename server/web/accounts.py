@@ -136,12 +136,12 @@ def logout_everywhere():
 def confirm(token: str):
     """The sign-up confirmation link: the button proves the address and signs in."""
     try:
-        user, next_path = mailer().links.read_confirm(token)
+        user, next_path, attempt = mailer().links.read_confirm(token)
     except LinkError as exc:
         return link_error(exc)
     form = EmptyForm()
     if form.validate_on_submit():
-        accounts.confirm(user)
+        accounts.confirm(user, attempt)
         sign_in(user)
         flash(_("Your address is confirmed. Welcome!"))
         return redirect(next_path)

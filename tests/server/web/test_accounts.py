@@ -4,13 +4,14 @@ player changes their own password, name and address.  SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 
 from game_driver import Table
 from web_helpers import confirm, csrf, form_for, post_form, queued_link, signup
 
 from server.db import db
-from server.models import Outbox, Seat, User
+from server.models import Outbox, Seat, SignUpAttempt, User, utcnow
 
 
 def kinds_to(app, email: str) -> list[str]:
@@ -78,6 +79,53 @@ def test_sign_up_with_a_taken_address_reveals_nothing_and_tells_the_owner(app):
     after = account(app, "ann@example.org")
     assert (after.name, after.password_hash) == (before.name, before.password_hash)
     assert not is_signed_in(stranger)
+
+
+def test_signing_up_again_never_changes_an_unconfirmed_account(app):
+    """The account keeps the first sign-up's name and password until a link
+    is confirmed; the link of the other sign-up waits unused, then dies."""
+    owner = app.test_client()
+    fresh = post_signup(owner, "Ann", "ann@example.org", password="anns password")
+    owners_link = queued_link(app, "ann@example.org", "/confirm/")
+    before = account(app, "ann@example.org")
+    stranger = app.test_client()
+    again = post_signup(stranger, "Eve", "Ann@Example.org", password="eves password")
+    assert again.status_code == fresh.status_code == 200
+    assert again.text.replace("Eve", "") == fresh.text.replace("Ann", "")  # nothing leaks
+    after = account(app, "ann@example.org")
+    assert (after.name, after.password_hash, after.session_token) == (
+        before.name,
+        before.password_hash,
+        before.session_token,
+    )
+    assert kinds_to(app, "ann@example.org") == ["confirm", "confirm"]
+    strangers_link = queued_link(app, "ann@example.org", "/confirm/")
+    assert strangers_link != owners_link
+    page = owner.get(owners_link)
+    owner.post(owners_link, data={"csrf_token": csrf(page.text)})
+    confirmed = account(app, "ann@example.org")
+    assert confirmed.verified and confirmed.name == "Ann"
+    assert is_signed_in(signed_in_with(app, "anns password"))
+    assert not is_signed_in(signed_in_with(app, "eves password"))
+    assert app.test_client().get(strangers_link).status_code == 410
+
+
+def test_later_sign_ups_whose_links_expired_are_forgotten(app):
+    post_signup(app.test_client(), "Ann", "ann@example.org")
+    post_signup(app.test_client(), "Eve", "ann@example.org", password="eves password")
+    with app.app_context(), db.connection_context():
+        days = app.config["CONFIRM_LINK_MAX_AGE"] // 86400 + 1
+        long_ago = utcnow() - dt.timedelta(days=days)
+        SignUpAttempt.update(created_at=long_ago).execute()
+    post_signup(app.test_client(), "Bob", "ann@example.org", password="bobs password")
+    with app.app_context(), db.connection_context():
+        assert [a.name for a in SignUpAttempt.select()] == ["Bob"]
+
+
+def signed_in_with(app, password: str):
+    client = app.test_client()
+    sign_in(client, "ann@example.org", password=password)
+    return client
 
 
 def test_a_stranger_cannot_take_a_seat_reserved_for_an_address(app, smtp, send_mail):
