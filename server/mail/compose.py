@@ -8,6 +8,7 @@ import datetime as dt
 import re
 import uuid
 from collections.abc import Callable, Sequence
+from email.utils import parseaddr
 from functools import partial
 
 from babel.dates import format_date
@@ -50,6 +51,10 @@ OPTIONAL_KINDS = frozenset({"reminder", "timeout", "final", "started", "talk", "
 ACCOUNT_KINDS = frozenset(
     {"confirm", "account_exists", "reset", "reset_unknown", "address_change", "address_notice"}
 )
+# Mails about the reader's own account: not part of the site's stream (no List-Id).
+PRIVATE_KINDS = ACCOUNT_KINDS | {"erase_confirm", "export_ready"}
+# Answers to a mail the reader sent (RFC 3834: Auto-Submitted: auto-replied).
+ANSWER_KINDS = frozenset({"reply_applied", "reply_refused", "reply_lobby", "reply_confirm"})
 # The subject of a mail about a game to an address that no confirmed account
 # uses: nothing in it that a user wrote (a game's name is anybody's text).
 STRANGER_SUBJECTS = {"invite": N_("An invitation to a game of %(title)s")}
@@ -369,13 +374,9 @@ class Mailer:
             privacy_url=f"{self.links.base_url}/privacy",
         )
         if user is not None:
-            # RFC 8058 one-click unsubscribe; it turns off optional mail only.
-            url = self.links.unsubscribe_url(user)
-            headers = {
-                "List-Unsubscribe": f"<{url}>",
-                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            }
-            context["unsubscribe_url"] = url
+            # The footer's link turns off optional mail, whatever the mail.
+            context["unsubscribe_url"] = self.links.unsubscribe_url(user)
+        headers.update(self.list_headers(template, user, to_addr, context))
         if reply_to:
             headers["Reply-To"] = clean_header(reply_to, 254)
         thread = [game.thread_id] if game is not None else []
@@ -404,6 +405,35 @@ class Mailer:
             in_reply_to=thread[0] if thread else "",
             references=" ".join(thread),
         )
+
+    def list_headers(self, template: str, user: User | None, to_addr: str, context: dict) -> dict:
+        """List-Id on the site's stream; RFC 8058's one-click List-Unsubscribe
+        only where one click stops that kind of mail (optional mail, and
+        invitations: "never invite me"), never on a mail it would not stop;
+        Auto-Submitted: auto-replied on an answer to the reader's own mail."""
+        headers = {}
+        if template not in PRIVATE_KINDS:
+            headers["List-Id"] = self.list_id
+        if template in OPTIONAL_KINDS and user is not None:
+            stop = context["unsubscribe_url"]
+        elif template == "invite":
+            stop = self.links.never_invite_url(to_addr)
+        else:
+            stop = ""
+        if stop:
+            headers["List-Unsubscribe"] = f"<{stop}>"
+            headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        if template in ANSWER_KINDS:
+            headers["Auto-Submitted"] = "auto-replied"
+        return headers
+
+    @property
+    def list_id(self) -> str:
+        """One List-Id for the whole site (RFC 2919): the name of MAIL_FROM,
+        and a label under MAIL_ID_DOMAIN."""
+        name = clean_header(parseaddr(self.settings["MAIL_FROM"])[0] or "pbem", 60)
+        name = name.replace('"', "").replace("<", "").replace(">", "")
+        return f"{name} <games.{self.settings['MAIL_ID_DOMAIN'].strip().lower()}>"
 
     @staticmethod
     def is_stranger(user: User | None, to_addr: str) -> bool:
