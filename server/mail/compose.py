@@ -295,27 +295,31 @@ class Mailer:
     def subject_for(
         game: Game, title: str, what: str = N_("About your game")
     ) -> Callable[[str], str]:
-        """A subject that starts with what the mail is (``what``, a msgid:
-        "Result: Sugar (Kind #3)"), in the language ``queue`` finds
-        for the recipient; the game follows, so an inbox groups its mails.
-        Every kind of mail names its own ``what``; the default is a fallback."""
-        return lambda code: clean_header(
-            translate(
-                code,
-                N_("%(what)s: %(game)s (%(title)s #%(id)s)"),
-                {"what": translate(code, what), "game": game.name, "title": title, "id": game.id},
-            )
-        )
+        """What the mail is (``what``, a msgid: "Result"), in the language
+        ``queue`` finds for the recipient: the news of a mail about a game,
+        which ``queue`` puts first in its body (its subject is the game's
+        thread's, ``thread_subject``).  Every kind of mail names its own
+        ``what``; the default is a fallback."""
+        return lambda code: clean_header(translate(code, what))
 
     def subject_saying(self, what: str, prompt: str, game: Game, *, lower: bool = True) -> str:
-        """A subject that says what the mail is ("Your turn: choose a role,
-        Game X"); the thread is kept by In-Reply-To/References, not by it.
+        """The news of a mail about a game that says what it asks ("Your
+        turn: choose a role"), first in its body (see ``subject_for``).
         ``lower``: the prompt is a phrase that continues the sentence (a
         player's own words, table talk, keep their capital)."""
         prompt = prompt.strip().rstrip(".")
         if lower:
             prompt = prompt[:1].lower() + prompt[1:]
-        return clean_header(f"{what}: {prompt}, {game.name}")
+        return clean_header(f"{what}: {prompt}")
+
+    @staticmethod
+    def thread_subject(game: Game, code: str) -> str:
+        """The one subject of every mail in a game's thread: clients that
+        group mails by subject keep the thread whole, and what each mail
+        is says its body's first line."""
+        return clean_header(
+            translate(code, N_("[pbem] %(game)s (#%(id)s)"), {"game": game.name, "id": game.id})
+        )
 
     def queue(
         self,
@@ -357,12 +361,16 @@ class Mailer:
         code = known(language) or self.language_of(user, to_addr)
         if callable(subject):  # subject_for's: said in the recipient's language
             subject = subject(code)
+        news = ""
         if stranger and game is not None:
             subject = "[pbem] " + translate(
                 code,
                 STRANGER_SUBJECTS.get(template, STRANGER_SUBJECT),
                 {"title": context.get("title", "")},
             )
+        elif game is not None:  # in the game's thread: its subject, the news first inside
+            news = subject.removeprefix("[pbem] ")
+            subject = self.thread_subject(game, code)
         headers = {}
         # ``stranger``: no link in it but its own (the footer leaves out the site's).
         context = dict(
@@ -370,6 +378,7 @@ class Mailer:
             base_url=self.links.base_url,
             game=game,
             stranger=stranger,
+            news=news,
             settings_url=f"{self.links.base_url}/settings",
             privacy_url=f"{self.links.base_url}/privacy",
         )
@@ -396,7 +405,8 @@ class Mailer:
             # Complete on its own: every text part ends with the settings and
             # unsubscribe footer the HTML part has (_layout.html).
             body_text=polish(
-                env.get_template(f"{template}.txt").render(context)
+                (f"{news}\n\n" if news else "")
+                + env.get_template(f"{template}.txt").render(context)
                 + env.get_template("_footer.txt").render(context),
                 code,
             ),

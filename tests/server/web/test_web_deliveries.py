@@ -87,7 +87,8 @@ def test_turn_mail_says_what_it_is_and_stands_on_its_own(sqlite_table, smtp):
 
     seat, _, _, mail = current_turn(sqlite_table)
     game = sqlite_table.game()
-    assert mail["Subject"].startswith("Your turn: ") and mail["Subject"].endswith(f", {game.name}")
+    assert mail["Subject"] == f"[pbem] {game.name} (#{game.id})"
+    assert mail.get_body(("plain",)).get_content().startswith("Your turn: ")
     assert mail["In-Reply-To"] == game.thread_id and game.thread_id in mail["References"]
     text = mail.get_body(("plain",)).get_content()
     assert "http://localhost/settings" in text and "/mail/unsubscribe/" in text
