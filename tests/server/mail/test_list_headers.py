@@ -51,7 +51,9 @@ def test_the_one_click_targets_want_a_signed_token_and_a_post(tmp_path):
     (invite,) = [row for row in mails if row.kind == "invite"]
     never = invite.headers["List-Unsubscribe"][1:-1].split("127.0.0.1:18010", 1)[1]
     assert provider.get(never).status_code == 200
-    assert provider.post(never[:-3] + "xyz", data={"List-Unsubscribe": "One-Click"}).status_code == 404
+    assert (
+        provider.post(never[:-3] + "xyz", data={"List-Unsubscribe": "One-Click"}).status_code == 404
+    )
     with app.app_context(), db.connection_context():
         assert NeverInvite.select().count() == 0  # a GET and a forged token: nothing
     done = provider.post(never, data={"List-Unsubscribe": "One-Click"})
