@@ -8,6 +8,7 @@ import datetime as dt
 import re
 import uuid
 from collections.abc import Callable, Sequence
+from email.utils import parseaddr
 from functools import partial
 
 from babel.dates import format_date
@@ -50,6 +51,10 @@ OPTIONAL_KINDS = frozenset({"reminder", "timeout", "final", "started", "talk", "
 ACCOUNT_KINDS = frozenset(
     {"confirm", "account_exists", "reset", "reset_unknown", "address_change", "address_notice"}
 )
+# Mails about the reader's own account: not part of the site's stream (no List-Id).
+PRIVATE_KINDS = ACCOUNT_KINDS | {"erase_confirm", "export_ready"}
+# Answers to a mail the reader sent (RFC 3834: Auto-Submitted: auto-replied).
+ANSWER_KINDS = frozenset({"reply_applied", "reply_refused", "reply_lobby", "reply_confirm"})
 # The subject of a mail about a game to an address that no confirmed account
 # uses: nothing in it that a user wrote (a game's name is anybody's text).
 STRANGER_SUBJECTS = {"invite": N_("An invitation to a game of %(title)s")}
@@ -290,27 +295,31 @@ class Mailer:
     def subject_for(
         game: Game, title: str, what: str = N_("About your game")
     ) -> Callable[[str], str]:
-        """A subject that starts with what the mail is (``what``, a msgid:
-        "Result: Sugar (Kind #3)"), in the language ``queue`` finds
-        for the recipient; the game follows, so an inbox groups its mails.
-        Every kind of mail names its own ``what``; the default is a fallback."""
-        return lambda code: clean_header(
-            translate(
-                code,
-                N_("%(what)s: %(game)s (%(title)s #%(id)s)"),
-                {"what": translate(code, what), "game": game.name, "title": title, "id": game.id},
-            )
-        )
+        """What the mail is (``what``, a msgid: "Result"), in the language
+        ``queue`` finds for the recipient: the news of a mail about a game,
+        which ``queue`` puts first in its body (its subject is the game's
+        thread's, ``thread_subject``).  Every kind of mail names its own
+        ``what``; the default is a fallback."""
+        return lambda code: clean_header(translate(code, what))
 
     def subject_saying(self, what: str, prompt: str, game: Game, *, lower: bool = True) -> str:
-        """A subject that says what the mail is ("Your turn: choose a role,
-        Game X"); the thread is kept by In-Reply-To/References, not by it.
+        """The news of a mail about a game that says what it asks ("Your
+        turn: choose a role"), first in its body (see ``subject_for``).
         ``lower``: the prompt is a phrase that continues the sentence (a
         player's own words, table talk, keep their capital)."""
         prompt = prompt.strip().rstrip(".")
         if lower:
             prompt = prompt[:1].lower() + prompt[1:]
-        return clean_header(f"{what}: {prompt}, {game.name}")
+        return clean_header(f"{what}: {prompt}")
+
+    @staticmethod
+    def thread_subject(game: Game, code: str) -> str:
+        """The one subject of every mail in a game's thread: clients that
+        group mails by subject keep the thread whole, and what each mail
+        is says its body's first line."""
+        return clean_header(
+            translate(code, N_("[pbem] %(game)s (#%(id)s)"), {"game": game.name, "id": game.id})
+        )
 
     def queue(
         self,
@@ -352,12 +361,16 @@ class Mailer:
         code = known(language) or self.language_of(user, to_addr)
         if callable(subject):  # subject_for's: said in the recipient's language
             subject = subject(code)
+        news = ""
         if stranger and game is not None:
             subject = "[pbem] " + translate(
                 code,
                 STRANGER_SUBJECTS.get(template, STRANGER_SUBJECT),
                 {"title": context.get("title", "")},
             )
+        elif game is not None:  # in the game's thread: its subject, the news first inside
+            news = subject.removeprefix("[pbem] ")
+            subject = self.thread_subject(game, code)
         headers = {}
         # ``stranger``: no link in it but its own (the footer leaves out the site's).
         context = dict(
@@ -365,17 +378,14 @@ class Mailer:
             base_url=self.links.base_url,
             game=game,
             stranger=stranger,
+            news=news,
             settings_url=f"{self.links.base_url}/settings",
             privacy_url=f"{self.links.base_url}/privacy",
         )
         if user is not None:
-            # RFC 8058 one-click unsubscribe; it turns off optional mail only.
-            url = self.links.unsubscribe_url(user)
-            headers = {
-                "List-Unsubscribe": f"<{url}>",
-                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            }
-            context["unsubscribe_url"] = url
+            # The footer's link turns off optional mail, whatever the mail.
+            context["unsubscribe_url"] = self.links.unsubscribe_url(user)
+        headers.update(self.list_headers(template, user, to_addr, context))
         if reply_to:
             headers["Reply-To"] = clean_header(reply_to, 254)
         thread = [game.thread_id] if game is not None else []
@@ -395,7 +405,8 @@ class Mailer:
             # Complete on its own: every text part ends with the settings and
             # unsubscribe footer the HTML part has (_layout.html).
             body_text=polish(
-                env.get_template(f"{template}.txt").render(context)
+                (f"{news}\n\n" if news else "")
+                + env.get_template(f"{template}.txt").render(context)
                 + env.get_template("_footer.txt").render(context),
                 code,
             ),
@@ -404,6 +415,35 @@ class Mailer:
             in_reply_to=thread[0] if thread else "",
             references=" ".join(thread),
         )
+
+    def list_headers(self, template: str, user: User | None, to_addr: str, context: dict) -> dict:
+        """List-Id on the site's stream; RFC 8058's one-click List-Unsubscribe
+        only where one click stops that kind of mail (optional mail, and
+        invitations: "never invite me"), never on a mail it would not stop;
+        Auto-Submitted: auto-replied on an answer to the reader's own mail."""
+        headers = {}
+        if template not in PRIVATE_KINDS:
+            headers["List-Id"] = self.list_id
+        if template in OPTIONAL_KINDS and user is not None:
+            stop = context["unsubscribe_url"]
+        elif template == "invite":
+            stop = self.links.never_invite_url(to_addr)
+        else:
+            stop = ""
+        if stop:
+            headers["List-Unsubscribe"] = f"<{stop}>"
+            headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        if template in ANSWER_KINDS:
+            headers["Auto-Submitted"] = "auto-replied"
+        return headers
+
+    @property
+    def list_id(self) -> str:
+        """One List-Id for the whole site (RFC 2919): the name of MAIL_FROM,
+        and a label under MAIL_ID_DOMAIN."""
+        name = clean_header(parseaddr(self.settings["MAIL_FROM"])[0] or "pbem", 60)
+        name = name.replace('"', "").replace("<", "").replace(">", "")
+        return f"{name} <games.{self.settings['MAIL_ID_DOMAIN'].strip().lower()}>"
 
     @staticmethod
     def is_stranger(user: User | None, to_addr: str) -> bool:

@@ -53,6 +53,7 @@ from peewee import fn
 
 from server import wakeup
 from server.db import Prepared, db
+from server.mail import dkim_signing
 from server.mail.bounces import ReturnPaths
 from server.models import Outbox, utcnow
 
@@ -138,19 +139,25 @@ def holder_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
-def build_message(row: Outbox, mail_from: str) -> EmailMessage:
+def build_message(row: Outbox, mail_from: str, at: dt.datetime | None = None) -> EmailMessage:
+    """The mail as it goes out at ``at`` (UTC; default: now): its Date is
+    when it is handed to SMTP, not when it was written, so a mail written
+    before an outage and sent after it is not dated in the past (spam
+    filters count that against it)."""
     msg = EmailMessage(policy=BUILD)
+    headers = dict(row.headers or {})
     msg["From"] = mail_from
     msg["To"] = row.to_addr
     msg["Subject"] = row.subject
     msg["Message-ID"] = row.message_id
-    msg["Date"] = format_datetime(row.created_at.replace(tzinfo=dt.UTC))
+    msg["Date"] = format_datetime((at or dt.datetime.now(dt.UTC)).replace(tzinfo=dt.UTC))
     if row.in_reply_to:
         msg["In-Reply-To"] = row.in_reply_to
         msg["References"] = row.references
-    # Tells vacation responders not to answer the server.
-    msg["Auto-Submitted"] = "auto-generated"
-    for name, value in (row.headers or {}).items():
+    # Tells vacation responders not to answer the server; an answer to a
+    # player's own mail says "auto-replied" (RFC 3834), set when queued.
+    msg["Auto-Submitted"] = headers.pop("Auto-Submitted", "auto-generated")
+    for name, value in headers.items():
         msg[name] = value
     msg.set_content(row.body_text)
     msg.add_alternative(row.body_html, subtype="html")
@@ -381,6 +388,9 @@ class Connection:
         self.opened = False  # a session was opened since start_drain
         self.mails = 0  # mails sent on this session
         self.used_at = 0.0  # time.monotonic() of the session's last mail
+        # DKIM_PRIVATE_KEY_FILE's signer (None: unsigned); a bad key is a
+        # SettingsError here, which the sender process reports at its start.
+        self.signer = dkim_signing.check(settings)
 
     def start_drain(self) -> None:
         """A new drain: try the server again, and let a session go that sat
@@ -417,7 +427,10 @@ class Connection:
         if code not in (250, 251):
             smtp.rset()
             raise smtplib.SMTPRecipientsRefused({to_addr: (code, answer)})
-        code, answer = smtp.data(wire_bytes(msg))
+        data = wire_bytes(msg)
+        if self.signer is not None:
+            data = self.signer.sign(data)
+        code, answer = smtp.data(data)
         if code != 250:
             smtp.rset()
             raise smtplib.SMTPDataError(code, answer)

@@ -28,7 +28,7 @@ import time
 from server import settings as settings_module
 from server import wakeup
 from server.db import bind, make_database
-from server.mail import delivery
+from server.mail import delivery, dkim_signing
 from server.models import utcnow
 from server.processes import logs
 from server.processes.backoff import DATABASE_ERRORS, drop_connection, first_line
@@ -133,6 +133,7 @@ def run_forever(settings) -> None:
 def main() -> None:
     with settings_module.exit_on_settings_error():
         settings = settings_module.load()
+        dkim_signing.check(settings)  # a key that cannot sign stops the start
     logs.setup(settings)
     try:
         run_forever(settings)

@@ -61,6 +61,11 @@ def body_of(msg) -> str:
     return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
 
 
+def news_of(msg) -> str:
+    """What a mail is: its text's first line (a game thread's mails share one subject)."""
+    return body_of(msg).split("\n", 1)[0]
+
+
 def choices_in(msg) -> list[str]:
     """The numbered choices a mail lists, in order."""
     return re.findall(r"^  \d+\. (.+)$", body_of(msg), re.M)

@@ -25,6 +25,7 @@ from reply_helpers import (
     authenticated_by,
     body_of,
     inbound,
+    news_of,
     reply_app,
     reply_to,
     write_reply,
@@ -36,7 +37,7 @@ from server.mail import authentication
 from server.models import Outbox, ReplyConfirmation, TableMessage
 
 EVIL = "someone@evil.example"
-CONFIRM_SUBJECT = "[pbem] Please confirm your mail"
+CONFIRM_NEWS = "Please confirm your mail"
 
 
 # -- a DNS server for the test domains ------------------------------------------
@@ -123,7 +124,7 @@ def forged(mail, email: str, text: str, **headers):
 
 
 def confirmations(table: Table, email: str) -> list:
-    return [m for m in table.new_mail(email) if m["Subject"] == CONFIRM_SUBJECT]
+    return [m for m in table.new_mail(email) if news_of(m) == CONFIRM_NEWS]
 
 
 def outbox_to(app, fragment: str) -> int:
@@ -422,7 +423,7 @@ def test_a_forged_join_seats_nobody_until_the_account_confirms(rapp, smtp, send_
     assert fresh(smtp, send_mail, rapp, "nobody@example.org", seen) == []
     assert outbox_to(rapp, "evil.example") == 0
     (ask,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)
-    assert ask["Subject"] == CONFIRM_SUBJECT and "/join 2" in body_of(ask)
+    assert news_of(ask) == CONFIRM_NEWS and "/join 2" in body_of(ask)
     deliver(receiver.port, forged(ask, "guest@example.org", "yes"), mail_from="guest@example.org")
     (answer,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)
     assert "You sit in seat 2." in body_of(answer)
@@ -474,7 +475,7 @@ def test_forged_mail_never_makes_the_site_mail_anyone_else(duo, rapp, receiver):
         new = list(Outbox.select().where(Outbox.id > outbox))
     assert len(new) == rapp.config["REPLY_CONFIRM_PER_HOUR"] == 5
     assert {m.to_addr for m in new} == {email}
-    assert {m.subject for m in new} == {CONFIRM_SUBJECT}
+    assert {m.body_text.split("\n", 1)[0] for m in new} == {CONFIRM_NEWS}
     statuses = [r.status for r in inbound(rapp)]
     assert statuses.count("held") == 5 and statuses.count("ignored") == 25
     assert duo.game().seq == 0

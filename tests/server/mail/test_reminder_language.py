@@ -22,7 +22,8 @@ def test_a_reminder_asks_in_the_players_language(app):
     speaks(app, seat.user.email, "nl")
     assert run_sweep(app, seat.deadline - 23 * HOUR).reminders == 1
     mail = outbox(app, "reminder", seat.user.email)[-1]
-    assert "Herinnering" in mail.subject and "kies een rol" in mail.subject.lower(), mail.subject
+    news = mail.body_text.split("\n", 1)[0]  # the thread's subject is the game's
+    assert "Herinnering" in news and "kies een rol" in news.lower(), news
     assert "choose a role" not in mail.body_text.lower()
 
 

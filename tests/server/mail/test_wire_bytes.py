@@ -69,7 +69,10 @@ def test_the_wire_bytes_are_the_email_packages_own():
             random.seed(n)  # the multipart boundary is drawn at random
             expected = reference(row, mail_from)
             random.seed(n)
-            assert delivery.wire_bytes(delivery.build_message(row, mail_from)) == expected
+            assert (
+                delivery.wire_bytes(delivery.build_message(row, mail_from, row.created_at))
+                == expected
+            )
 
 
 def test_a_boundary_found_in_the_text_is_looked_for_as_before():
@@ -93,4 +96,7 @@ def test_a_boundary_found_in_the_text_is_looked_for_as_before():
             random.seed(seed)
             expected = reference(row, "p@example.org")
             random.seed(seed)
-            assert delivery.wire_bytes(delivery.build_message(row, "p@example.org")) == expected
+            assert (
+                delivery.wire_bytes(delivery.build_message(row, "p@example.org", row.created_at))
+                == expected
+            )

@@ -123,7 +123,7 @@ def test_a_digest_reader_gets_a_last_call_before_a_timeout(app):
     report = run_sweep(app, late)
     assert (report.timeouts, report.last_calls) == (0, 1)
     (call,) = outbox(app, "reminder", seat.user.email)
-    assert call.subject.startswith("Last call, your turn") and "Last call" in call.body_text
+    assert call.body_text.startswith("Last call, your turn") and "Last call" in call.body_text
     last_call = dt.timedelta(hours=app.config["LAST_CALL_HOURS"])
     assert to_move(app, game.id).deadline == late + last_call
     assert run_sweep(app, late + last_call - MINUTE).timeouts == 0

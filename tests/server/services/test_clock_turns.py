@@ -171,7 +171,7 @@ def test_catch_up_after_downtime_warns_first_then_times_out_in_deadline_order(ap
     report = run_sweep(app, back)
     assert (report.timeouts, report.last_calls, report.reminders) == (0, 3, 0)
     calls = outbox(app, "reminder")
-    assert len(calls) == 3 and all(m.subject.startswith("Last call") for m in calls)
+    assert len(calls) == 3 and all(m.body_text.startswith("Last call") for m in calls)
     owners = {s.user.email: g.id for g, s in zip(made, seats)}
     assert [owners[m.to_addr] for m in calls] == sorted(order, key=order.get)
     last_call = dt.timedelta(hours=app.config["LAST_CALL_HOURS"])

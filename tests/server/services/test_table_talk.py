@@ -34,7 +34,8 @@ def test_a_message_reaches_the_table_and_the_other_players(table):
         (mail,) = talk_mails(table, email)
         assert "May the best planter win." in text_of(mail)
         # The player's own words keep their capital (issue 27).
-        assert mail["Subject"].startswith("Player 1 says: Good luck, everybody!")
+        assert text_of(mail).startswith("Player 1 says: Good luck, everybody!")
+        assert mail["Subject"].startswith("[pbem] ") and mail["Subject"].endswith(f" (#{gid})")
 
 
 def test_only_players_talk_and_only_short_messages(table):

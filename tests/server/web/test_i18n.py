@@ -197,7 +197,7 @@ def test_mails_go_out_in_the_recipients_language(app):
         mail = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
     assert "C’est votre tour dans" in mail.body_text and "C’est votre tour dans" in mail.body_html
     assert "Envoyé par pbem" in mail.body_text
-    assert mail.subject.startswith("C’est votre tour\u202f:")
+    assert mail.body_text.startswith("C’est votre tour\u202f:")
 
 
 def test_signing_up_keeps_the_browsers_language_for_the_first_mail(app):
@@ -251,7 +251,7 @@ def test_the_engines_prompts_follow_the_readers_language(app):
 
     dutch = translate("nl", *wanted)
     assert dutch != wanted[0] % wanted[1] if wanted[1] else dutch != wanted[0]
-    assert dutch in mail.body_text and mail.subject.startswith("Je bent aan de beurt: ")
+    assert dutch in mail.body_text and mail.body_text.startswith("Je bent aan de beurt: ")
 
 
 def test_account_mails_go_out_in_the_accounts_language(app):

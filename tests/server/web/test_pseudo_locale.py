@@ -355,9 +355,11 @@ def test_every_mail_speaks_only_the_readers_language_and_says_what_it_is(pseudo_
             ("html", pseudo_locale.visible(m.body_html)),
         ):
             check(f"{m.kind} {part}", text, found)
-        # What it is, first: a subject of its own per kind.
-        assert m.subject.startswith(("⟦", "[pbem] ⟦")), m.subject
-        firsts.setdefault(m.subject.split(":")[0], set()).add(m.kind)
+        # What it is, first: a subject of its own per kind, or in a game's
+        # thread (one subject for all its mails) the text's first line.
+        news = m.body_text.split("\n", 1)[0] if m.in_reply_to else m.subject
+        assert news.startswith(("⟦", "[pbem] ⟦")), (m.kind, news)
+        firsts.setdefault(news.split(":")[0], set()).add(m.kind)
     assert not found, found
     shared = {
         first: k for first, k in firsts.items() if len(k - {"address_change", "address_notice"}) > 1
@@ -366,8 +368,8 @@ def test_every_mail_speaks_only_the_readers_language_and_says_what_it_is(pseudo_
 
 
 def test_subjects_say_what_a_mail_is_in_plain_words(app):
-    """In English: "Result: Sugar (Puerto Rico #1)", "Undo proposal: …";
-    table talk keeps its capital."""
+    """In English: "Result", "Undo proposal" first in the text under the
+    thread's subject "[pbem] Sugar (#1)"; table talk keeps its capital."""
     from clock_helpers import started_game
 
     game = started_game(app, players=3, tag="s")
@@ -384,14 +386,17 @@ def test_subjects_say_what_a_mail_is_in_plain_words(app):
         undo = Outbox.select().where(Outbox.kind == "moderation_notice").order_by(Outbox.id)
         table_talk.post(game.id, seats[0], "Nice move", mailer)
         talk = Outbox.select().where(Outbox.kind == "talk").order_by(Outbox.id)
-        assert final.subject == f"Result: Game s (Puerto Rico #{game.id})"
-        assert [m.subject for m in undo] == [
-            f"Undo proposal: Game s (Puerto Rico #{game.id})",
-            f"Voorstel om zetten terug te nemen: Game s (Puerto Rico #{game.id})",
+        # One subject for the game's whole thread; what each is, first inside.
+        thread = [final, *undo, *talk]
+        assert {m.subject for m in thread} == {f"[pbem] Game s (#{game.id})"}
+        assert final.body_text.startswith("Result\n")
+        assert [m.body_text.split("\n", 1)[0] for m in undo] == [
+            "Undo proposal",
+            "Voorstel om zetten terug te nemen",
         ]
-        assert {m.subject for m in talk} == {
-            "S 1 says: Nice move, Game s",
-            "S 1 zegt: Nice move, Game s",
+        assert {m.body_text.split("\n", 1)[0] for m in talk} == {
+            "S 1 says: Nice move",
+            "S 1 zegt: Nice move",
         }
         turn = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id.desc()).get()
     # Once "seat 1:send ships" in the HTML part: the prompt after a space.
