@@ -26,6 +26,7 @@ BOTTOM = {
     "server.version",
     "server.wakeup",
     "server.typography",
+    "server.language_codes",
 }
 # The app factory and the entry points that need the whole app: gunicorn's
 # module and the ``pbem`` command.
