@@ -134,7 +134,7 @@ class User(UserMixin, BaseModel):
 class Club(BaseModel):
     """A group of players (services/clubs.py): founded by anyone signed in,
     joined by invitation link, by request or (public clubs) directly.  A
-    league (issue 40) will name its club; the club's games are those made
+    league will name its club; the club's games are those made
     for it (``Game.club``)."""
 
     name = CharField(max_length=60)
