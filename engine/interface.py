@@ -271,17 +271,6 @@ class Game(ABC):
     def board(self, view: Mapping[str, Any], names: Sequence[str] | None = None) -> list[Section]:
         """A view laid out as titled rows of text, for pages and emails."""
 
-    def board_svg(
-        self,
-        view: Mapping[str, Any],
-        names: Sequence[str] | None = None,
-        say: Callable[[str], str] = str,
-    ) -> str | None:
-        """The view drawn as an SVG document (text, escaped, no script), or
-        None for a game without a drawing: the text board stands alone.
-        ``say`` renders the drawing's ``Words`` in the reader's language."""
-        return None
-
     def board_layout(
         self,
         view: Mapping[str, Any],

@@ -33,12 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # extension as a package's __init__ breaks the import of its source
 # submodules), game.py and engine/interface.py and turns.py (interpreted
 # classes cannot inherit from compiled ones: the game classes derive from
-# them), words.py (Words derives from str) and the drawing and text
-# modules (not on a move's path).
+# them), words.py (Words derives from str) and the text modules (not on
+# a move's path).
 NOT_COMPILED = {
     "engine/puerto_rico/__init__.py",
     "engine/puerto_rico/game.py",
-    "engine/puerto_rico/drawing.py",
     "engine/puerto_rico/labels.py",
     "engine/puerto_rico/layout.py",
     "engine/puerto_rico/view.py",

@@ -2,11 +2,12 @@
 factory); the rest is laid out by layer, each importing only those below it:
 
     web/        the pages: one blueprint per area, templates/<area>/
-    processes/  long-running entry points: scheduler, sender, mail catcher, serve
+    processes/  long-running entry points: scheduler, sender, mail catcher,
+                inbound mail (receiver, IMAP poller), serve
     services/   what the server does, one module per noun it owns: games, moves,
                 moderation, clocks, accounts, preferences, ...
     mail/       composing mail into the outbox, delivering it, signed links,
-                the development catcher and its pages (and, later, inbound mail)
+                reading the replies that come in, the development catcher and its pages
     notify/     chat and push notices beside mail: channels, texts, delivery
     settings.py, db.py, models.py   the bottom: settings, database, tables
     wsgi.py, cli.py   entry points beside the factory: gunicorn's module

@@ -34,17 +34,10 @@ from babel.support import NullTranslations, Translations
 from engine import GAMES
 from engine.words import Words, render
 from server import typography
+from server.language_codes import DEFAULT, known
+from server.language_codes import LANGUAGES as LANGUAGES  # read from here by pages and mails
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-DEFAULT = "en"
-# In the order the settings page offers them, each in its own words.
-LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "fr": "Français"}
-
-
-def known(code: str | None) -> str | None:
-    """``code`` if we speak it (a region is dropped: nl-BE is nl), else None."""
-    base = (code or "").replace("_", "-").split("-")[0].lower()
-    return base if base in LANGUAGES else None
 
 
 def translate(

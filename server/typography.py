@@ -8,12 +8,12 @@ import re
 
 from babel.numbers import format_decimal
 
+from server.language_codes import DEFAULT, known
+
 
 def signed(value: float, code: str | None, digits: int = 1) -> str:
     """``value`` with its sign always written, in language ``code``'s
     numbers: "+1.5" in English, "+1,5" in French, "−0,3" where CLDR says so."""
-    from server.i18n import DEFAULT, known  # i18n polishes its catalogs with this module
-
     places = "0" * digits
     pattern = f"+0.{places};-0.{places}" if digits else "+0;-0"
     return format_decimal(value, format=pattern, locale=known(code) or DEFAULT)

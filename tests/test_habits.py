@@ -5,6 +5,7 @@ are numbered without gaps."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -63,3 +64,135 @@ def test_migrations_from_0019_on_are_numbered_without_gaps():
     later = [n for n in numbers if n >= 19]
     assert later == list(range(19, 19 + len(later))), later
     assert len(numbers) == len(set(numbers)), "two migrations share a number"
+
+
+# -- import circles in server/ ------------------------------------------------
+# Two kinds of import are told apart.  One at the top of a module runs when
+# the module is first imported: in a circle, one of the two is still half
+# built when the other reads a name from it, and which one depends on which
+# was imported first, so a circle of these breaks at random entry points.
+# One inside a function runs when the function is called: it breaks nothing
+# at import, which is why circles get hidden that way; but the two modules
+# still cannot be read, tested or moved apart, so those circles fail too,
+# in their own test, which names the imports that hide them.
+# Only module-to-module edges count: importing server.web.x also runs
+# server/web/__init__.py, the app factory's side of the layers (test_layers).
+
+
+def server_modules() -> dict[str, Path]:
+    found = {}
+    for path in (ROOT / "server").rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def imports_of(path: Path, modules: dict[str, Path]) -> tuple[set[str], set[str]]:
+    """The server modules ``path`` imports at module level, and those it
+    imports only inside a function (an ``if TYPE_CHECKING`` block runs never)."""
+    at_top: set[str] = set()
+    in_functions: set[str] = set()
+
+    def nearest_module(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    def targets(node: ast.Import | ast.ImportFrom) -> list[str]:
+        if isinstance(node, ast.Import):
+            return [a.name for a in node.names]
+        # test_layers refuses relative imports in server/, so module is whole.
+        return [f"{node.module}.{a.name}" for a in node.names]
+
+    def walk(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                for name in targets(child):
+                    if (module := nearest_module(name)) is not None:
+                        (in_functions if in_function else at_top).add(module)
+            elif isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            else:
+                walk(
+                    child,
+                    in_function
+                    or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda),
+                )
+
+    walk(ast.parse(path.read_text(), str(path)), False)
+    me = next(name for name, p in modules.items() if p == path)
+    return at_top - {me}, in_functions - {me} - at_top
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(edges.get(module, ())):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                group.append(stack.pop())
+                if group[-1] == module:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(edges):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def import_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    modules = server_modules()
+    at_top, in_functions = {}, {}
+    for name, path in modules.items():
+        at_top[name], in_functions[name] = imports_of(path, modules)
+    return at_top, in_functions
+
+
+def describe(group: list[str], *graphs: dict[str, set[str]]) -> str:
+    lines = []
+    for module in group:
+        for graph, how in zip(graphs, ("imports", "imports in a function"), strict=False):
+            for target in sorted(graph[module] & set(group)):
+                lines.append(f"  {module} {how} {target}")
+    return "\n".join([", ".join(group), *lines])
+
+
+def test_no_import_circle_among_the_modules_of_server_at_module_level():
+    at_top, _ = import_graph()
+    found = circles(at_top)
+    assert not found, "import circles:\n" + "\n".join(describe(g, at_top) for g in found)
+
+
+def test_no_import_circle_hidden_in_a_function_either():
+    """Move what both sides need to a module of its own, or hand a function
+    in from the caller; a deferred import only hides the circle."""
+    at_top, in_functions = import_graph()
+    every = {m: at_top[m] | in_functions[m] for m in at_top}
+    found = circles(every)
+    assert not found, "import circles:\n" + "\n".join(
+        describe(g, at_top, in_functions) for g in found
+    )
+
+
+def test_the_circle_finder_finds_a_circle():
+    """The two tests above pass on a graph with no circle; this one shows
+    they would see one."""
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []

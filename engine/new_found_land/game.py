@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.interface import Event, IllegalMove, OptionSpec, Outcome, Section
-from engine.new_found_land import drawing, labels, layout, scoring, setup, view
+from engine.new_found_land import labels, layout, scoring, setup, view
 from engine.new_found_land.common import DONE
 from engine.new_found_land.phases import PHASES, cards, land
 from engine.new_found_land.phases.settle import NEW_ENGLAND_ACTION
@@ -97,14 +97,6 @@ class NewFoundLand(OneSeatAtATime):
 
     def group_title(self, action_type: str) -> Words:
         return term(labels.GROUPS.get(action_type, action_type))
-
-    def board_svg(
-        self,
-        v: Mapping[str, Any],
-        names: Sequence[str] | None = None,
-        say: Callable[[str], str] = str,
-    ) -> str:
-        return drawing.svg(v, names, say)
 
     def board_layout(
         self,

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.interface import Choice, IllegalMove, Outcome, Section
-from engine.puerto_rico import drawing, guests, labels, layout, phases, scoring, setup, view
+from engine.puerto_rico import guests, labels, layout, phases, scoring, setup, view
 from engine.puerto_rico import options as building_options
 from engine.puerto_rico.data import GOODS, PRICE
 from engine.puerto_rico.phases import select, storage
@@ -87,14 +87,6 @@ class PuertoRico(OneSeatAtATime):
         """Grouped (labels.group_of), the buildings by column and cost."""
         actions = sorted(self.legal_actions(state, seat), key=labels.order_of)
         return [Choice(a, self.label(state, a), labels.group_of(a)) for a in actions]
-
-    def board_svg(
-        self,
-        v: Mapping[str, Any],
-        names: Sequence[str] | None = None,
-        say: Callable[[str], str] = str,
-    ) -> str:
-        return drawing.svg(v, names, say)
 
     def board_layout(
         self,

@@ -1,4 +1,4 @@
-"""How much mail the site sends on someone's behalf (issue 24).
+"""How much mail the site sends on someone's behalf.
 
 Invitations, table talk and the answers to mail replies carry what somebody
 else wrote or asked for, to an address that may never have asked for
@@ -126,7 +126,7 @@ def agreed(inviter_id: int, address: str) -> bool:
     account that sat at a table with them (any game, over or not), or that
     took a seat at a game of theirs it had been invited to.  Such an address
     may be invited to any number of tables; the per-address daily limit is
-    for addresses that never agreed to anything (issue 40)."""
+    for addresses that never agreed to anything."""
     address = address.strip().lower()
     person = User.get_or_none((User.email == address) & User.email_verified_at.is_null(False))
     if person is None or person.id == inviter_id:

@@ -1,4 +1,4 @@
-"""Chat and push notifications beside mail (issue 29).
+"""Chat and push notifications beside mail.
 
 A player adds channels in Settings (apprise URLs: Discord, Slack, Matrix,
 Telegram, ntfy, Pushover, JSON and form posts; or an http(s) URL: the

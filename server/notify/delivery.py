@@ -14,7 +14,7 @@ than NOTIFY_DESTINATION_MAX notices per NOTIFY_DESTINATION_WINDOW seconds:
 the rest wait, but a notice of a turn (turn, reminder, last call) whose
 turn has passed by the time it may go is dropped (status "dropped"): it
 would only tell of a turn that is over, and the game's result must not
-queue behind it (issue 40)."""
+queue behind it."""
 
 from __future__ import annotations
 

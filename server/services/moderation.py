@@ -524,7 +524,7 @@ def replace(
         game = _begin(game_id, user, seq)
         seat = _seat(game, index)
         # Any seat, even a departed one: a host who plays and could hand a
-        # seat to an account of their own would play two seats (issue 24).
+        # seat to an account of their own would play two seats.
         _require_neutral(user, game, "replace", agreed_by)
         newcomer = _account(email, name, game)
         if newcomer.id == seat.user_id:

@@ -6,7 +6,7 @@ REMATCH_HOURS ends it too (the scheduler's sweep lapses it).  Everybody
 asked and the proposer are told how it ended.
 
 The request mails go out on the proposer's behalf and count among their
-invitations, but no invitation limit ever refuses a rematch (issue 40): it
+invitations, but no invitation limit ever refuses a rematch: it
 asks only players who sat at the table with the proposer.  What keeps it
 from becoming a nuisance is that one request is open at a time and, after a
 no, the next waits a day (REFUSED_WAIT).

@@ -68,7 +68,7 @@ def init_app(app) -> None:
     app.jinja_env.filters["rows_html"] = rows_html  # a board section's rows, kept by their text
     accounts.init_app(app)
     rate_limits.init_app(app)
-    errors.init_app(app)
+    errors.init_app(app, {"/api/": api.problems.from_http})
     for area in AREAS:
         app.register_blueprint(area.bp)
     api.init_app(app)

@@ -22,36 +22,15 @@ from server.db import db
 from server.models import Game, Seat
 from server.notify import channels, notices
 from server.web import rate_limits
-from server.web.forms import ChannelForm, EmptyForm, TableChannelForm, TableChoiceForm
+from server.web.forms import EmptyForm, TableChannelForm, TableChoiceForm
+from server.web.settings_page import channel_form, render_settings, settings_form
 
 bp = Blueprint("channels", __name__)
-
-
-def channel_form(formdata=None) -> ChannelForm:
-    form = ChannelForm() if formdata is None else ChannelForm(formdata=formdata)
-    form.events.choices = [(e, _(channels.EVENT_NAMES[e])) for e in channels.EVENTS]
-    return form
-
-
-def own_channels() -> list[dict]:
-    return [
-        {
-            "channel": c,
-            "health": channels.health(c),
-            "events": [_(channels.EVENT_NAMES[e]) for e in c.events or ()],
-        }
-        for c in channels.own(current_user)
-    ]
 
 
 @bp.post("/settings/channels")
 @login_required
 def add():
-    from server.web.preferences import (  # one page, two areas
-        render_settings,
-        settings_form,
-    )
-
     form = channel_form()
     if form.validate_on_submit():
         quiet_from = form.quiet_from.data

@@ -70,7 +70,12 @@ def readable(text: str) -> str:
         return str(text)
 
 
-def init_app(app) -> None:
+def init_app(app, elsewhere: dict | None = None) -> None:
+    """``elsewhere`` maps a path prefix to the handler that answers an HTTP
+    error under it in its own form (the API's problem details): handed in by
+    the app factory, since the API's modules import this one."""
+    elsewhere = elsewhere or {}
+
     @app.errorhandler(StaleMove)
     def stale(exc):
         game_id = (request.view_args or {}).get("game_id")
@@ -108,10 +113,9 @@ def init_app(app) -> None:
 
     @app.errorhandler(HTTPException)
     def http(exc):
-        if request.path.startswith("/api/"):  # no such operation: a problem, not a page
-            from server.web.api.problems import from_http
-
-            return from_http(exc)
+        for prefix, answer in elsewhere.items():  # e.g. no such API operation: not a page
+            if request.path.startswith(prefix):
+                return answer(exc)
         # Werkzeug's own description is English: ours instead.
         told = exc.description if exc.description != type(exc).description else ""
         body, status = page(exc.code or 500, told or DESCRIPTIONS.get(exc.code, ""))

@@ -26,6 +26,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget, TextArea
 from wtforms.widgets.core import clean_key
 
 from server.i18n import LANGUAGES
+from server.services import api_tokens
 from server.services.accounts import EMAIL
 from server.services.clock.mail_hours import own_reminders_text
 
@@ -389,5 +390,33 @@ class ClubForm(Form):
             SelectChoice(
                 "invite", _l("Invite-only: by invitation link, or by a request an admin accepts")
             ),
+        ],
+    )
+
+
+class TokenForm(FlaskForm):
+    name = StringField(
+        _l("Name (what the token is for)"), [InputRequired(), Length(1, api_tokens.NAME_MAX)]
+    )
+    scopes = SelectMultipleField(
+        _l("It may"),
+        choices=[
+            SelectChoice("read", _l("read: my games and how they stand")),
+            SelectChoice("play", _l("play: moves and table talk")),
+            SelectChoice("lobby", _l("lobby: join, leave and start games")),
+        ],
+        default=["read", "play"],
+        widget=ListWidget(prefix_label=False),
+        option_widget=CheckboxInput(),
+    )
+    days = SelectField(
+        _l("Works for"),
+        coerce=int,
+        default=90,
+        choices=[
+            SelectChoice(7, _l("7 days")),
+            SelectChoice(30, _l("30 days")),
+            SelectChoice(90, _l("90 days")),
+            SelectChoice(365, _l("a year")),
         ],
     )

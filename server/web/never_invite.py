@@ -1,4 +1,4 @@
-""" "Never invite me here" (issue 38): every invitation mail carries a signed
+""" "Never invite me here": every invitation mail carries a signed
 link to this page.  Its GET only asks; the POST stores the address (as a
 hash, models.NeverInvite) and from then on no invitation mail goes to it,
 whoever invites (services/games.invite_all, mail/compose.Mailer.queue)."""

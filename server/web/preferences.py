@@ -14,16 +14,16 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
-from wtforms.fields.choices import SelectChoice
 
 from engine.words import N_
-from server.mail.links import LinkError, Links
-from server.models import User, Vacation, utcnow
-from server.services import calendar_feed, deliveries, preferences
-from server.services.clock import deadlines, vacations
-from server.web.forms import HOURS, EmptyForm, SettingsForm, VacationForm
-from server.web.languages import page_language, say_here
+from server.mail.links import LinkError
+from server.models import User, utcnow
+from server.services import calendar_feed, preferences
+from server.services.clock import vacations
+from server.web.forms import EmptyForm, SettingsForm, VacationForm
+from server.web.languages import say_here
 from server.web.protection import csrf
+from server.web.settings_page import links, render_settings, settings_form
 
 bp = Blueprint("preferences", __name__)
 
@@ -41,18 +41,6 @@ def settings():
             flash(" ".join(filter(None, [_("Your settings are saved."), note])))
             return redirect(url_for("preferences.settings"))
     return render_settings(form, VacationForm()), 400 if form.errors else 200
-
-
-def settings_form() -> SettingsForm:
-    form = SettingsForm(obj=current_user)
-    form.timezone.choices = deadlines.zone_names()
-    site = current_app.config["DIGEST_HOUR"]
-    form.digest_hour.choices = [
-        SelectChoice("", _("%(hour)s (the site's hour)", hour=f"{site:02d}:00"))
-    ] + HOURS
-    if form.quiet_until.data is None:  # no quiet hours yet: offer a morning end
-        form.quiet_until.data = form.quiet_until.default
-    return form
 
 
 def save_settings(user: User, form: SettingsForm) -> str:
@@ -76,43 +64,6 @@ def save_settings(user: User, form: SettingsForm) -> str:
         if user.mail_mode == "digest"
         else ""
     )
-
-
-def render_settings(
-    form: SettingsForm, vacation_form: VacationForm | None, channel_form=None, **tokens
-):
-    from server.web import channels  # one page, two areas: channels imports this module
-
-    now = utcnow()
-    mine = list(
-        Vacation.select()
-        .where((Vacation.user == current_user.id) & (Vacation.ends_at > now))
-        .order_by(Vacation.starts_at)
-    )
-    allowance = current_app.config["VACATION_DAYS_PER_YEAR"]
-    return render_template(
-        "preferences/settings.html",
-        form=form,
-        vacation_form=vacation_form or VacationForm(),
-        channel_form=channel_form or channels.channel_form(),
-        channels=channels.own_channels(),
-        vacations=mine,
-        now=now,
-        local=lambda when, zone: deadlines.local_text(when, zone, page_language()),
-        used=vacations.days_used(current_user, now.year),
-        allowance=allowance,
-        button=EmptyForm(),
-        away=vacations.is_away(current_user, now),
-        mails=deliveries.recent_mails(current_user),
-        calendar_url=links().calendar_url(current_user),
-        **(tokens or token_section()),
-    )
-
-
-def token_section() -> dict:
-    from server.web.tokens import section
-
-    return section()
 
 
 @bp.get("/calendar/<token>.ics")
@@ -192,10 +143,6 @@ def back():
     flash(" ".join(done) or "You were not away.")
     game_id = request.form.get("next_game", type=int)
     return redirect(url_for("play.game", game_id=game_id) if game_id else url_for("lobby.index"))
-
-
-def links() -> Links:
-    return Links.from_settings(current_app.config)
 
 
 @bp.get("/mail/unsubscribe/<token>")

@@ -6,57 +6,14 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, url_for
 from flask_babel import gettext
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
-from wtforms import SelectField, SelectMultipleField, StringField
-from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length
-from wtforms.widgets import CheckboxInput, ListWidget
 
 from engine.words import N_
 from server.services import api_tokens
-from server.web.forms import EmptyForm, VacationForm
-from server.web.preferences import render_settings, settings_form
+from server.web.forms import EmptyForm, TokenForm, VacationForm
+from server.web.settings_page import render_settings, settings_form, token_section
 
 bp = Blueprint("tokens", __name__)
-
-
-class TokenForm(FlaskForm):
-    name = StringField(
-        _l("Name (what the token is for)"), [InputRequired(), Length(1, api_tokens.NAME_MAX)]
-    )
-    scopes = SelectMultipleField(
-        _l("It may"),
-        choices=[
-            SelectChoice("read", _l("read: my games and how they stand")),
-            SelectChoice("play", _l("play: moves and table talk")),
-            SelectChoice("lobby", _l("lobby: join, leave and start games")),
-        ],
-        default=["read", "play"],
-        widget=ListWidget(prefix_label=False),
-        option_widget=CheckboxInput(),
-    )
-    days = SelectField(
-        _l("Works for"),
-        coerce=int,
-        default=90,
-        choices=[
-            SelectChoice(7, _l("7 days")),
-            SelectChoice(30, _l("30 days")),
-            SelectChoice(90, _l("90 days")),
-            SelectChoice(365, _l("a year")),
-        ],
-    )
-
-
-def section(form: TokenForm | None = None, made: str = "") -> dict:
-    """What the Settings page's token section shows."""
-    return {
-        "token_form": form or TokenForm(),
-        "tokens": api_tokens.of(current_user),
-        "made_token": made,
-    }
 
 
 @bp.post("/settings/tokens")
@@ -64,14 +21,14 @@ def section(form: TokenForm | None = None, made: str = "") -> dict:
 def make():
     form = TokenForm()
     if not form.validate_on_submit():
-        return render_settings(settings_form(), VacationForm(), **section(form)), 400
+        return render_settings(settings_form(), VacationForm(), **token_section(form)), 400
     try:
         _, token = api_tokens.create(current_user, form.name.data, form.scopes.data, form.days.data)
     except api_tokens.TokenError as exc:
         form.name.errors = [gettext(str(exc))]
-        return render_settings(settings_form(), VacationForm(), **section(form)), 400
+        return render_settings(settings_form(), VacationForm(), **token_section(form)), 400
     # Shown on this answer only: it is kept hashed and cannot be shown again.
-    return render_settings(settings_form(), VacationForm(), **section(made=token))
+    return render_settings(settings_form(), VacationForm(), **token_section(made=token))
 
 
 @bp.post("/settings/tokens/<int:token_id>/revoke")

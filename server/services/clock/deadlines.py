@@ -51,7 +51,7 @@ def parse_reminders(text: str, move_hours: int) -> list[float]:
 
 def reminder_hours(game: Game) -> list[float]:
     """The game's reminder schedule; a game made without one still reminds
-    once, halfway: nobody times out without a warning (issue 15)."""
+    once, halfway: nobody times out without a warning."""
     return list(game.reminder_hours) or [game.move_hours / 2]
 
 

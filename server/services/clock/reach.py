@@ -1,4 +1,4 @@
-"""Whether the player of a pending turn was reached (issue 24).
+"""Whether the player of a pending turn was reached.
 
 A turn's mails are tagged with the turn they tell of (``Outbox.turn_of`` is
 the seat's ``turn_started_at``).  Two rules follow from what the sender did

@@ -27,6 +27,7 @@ BOTTOM = {
     "server.wakeup",
     "server.typography",
     "server.settings_guide",
+    "server.language_codes",
 }
 # The app factory and the entry points that need the whole app: gunicorn's
 # module and the ``pbem`` command.

@@ -300,21 +300,6 @@ def test_every_text_the_engines_mark_is_in_the_catalog(lang):
 
 
 @pytest.mark.parametrize("game_name", ["puerto_rico", "new_found_land"])
-def test_the_drawn_board_speaks_the_readers_language(game_name):
-    """The SVG board's headings go through the same catalogs."""
-    game = GAMES[game_name]
-    view = game.view(game.new_game(3, {}, seed=4), 0)
-    english = game.board_svg(view, ["Ann", "Bob", "Cy"])
-    german = game.board_svg(view, ["Ann", "Bob", "Cy"], lambda text: say("de", text))
-    assert german != english and german.startswith("<svg")
-    heading = {
-        "puerto_rico": ("Cargo ships", "Frachtschiffe"),
-        "new_found_land": ("Score track", "Punkteleiste"),
-    }[game_name]
-    assert heading[0] in english and heading[1] in german and heading[0] not in german
-
-
-@pytest.mark.parametrize("game_name", ["puerto_rico", "new_found_land"])
 def test_the_result_says_why_the_game_ended_in_the_readers_language(game_name):
     """The stored outcome keeps the reason's template; the score parts are
     catalog entries.  (A finished random game, stored as the server stores it.)"""

@@ -1,6 +1,4 @@
-"""The games' words a reviewer read in Dutch, German and French: the
-drawing's title counts seats from 1 and has its own text for a spectator;
-words agree with what they name; one term for one thing, the rule books'
+"""The games' words a reviewer read in Dutch, German and French: words agree with what they name; one term for one thing, the rule books'
 where a rule book names it (/work/shared/rules: 000 and 004 Puerto Rico in
 Dutch and French, 002 the German server manual, 001 New Found Land in
 Dutch)."""
@@ -13,35 +11,12 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from engine import GAMES
-from engine.new_found_land import drawing, labels
+from engine.new_found_land import labels
 from engine.new_found_land.common import SEMICOLON
 from engine.words import listing, msg, nmsg, term
 from server.i18n import say
 
 ENGINE = Path(__file__).resolve().parents[3] / "engine"
-TITLE = re.compile(r'<title id="board-title">([^<]*)</title>')
-
-
-def title(game: str, seat: int | None, lang: str) -> str:
-    g = GAMES[game]
-    view = g.view(g.new_game(3, {}, seed=5), seat)
-    return TITLE.search(g.board_svg(view, None, lambda t: say(lang, t, game))).group(1)
-
-
-@pytest.mark.parametrize("game", ["puerto_rico", "new_found_land"])
-def test_the_drawing_counts_seats_from_one_and_names_a_spectator(game):
-    assert "seat 1 sees it" in title(game, 0, "en")
-    assert "Platz 3 es sieht" in title(game, 2, "de")
-    assert "la place 1" in title(game, 0, "fr")
-    for lang, spectator in (
-        ("en", "as a spectator sees it"),
-        ("nl", "zoals een toeschouwer"),
-        ("de", "wie ein Zuschauer"),
-        ("fr", "le voit un spectateur"),
-    ):
-        assert spectator in title(game, None, lang)
-        assert "None" not in title(game, None, lang)
 
 
 def pr(lang: str, text) -> str:
@@ -96,8 +71,6 @@ def test_new_found_land_words_agree_and_keep_one_term():
     assert nfl("fr", msg("a small ship %(ship)s", ship="s15")) == "un petit navire s15"
     assert nfl("fr", listing([msg("%(n)s point", n=4), "Q1"], SEMICOLON)) == "4 point\u202f; Q1"
     assert nfl("en", listing(["a", "b"], SEMICOLON)) == "a; b"
-    # The drawing joins goods as the text board does: "1 tissu + 2 fer".
-    assert nfl("fr", drawing._goods({"cloth": 1, "iron": 2})) == "1 tissu + 2 fer"
     assert nfl("fr", msg("End your land phase")) == "Terminez votre phase à terre"
 
 

@@ -159,11 +159,6 @@ def test_frame_tiles_are_named_in_the_readers_language():
     kind = get_game("new_found_land")
     state = kind.new_game(3, {}, seed=3)
     view = kind.view(state, 0)
-    svg = kind.board_svg(view, ["A", "B", "C"], lambda text: say("nl", text))
-    words = " ".join(re.findall(r">([^<]+)<", svg))  # the drawing's texts and titles
-    for english in ("squa", "pent", "circ", "tria", "star"):
-        assert english not in words, english
-    assert "kadertegel vijfhoek (15)" in words and "<title>vijfhoek</title>" in svg
     rows = " ".join(
         say("nl", value)
         for section in kind.board(view, ["A", "B", "C"])
