@@ -135,7 +135,13 @@ def test_a_build_whose_source_changed_runs_the_source_with_a_warning(built, tmp_
 def test_the_build_is_redone_only_when_stale(built):
     _, compiled = built
     again = subprocess.run(
-        [sys.executable, str(ROOT / "scripts/build_fast_engine.py"), "--tree", compiled, "--if-stale"],
+        [
+            sys.executable,
+            str(ROOT / "scripts/build_fast_engine.py"),
+            "--tree",
+            compiled,
+            "--if-stale",
+        ],
         check=True,
         capture_output=True,
         text=True,
