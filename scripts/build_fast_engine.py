@@ -10,9 +10,12 @@ build is used from then on, until it is removed:
     .venv/bin/python scripts/build_fast_engine.py --clean   # back to pure Python
     .venv/bin/python scripts/build_fast_engine.py --tree DIR  # into DIR/engine
 
-Rebuild after changing the engine: a stale build keeps running the old
-rules (bench/versus_peer.py says which build it loaded).  The .so files
-are gitignored.  The compiler runs in a temporary directory (its build/
+The build records the hash of every source file it compiled
+(engine/_compiled_source.json); a build that no longer matches its source
+is never loaded: ``import engine`` warns and runs the pure Python modules
+(engine/build_check.py).  Rebuild after changing the engine, or let
+``--if-stale`` rebuild only then (scripts/serve.sh does).  The .so files
+and the record are gitignored.  The compiler runs in a temporary directory (its build/
 and C files never reach the tree); it needs gcc and the Python headers.
 tests/engine/test_compiled_engine.py builds into a copy of the tree and
 checks that the same seeded games play move for move.
@@ -21,6 +24,8 @@ checks that the same seeded games play move for move.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
 import shutil
 import subprocess
 import sys
@@ -28,6 +33,18 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _build_check():
+    """engine/build_check.py on its own: importing the package would run its check."""
+    spec = importlib.util.spec_from_file_location("build_check", ROOT / "engine/build_check.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build_check = _build_check()
 
 # The modules a move runs through.  Left out: the package __init__ (an
 # extension as a package's __init__ breaks the import of its source
@@ -71,7 +88,14 @@ def clean(tree: Path) -> int:
     gone = built_files(tree / "engine")
     for path in gone:
         path.unlink()
+    (tree / "engine" / build_check.RECORD).unlink(missing_ok=True)
     return len(gone)
+
+
+def up_to_date(tree: Path) -> bool:
+    """A build is there and matches the source."""
+    engine_dir = tree / "engine"
+    return bool(build_check.compiled_modules(engine_dir)) and not build_check.mismatch(engine_dir)
 
 
 def build(tree: Path, quiet: bool = False) -> list[Path]:
@@ -93,6 +117,12 @@ def build(tree: Path, quiet: bool = False) -> list[Path]:
         for path in made:
             target = tree / path.relative_to(work)
             shutil.copy2(path, target)
+        # The hashes of the source as compiled (the scratch copy), not as
+        # the tree may stand by now.
+        recorded = build_check.record(work, modules(tree))
+        (tree / "engine" / build_check.RECORD).write_text(
+            json.dumps(recorded, indent=1, sort_keys=True) + "\n"
+        )
     return [tree / p.relative_to(work) for p in made]
 
 
@@ -101,9 +131,15 @@ def main() -> None:
     ap.add_argument("--tree", type=Path, default=ROOT, help="the tree holding engine/")
     ap.add_argument("--clean", action="store_true", help="remove the build: pure Python again")
     ap.add_argument("--quiet", action="store_true", help="hide the compiler's output")
+    ap.add_argument(
+        "--if-stale", action="store_true", help="build only when no build matches the source"
+    )
     args = ap.parse_args()
     if args.clean:
         print(f"removed {clean(args.tree)} compiled modules from {args.tree / 'engine'}")
+        return
+    if args.if_stale and up_to_date(args.tree):
+        print(f"the compiled engine in {args.tree / 'engine'} matches its source")
         return
     made = build(args.tree, args.quiet)
     print(f"built {len(made)} compiled modules into {args.tree / 'engine'}")

@@ -24,4 +24,20 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || ! .venv/bin/python -
     fi
     echo "$want" > "$stamp"
 fi
+# The compiled engine (scripts/build_fast_engine.py), when this machine has
+# a C compiler and Python's headers: built once, and again only when the
+# source changed (a build that does not match its source is never loaded,
+# so a failed or skipped build leaves the pure Python engine running).
+if [ "${PBEM_NO_COMPILE:-}" != "1" ] && command -v cc >/dev/null \
+   && .venv/bin/python -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+    log=.venv/fast-engine.log
+    if ! .venv/bin/python -c "import mypyc" 2>/dev/null; then
+        .venv/bin/python -m pip install -c constraints.txt mypy setuptools >"$log" 2>&1 || true
+    fi
+    if .venv/bin/python -c "import mypyc" 2>/dev/null; then
+        if ! .venv/bin/python scripts/build_fast_engine.py --if-stale --quiet >>"$log" 2>&1; then
+            echo "The compiled engine did not build (see $log); the pure Python engine runs." >&2
+        fi
+    fi
+fi
 exec .venv/bin/python -m server.processes.serve "$@"

@@ -16,6 +16,10 @@ locked SQLite file, a dropped schema) or an SMTP error in one round is
 logged, the connection dropped, and the next round comes after a wait that
 doubles up to SENDER_ERROR_BACKOFF_MAX.  Only SIGTERM or Ctrl-C end it.
 Under ``scripts/serve.sh`` an exit would take the web server down with it.
+
+Notices go out on a thread of their own, woken by the same wake-up: a chat
+or push service that is slow to answer (each has seconds before it times
+out) never holds a turn mail back.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+import threading
 import time
 
 from server import settings as settings_module
@@ -36,11 +41,16 @@ from server.services import deliveries
 
 log = logging.getLogger("pbem.sender")
 BEAT_SECONDS = 1.0
+COUNTS = ("sent", "retry", "failed")
 
 
 class Sender:
-    def __init__(self, settings, database):
+    """The mail rounds; with ``with_notices`` (a single loop, as tests and
+    benches drive it) each round sends the notices after the mails."""
+
+    def __init__(self, settings, database, with_notices: bool = True):
         self.settings, self.database = settings, database
+        self.with_notices = with_notices
         self.holder = delivery.holder_id()
         self.errors = 0  # rounds in a row that ended in an error
         self.probed = 0.0  # time.monotonic() of the last knock on a down server
@@ -62,8 +72,9 @@ class Sender:
             counts = deliveries.deliver(self.settings, now, self.holder, self.session, beat)
             if beat:
                 self.beaten = time.monotonic()
-            noticed = deliveries.deliver_notices(self.settings, self.holder, utcnow())
-            counts = {k: counts.get(k, 0) + noticed.get(k, 0) for k in ("sent", "retry", "failed")}
+            if self.with_notices:
+                noticed = deliveries.deliver_notices(self.settings, self.holder, utcnow())
+                counts = {k: counts.get(k, 0) + noticed.get(k, 0) for k in COUNTS}
             if time.monotonic() - self.probed >= self.settings["SENDER_PROBE_SECONDS"]:
                 self.probed = time.monotonic()
                 woken = delivery.recover(self.settings, utcnow())
@@ -108,13 +119,49 @@ class Sender:
         self.session.close()
 
 
+class NoticeSender(Sender):
+    """The notices' rounds, on a thread beside the mails' (their own
+    database connection: peewee's are per thread)."""
+
+    def __init__(self, settings, database):
+        super().__init__(settings, database, with_notices=False)
+
+    def round(self) -> dict:
+        with self.database.connection_context():
+            return deliveries.deliver_notices(self.settings, self.holder, utcnow())
+
+
+def notice_loop(sender: NoticeSender, woken: threading.Event, stop: list) -> None:
+    """Send notices every round's wait, or at once when the mail loop
+    passes a wake-up on; ends once ``stop`` holds anything."""
+    try:
+        while not stop:
+            wait = sender.step()
+            deadline = time.monotonic() + wait
+            while not stop and time.monotonic() < deadline:
+                if woken.wait(min(0.2, max(deadline - time.monotonic(), 0))):
+                    woken.clear()
+                    if not sender.errors:
+                        break
+    finally:
+        sender.close()
+
+
 def run_forever(settings) -> None:
     database = make_database(settings["DATABASE_URL"], settings)
     bind(database)
-    sender = Sender(settings, database)
-    stop = []
+    sender = Sender(settings, database, with_notices=False)
+    stop: list = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     listener = wakeup.listen(database)
+    notices_woken = threading.Event()
+    notices = threading.Thread(
+        target=notice_loop,
+        args=(NoticeSender(settings, database), notices_woken, stop),
+        name="pbem-notices",
+        daemon=True,
+    )
+    notices.start()
     log.info("sender %s: draining every %s s", sender.holder, settings["SENDER_INTERVAL"])
     try:
         while not stop:
@@ -123,11 +170,15 @@ def run_forever(settings) -> None:
             while not stop and time.monotonic() < deadline:
                 # Short slices: SIGTERM is seen within 0.2 s.
                 woken = listener.wait(min(0.2, max(deadline - time.monotonic(), 0)))
+                if woken:
+                    notices_woken.set()  # one wake-up serves both loops
                 if woken and not sender.errors:  # a failing round waits its backoff out
                     break
     finally:
+        stop.append(1)
         listener.close()
         sender.close()
+        notices.join(timeout=5)
 
 
 def main() -> None:

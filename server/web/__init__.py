@@ -31,6 +31,7 @@ from server.web import (
     rate_limits,
     records,
     rematches,
+    static_files,
     takebacks,
     tokens,
     urls,
@@ -64,6 +65,7 @@ def init_app(app) -> None:
     protection.init_app(app)  # CSRF, body checks, security headers
     languages.init_app(app)
     urls.init_app(app)  # the templates' url_for remembers the links it built
+    static_files.init_app(app)  # hashed addresses, a year's cache
     app.jinja_env.globals["pbem_version"] = pbem_version()  # in every page's footer
     app.jinja_env.filters["rows_html"] = rows_html  # a board section's rows, kept by their text
     accounts.init_app(app)

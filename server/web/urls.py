@@ -7,10 +7,11 @@ endpoint, its values and where the request stands (the mount point the
 proxy gives, SCRIPT_NAME; the host, subdomain and scheme it was asked
 under): the
 rules are fixed once the app serves, and the app has no ``url_defaults``
-functions (checked at each call: with one, every link is built as
-Flask builds it).  Anything else (an external link, an anchor, a scheme,
-a value that is not a plain string or number, no request) goes to Flask's
-``url_for`` as before.
+functions but the static files' (checked at each call: with another, every
+link is built as Flask builds it).  A static file's link is always built
+by Flask: it carries the hash of the file as it is now (web/static_files.py).
+Anything else (an external link, an anchor, a scheme, a value that is not
+a plain string or number, no request) goes to Flask's ``url_for`` as before.
 """
 
 from __future__ import annotations
@@ -57,10 +58,14 @@ def link_maker(endpoint: str, name: str, /, **values) -> Callable[[int], str]:
 
 def _key(endpoint: str, values: dict) -> tuple | None:
     """What the link depends on, or None when it is not this module's to remember."""
-    if endpoint[:1] == "." or not has_request_context():
+    if endpoint[:1] == "." or endpoint == "static" or not has_request_context():
         return None
     here = request_ctx._get_current_object()  # once: each use of the proxy finds it anew
-    if here.app.url_default_functions:
+    if any(
+        not getattr(f, "static_only", False)
+        for fs in here.app.url_default_functions.values()
+        for f in fs
+    ):
         return None
     for name, value in values.items():
         # _external, _anchor, _scheme, _method; a value that may be a list,

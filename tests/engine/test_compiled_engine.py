@@ -90,7 +90,8 @@ def play(tree: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def trees(tmp_path_factory):
+def built(tmp_path_factory):
+    """A plain copy of the engine and a compiled one."""
     reason = compiler_missing()
     if reason:
         if os.environ.get("CI"):
@@ -104,7 +105,48 @@ def trees(tmp_path_factory):
         [sys.executable, str(ROOT / "scripts/build_fast_engine.py"), "--tree", compiled, "--quiet"],
         check=True,
     )
+    return pure, compiled
+
+
+@pytest.fixture(scope="module")
+def trees(built):
+    pure, compiled = built
     return play(pure), play(compiled)
+
+
+def test_a_build_whose_source_changed_runs_the_source_with_a_warning(built, tmp_path, trees):
+    """A pull without a rebuild: the build is passed over, the games are the same."""
+    _, compiled = built
+    stale = tmp_path / "stale"
+    shutil.copytree(compiled, stale, ignore=shutil.ignore_patterns("__pycache__"))
+    assert list((stale / "engine").rglob("*.so"))
+    with open(stale / "engine/puerto_rico/state.py", "a") as f:
+        f.write("\n# changed after the build\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(stale), str(ROOT)])}
+    out = subprocess.run(
+        [sys.executable, "-c", PLAY], cwd=stale, env=env, check=True, capture_output=True, text=True
+    )
+    played = json.loads(out.stdout)
+    assert played["compiled"] is False
+    assert "does not match its source" in out.stderr
+    assert played["applied"] == trees[0]["applied"]
+
+
+def test_the_build_is_redone_only_when_stale(built):
+    _, compiled = built
+    again = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts/build_fast_engine.py"),
+            "--tree",
+            compiled,
+            "--if-stale",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    assert "matches its source" in again.stdout
 
 
 def test_the_copies_run_the_build_they_should(trees):

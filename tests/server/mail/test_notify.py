@@ -582,3 +582,64 @@ def test_a_held_turn_notice_is_dropped_once_its_turn_passed_and_the_result_goes_
     assert later["dropped"] == 3 and later["sent"] == 1
     assert [r.json()["title"] for r in receiver.requests][-1] == "result"
     assert {r.status for r in notices(app, kind="turn")} == {"dropped"}
+
+
+def test_a_turn_mail_does_not_wait_behind_slow_notices(tmp_path, sqlite_url, receiver):
+    """Eight notices to a receiver that takes a second over each, then a
+    mail written while the sender is busy with them: the mail reaches the
+    SMTP server within a couple of seconds (its own loop), long before the
+    last notice (one loop for both sent it only after all eight)."""
+    import time
+
+    from test_sender_process import fill, smtp_server, start_sender, stop, wait_for
+
+    from server.db import bind, make_database, migrate
+
+    settings = {"SECRET_KEY": "test-secret", **ALLOW, "NOTIFY_MAX_CHANNELS": 5}
+    database = make_database(sqlite_url)
+    bind(database)
+    migrate(database)
+    with database.connection_context(), database.atomic():
+        owner = User.create(
+            email="s@example.org", name="S", password_hash="x", email_verified_at=utcnow()
+        )
+        channel = channels.add(settings, owner, f"http://{receiver.base}/slow", ["talk"])[0]
+        Outbox.insert_many(
+            [
+                {
+                    "kind": "talk",
+                    "to_addr": f"channel:{channel.id}",
+                    "channel": channel.id,
+                    "subject": f"n{i}",
+                    "body_text": "hi",
+                    "body_html": "",
+                    "message_id": f"<slow{i}@pbem.test>",
+                    "created_at": utcnow(),
+                    "next_attempt_at": utcnow(),
+                    "headers": {},
+                }
+                for i in range(8)
+            ]
+        ).execute()
+    receiver.delay = 1.0
+    handler, smtp = smtp_server()
+    env = {
+        "NOTIFY_ALLOW_PRIVATE_HOSTS": "true",
+        "NOTIFY_DESTINATION_MAX": "1000",
+        "NOTIFY_TIMEOUT": "5",
+        "SENDER_INTERVAL": "0.5",
+    }
+    try:
+        sender = start_sender(tmp_path, sqlite_url, smtp.port, "slow", **env)
+        wait_for(lambda: len(receiver.requests) >= 1, 30, "the first notice", [sender])
+        written = time.monotonic()
+        fill(sqlite_url, 1, tmp_path)
+        wait_for(lambda: handler.total() == 1, 30, "the mail", [sender])
+        mail_after = time.monotonic() - written
+        notices_then = len(receiver.requests)
+        wait_for(lambda: len(receiver.requests) >= 8, 30, "all eight notices", [sender])
+        stop(sender)
+    finally:
+        smtp.stop()
+    assert mail_after < 3.0, f"the mail waited {mail_after:.1f} s"
+    assert notices_then < 6, f"the mail came after {notices_then} of 8 notices"

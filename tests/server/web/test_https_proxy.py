@@ -243,3 +243,19 @@ def test_answers_come_compressed_through_nginx_but_not_those_that_echo_input(sit
         assert token.sub("", body) == token.sub("", plain.decode()), path
     headers, _ = get("/login?next=/guess", "gzip")
     assert "Content-Encoding" not in headers
+
+
+def test_static_files_keep_their_cache_rules_through_nginx(site):
+    """The stylesheet's hashed address is kept a year, the bare one asked
+    again: nginx passes pbem's Cache-Control as it is (web/static_files.py)."""
+    base, _, _ = site
+    client = Client(base)
+    with client.opener.open(base + "/login", timeout=20) as resp:
+        page = resp.read().decode()
+    hashed = re.search(r'href="(/static/pbem\.css\?v=[0-9a-f]+)"', page)
+    assert hashed, "no hashed stylesheet link"
+    with client.opener.open(base + hashed[1], timeout=20) as resp:
+        assert resp.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert "Expires" not in resp.headers
+    with client.opener.open(base + "/static/pbem.css", timeout=20) as resp:
+        assert resp.headers["Cache-Control"] == "no-cache"

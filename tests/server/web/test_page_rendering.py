@@ -147,7 +147,8 @@ def test_the_memory_of_links_is_bounded(sqlite_app, monkeypatch):
 
 
 def test_a_url_defaults_function_is_heard(sqlite_app):
-    """With a url_defaults function (none today) every link is built by Flask."""
+    """With a url_defaults function (none but the static files' today) every
+    link is built by Flask."""
     with sqlite_app.test_request_context("/"):
         assert urls.page_url_for("accounts.login") == "/login"
     sqlite_app.url_default_functions[None].append(

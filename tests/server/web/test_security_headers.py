@@ -117,7 +117,7 @@ def test_an_unexpected_error_page_carries_the_headers(tmp_path, sqlite_url):
 def test_the_stylesheet_is_served_from_this_site(sqlite_app):
     client = sqlite_app.test_client()
     page = client.get("/login").text
-    assert '<link rel="stylesheet" href="/static/pbem.css">' in page
+    assert re.search(r'<link rel="stylesheet" href="/static/pbem\.css\?v=[0-9a-f]+">', page)
     with client.get("/static/pbem.css") as css:
         assert css.status_code == 200 and css.mimetype == "text/css"
         assert ".choices button" in css.text and ".mail-html" in css.text
