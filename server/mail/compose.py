@@ -28,7 +28,7 @@ from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
 from server.mail import limits
 from server.mail.board_rows import MAIL_ROW, rows_html
 from server.mail.links import Links
-from server.models import Game, NotifyChannel, Outbox, Seat, SignUpAttempt, User, utcnow
+from server.models import Game, Outbox, Seat, SignUpAttempt, User, utcnow
 from server.notify import notices
 from server.settings import MAIL_TEMPLATES
 from server.typography import polish
@@ -214,21 +214,6 @@ def store(
     mail = Outbox(id=row_id, holds_clock=bool(holds_clock), **_row_values(*values))
     mail._dirty.clear()  # saved, as a created row is
     return mail
-
-
-# Whether a turn may be heard of anywhere but by mail: the game's table
-# channel or the player's own (notices.any_for's question), asked once per
-# turn mail instead of reading each.
-ANY_CHANNEL = Prepared(
-    lambda game_id, user_id: (
-        NotifyChannel.select(NotifyChannel.id)
-        .where(
-            ((NotifyChannel.user == user_id) & NotifyChannel.game.is_null())
-            | (NotifyChannel.game == game_id)
-        )
-        .limit(1)
-    )
-)
 
 
 class Mailer:
@@ -486,15 +471,43 @@ class Mailer:
         talk: Sequence[dict] = (),
         away: Sequence[dict] = (),
         board: Sequence[dict] = (),
+        *,
+        channels: bool = True,
     ) -> Outbox | None:
-        """``menu``: the numbered choices, holdings and reply address
-        (services/reply_menu.py), when replies are on; ``talk``: the table
-        talk this seat has not had by mail yet; ``away``: the moves others
-        played for this seat since its player last moved; ``board``: the
-        board as the seat sees it, as sections of rows.  The game's table
-        channel says whose turn it is; a player who chose so gets no turn
-        mail then (None), only that and their own channels."""
-        context = {
+        """The turn mail.  ``menu``: the numbered choices, holdings and reply
+        address (services/reply_menu.py), when replies are on; ``talk``: the
+        table talk this seat has not had by mail yet; ``away``: the moves
+        others played for this seat since its player last moved; ``board``:
+        the board as the seat sees it, as sections of rows; ``channels``:
+        False when neither the table nor the player has a chat channel.
+        Who hears of a turn, and how, is services/move_news.py's choice."""
+        return self.queue(
+            "turn",
+            seat.user.email,
+            self.subject_saying(self.words(seat.user, "Your turn"), prompt, game),
+            self.turn_context(seat, title, prompt, summary, deadline, menu, talk, away, board),
+            game,
+            seat.user,
+            reply_to=menu["reply_to"] if menu else "",
+            turn_of=seat.turn_started_at,
+            holds_clock=True,
+            channels=channels,
+        )
+
+    def turn_context(
+        self,
+        seat: Seat,
+        title: str,
+        prompt: str,
+        summary: list[str],
+        deadline: str,
+        menu: dict | None = None,
+        talk: Sequence[dict] = (),
+        away: Sequence[dict] = (),
+        board: Sequence[dict] = (),
+    ) -> dict:
+        """What the turn mail, and a notice that stands in for it, say."""
+        return {
             "name": seat.user.name,
             "seat": seat.index + 1,
             "title": title,
@@ -507,40 +520,6 @@ class Mailer:
             "away": list(away),
             "board": list(board),
         }
-        # Most tables and players have no channel: one read says so, and
-        # then neither the table's line nor the player's notices read theirs.
-        heard = ANY_CHANNEL.first(game.id, seat.user_id) is not None
-        if heard and notices.announce_turn(self, game, seat):
-            if seat.user.verified:
-                notices.follow_mail(self, "turn", seat.user, game, context, seat.turn_started_at)
-            return None
-        return self.queue(
-            "turn",
-            seat.user.email,
-            self.subject_saying(self.words(seat.user, "Your turn"), prompt, game),
-            context,
-            game,
-            seat.user,
-            reply_to=menu["reply_to"] if menu else "",
-            turn_of=seat.turn_started_at,
-            holds_clock=True,
-            channels=heard,
-        )
-
-    def turn_notices(self, game: Game, seat: Seat, prompt: str, deadline: str) -> None:
-        """The chat and push notices of a turn whose player reads a digest
-        instead of turn mails: they do not hold the clock, as no turn mail does."""
-        notices.announce_turn(self, game, seat)
-        if seat.user.verified:
-            notices.follow_mail(
-                self,
-                "turn",
-                seat.user,
-                game,
-                {"prompt": prompt, "deadline": deadline, "seat_url": self.links.seat_url(seat)},
-                seat.turn_started_at,
-                holds_clock=False,
-            )
 
     def started(self, game: Game, title: str, seat: Seat, to_move_name: str) -> Outbox | None:
         return self.queue(

@@ -135,6 +135,16 @@ class Scheduler:
             log.info("bots played %d moves in %d turns", report.actions, report.timeouts)
 
 
+def jobs(work: Scheduler, settings) -> list[tuple]:
+    """The scheduler's job list: (what runs, every how many seconds, its
+    first run if not one interval from now).  The sweep runs at once."""
+    return [
+        (work.sweep, settings["SCHEDULER_INTERVAL"], utcnow_aware()),
+        (work.bots, settings["BOT_INTERVAL_SECONDS"], None),
+        (work.purge, max(1, settings["PURGE_INTERVAL_SECONDS"]), None),
+    ]
+
+
 def main() -> None:
     with settings_module.exit_on_settings_error():
         settings = settings_module.load()
@@ -145,34 +155,17 @@ def main() -> None:
     scheduler = BlockingScheduler(timezone="UTC")
     # coalesce + one instance: a late or slow run is not stacked up; the
     # grace time keeps a run that starts a little late from being dropped.
-    scheduler.add_job(
-        work.guarded,
-        "interval",
-        seconds=settings["SCHEDULER_INTERVAL"],
-        args=(work.sweep,),
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=30,
-        next_run_time=utcnow_aware(),
-    )
-    scheduler.add_job(
-        work.guarded,
-        "interval",
-        seconds=settings["BOT_INTERVAL_SECONDS"],
-        args=(work.bots,),
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=30,
-    )
-    scheduler.add_job(
-        work.guarded,
-        "interval",
-        seconds=max(1, settings["PURGE_INTERVAL_SECONDS"]),
-        args=(work.purge,),
-        coalesce=True,
-        max_instances=1,
-        misfire_grace_time=30,
-    )
+    for job, seconds, first_run in jobs(work, settings):
+        scheduler.add_job(
+            work.guarded,
+            "interval",
+            seconds=seconds,
+            args=(job,),
+            coalesce=True,
+            max_instances=1,
+            misfire_grace_time=30,
+            **({"next_run_time": first_run} if first_run else {}),
+        )
     log.info(
         "scheduler %s: sweeping every %s s, bots every %s s",
         work.holder,

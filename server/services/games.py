@@ -17,7 +17,8 @@ from server.mail.compose import Mailer
 from server.models import Club, Game, Invitation, Seat, User, utcnow
 from server.services import reply_menu, tenures
 from server.services.clock import running_hours
-from server.services.moves import MoveRejected, NotFound, notify_turn
+from server.services.move_news import next_turn
+from server.services.moves import MoveRejected, NotFound
 from server.services.seat_views import seat_names
 from server.services.state_store import save_snapshot
 
@@ -397,7 +398,7 @@ def _announce_start(game: Game, kind, mailer: Mailer, now) -> None:
     for seat in seats:
         if seat.index != game.to_move:
             mailer.started(game, kind.title, seat, to_move_name)
-    notify_turn(game, now, mailer)
+    next_turn(game, now, mailer)
 
 
 def _require_host(game: Game, user: User) -> None:

@@ -23,7 +23,7 @@ from server.db import db
 from server.i18n import say, translate
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
-from server.services import moves, ratings, seat_views, state_store, tenures
+from server.services import move_news, moves, ratings, seat_views, state_store, tenures
 from server.services.accounts import EMAIL, NO_PASSWORD
 from server.services.clock import deadlines, own_time
 
@@ -246,7 +246,7 @@ def _restart_turn(game: Game, now: dt.datetime, mailer: Mailer) -> None:
     if is_autopass(seat):
         _due_now(seat, now)
         return
-    moves.notify_turn(game, now, mailer)
+    move_news.next_turn(game, now, mailer)
     if game.paused and game.paused_at is not None:  # pause() sets both
         _shift(game, [Seat.get_by_id(seat.id)], now, game.paused_at)
 

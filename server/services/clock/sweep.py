@@ -26,7 +26,8 @@ from server.mail.delivery import holder_running
 from server.models import Game, Seat, User, Vacation
 from server.services import bot_seats, leagues, rematches, reply_menu, takebacks
 from server.services.clock import deadlines, outage_guard, reach, stale_lobbies
-from server.services.moves import MoveRejected, notify_final, notify_turn, play
+from server.services.move_news import next_turn, result
+from server.services.moves import MoveRejected, play
 from server.services.seat_views import seat_names, unseen_talk
 from server.services.state_store import load_state, rules
 
@@ -407,9 +408,9 @@ def _after_timeout(
 
 def _next(game: Game, mailer: Mailer, now: dt.datetime, names: list[str], state) -> None:
     if game.status == "finished":
-        notify_final(game, mailer)
+        result(game, mailer)
     else:
-        notify_turn(game, now, mailer, names, state)
+        next_turn(game, now, mailer, names, state)
 
 
 def moderators(game: Game) -> list[User]:

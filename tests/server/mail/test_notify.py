@@ -172,9 +172,9 @@ def test_a_turn_notice_is_written_with_the_move_in_the_players_language(notify_a
     assert talk["title"].endswith("zegt in Game t") and "Wie ruilt er suiker?" in talk["message"]
     with app.app_context(), db.connection_context():
         from server.models import Game
-        from server.services import moves
+        from server.services import move_news
 
-        moves.notify_final(Game.get_by_id(game.id), app.extensions["pbem_mailer"])
+        move_news.result(Game.get_by_id(game.id), app.extensions["pbem_mailer"])
     (result,) = notices(app, kind="result")
     assert result.channel_id == table_id and result.recipient_id is None  # not subscribed
     shared = [r.json() for r in receiver.paths("/table")][-1]

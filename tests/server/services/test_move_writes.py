@@ -1,6 +1,6 @@
 """What a move writes: its game row, its log row and the new snapshot.  On
 PostgreSQL a move that does not end the game writes them in one statement
-(services/moves.py, MOVE_SAVED), elsewhere in three; both write the same
+(services/move_store.py, MOVE_SAVED), elsewhere in three; both write the same
 columns, which these tests read back on both databases."""
 
 from __future__ import annotations
