@@ -839,7 +839,8 @@ def _lobby_answer(
     mailer.queue(
         "reply_lobby",
         to_addr,
-        mailer.subject_for(game, kind.title, N_("Lobby news")),
+        # Not "Lobby news": that is what the table's changes are mailed as.
+        mailer.subject_for(game, kind.title, N_("Your mail to the lobby")),
         context,
         game,
         user,
