@@ -19,6 +19,16 @@ def signed(value: float, code: str | None, digits: int = 1) -> str:
     return format_decimal(value, format=pattern, locale=known(code) or DEFAULT)
 
 
+def number(value, code: str | None):
+    """A number (a score, a seat, a part of a breakdown) as language ``code``
+    writes it; anything else (an engine's "—") as it is."""
+    from server.i18n import DEFAULT, known
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    return format_decimal(value, locale=known(code) or DEFAULT)
+
+
 # -- punctuation and quotes ---------------------------------------------------
 # French sets a narrow no-break space (U+202F) before : ; ! ? and inside
 # « »; German quotes „so“, Dutch “zo”.  Applied to each catalog when it is
