@@ -19,12 +19,25 @@ def signed(value: float, code: str | None, digits: int = 1) -> str:
     return format_decimal(value, format=pattern, locale=known(code) or DEFAULT)
 
 
+def number(value, code: str | None):
+    """A number (a score, a seat, a part of a breakdown) as language ``code``
+    writes it; anything else (an engine's "—") as it is."""
+    from server.i18n import DEFAULT, known
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    return format_decimal(value, locale=known(code) or DEFAULT)
+
+
 # -- punctuation and quotes ---------------------------------------------------
 # French sets a narrow no-break space (U+202F) before : ; ! ? and inside
 # « »; German quotes „so“, Dutch “zo”.  Applied to each catalog when it is
 # loaded (server/i18n.py, web/languages.py), so every text the catalogs
 # give (pages, mails, the catcher, engine words) follows it, and no
-# translator has to type the right space by hand.  English keeps its msgids.
+# translator has to type the right space by hand.  English has no catalog
+# (its words are the msgids): its “quotes” and apostrophes (don’t) are set
+# where a mail is written (mail/compose.py polishes each mail whole); its
+# pages keep the msgids' straight ones.
 NARROW = "\u202f"
 _TAG = re.compile(r"(<[^>]*>)")
 # An HTML entity (&amp;) ends in ';' that is no punctuation.
@@ -33,13 +46,18 @@ _FR_BEFORE = re.compile(
     r"[ \u00a0\u202f]?([:;!?])(?=\s|$|[»)\"<])"
 )
 _STRAIGHT = re.compile(r'"([^"]+)"')
-_QUOTES = {"fr": ("«", "»"), "de": ("„", "“"), "nl": ("“", "”")}
+_QUOTES = {"fr": ("«", "»"), "de": ("„", "“"), "nl": ("“", "”"), "en": ("“", "”")}
+# English writes "don’t": an apostrophe between two letters.
+_APOSTROPHE = re.compile(r"(?<=[A-Za-z])'(?=[A-Za-z])")
+POLISHED = ("en", "fr", "de", "nl")
 
 
 def _text_part(part: str, code: str) -> str:
     if code in _QUOTES:
         left, right = _QUOTES[code]
         part = _STRAIGHT.sub(lambda m: f"{left}{m.group(1).strip()}{right}", part)
+    if code == "en":
+        part = _APOSTROPHE.sub("\u2019", part)
     if code == "fr":
         part = re.sub(r"«[ \u00a0\u202f]?", "«" + NARROW, part)
         part = re.sub(r"[ \u00a0\u202f]?»", NARROW + "»", part)
@@ -52,7 +70,7 @@ def polish(text: str, code: str | None) -> str:
     punctuation and quotes; HTML tags in it (a link in a sentence) are left
     as they are.  Polishing twice changes nothing (a mail's texts come from
     polished catalogs)."""
-    if code not in ("fr", "de", "nl") or not text:
+    if code not in POLISHED or not text:
         return text
     parts = _TAG.split(text)
     return "".join(p if i % 2 else _text_part(p, code) for i, p in enumerate(parts))

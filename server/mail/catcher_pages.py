@@ -21,6 +21,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import format_datetime
 
 from server.mail.authentication import catcher_authserv_id
 from server.mail.compose import clean_header
@@ -49,7 +50,7 @@ def read(path: Path) -> dict:
         "name": path.name,
         "to": msg["To"],
         "subject": msg["Subject"],
-        "date": msg["Date"],
+        "date": _said_date(msg["Date"]),
         "from": msg["From"] or "",
         "reply_to": msg["Reply-To"] or "",
         "message_id": msg["Message-ID"],
@@ -58,6 +59,13 @@ def read(path: Path) -> dict:
         "html": html.get_content() if html else "",
         "mtime": path.stat().st_mtime,
     }
+
+
+def _said_date(header) -> str:
+    """A mail's Date header as the reader's language writes a time (Babel),
+    not the header's English "Sun, 29 Nov"."""
+    when = getattr(header, "datetime", None)
+    return format_datetime(when) if when is not None else str(header or "")
 
 
 @bp.get("/")

@@ -31,7 +31,7 @@ from server.mail.links import Links
 from server.models import Game, Outbox, Seat, SignUpAttempt, User, utcnow
 from server.notify import notices
 from server.settings import MAIL_TEMPLATES
-from server.typography import polish
+from server.typography import number, polish
 
 # Control characters and encoded-word starts in header text: Python 3.11.7's
 # email package can be tricked by them into adding header lines.
@@ -248,6 +248,7 @@ class Mailer:
         env.filters["label"] = _label_filter(translations(code).gettext("%(label)s:"))
         env.filters["rows_html"] = partial(rows_html, row=MAIL_ROW)
         env.filters["link"] = inline_link
+        env.filters["number"] = partial(number, code=code)
         return env
 
     @staticmethod

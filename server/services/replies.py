@@ -627,7 +627,7 @@ def match(line: str, choices: list[Choice]) -> Choice:
     start of one, or a part only one has), or "pass"."""
     if not choices:
         raise Unreadable(N_("It is not your turn."))
-    text = " ".join(line.split()).strip(" .!").casefold()
+    text = " ".join(line.split()).strip(" .!").casefold().translate(STRAIGHT_QUOTES)
     number = NUMBER.fullmatch(text)
     if number:
         n = int(number.group(1))
@@ -637,7 +637,9 @@ def match(line: str, choices: list[Choice]) -> Choice:
             )
         return choices[n - 1]
     # A label's narrow no-break spaces (French "colon\u202f:") are spaces to a reader.
-    labels = [" ".join(c.label.split()).casefold() for c in choices]
+    # A mail's curly quotes and apostrophes (typography.py) copied back are
+    # the straight ones a label has, or that a reader types.
+    labels = [" ".join(c.label.split()).casefold().translate(STRAIGHT_QUOTES) for c in choices]
     if text in PASS_WORDS:
         found = [
             c
@@ -808,6 +810,7 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
 
 FREE_SEAT = N_("(free)")
 # What an answer to a move by mail is, first in its subject.
+STRAIGHT_QUOTES = str.maketrans("\u2018\u2019\u201c\u201d\u201e", '\'\'"""')
 REPLY_SUBJECTS = {
     "reply_applied": N_("Your mail was played"),
     "reply_refused": N_("Your mail could not be used"),
@@ -856,7 +859,8 @@ def _lobby_answer(
     mailer.queue(
         "reply_lobby",
         to_addr,
-        mailer.subject_for(game, kind.title, N_("Lobby news")),
+        # Not "Lobby news": that is what the table's changes are mailed as.
+        mailer.subject_for(game, kind.title, N_("Your mail to the lobby")),
         context,
         game,
         user,

@@ -16,7 +16,7 @@ from werkzeug.http import parse_accept_header
 
 from engine.words import Words, term
 from server.i18n import DEFAULT, LANGUAGES, TRANSLATIONS, known, say
-from server.typography import polish_catalog, signed
+from server.typography import number, polish_catalog, signed
 
 
 def page_language() -> str:
@@ -123,6 +123,7 @@ def init_app(app) -> None:
     )
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.filters["say"] = say_here
+    app.jinja_env.filters["number"] = lambda value: number(value, page_language())
     app.jinja_env.filters["signed"] = lambda value, digits=1: signed(value, page_language(), digits)
     # Words printed as they are (a deleted player's "Former player 7" among
     # the names) read in the page's language too.

@@ -158,7 +158,10 @@ def test_a_reply_stops_at_the_first_line_that_fails(duo, rapp, receiver):
     send(receiver.port, write_reply(mail, email, "1\n42\n1"))
     (answer,) = duo.new_mail(email)
     text = body_of(answer)
-    assert "- Settler" in text and 'Line 2 ("42") was not played: there is no choice 42' in text
+    assert (
+        "- Settler" in text
+        and "Line 2 (\u201c42\u201d) was not played: there is no choice 42" in text
+    )
     assert "It is still your turn" in text and choices_in(answer)
     assert duo.game().seq == 1
     # The answer carries a fresh address: replying to it plays on.
@@ -227,8 +230,8 @@ def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, ca
     reason = body.split("changed nothing. ", 1)[1].split("\n\n")[0]
     assert reason.count(". ") == 0 and reason.endswith((".", ":")) or "choose 1 to" in reason
     expected = {
-        "wrong sender": "only from its player's own confirmed address",
-        "stranger": "only from its player's own confirmed address",
+        "wrong sender": "only from its player\u2019s own confirmed address",
+        "stranger": "only from its player\u2019s own confirmed address",
         "stale": "The game has moved on",
         "illegal": "there is no choice 9",
         "unreadable": "it is none of your choices",

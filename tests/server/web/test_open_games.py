@@ -128,7 +128,7 @@ def test_the_host_calls_off_a_lobby_and_the_players_are_told(app, smtp, send_mai
     assert str(game_id) not in listed(app.test_client().get("/games/open").text)
     send_mail(app)
     (told,) = [m for m in smtp.to("a@example.org")]
-    assert 'Hosta called off the game "Short lived"' in text_of(told)
+    assert "Hosta called off the game \u201cShort lived\u201d" in text_of(told)
     assert smtp.to("h@example.org") == []
     host_token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
     again = host_client.post(f"/games/{game_id}/cancel", data={"csrf_token": host_token})

@@ -1,37 +1,28 @@
-"""Issue 27, item 3: every word in the reader's language.  Every page and
-every kind of mail is rendered in a pseudo-locale (pseudo_locale.py: each
-catalog message ⟦ẇŕáṕṕéđ⟧); a plain English word left in one is a text no
-catalog holds.  Also: each kind of mail says what it is first in its subject."""
+"""Every word in the reader's language.  Every page, every kind of mail
+(every_mail.py queues them) and the mail catcher's pages showing each kind
+are rendered in a pseudo-locale (pseudo_locale.py: each catalog message
+⟦ẇŕáṕṕéđ⟧); a plain English word left in one is a text no catalog holds.
+Also: each kind of mail says what it is first in its subject."""
 
 from __future__ import annotations
 
 import random
 import re
+import uuid
+from pathlib import Path
 
+import every_mail
 import pseudo_locale
 import pytest
-from clock_helpers import random_move, sign_in, user
-from conftest import make_app
-from moderation_helpers import make_moderator
+from clock_helpers import random_move, sign_in
 from web_helpers import csrf, form_for, post_form
 
 from engine import GAMES
-from engine.words import N_
 from server.db import db
+from server.mail.delivery import build_message, wire_bytes
 from server.models import Game, Outbox, Seat, User
-from server.services import (
-    clubs,
-    games,
-    moderation,
-    moves,
-    proposals,
-    replies,
-    table_talk,
-    takebacks,
-)
-from server.services.clock import deadlines
-from server.services.clock.sweep import prompt_for, waiting_games
-from server.services.state_store import load_state, rules
+from server.services import clubs, proposals, table_talk
+from server.settings import MAIL_TEMPLATES as TEMPLATES
 
 # People's and games' names: no catalog holds them.  Game kinds' titles and
 # the languages' own names are names too.
@@ -58,6 +49,11 @@ NAMES = (
         "Dee Dow",
         "Sugar Club",
         "We plant cane",
+        # Texts every_mail.py hands the mails as already said (a reply's
+        # applied moves, a rematch's expiry: the engine's and the clock's
+        # words, in the reader's language where the server writes them).
+        "Ana Alba took the Mayor",
+        "tomorrow",
     ]
     + [
         # The word an /option mail command takes, shown beside its translation.
@@ -74,82 +70,21 @@ NAMES = (
 @pytest.fixture(scope="module")
 def pseudo_app(tmp_path_factory, request):
     """One app (a real SQLite file, the real SMTP fixture's port unused: mail
-    stays in the outbox) speaking the pseudo-locale, with a started game of
-    three, an open lobby and a site moderator, all reading "eo"."""
+    stays in the outbox, the built-in catcher's pages on) speaking the
+    pseudo-locale, with every_mail.py's games: a started game of three, an
+    open lobby, ships under way, a finished game, a site moderator, all
+    reading "eo"."""
     tmp = tmp_path_factory.mktemp("pseudo")
     folder = pseudo_locale.build(tmp / "translations")
     with pytest.MonkeyPatch.context() as patch:
         pseudo_locale.enable(patch, folder)
-        smtp = type("NoSmtp", (), {"port": 9})()
-        app = make_app(
-            f"sqlite:///{tmp / 'pseudo.sqlite3'}",
-            smtp,
+        app, ids = every_mail.site(
             tmp,
+            pseudo_locale.CODE,
             BABEL_TRANSLATION_DIRECTORIES=str(folder),
+            MAIL_CATCHER_DIR="caught",
         )
-        with app.app_context(), db.connection_context():
-            people = [
-                user(f"p{i}@example.org", name, language="eo", timezone="Europe/Paris")
-                for i, name in enumerate(["Ana Alba", "Bo Berg", "Cy Cole"])
-            ]
-            mailer = app.extensions["pbem_mailer"]
-            game = games.create_game(
-                people[0], "puerto_rico", "Sugar Cane", 3, {}, 48, [24, 6], mailer
-            )
-            for i, person in enumerate(people[1:], start=1):
-                games.join(game.id, person, i)
-            games.start(game.id, people[0], mailer)
-            lobby = games.create_game(
-                people[1], "new_found_land", "Lobby Tea", 3, {}, 48, [24], mailer
-            )
-            ships = games.create_game(
-                people[2], "new_found_land", "Sugar Cane", 3, {}, 48, [24], mailer
-            )
-            for i, person in enumerate(people[:2], start=1):
-                games.join(ships.id, person, i)
-            games.start(ships.id, people[2], mailer)
-            over = games.create_game(people[0], "puerto_rico", "Lobby Tea", 3, {}, 48, [24], mailer)
-            for i, person in enumerate(people[1:], start=1):
-                games.join(over.id, person, i)
-            games.start(over.id, people[0], mailer)
-            mod = user("mod@example.org", "Mo Mod", language="eo")
-        make_moderator(app, "mod@example.org")
-        random_move(app, game.id, random.Random(1))
-        with app.app_context(), db.connection_context():
-            # A move of a player's own (with its user: one they may ask to take back).
-            ships = Game.get_by_id(ships.id)
-            holder = Seat.get((Seat.game == ships.id) & (Seat.index == ships.to_move))
-            moves.play(
-                ships.id,
-                ships.to_move,
-                rules(ships).legal_actions(load_state(ships), ships.to_move)[0],
-                ships.seq,
-                "player",
-                mailer=mailer,
-                user_id=holder.user_id,
-            )
-        with app.app_context(), db.connection_context():
-            # A seat that changed hands (the record's tenures, the newcomer's mail), a
-            # finished game (its scores) and the moderator's notices with the board.
-            user("dee@example.org", "Dee Dow", language="eo")
-            moderation.replace(
-                over.id,
-                User.get_by_id(mod.id),
-                Game.get_by_id(over.id).seq,
-                2,
-                "dee@example.org",
-                "Dee Dow",
-                "Holidays",
-                mailer=mailer,
-            )
-            moderation.abandon(
-                over.id,
-                User.get_by_id(mod.id),
-                Game.get_by_id(over.id).seq,
-                "Holidays",
-                mailer=mailer,
-            )
-        yield app, game.id, lobby.id, ships.id, over.id
+        yield (app, *ids)
     pseudo_locale.disable()
 
 
@@ -258,95 +193,11 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
 
 
 def test_every_mail_speaks_only_the_readers_language_and_says_what_it_is(pseudo_app):
-    app, game_id, lobby_id, ships_id, _ = pseudo_app
-    mailer = app.extensions["pbem_mailer"]
-    with app.app_context(), db.connection_context():
-        game = Game.get_by_id(game_id)
-        seats = list(Seat.select().where(Seat.game == game_id).order_by(Seat.index))
-        host, mod = seats[0].user, User.get(User.email == "mod@example.org")
-        title = rules(game).title
-        table_talk.post(game_id, seats[1], "Good luck, all", mailer)
-        proposals.propose(game_id, host, game.seq, "undo", {"count": 1}, "A slip", mailer=mailer)
-        moderation.extend(game_id, mod, Game.get_by_id(game_id).seq, 24, "Holidays", mailer=mailer)
-        seat = Seat.get_by_id(seats[game.to_move].id)
-        mailer.final(
-            game,
-            title,
-            seats[1],
-            [{"winner": True, "name": "Bo Berg", "seat": 2, "total": 31, "breakdown": []}],
-            "",
-        )
-        mailer.timeout(game, title, seats[2], [], True)
-        mailer.new_link(game, title, seats[2])
-        mailer.stalling(game, title, mod, "Cy Cole", 3)
-        lobby = Game.get_by_id(lobby_id)
-        mailer.lobby_reminder(lobby, rules(lobby).title, seats[1].user, lobby.created_at)
-        mailer.lobby_closed(lobby, rules(lobby).title, seats[1].user, 14, True)
-        mailer.invitation(lobby, rules(lobby).title, seats[1].user, "p2@example.org")
-        mailer.outage(game, title, seat, "x", "y", "z")
-        mailer.reset(host)
-        mailer.address_change(host, "ana.new@example.org")
-        mailer.account_exists(host)
-        # The sweep's own words (tested in test_reminder_language.py).
-        prompt, deadline = (
-            prompt_for(mailer, game, seat.user),
-            deadlines.local_text(seat.deadline, seat.user.timezone, seat.user.language),
-        )
-        mailer.reminder(game, title, seat, prompt, deadline)
-        mailer.reminder(game, title, seat, prompt, deadline, last_call=True)
-        mailer.digest(seat.user, waiting_games(mailer, seat.user))
-        mailer.confirm(host)
-        mailer.reset_unknown("nobody@example.org", "eo")
-        mailer.outage_summary(mod, deadline, deadline, 2, ["Sugar Cane"], 0)
-        replies._answer(
-            game, seats[1], mailer, "refused", N_("No command was found at the top of your mail.")
-        )
-        replies._lobby_answer(
-            seats[1].user.email,
-            seats[1].user,
-            lobby,
-            mailer,
-            "refused",
-            N_("This lobby address was revoked by the host."),
-            [],
-        )
-        ships = Game.get_by_id(ships_id)
-        mover, offer = next(
-            (s, o)
-            for s in Seat.select().where(Seat.game == ships_id)
-            for o in takebacks.offers(ships, s)
-        )
-        takebacks.ask(ships_id, mover.user, ships.seq, offer.seq, mailer=mailer)
-    with app.app_context(), db.connection_context():
-        mails = list(Outbox.select().order_by(Outbox.id))
+    app, *ids = pseudo_app
+    mails = every_mail.queue_every_kind(app, ids)
     kinds = {m.kind for m in mails}
-    assert {
-        "turn",
-        "started",
-        "reminder",
-        "talk",
-        "moderation_notice",
-        "final",
-        "timeout",
-        "new_link",
-        "stalling",
-        "lobby_reminder",
-        "lobby_closed",
-        "invite",
-        "outage",
-        "reset",
-        "address_change",
-        "address_notice",
-        "account_exists",
-        "digest",
-        "confirm",
-        "reset_unknown",
-        "outage_summary",
-        "reply_refused",
-        "reply_lobby",
-        "takeback_request",
-        "moderation_seat",
-    } <= kinds, kinds
+    written = {p.stem for p in TEMPLATES.glob("*.txt")} - every_mail.PARTS
+    assert written <= kinds, written - kinds
     found, firsts = {}, {}
     for m in mails:
         for part, text in (
@@ -365,6 +216,33 @@ def test_every_mail_speaks_only_the_readers_language_and_says_what_it_is(pseudo_
         first: k for first, k in firsts.items() if len(k - {"address_change", "address_notice"}) > 1
     }
     assert not shared, shared
+
+
+def test_the_mail_catchers_pages_speak_only_the_readers_language(pseudo_app):
+    """The catcher's inbox and each kind of mail as it shows one, the way a
+    reader of the pseudo-locale sees them on this machine."""
+    app, *ids = pseudo_app
+    with app.app_context(), db.connection_context():
+        mails = list(Outbox.select().order_by(Outbox.id))
+    assert mails, "the mail test queued every kind first"
+    caught = Path(app.instance_path) / "caught"
+    caught.mkdir(parents=True, exist_ok=True)
+    shown = {}
+    for m in mails:
+        if m.kind not in shown:
+            shown[m.kind] = f"{uuid.uuid4().hex}.eml"
+            message = build_message(m, "pbem@localhost")
+            (caught / shown[m.kind]).write_bytes(wire_bytes(message))
+    client, eo = app.test_client(), {"Accept-Language": pseudo_locale.CODE}
+    found = {}
+    inbox = client.get("/dev/mail/", headers=eo)
+    assert inbox.status_code == 200 and "⟦" in inbox.text
+    check("catcher inbox", pseudo_locale.visible(inbox.text), found)
+    for kind, name in shown.items():
+        page = client.get(f"/dev/mail/{name}", headers=eo)
+        assert page.status_code == 200 and "⟦" in page.text, kind
+        check(f"catcher {kind}", pseudo_locale.visible(page.text), found)
+    assert not found, found
 
 
 def test_subjects_say_what_a_mail_is_in_plain_words(app):
