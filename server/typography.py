@@ -22,8 +22,6 @@ def signed(value: float, code: str | None, digits: int = 1) -> str:
 def number(value, code: str | None):
     """A number (a score, a seat, a part of a breakdown) as language ``code``
     writes it; anything else (an engine's "—") as it is."""
-    from server.i18n import DEFAULT, known
-
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return value
     return format_decimal(value, locale=known(code) or DEFAULT)

@@ -14,6 +14,7 @@ from moderation_helpers import make_moderator
 
 from engine.words import N_, msg
 from server.db import db
+from server.i18n import say
 from server.models import Game, League, Outbox, Seat, User, utcnow
 from server.services import (
     games,
@@ -65,7 +66,7 @@ def site(tmp, language: str, base_url: str = "http://127.0.0.1:18010", **extra):
         games.start(over.id, people[0], mailer)
         user("mod@example.org", "Mo Mod", language=language)
         user("dee@example.org", "Dee Dow", language=language)
-        leagues.create(people[0], "Winter League", "puerto_rico", starts_at=utcnow() + DAY)
+        leagues.create(people[0], "Liga Boreal", "puerto_rico", starts_at=utcnow() + DAY)
     make_moderator(app, "mod@example.org")
     random_move(app, game.id, random.Random(1))
     with app.app_context(), db.connection_context():
@@ -160,12 +161,15 @@ def queue_every_kind(app, ids) -> list[Outbox]:
             game,
             host,
         )  # fmt: skip
-        for what, final in (("started", False), ("ended", True)):
+        for what, final, subject in (
+            ("started", False, N_("League %(league)s: round %(number)s begins")),
+            ("ended", True, N_("League %(league)s is over")),
+        ):
             mailer.queue(
                 "league_round",
                 host.email,
-                "League Winter League: round 1",
-                {"name": host.name, "league": "Winter League", "title": title, "number": 1,
+                mailer.words(host, subject, league="Liga Boreal", number=1),
+                {"name": host.name, "league": "Liga Boreal", "title": title, "number": 1,
                  "rounds": 3, "what": what, "final": final, "table": ["Ana Alba", "Bo Berg"],
                  "game_url": f"{mailer.links.base_url}/games/{game.id}",
                  "standings": [{"place": 1, "name": "Bo Berg", "points": "12", "dropped": True}],
@@ -177,7 +181,15 @@ def queue_every_kind(app, ids) -> list[Outbox]:
             "reply_commands",
             host.email,
             "[pbem] " + mailer.words(host, "Your commands"),
-            {"name": host.name, "lines": ["You are in the league Winter League."]},
+            {
+                "name": host.name,
+                "lines": [
+                    say(
+                        host.language,
+                        msg("You are in the league %(league)s.", league="Liga Boreal"),
+                    )
+                ],
+            },
             None,
             host,
         )

@@ -48,6 +48,7 @@ NAMES = (
         "A slip",
         "Dee Dow",
         "Sugar Club",
+        "Liga Boreal",
         "We plant cane",
         # Texts every_mail.py hands the mails as already said (a reply's
         # applied moves, a rematch's expiry: the engine's and the clock's
