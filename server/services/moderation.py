@@ -903,3 +903,17 @@ def abandon(
             lines=[msg("The board as it stands (%(title)s):", title=kind.title)] + lines,
         )
     return N_("The game is abandoned.")
+
+
+# -- shared with the services that act on a game's record ---------------------
+# Takebacks and proposals write their notes, mails and clock changes the way
+# moderation does; these are the names they use for it.
+begin = _begin
+clean_reason = _reason
+note = _note
+noted_with_reason = _said
+players_seats = _seats
+shift_clocks = _shift
+restart_turn = _restart_turn
+rebuild = _rebuild
+tell = _tell
