@@ -8,8 +8,10 @@ signed_addresses.py says: about 30 characters, far below the 64 a local
 part may have.  A lobby address names a game and its
 ``join_version`` instead (``/join 2`` by mail).  Bumping either version
 revokes every address handed out before, like the signed links.  A
-confirmation address names one held mail (services/reply_confirmations.py):
-it is sent only to the account's own confirmed address, and works once.
+question address names a request put to one account
+(services/question_links.py).  A confirmation address names one held
+mail (services/reply_confirmations.py): it is sent only to the account's
+own confirmed address, and works once.
 """
 
 from __future__ import annotations
@@ -19,18 +21,27 @@ from dataclasses import dataclass
 from server.mail.signed_addresses import AddressError, SignedAddresses
 
 PREFIX = "play+"
-SEAT, LOBBY, TALK, CONFIRM = 0, 1, 2, 3
+SEAT, LOBBY, TALK, CONFIRM, QUESTION = 0, 1, 2, 3, 4
 LIMIT = 2**63
-__all__ = ["CONFIRM", "LOBBY", "SEAT", "TALK", "AddressError", "ReplyAddresses", "ReplyTarget"]
+__all__ = [
+    "CONFIRM",
+    "LOBBY",
+    "QUESTION",
+    "SEAT",
+    "TALK",
+    "AddressError",
+    "ReplyAddresses",
+    "ReplyTarget",
+]
 
 
 @dataclass(frozen=True)
 class ReplyTarget:
-    kind: int  # SEAT, LOBBY, TALK or CONFIRM
+    kind: int  # SEAT, LOBBY, TALK, CONFIRM or QUESTION
     game_id: int
-    version: int  # the seat's link_version or the game's join_version
-    seat: int = -1
-    seq: int = -1
+    version: int  # the seat's link_version, the game's join_version; QUESTION: the account
+    seat: int = -1  # QUESTION: which question (services/question_links.py)
+    seq: int = -1  # QUESTION: the request's id
     confirmation: int = -1  # CONFIRM: the ReplyConfirmation's id
 
 
@@ -89,6 +100,11 @@ class ReplyAddresses:
         """The single-use address a held mail is confirmed through."""
         return self._signed.make(_varints([CONFIRM, game_id, confirmation_id]))
 
+    def for_question(self, game_id: int, kind: int, request_id: int, user_id: int) -> str:
+        """A reply that answers a question put to one account (a takeback,
+        a proposal, a rematch) with yes or no."""
+        return self._signed.make(_varints([QUESTION, game_id, kind, request_id, user_id]))
+
     def is_ours(self, address: str) -> bool:
         return self._signed.is_ours(address)
 
@@ -104,4 +120,6 @@ class ReplyAddresses:
             return ReplyTarget(TALK, numbers[1], numbers[3], seat=numbers[2])
         if numbers[:1] == [CONFIRM] and len(numbers) == 3:
             return ReplyTarget(CONFIRM, numbers[1], 0, confirmation=numbers[2])
+        if numbers[:1] == [QUESTION] and len(numbers) == 5:
+            return ReplyTarget(QUESTION, numbers[1], numbers[4], seat=numbers[2], seq=numbers[3])
         raise AddressError("unknown shape")

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from functools import partial
 
 from engine.words import N_, msg, nmsg
 from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
-from server.services import consent, moderation, moves, seat_views, takebacks
+from server.services import consent, moderation, moves, question_links, seat_views, takebacks
 
 SERVICES: dict[str, Callable[..., str]] = {
     "default": moderation.play_default,
@@ -70,7 +71,7 @@ def propose(
             now,
             actor="host",
         )
-        Proposal.create(
+        proposal = Proposal.create(
             game=game.id,
             action=action,
             params=params,
@@ -87,8 +88,20 @@ def propose(
             reason,
             skip=mine,
             subject=PROPOSAL_SUBJECTS.get(action, N_("Proposal to answer")),
+            asking=partial(_asking, mailer, game, proposal),
         )
     return N_("Your proposal is on the record: it happens when every other player agrees.")
+
+
+def _asking(mailer: Mailer, game: Game, proposal: Proposal, person: User) -> dict | None:
+    """How ``person`` answers by mail: a reply address and a link (None: not asked)."""
+    if person.id not in {s.user_id for s in voters(game, proposal)}:
+        return None
+    asking = (game.id, question_links.PROPOSAL, proposal.id, person.id)
+    return {
+        "answer_url": question_links.url(mailer, *asking),
+        "reply_to": question_links.reply_to(mailer.settings, *asking),
+    }
 
 
 def _try(

@@ -22,7 +22,7 @@ from engine.words import N_, Words, msg
 from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Rematch, Seat, User, utcnow
-from server.services import consent, games
+from server.services import consent, games, question_links
 from server.services.moderation import Forbidden
 from server.services.moves import MoveRejected, NotFound
 from server.services.seat_views import deadline_text
@@ -135,14 +135,35 @@ def propose(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = 
             return N_("The new game has started.")
         title = get_game(game.kind).title
         for person in people:
-            mailer.rematch_request(
-                game,
-                title,
-                person,
-                user,
-                deadline_text(rematch.expires_at, person.timezone, person.language),
-            )
+            _ask(mailer, game, rematch, title, person, user)
     return N_("Your rematch is proposed: the other players are asked.")
+
+
+def _ask(
+    mailer: Mailer, game: Game, rematch: Rematch, title: str, person: User, proposer: User
+) -> None:
+    """The request mail, on the proposer's behalf (counted as an invitation),
+    answered by reply or by its link as well as on the game page."""
+    asking = (game.id, question_links.REMATCH, rematch.id, person.id)
+    reply_to = question_links.reply_to(mailer.settings, *asking)
+    mailer.queue(
+        "rematch",
+        person.email,
+        mailer.subject_for(game, title, N_("Rematch proposal")),
+        {
+            "name": person.name,
+            "title": title,
+            "proposer": proposer.name,
+            "expires": deadline_text(rematch.expires_at, person.timezone, person.language),
+            "game_url": f"{mailer.links.base_url}/games/{game.id}#rematch",
+            "answer_url": question_links.url(mailer, *asking),
+            "reply_to": reply_to,
+        },
+        game,
+        person,
+        reply_to=reply_to,
+        author=proposer,
+    )
 
 
 def _refused_lately(rematch: Rematch, now: dt.datetime) -> bool:

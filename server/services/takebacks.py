@@ -31,7 +31,7 @@ from server.db import Prepared, db
 from server.i18n import say
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Takeback, User, utcnow
-from server.services import consent, moderation, moves, seat_views, state_store
+from server.services import consent, moderation, moves, question_links, seat_views, state_store
 
 LISTED = 5  # own moves offered to take back, newest first
 
@@ -302,6 +302,8 @@ def _mail_the_asked(
     title = state_store.rules(game).title
     url = f"{mailer.links.base_url}/games/{game.id}#takeback"
     for person in User.select().where(User.id.in_(takeback.asked)):
+        asking = (game.id, question_links.TAKEBACK, takeback.id, person.id)
+        reply_to = question_links.reply_to(mailer.settings, *asking)
         mailer.queue(
             "takeback_request",
             person.email,
@@ -314,9 +316,12 @@ def _mail_the_asked(
                 "expires": seat_views.deadline_text(
                     takeback.expires_at, person.timezone, person.language
                 ),
+                "answer_url": question_links.url(mailer, *asking),
+                "reply_to": reply_to,
             },
             game,
             user=person,
+            reply_to=reply_to,
         )
 
 
