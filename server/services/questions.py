@@ -17,16 +17,23 @@ from server.services.seat_views import deadline_text
 
 
 def still_asked(kind: int, game: Game, request_id: int, user_id: int, now=None) -> bool:
-    """Whether ``user_id`` is asked this question and it waits for their answer."""
+    """Whether ``user_id`` is asked this question and it still waits for
+    their answer (not after their yes: a link answers once)."""
     now = now or utcnow()
     if kind == TAKEBACK:
         found = takebacks.open_takeback(game, now)
-        return found is not None and found.id == request_id and user_id in found.asked
+        return (
+            found is not None
+            and found.id == request_id
+            and user_id in found.asked
+            and user_id not in found.agreed
+        )
     if kind == PROPOSAL:
         proposal = proposals.open_proposal(game)
         return (
             proposal is not None
             and proposal.id == request_id
+            and user_id not in proposal.agreed
             and user_id in {s.user_id for s in proposals.voters(game, proposal)}
         )
     rematch = Rematch.get_or_none((Rematch.id == request_id) & (Rematch.game == game.id))
@@ -35,6 +42,7 @@ def still_asked(kind: int, game: Game, request_id: int, user_id: int, now=None) 
         and rematch.status == "open"
         and rematch.expires_at > now
         and user_id in rematch.asked
+        and user_id not in rematch.agreed
     )
 
 
