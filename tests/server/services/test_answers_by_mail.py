@@ -106,9 +106,7 @@ def test_mail_only_players_answer_a_rematch_by_reply(mail_app, smtp, send_mail):
     assert "the new game has started" in body_of(answered)
 
 
-def test_no_in_any_language_refuses_and_a_second_answer_changes_nothing(
-    mail_app, smtp, send_mail
-):
+def test_no_in_any_language_refuses_and_a_second_answer_changes_nothing(mail_app, smtp, send_mail):
     app = mail_app
     old = finished_game(app, "mn")
     proposer = in_db(app, lambda: User.get(User.email == "mn0@example.org"))

@@ -38,9 +38,11 @@ def proposed_rematch(app, smtp, send_mail, tag: str) -> Game:
     for index in (0, 2):
         in_db(
             app,
-            lambda i=index: User.update(password_hash=NO_PASSWORD)
-            .where(User.email == f"{tag}{i}@example.org")
-            .execute(),
+            lambda i=index: (
+                User.update(password_hash=NO_PASSWORD)
+                .where(User.email == f"{tag}{i}@example.org")
+                .execute()
+            ),
         )
     proposer = in_db(app, lambda: User.get(User.email == f"{tag}1@example.org"))
     in_db(app, lambda: rematches.propose(old.id, proposer, mailer(app)))
