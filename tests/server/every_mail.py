@@ -147,6 +147,16 @@ def queue_every_kind(app, ids) -> list[Outbox]:
             game,
             host,
         )  # fmt: skip
+        mailer.queue(
+            "reply_answered",
+            host.email,
+            mailer.subject_for(game, title, N_("Your answer")),
+            {"name": host.name, "title": title,
+             "said": "Your yes is noted; it waits for the other players.",
+             "url": f"{mailer.links.base_url}/games/{game.id}"},
+            game,
+            host,
+        )  # fmt: skip
         ships = Game.get_by_id(ships_id)
         mover, offer = next(
             (s, o)

@@ -123,6 +123,22 @@ def test_no_in_any_language_refuses_and_a_second_answer_changes_nothing(mail_app
     assert "no longer holds" in body_of(late)
 
 
+def test_an_unproven_answer_waits_for_the_players_confirmation(mail_app, smtp, send_mail):
+    app = mail_app
+    old = finished_game(app, "mc")
+    proposer = in_db(app, lambda: User.get(User.email == "mc0@example.org"))
+    in_db(app, lambda: rematches.propose(old.id, proposer, mailer(app)))
+    send_mail(app)
+    request = last_mail(smtp, "mc1@example.org", "proposes a rematch")
+    replies_by_mail(app, write_reply(request, "mc1@example.org", "no", authenticated=False))
+    assert in_db(app, lambda: Rematch.get(Rematch.game == old.id).status) == "open"
+    assert [r.status for r in in_db(app, lambda: list(InboundMail.select()))] == ["held"]
+    send_mail(app)
+    confirm = last_mail(smtp, "mc1@example.org", "We got this answer by mail to a question")
+    replies_by_mail(app, write_reply(confirm, "mc1@example.org", "yes", authenticated=False))
+    assert in_db(app, lambda: Rematch.get(Rematch.game == old.id).status) == "refused"
+
+
 def test_the_words_that_answer():
     says = question_links.says
     assert [says([w]) for w in ("Yes.", "ja", "OUI!", "no", "Nee", "nein,", "non")] == [
