@@ -135,11 +135,11 @@ def propose(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = 
             return N_("The new game has started.")
         title = get_game(game.kind).title
         for person in people:
-            _ask(mailer, game, rematch, title, person, user)
+            mail_request(mailer, game, rematch, title, person, user)
     return N_("Your rematch is proposed: the other players are asked.")
 
 
-def _ask(
+def mail_request(
     mailer: Mailer, game: Game, rematch: Rematch, title: str, person: User, proposer: User
 ) -> None:
     """The request mail, on the proposer's behalf (counted as an invitation),

@@ -13,8 +13,17 @@ from moderation_helpers import make_moderator
 
 from engine.words import N_, msg
 from server.db import db
-from server.models import Game, Outbox, Seat, User
-from server.services import games, moderation, moves, proposals, replies, table_talk, takebacks
+from server.models import Game, Outbox, Rematch, Seat, User, utcnow
+from server.services import (
+    games,
+    moderation,
+    moves,
+    proposals,
+    rematches,
+    replies,
+    table_talk,
+    takebacks,
+)
 from server.services.clock import deadlines
 from server.services.clock.sweep import prompt_for, waiting_games
 from server.services.state_store import load_state, rules
@@ -108,7 +117,10 @@ def queue_every_kind(app, ids) -> list[Outbox]:
         mailer.lobby_cancelled(lobby, lobby_title, seats[2].user, "Bo Berg")
         mailer.invitation(lobby, lobby_title, seats[1].user, "p2@example.org")
         over = Game.get_by_id(over_id)
-        mailer.rematch_request(over, title, seats[1].user, host, "tomorrow")
+        rematch = Rematch.create(
+            game=over.id, proposer=host.id, asked=[seats[1].user_id], expires_at=utcnow()
+        )
+        rematches.mail_request(mailer, over, rematch, title, seats[1].user, host)
         mailer.rematch_ended(
             over,
             title,
