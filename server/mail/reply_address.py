@@ -8,8 +8,10 @@ signed_addresses.py says: about 30 characters, far below the 64 a local
 part may have.  A lobby address names a game and its
 ``join_version`` instead (``/join 2`` by mail).  Bumping either version
 revokes every address handed out before, like the signed links.  A
-confirmation address names one held mail (services/reply_confirmations.py):
-it is sent only to the account's own confirmed address, and works once.
+question address names a request put to one account
+(services/question_links.py).  A confirmation address names one held
+mail (services/reply_confirmations.py): it is sent only to the account's
+own confirmed address, and works once.
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ from dataclasses import dataclass
 from server.mail.signed_addresses import AddressError, SignedAddresses
 
 PREFIX = "play+"
-SEAT, LOBBY, TALK, CONFIRM, COMMANDS = 0, 1, 2, 3, 4
+SEAT, LOBBY, TALK, CONFIRM, COMMANDS, QUESTION = 0, 1, 2, 3, 4, 5
 LIMIT = 2**63
 __all__ = [
     "COMMANDS",
     "CONFIRM",
     "LOBBY",
+    "QUESTION",
     "SEAT",
     "TALK",
     "AddressError",
@@ -35,11 +38,11 @@ __all__ = [
 
 @dataclass(frozen=True)
 class ReplyTarget:
-    kind: int  # SEAT, LOBBY, TALK, CONFIRM or COMMANDS
+    kind: int  # SEAT, LOBBY, TALK, CONFIRM, COMMANDS or QUESTION
     game_id: int
-    version: int  # the seat's link_version or the game's join_version
-    seat: int = -1
-    seq: int = -1
+    version: int  # the seat's link_version, the game's join_version; QUESTION: the account
+    seat: int = -1  # QUESTION: which question (services/question_links.py)
+    seq: int = -1  # QUESTION: the request's id
     confirmation: int = -1  # CONFIRM: the ReplyConfirmation's id
     user_id: int = -1  # COMMANDS: the account whose commands it takes
 
@@ -104,6 +107,11 @@ class ReplyAddresses:
         join NAME``, services/command_replies.py): only its owner's mail acts."""
         return self._signed.make(_varints([COMMANDS, user_id]))
 
+    def for_question(self, game_id: int, kind: int, request_id: int, user_id: int) -> str:
+        """A reply that answers a question put to one account (a takeback,
+        a proposal, a rematch) with yes or no."""
+        return self._signed.make(_varints([QUESTION, game_id, kind, request_id, user_id]))
+
     def is_ours(self, address: str) -> bool:
         return self._signed.is_ours(address)
 
@@ -121,4 +129,6 @@ class ReplyAddresses:
             return ReplyTarget(CONFIRM, numbers[1], 0, confirmation=numbers[2])
         if numbers[:1] == [COMMANDS] and len(numbers) == 2:
             return ReplyTarget(COMMANDS, 0, 0, user_id=numbers[1])
+        if numbers[:1] == [QUESTION] and len(numbers) == 5:
+            return ReplyTarget(QUESTION, numbers[1], numbers[4], seat=numbers[2], seq=numbers[3])
         raise AddressError("unknown shape")

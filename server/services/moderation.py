@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from functools import partial
 
 from peewee import fn
@@ -260,9 +261,12 @@ def _mail(
     url: str,
     lines=(),
     subject: str = N_("Moderator note"),
+    asking: dict | None = None,
 ) -> None:
-    """``subject``: what the notice is, first in its subject (a msgid)."""
+    """``subject``: what the notice is, first in its subject (a msgid);
+    ``asking``: the reader is asked to answer (``answer_url``, ``reply_to``)."""
     title = state_store.rules(game).title
+    asking = asking or {}
     mailer.queue(
         "moderation_notice",
         user.email,
@@ -279,8 +283,11 @@ def _mail(
                 for line in lines
             ],
             "url": url,
+            "answer_url": asking.get("answer_url", ""),
+            "reply_to": asking.get("reply_to", ""),
         },
         game,
+        reply_to=asking.get("reply_to", ""),
     )
 
 
@@ -312,15 +319,17 @@ def _tell(
     skip=(),
     lines=(),
     subject: str = N_("Moderator note"),
+    asking: Callable[[User], dict | None] | None = None,
 ) -> None:
-    """Mail ``what`` to the players (only the seat indexes in ``only``, if given)."""
+    """Mail ``what`` to the players (only the seat indexes in ``only``, if
+    given); ``asking``: for a reader asked to answer, how (see _mail)."""
     for seat in _seats(game):
         if seat.user is None:  # _seats joins the users: never
             continue
         if (only is None or seat.index in only) and seat.index not in skip:
-            _mail(
-                mailer, game, seat.user, what, reason, mailer.links.seat_url(seat), lines, subject
-            )
+            url = mailer.links.seat_url(seat)
+            ask = asking(seat.user) if asking else None
+            _mail(mailer, game, seat.user, what, reason, url, lines, subject, ask)
 
 
 def _game_url(mailer: Mailer, game: Game) -> str:
@@ -903,3 +912,17 @@ def abandon(
             lines=[msg("The board as it stands (%(title)s):", title=kind.title)] + lines,
         )
     return N_("The game is abandoned.")
+
+
+# -- shared with the services that act on a game's record ---------------------
+# Takebacks and proposals write their notes, mails and clock changes the way
+# moderation does; these are the names they use for it.
+begin = _begin
+clean_reason = _reason
+note = _note
+noted_with_reason = _said
+players_seats = _seats
+shift_clocks = _shift
+restart_turn = _restart_turn
+rebuild = _rebuild
+tell = _tell

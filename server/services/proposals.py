@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from functools import partial
 
 from engine.words import N_, msg, nmsg
-from server.db import Prepared, db, locked
+from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
-from server.services import moderation, moves, seat_views, takebacks
+from server.services import consent, moderation, moves, question_links, seat_views, takebacks
 
 SERVICES: dict[str, Callable[..., str]] = {
     "default": moderation.play_default,
@@ -45,14 +46,14 @@ def propose(
 ) -> str:
     if action not in SERVICES:
         raise moderation.ModerationError(N_("That action needs nobody's agreement."))
-    now, reason = now or utcnow(), moderation._reason(reason)
+    now, reason = now or utcnow(), moderation.clean_reason(reason)
     _try(game_id, user, seq, action, params, reason, mailer, now)
     with db.atomic():
-        game = moderation._begin(game_id, user, seq, statuses=("active", "finished"))
+        game = moderation.begin(game_id, user, seq, statuses=("active", "finished"))
         if not moderation.plays_in(user, game):
             raise moderation.Forbidden(N_("Only a host who plays proposes; a moderator acts."))
         what = describe(game, action, params)
-        text = moderation._said(
+        text = moderation.noted_with_reason(
             msg(
                 "%(who)s (host) proposes to %(what)s; it happens when every "
                 "other player agrees on the game page.",
@@ -61,7 +62,7 @@ def propose(
             ),
             reason,
         )
-        new = moderation._note(
+        new = moderation.note(
             game,
             seq,
             {"note": "proposal", "action": action, "params": params, "reason": reason},
@@ -70,7 +71,7 @@ def propose(
             now,
             actor="host",
         )
-        Proposal.create(
+        proposal = Proposal.create(
             game=game.id,
             action=action,
             params=params,
@@ -79,16 +80,28 @@ def propose(
             seq=new,
             created_at=now,
         )
-        mine = {s.index for s in moderation._seats(game) if s.user_id == user.id}
-        moderation._tell(
+        mine = {s.index for s in moderation.players_seats(game) if s.user_id == user.id}
+        moderation.tell(
             mailer,
             game,
             text,
             reason,
             skip=mine,
             subject=PROPOSAL_SUBJECTS.get(action, N_("Proposal to answer")),
+            asking=partial(_asking, mailer, game, proposal),
         )
     return N_("Your proposal is on the record: it happens when every other player agrees.")
+
+
+def _asking(mailer: Mailer, game: Game, proposal: Proposal, person: User) -> dict | None:
+    """How ``person`` answers by mail: a reply address and a link (None: not asked)."""
+    if person.id not in {s.user_id for s in voters(game, proposal)}:
+        return None
+    asking = (game.id, question_links.PROPOSAL, proposal.id, person.id)
+    return {
+        "answer_url": question_links.url(mailer, *asking),
+        "reply_to": question_links.reply_to(mailer.settings, *asking),
+    }
 
 
 def _try(
@@ -178,10 +191,7 @@ def answer(
     now = now or utcnow()
     with db.atomic():
         game = Game.get_or_none(Game.id == game_id)
-        # Locked: two players answering at once each add their yes.
-        proposal = locked(
-            Proposal.select().where((Proposal.id == proposal_id) & (Proposal.game == game_id))
-        ).first()
+        proposal = consent.locked_request(Proposal, proposal_id, game_id)
         if game is None or proposal is None:
             raise moves.NotFound(N_("There is no such proposal."))
         if open_proposal(game) != proposal:
@@ -190,18 +200,23 @@ def answer(
             raise moderation.Forbidden(N_("Only the other players of this game answer it."))
         if not agree:
             return _refuse(game, proposal, user, mailer, now)
-        agreed = sorted(set(proposal.agreed) | {user.id})
-        Proposal.update(agreed=agreed).where(Proposal.id == proposal.id).execute()
-        if {s.user_id for s in voters(game, proposal)} - set(agreed):
+        agreed = consent.add_yes(
+            Proposal, proposal, user.id, {s.user_id for s in voters(game, proposal)}
+        )
+        if agreed is None:
             return N_("Your yes is noted; it waits for the other players.")
         return _carry_out(game, proposal, agreed, mailer, now)
 
 
+def _no_longer_holds() -> moves.StaleMove:
+    return moves.StaleMove(N_("This proposal no longer holds: the game has moved on."))
+
+
 def _refuse(game: Game, proposal: Proposal, user: User, mailer: Mailer, now: dt.datetime) -> str:
-    Proposal.update(status="refused").where(Proposal.id == proposal.id).execute()
+    consent.close(Proposal, proposal, "refused", now, _no_longer_holds())
     what = describe(game, proposal.action, proposal.params)
     text = msg("%(who)s refused the proposal to %(what)s.", who=user.name, what=what)
-    moderation._note(
+    moderation.note(
         game,
         game.seq,
         {"note": "refused", "proposal": proposal.id},
@@ -210,14 +225,14 @@ def _refuse(game: Game, proposal: Proposal, user: User, mailer: Mailer, now: dt.
         now,
         actor="player",
     )
-    moderation._tell(mailer, game, text, proposal.reason, subject=N_("Proposal refused"))
+    moderation.tell(mailer, game, text, proposal.reason, subject=N_("Proposal refused"))
     return N_("You refused: nothing happens.")
 
 
 def _carry_out(
     game: Game, proposal: Proposal, agreed: list[int], mailer: Mailer, now: dt.datetime
 ) -> str:
-    Proposal.update(status="done").where(Proposal.id == proposal.id).execute()
+    consent.close(Proposal, proposal, "done", now, _no_longer_holds())
     names = [u.name for u in User.select().where(User.id.in_(agreed)).order_by(User.name)]
     reason = f"{proposal.reason} (agreed by {', '.join(names)})"
     proposer = User.get_by_id(proposal.proposer_id)

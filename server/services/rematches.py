@@ -19,10 +19,10 @@ import secrets
 
 from engine import get_game
 from engine.words import N_, Words, msg
-from server.db import db, locked
+from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Rematch, Seat, User, utcnow
-from server.services import games
+from server.services import consent, games, question_links
 from server.services.moderation import Forbidden
 from server.services.moves import MoveRejected, NotFound
 from server.services.seat_views import deadline_text
@@ -123,27 +123,47 @@ def propose(game_id: int, user: User, mailer: Mailer, now: dt.datetime | None = 
             )
         asked = sorted(set(_players(seats)) - {user.id})
         people = list(User.select().where(User.id.in_(asked)).order_by(User.id))
-        hours = float(mailer.settings.get("REMATCH_HOURS", 72))
         rematch = Rematch.create(
             game=game.id,
             proposer=user.id,
             asked=asked,
             created_at=now,
-            expires_at=now + dt.timedelta(hours=hours),
+            expires_at=consent.deadline(mailer.settings, "REMATCH_HOURS", 72, now),
         )
         if not asked:  # a practice game: nobody else to ask
             _start(game, rematch, user, mailer, now)
             return N_("The new game has started.")
         title = get_game(game.kind).title
         for person in people:
-            mailer.rematch_request(
-                game,
-                title,
-                person,
-                user,
-                deadline_text(rematch.expires_at, person.timezone, person.language),
-            )
+            mail_request(mailer, game, rematch, title, person, user)
     return N_("Your rematch is proposed: the other players are asked.")
+
+
+def mail_request(
+    mailer: Mailer, game: Game, rematch: Rematch, title: str, person: User, proposer: User
+) -> None:
+    """The request mail, on the proposer's behalf (counted as an invitation),
+    answered by reply or by its link as well as on the game page."""
+    asking = (game.id, question_links.REMATCH, rematch.id, person.id)
+    reply_to = question_links.reply_to(mailer.settings, *asking)
+    mailer.queue(
+        "rematch",
+        person.email,
+        mailer.subject_for(game, title, N_("Rematch proposal")),
+        {
+            "name": person.name,
+            "title": title,
+            "proposer": proposer.name,
+            "expires": deadline_text(rematch.expires_at, person.timezone, person.language),
+            "game_url": f"{mailer.links.base_url}/games/{game.id}#rematch",
+            "answer_url": question_links.url(mailer, *asking),
+            "reply_to": reply_to,
+        },
+        game,
+        person,
+        reply_to=reply_to,
+        author=proposer,
+    )
 
 
 def _refused_lately(rematch: Rematch, now: dt.datetime) -> bool:
@@ -161,10 +181,7 @@ def answer(
 ) -> str:
     now = now or utcnow()
     with db.atomic():
-        # Locked: two players answering at once each add their yes.
-        rematch = locked(
-            Rematch.select().where((Rematch.id == rematch_id) & (Rematch.game == game_id))
-        ).first()
+        rematch = consent.locked_request(Rematch, rematch_id, game_id)
         if rematch is None:
             raise NotFound(N_("There is no such request."))
         if user.id not in rematch.asked:
@@ -182,9 +199,7 @@ def answer(
                 now,
             )
             return N_("You said no: there is no rematch.")
-        agreed = sorted(set(rematch.agreed) | {user.id})
-        Rematch.update(agreed=agreed).where(Rematch.id == rematch.id).execute()
-        if set(rematch.asked) - set(agreed):
+        if consent.add_yes(Rematch, rematch, user.id, rematch.asked) is None:
             return N_("Your yes is noted; it waits for the other players.")
         _claim(rematch, "started", now)
         _start(game, rematch, User.get_by_id(rematch.proposer_id), mailer, now)
@@ -228,13 +243,9 @@ def _start(game: Game, rematch: Rematch, proposer: User, mailer: Mailer, now: dt
 
 def _claim(rematch: Rematch, status: str, now: dt.datetime) -> None:
     """End the request once: of two answers or sweeps at the same moment one wins."""
-    won = (
-        Rematch.update(status=status, ended_at=now)
-        .where((Rematch.id == rematch.id) & (Rematch.status == "open"))
-        .execute()
+    consent.close(
+        Rematch, rematch, status, now, RematchError(N_("This rematch request no longer holds."))
     )
-    if won != 1:
-        raise RematchError(N_("This rematch request no longer holds."))
 
 
 def _end(
@@ -253,16 +264,13 @@ def _lapsed_text() -> Words:
 # -- the scheduler ----------------------------------------------------------------
 def sweep(mailer: Mailer, now: dt.datetime) -> int:
     """Requests not answered by all in time lapse; everybody involved is told."""
-    ended = 0
-    for rematch in list(
-        Rematch.select().where((Rematch.status == "open") & (Rematch.expires_at <= now))
-    ):
-        try:
-            with db.atomic():
-                _end(
-                    Game.get_by_id(rematch.game_id), rematch, "lapsed", _lapsed_text(), mailer, now
-                )
-            ended += 1
-        except RematchError:  # an answer or another scheduler came first
-            continue
-    return ended
+
+    def lapse(rematch: Rematch) -> int:
+        _end(Game.get_by_id(rematch.game_id), rematch, "lapsed", _lapsed_text(), mailer, now)
+        return 1
+
+    return consent.sweep(
+        Rematch.select().where((Rematch.status == "open") & (Rematch.expires_at <= now)),
+        lapse,
+        RematchError,
+    )

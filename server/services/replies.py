@@ -19,7 +19,9 @@ mail delivered twice is acted on once), and:
   through ``moves.play`` (one transaction a decision), stopping at the first
   that fails;
 - to a game's lobby address: ``/join N``, ``/start``, ``/option [name] value``;
-- to a table-talk address: posts the text to the table.
+- to a table-talk address: posts the text to the table;
+- to a question's address (a takeback, a proposal, a rematch asked of one
+  account): a first word yes or no answers it as that account.
 
 Answers go only to confirmed account addresses: what was played and what
 comes next, or in one sentence why nothing changed, with the current
@@ -48,6 +50,7 @@ from server.mail.reply_address import (
     COMMANDS,
     CONFIRM,
     LOBBY,
+    QUESTION,
     TALK,
     AddressError,
     ReplyTarget,
@@ -58,6 +61,8 @@ from server.services import (
     games,
     metrics,
     open_games,
+    question_links,
+    questions,
     reply_confirmations,
     reply_menu,
     table_talk,
@@ -354,6 +359,8 @@ def _act(
         return lobby(mail, target, game, user, mailer)
     if target.kind == TALK:
         return talk_reply(mail, target, game, user, mailer)
+    if target.kind == QUESTION:
+        return question_reply(mail, target, game, user, mailer)
     return seat_reply(mail, target, game, user, mailer)
 
 
@@ -520,6 +527,47 @@ def talk_reply(
             msg("Your message was not posted: %(why)s", why=_why(exc)),
         )
     return Result("applied", N_("Posted to the table."))
+
+
+# -- questions ------------------------------------------------------------------
+def question_reply(
+    mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None, mailer: Mailer
+) -> Result:
+    """A reply to a question's mail: its first word, yes or no, answers it
+    as the account the address names; the answer mail says what happened."""
+    if user is None or user.id != target.version:
+        return _refuse_account(
+            user,
+            mailer,
+            game,
+            N_("A question is answered only from the asked player's own confirmed address."),
+        )
+    agree = question_links.says(mail.commands)
+    if agree is None:
+        return _refuse_account(
+            user,
+            mailer,
+            game,
+            N_("Answer with yes or no as the first word of your reply; nothing was answered."),
+        )
+    try:
+        said = questions.answer(target.seat, game, target.seq, user, agree, mailer)
+    except MoveRejected as exc:
+        return _refuse_account(user, mailer, game, _why(exc))
+    mailer.queue(
+        "reply_answered",
+        user.email,
+        mailer.subject_for(game, rules(game).title, N_("Your answer")),
+        {
+            "name": user.name,
+            "title": rules(game).title,
+            "said": say(user.language, _w(said)),
+            "url": f"{mailer.links.base_url}/games/{game.id}",
+        },
+        game,
+        user,
+    )
+    return Result("applied", said)
 
 
 # -- moves ----------------------------------------------------------------------

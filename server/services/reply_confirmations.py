@@ -23,9 +23,9 @@ import datetime as dt
 
 from server.mail.compose import Mailer, clean_header
 from server.mail.inbound import ParsedMail
-from server.mail.reply_address import LOBBY, SEAT, TALK, ReplyTarget
+from server.mail.reply_address import LOBBY, QUESTION, SEAT, TALK, ReplyTarget
 from server.models import Game, InboundMail, ReplyConfirmation, Seat, User, utcnow
-from server.services import reply_menu
+from server.services import questions, reply_menu
 from server.services.state_store import rules
 
 SHOWN_LINES = 20
@@ -54,12 +54,13 @@ YES_WORDS = frozenset(
     }
 )
 # What the mail calls the held thing, per reply address kind.
-WHAT = {SEAT: "move", LOBBY: "lobby", TALK: "talk"}
+WHAT = {SEAT: "move", LOBBY: "lobby", TALK: "talk", QUESTION: "answer"}
 
 
 def owner(target: ReplyTarget, game: Game, user: User | None) -> User | None:
-    """The account a held mail may be confirmed by: for a seat's or table
-    talk's address the seat's player (whatever the From: says: a forger can
+    """The account a held mail may be confirmed by: for a question the
+    account asked; for a seat's or table talk's address the seat's player
+    (whatever the From: says: a forger can
     write the player's address there anyway, and a player who answered from
     another address of theirs can still confirm); for the lobby the From:'s
     confirmed account.  None when the mail could do nothing even if it were
@@ -67,6 +68,11 @@ def owner(target: ReplyTarget, game: Game, user: User | None) -> User | None:
     if target.kind == LOBBY:
         ok = game.join_version == target.version and game.status == "open"
         return user if ok and user is not None and user.verified else None
+    if target.kind == QUESTION:
+        asked = User.get_or_none(User.id == target.version)
+        if asked is None or not asked.verified:
+            return None
+        return asked if questions.still_asked(target.seat, game, target.seq, asked.id) else None
     seat = Seat.get_or_none((Seat.game == game.id) & (Seat.index == target.seat))
     if (
         seat is None

@@ -27,11 +27,11 @@ from peewee import Case, Select, fn
 
 from engine import Event as EngineEvent
 from engine.words import N_, Words, listing, msg, nmsg
-from server.db import Prepared, db, locked
+from server.db import Prepared, db
 from server.i18n import say
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Takeback, User, utcnow
-from server.services import moderation, moves, seat_views, state_store
+from server.services import consent, moderation, moves, question_links, seat_views, state_store
 
 LISTED = 5  # own moves offered to take back, newest first
 
@@ -199,8 +199,7 @@ def ask(
             if r.seat is not None
         ]  # moves: every one has its seat
         text = _request_text(user, back_to, later)
-        hours = float(mailer.settings.get("TAKEBACK_HOURS", 24))
-        new = moderation._note(
+        new = moderation.note(
             game,
             seq,
             {"note": "takeback_request", "seqs": seqs},
@@ -218,7 +217,7 @@ def ask(
             asked=sorted(asked),
             seq=new,
             created_at=now,
-            expires_at=now + dt.timedelta(hours=hours),
+            expires_at=consent.deadline(mailer.settings, "TAKEBACK_HOURS", 24, now),
             **_hold_clock(game),
         )
         _mail_the_asked(mailer, game, takeback, user, text)
@@ -303,6 +302,8 @@ def _mail_the_asked(
     title = state_store.rules(game).title
     url = f"{mailer.links.base_url}/games/{game.id}#takeback"
     for person in User.select().where(User.id.in_(takeback.asked)):
+        asking = (game.id, question_links.TAKEBACK, takeback.id, person.id)
+        reply_to = question_links.reply_to(mailer.settings, *asking)
         mailer.queue(
             "takeback_request",
             person.email,
@@ -315,9 +316,12 @@ def _mail_the_asked(
                 "expires": seat_views.deadline_text(
                     takeback.expires_at, person.timezone, person.language
                 ),
+                "answer_url": question_links.url(mailer, *asking),
+                "reply_to": reply_to,
             },
             game,
             user=person,
+            reply_to=reply_to,
         )
 
 
@@ -335,10 +339,7 @@ def answer(
     now = now or utcnow()
     with db.atomic():
         game = Game.get_or_none(Game.id == game_id)
-        # Locked: two players answering at once each add their yes.
-        takeback = locked(
-            Takeback.select().where((Takeback.id == takeback_id) & (Takeback.game == game_id))
-        ).first()
+        takeback = consent.locked_request(Takeback, takeback_id, game_id)
         if game is None or takeback is None:
             raise moves.NotFound(N_("There is no such request."))
         if game.seq != seq or open_takeback(game, now) != takeback:
@@ -354,9 +355,8 @@ def answer(
             )
             _end(game, takeback, "refused", text, user, mailer, now)
             return N_("You said no: nothing is taken back.")
-        agreed = sorted(set(takeback.agreed) | {user.id})
-        Takeback.update(agreed=agreed).where(Takeback.id == takeback.id).execute()
-        if set(takeback.asked) - set(agreed):
+        agreed = consent.add_yes(Takeback, takeback, user.id, takeback.asked)
+        if agreed is None:
             return N_("Your yes is noted; it waits for the other players.")
         _claim(takeback, "done", now)
         return _take_back(game, requester, takeback.seqs, agreed, mailer, now)
@@ -381,7 +381,7 @@ def _take_back(
         if names
         else msg("%(who)s took back their move (log #%(first)s to #%(last)s).", **said)
     )
-    moderation._note(
+    moderation.note(
         game,
         game.seq,
         {"note": "takeback", "seqs": seqs, "asked_by": requester.id, "agreed": agreed},
@@ -395,9 +395,9 @@ def _take_back(
         .where((Event.game == game.id) & Event.seq.in_(seqs) & (Event.kind == "move"))
         .execute()
     )
-    moderation._rebuild(game, now)
-    moderation._tell(mailer, game, text, "", subject=N_("Takeback"))
-    moderation._restart_turn(game, now, mailer)
+    moderation.rebuild(game, now)
+    moderation.tell(mailer, game, text, "", subject=N_("Takeback"))
+    moderation.restart_turn(game, now, mailer)
     return (
         N_("The move is taken back; it is your turn again.")
         if not names
@@ -407,13 +407,11 @@ def _take_back(
 
 def _claim(takeback: Takeback, status: str, now: dt.datetime) -> None:
     """End the request once: of two answers or sweeps at the same moment one wins."""
-    won = (
-        Takeback.update(status=status, ended_at=now)
-        .where((Takeback.id == takeback.id) & (Takeback.status == "open"))
-        .execute()
-    )
-    if won != 1:
-        raise moves.StaleMove(N_("This request no longer holds: the game has moved on."))
+    consent.close(Takeback, takeback, status, now, _no_longer_holds())
+
+
+def _no_longer_holds() -> moves.StaleMove:
+    return moves.StaleMove(N_("This request no longer holds: the game has moved on."))
 
 
 def _end(
@@ -431,7 +429,7 @@ def _end(
     if note:
         if text is None or user is None:
             raise ValueError("a request that ends with a note needs its text and its user")
-        moderation._note(
+        moderation.note(
             game,
             game.seq,
             {"note": f"takeback_{status}", "takeback": takeback.id},
@@ -440,7 +438,7 @@ def _end(
             now,
             actor="player" if status == "refused" else "timeout",
         )
-        moderation._tell(mailer, game, text, "", subject=N_("Takeback"))
+        moderation.tell(mailer, game, text, "", subject=N_("Takeback"))
     _give_clock_back(game, takeback, now)
 
 
@@ -459,34 +457,31 @@ def _give_clock_back(game: Game, takeback: Takeback, now: dt.datetime) -> None:
         return
     seat.deadline, seat.next_reminder_at = takeback.held_deadline, takeback.held_reminder
     until = min(now, game.paused_at) if game.paused and game.paused_at else now
-    moderation._shift(game, [seat], takeback.created_at, max(until, takeback.created_at))
+    moderation.shift_clocks(game, [seat], takeback.created_at, max(until, takeback.created_at))
 
 
 # -- the scheduler ------------------------------------------------------------
 def sweep(mailer: Mailer, now: dt.datetime) -> int:
     """Requests nobody finished in time lapse (on the record); those the game
     moved past lapse quietly.  Either way the clock runs again."""
-    ended = 0
-    for takeback in list(Takeback.select().where(Takeback.status == "open")):
-        try:
-            ended += _lapse(takeback, mailer, now)
-        except moves.StaleMove:  # another scheduler, an answer or a move came first
-            continue
-    return ended
+    return consent.sweep(
+        Takeback.select().where(Takeback.status == "open"),
+        partial(_lapse, mailer=mailer, now=now),
+        moves.StaleMove,
+    )
 
 
 def _lapse(takeback: Takeback, mailer: Mailer, now: dt.datetime) -> int:
-    with db.atomic():
-        game = Game.get_by_id(takeback.game_id)
-        if game.seq != takeback.seq or game.status != "active":
-            _end(game, takeback, "lapsed", None, None, mailer, now, note=False)
-            return 1
-        if takeback.expires_at > now:
-            return 0
-        requester = User.get_by_id(takeback.requester_id)
-        text = msg(
-            "Not every player answered the takeback %(asker)s asked for in time; the game goes on.",
-            asker=requester.name,
-        )
-        _end(game, takeback, "lapsed", text, requester, mailer, now)
+    game = Game.get_by_id(takeback.game_id)
+    if game.seq != takeback.seq or game.status != "active":
+        _end(game, takeback, "lapsed", None, None, mailer, now, note=False)
         return 1
+    if takeback.expires_at > now:
+        return 0
+    requester = User.get_by_id(takeback.requester_id)
+    text = msg(
+        "Not every player answered the takeback %(asker)s asked for in time; the game goes on.",
+        asker=requester.name,
+    )
+    _end(game, takeback, "lapsed", text, requester, mailer, now)
+    return 1

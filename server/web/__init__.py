@@ -11,6 +11,7 @@ from server.mail.board_rows import rows_html
 from server.version import pbem_version
 from server.web import (
     accounts,
+    answers,
     api,
     channels,
     clubs,
@@ -49,6 +50,7 @@ AREAS = (
     moderation,
     takebacks,
     rematches,
+    answers,
     people,
     tokens,
     clubs,

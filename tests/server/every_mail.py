@@ -15,13 +15,14 @@ from moderation_helpers import make_moderator
 from engine.words import N_, msg
 from server.db import db
 from server.i18n import say
-from server.models import Game, League, Outbox, Seat, User, utcnow
+from server.models import Game, League, Outbox, Rematch, Seat, User, utcnow
 from server.services import (
     games,
     leagues,
     moderation,
     moves,
     proposals,
+    rematches,
     replies,
     table_talk,
     takebacks,
@@ -122,7 +123,10 @@ def queue_every_kind(app, ids) -> list[Outbox]:
         mailer.lobby_cancelled(lobby, lobby_title, seats[2].user, "Bo Berg")
         mailer.invitation(lobby, lobby_title, seats[1].user, "p2@example.org")
         over = Game.get_by_id(over_id)
-        mailer.rematch_request(over, title, seats[1].user, host, "tomorrow")
+        rematch = Rematch.create(
+            game=over.id, proposer=host.id, asked=[seats[1].user_id], expires_at=utcnow()
+        )
+        rematches.mail_request(mailer, over, rematch, title, seats[1].user, host)
         mailer.rematch_ended(
             over,
             title,
@@ -193,6 +197,16 @@ def queue_every_kind(app, ids) -> list[Outbox]:
             None,
             host,
         )
+        mailer.queue(
+            "reply_answered",
+            host.email,
+            mailer.subject_for(game, title, N_("Your answer")),
+            {"name": host.name, "title": title,
+             "said": "Your yes is noted; it waits for the other players.",
+             "url": f"{mailer.links.base_url}/games/{game.id}"},
+            game,
+            host,
+        )  # fmt: skip
         ships = Game.get_by_id(ships_id)
         mover, offer = next(
             (s, o)

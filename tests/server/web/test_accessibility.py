@@ -18,8 +18,8 @@ from conftest import make_app, serving
 from moderation_helpers import make_moderator
 
 from server.db import db
-from server.models import Game, User
-from server.services import clubs, games
+from server.models import Game, Proposal, User
+from server.services import clubs, games, proposals, question_links
 
 ROOT = Path(__file__).resolve().parents[3]
 AXE = Path(os.environ.get("PBEM_AXE_JS", ROOT / ".cache" / "axe-core-4.14.1" / "axe.min.js"))
@@ -119,6 +119,16 @@ def test_no_page_has_a_serious_accessibility_violation(site):
             User.get(User.email == "mod@example.org")
         )[len(base) :]
         never_url = app.extensions["pbem_mailer"].links.never_invite_url("far@example.org")
+        # The page a question's mailed link shows (a proposal the host makes).
+        game = Game.get_by_id(game_id)
+        host = User.get_by_id(host_id)
+        mailer = app.extensions["pbem_mailer"]
+        proposals.propose(game_id, host, game.seq, "extend", {"hours": 2}, "A trip", mailer=mailer)
+        asked = User.get(User.email == "a1@example.org").id
+        proposal = Proposal.get(Proposal.game == game_id).id
+        answer_path = "/answer/" + question_links.token(
+            app.config["SECRET_KEY"], game_id, question_links.PROPOSAL, proposal, asked
+        )
     player = f"a{to_move}@example.org"
     pages = {
         None: [
@@ -138,6 +148,7 @@ def test_no_page_has_a_serious_accessibility_violation(site):
             erase_path,
             "/" + never_url.split("/", 3)[3],
             "/privacy",
+            answer_path,
         ],
         player: [
             "/",
