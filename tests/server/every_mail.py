@@ -202,7 +202,7 @@ def queue_every_kind(app, ids) -> list[Outbox]:
             host.email,
             mailer.subject_for(game, title, N_("Your answer")),
             {"name": host.name, "title": title,
-             "said": "Your yes is noted; it waits for the other players.",
+             "said": say(host.language, msg("Your yes is noted; it waits for the other players.")),
              "url": f"{mailer.links.base_url}/games/{game.id}"},
             game,
             host,
