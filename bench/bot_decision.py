@@ -55,8 +55,9 @@ def main() -> None:
         args.depth or table.depth,
     )
     for name, game in sorted(GAMES.items()):
+        players = min(max(args.players, game.min_players), game.max_players)
         spent = []
-        for state, seat in positions(game, args.players, args.seed, args.decisions):
+        for state, seat in positions(game, players, args.seed, args.decisions):
             started = time.process_time()
             bot.choose(game, state, seat, 1)
             spent.append((time.process_time() - started) * 1000)
