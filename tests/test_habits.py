@@ -1,7 +1,8 @@
-"""Issue 26, item 4: the project's habits, held by the test command: the
+"""The project's habits, held by the test command: the
 linter, the formatter and the type checker find nothing (their settings are
-in pyproject.toml), the guides build without a broken link, and migrations
-are numbered without gaps."""
+in pyproject.toml), the guides build without a broken link, migrations
+are numbered without gaps, the players' guides stay short and in players'
+words, and no tracker number stands in for a reason."""
 
 from __future__ import annotations
 
@@ -261,3 +262,41 @@ def test_the_column_check_knows_the_clock_columns():
     """The check above is only as good as its list: it must hold the names a
     players' guide once used."""
     assert {"Seat.mail_hold_since", "mail_hold_since", "clock_policy"} <= column_names()
+
+
+def test_no_tracker_numbers_in_code_tests_or_guides():
+    """A comment, docstring or guide says why in its own words: a number in
+    the issue tracker tells a reader nothing without the tracker at hand, and
+    the tracker's numbering may not outlive a move of the project.  The
+    history of what was done for which request is CHANGELOG.md's, which is
+    outside these folders and keeps its numbers."""
+    listed = subprocess.run(
+        [
+            "git",
+            "ls-files",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+            "server",
+            "engine",
+            "tests",
+            "docs",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    pattern = re.compile(r"\bissue\s+#?\d+", re.IGNORECASE)
+    found = []
+    for name in listed:
+        path = ROOT / name
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
+            continue  # compiled catalogs, images: no prose to read
+        found += [
+            f"{name}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}"
+            for m in pattern.finditer(text)
+        ]
+    assert not found, "say why instead of naming a tracker number:\n" + "\n".join(found)
