@@ -28,7 +28,7 @@ from server.services import bot_seats, leagues, rematches, reply_menu, takebacks
 from server.services.clock import deadlines, outage_guard, reach, stale_lobbies
 from server.services.move_news import next_turn, result
 from server.services.moves import MoveRejected, play
-from server.services.seat_views import seat_names, unseen_talk
+from server.services.seat_views import names_of, seat_names, seats_with_users, unseen_talk
 from server.services.state_store import forget_snapshot, load_state, rules
 
 log = logging.getLogger("pbem.scheduler")
@@ -337,6 +337,7 @@ def time_out(
                     mailer=mailer,
                     notify=False,
                     state=state,
+                    game=game,
                 )
             except IllegalMove as exc:  # would be an engine bug: keep the seat claimed
                 raise MoveRejected(f"default action refused: {exc}") from exc
@@ -416,12 +417,10 @@ def _after_timeout(
     now: dt.datetime,
     state=None,
 ) -> None:
-    names = seat_names(game)
     if seat.bot:  # not a timeout: the seat's bot played its turn
         CLAIM_ENDS.run(seat.id)
-        _next(game, mailer, now, names, state)
+        _next(game, mailer, now, seats_with_users(game), state)
         return
-    lines = [name_seats(text, names) for text in played]
     timeouts = seat.timeouts_in_row + 1
     # A withdrawn seat (removed or resigned) is expected to pass: no notices.
     becomes_absent = (
@@ -429,20 +428,25 @@ def _after_timeout(
     )
     seat.absent = seat.absent or becomes_absent
     TIMED_OUT[bool(seat.absent)].run(seat.id, timeouts)
+    # Read once, after the last change to a seat: the names, and the rows
+    # the next turn starts from.
+    seats = seats_with_users(game)
+    names = names_of(seats)
+    lines = [name_seats(text, names) for text in played]
     kind = rules(game)
     if not (seat.absent or seat.withdrawn) or becomes_absent:
         mailer.timeout(game, kind.title, seat, lines, seat.absent)
     if becomes_absent:
         for moderator in moderators(game):
             mailer.stalling(game, kind.title, moderator, names[seat.index], timeouts)
-    _next(game, mailer, now, names, state)
+    _next(game, mailer, now, seats, state)
 
 
-def _next(game: Game, mailer: Mailer, now: dt.datetime, names: list[str], state) -> None:
+def _next(game: Game, mailer: Mailer, now: dt.datetime, seats: list[Seat], state) -> None:
     if game.status == "finished":
         result(game, mailer)
     else:
-        next_turn(game, now, mailer, names, state)
+        next_turn(game, now, mailer, names_of(seats), state, seats=seats)
 
 
 def moderators(game: Game) -> list[User]:
