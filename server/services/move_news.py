@@ -31,15 +31,21 @@ SUMMARY_LINES = 40
 
 
 def next_turn(
-    game: Game, now: dt.datetime, mailer: Mailer, names: list[str] | None = None, state=None
+    game: Game,
+    now: dt.datetime,
+    mailer: Mailer,
+    names: list[str] | None = None,
+    state=None,
+    seats: list[Seat] | None = None,
 ) -> None:
     """Start the clock of the seat to move and tell its player (no one for
-    a bot's, an absent or a withdrawn seat).  ``names`` and ``state``: when
-    the caller has them."""
+    a bot's, an absent or a withdrawn seat).  ``names``, ``state`` and
+    ``seats`` (seats_with_users, read in this transaction after the last
+    change to a seat): when the caller has them."""
     # Every seat with its user in one statement: the one to move, and the names.
     if game.to_move is None:
         raise ValueError(f"game {game.id} has nobody to move")
-    seats = seats_with_users(game)
+    seats = seats if seats is not None else seats_with_users(game)
     seat = seats[game.to_move]
     deadlines.start_turn(game, seat, now)
     if seat.bot or seat.absent or seat.withdrawn:

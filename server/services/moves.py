@@ -71,16 +71,20 @@ def play(
     user_id: int | None = None,
     notify: bool = True,
     state=None,
+    game: Game | None = None,
 ) -> Played:
     """Apply one action.  ``notify=False``: the caller mails once for a chain
     of actions (a timeout that plays a seat's whole turn); ``state``: the
     state at ``expected_seq`` when the caller has it from the same
-    transaction (the previous move of such a chain), so it is not read again."""
+    transaction (the previous move of such a chain), so it is not read again;
+    ``game``: likewise the game row, read locked in the caller's transaction
+    (play changes it as it changes the row)."""
     if actor not in ACTORS:
         raise ValueError(f"unknown actor {actor!r}")
     now = now or utcnow()
     with db.atomic():
-        game = _check_turn(game_with_snapshot(game_id), seat, expected_seq, actor)
+        game = game if game is not None else game_with_snapshot(game_id)
+        game = _check_turn(game, seat, expected_seq, actor)
         kind = rules(game)
         state = state if state is not None else load_state(game)
         legal = find_legal(kind, state, seat, action)

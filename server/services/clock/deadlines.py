@@ -205,7 +205,11 @@ def lock(seat_id: int) -> Seat | None:
     be: the clock would stand still for good.  The seat comes first, then
     its mails, in every transaction that changes both, so none waits on
     another for ever."""
-    return locked(Seat.select().where(Seat.id == seat_id)).first()
+    return SEAT_LOCKED.first(seat_id)
+
+
+# Read by every timeout, reminder and delivery of a turn mail: built once.
+SEAT_LOCKED = Prepared(lambda seat_id: locked(Seat.select().where(Seat.id == seat_id).limit(1)))
 
 
 def locked(query):
@@ -218,11 +222,15 @@ def hold(seat_id: int, now: dt.datetime, since: dt.datetime | None = None) -> bo
     to be reachable; ``now`` when not given, never later); False when it
     already stands still."""
     since = now if since is None else min(since, now)
-    return (
-        Seat.update(mail_hold_since=since, claimed_until=None)
-        .where((Seat.id == seat_id) & Seat.mail_hold_since.is_null() & Seat.deadline.is_null(False))
-        .execute()
-    ) == 1
+    return HOLD.run(seat_id, since) == 1
+
+
+HOLD = Prepared(
+    lambda seat_id, since: Seat.update(mail_hold_since=since, claimed_until=None).where(
+        (Seat.id == seat_id) & Seat.mail_hold_since.is_null() & Seat.deadline.is_null(False)
+    ),
+    kinds=(int, dt.datetime),
+)
 
 
 def release(seat_id: int, now: dt.datetime) -> bool:

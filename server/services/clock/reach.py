@@ -65,12 +65,19 @@ def waiting(seat: Seat) -> Outbox | None:
     has not gone out."""
     if seat.turn_started_at is None or seat.user_id is None:
         return None
-    return (
+    return WAITING.first(seat.game_id, seat.turn_started_at, seat.user_id)
+
+
+# Asked at every timeout and reminder: its SQL is built once.
+WAITING = Prepared(
+    lambda game_id, turn_of, user_id: (
         Outbox.select(Outbox.id, Outbox.kind, Outbox.created_at)
-        .where(_holding(seat))
+        .where(_holding_of(game_id, turn_of, user_id))
         .order_by(Outbox.id)
-        .first()
-    )
+        .limit(1)
+    ),
+    kinds=(int, dt.datetime, int),
+)
 
 
 def hold_while_waiting(seat: Seat, now: dt.datetime) -> bool:
@@ -78,7 +85,12 @@ def hold_while_waiting(seat: Seat, now: dt.datetime) -> bool:
     gone out; True when it now stands still.  A waiting turn mail holds it
     from the turn's start: the player never knew of the turn.  Run in a
     transaction: the seat stays locked until it ends (deadlines.lock)."""
-    seat = deadlines.lock(seat.id) or seat
+    return hold_if_waiting(deadlines.lock(seat.id) or seat, now)
+
+
+def hold_if_waiting(seat: Seat, now: dt.datetime) -> bool:
+    """hold_while_waiting for a seat the caller read locked in this
+    transaction: as it is now, so it is not read again."""
     row = waiting(seat)
     if row is None:
         return False

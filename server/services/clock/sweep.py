@@ -19,17 +19,17 @@ from peewee import JOIN, PostgresqlDatabase
 
 from engine import IllegalMove
 from engine.interface import name_seats
-from server.db import db, locked
+from server.db import Prepared, db, locked
 from server.i18n import say
 from server.mail.compose import Mailer
 from server.mail.delivery import holder_running
-from server.models import Game, Seat, User, Vacation
+from server.models import Game, Seat, Snapshot, User, Vacation
 from server.services import bot_seats, leagues, rematches, reply_menu, takebacks
 from server.services.clock import deadlines, outage_guard, reach, stale_lobbies
 from server.services.move_news import next_turn, result
 from server.services.moves import MoveRejected, play
-from server.services.seat_views import seat_names, unseen_talk
-from server.services.state_store import load_state, rules
+from server.services.seat_views import names_of, seat_names, seats_with_users, unseen_talk
+from server.services.state_store import forget_snapshot, load_state, rules
 
 log = logging.getLogger("pbem.scheduler")
 MAX_CHAIN = 1000  # decisions one timeout may play for one seat's turn
@@ -227,13 +227,11 @@ def run_timeouts(
 ) -> int:
     seats = claim_due_seats(now, batch, until, bots_only, holder)
     for seat in seats:
-        if not_reached(settings, mailer, seat, now, report):
-            continue
         try:
-            played = time_out(settings, mailer, seat, now)
+            played = time_out(settings, mailer, seat, now, report)
         except MoveRejected as exc:  # a player's move got there first
             report.skipped.append(f"seat {seat.id}: {exc}")
-            Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
+            CLAIM_ENDS.run(seat.id)
             continue
         if played:
             report.timeouts += 1
@@ -242,9 +240,10 @@ def run_timeouts(
 
 
 def not_reached(
-    settings, mailer: Mailer, seat: Seat, now: dt.datetime, report: SweepReport
+    settings, mailer: Mailer, game: Game, seat: Seat, now: dt.datetime, report: SweepReport
 ) -> bool:
     """Nobody times out unreached or unwarned: True when the seat waits instead.
+    ``game`` and ``seat``: as they are now, both locked (time_out).
 
     While the turn mail (or a last call) of the turn has not gone out, the
     seat's clock stands still until it has (services/clock/reach.py), however long
@@ -253,22 +252,20 @@ def not_reached(
     (unless its player turned reminders off)."""
     if seat.bot or seat.absent or seat.withdrawn:
         return False
-    with db.atomic():
-        if reach.hold_while_waiting(seat, now):
-            report.skipped.append(f"seat {seat.id}: its turn mail or last call has not gone out")
-            return True
+    if reach.hold_if_waiting(seat, now):
+        report.skipped.append(f"seat {seat.id}: its turn mail or last call has not gone out")
+        return True
     if seat.reminded_at is not None or not seat.user.optional_mail:
         return False
-    report.last_calls += _last_call(settings, mailer, seat, now)
+    report.last_calls += _last_call(settings, mailer, game, seat, now)
     return True
 
 
-def _last_call(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
+def _last_call(settings, mailer: Mailer, game: Game, seat: Seat, now: dt.datetime) -> int:
     """Move the deadline LAST_CALL_HOURS on and queue the last call; the
     clock stands still until the sender delivered it, which is then the
     warning (services/deliveries.py)."""
     with db.atomic():
-        game = Game.get_by_id(seat.game_id)
         deadline = now + dt.timedelta(hours=max(settings["LAST_CALL_HOURS"], 0))
         won = (
             Seat.update(deadline=deadline, next_reminder_at=None, claimed_until=None)
@@ -292,18 +289,29 @@ def _last_call(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
         return 1
 
 
-def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
+def time_out(
+    settings, mailer: Mailer, seat: Seat, now: dt.datetime, report: SweepReport | None = None
+) -> int:
     """Play the default action for a timed-out seat (read with its user), or
-    its bot's moves, for its whole pending turn.  The chain carries the state
-    from one move to the next: a timeout costs about what a player's move costs."""
+    its bot's moves, for its whole pending turn, unless its player was not
+    reached or warned yet (not_reached).  The chain carries the state from
+    one move to the next: a timeout costs about what a player's move costs.
+    One transaction, with the game and the seat locked once, decides and acts."""
+    report = report if report is not None else SweepReport()
     with db.atomic():
-        # The game first, then the seat: the order a move locks them in.
-        game = locked(Game.select().where(Game.id == seat.game_id)).get()
+        # The game first, then the seat: the order a move locks them in.  Its
+        # snapshot comes along, so load_state reads nothing more.
+        game = LOCKED_GAME.first(seat.game_id)
+        if game is None:
+            raise Game.DoesNotExist(f"game {seat.game_id} of seat {seat.id}")
+        game.snap = getattr(game, "snap", None)
         fresh = still_due(seat, now)
         if fresh is None:
-            Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
+            CLAIM_ENDS.run(seat.id)
             return 0
         seat = fresh
+        if not_reached(settings, mailer, game, seat, now, report):
+            return 0
         actor = "bot" if seat.bot else "timeout"
         kind, state = rules(game), None
         played: list[str] = []
@@ -313,7 +321,9 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
             and not game.paused
             and game.to_move == seat.index
         ):
-            state = state if state is not None else load_state(game)
+            if state is None:
+                state = load_state(game)
+                forget_snapshot(game)  # out of date after the first move
             action = _bot_or_default(game, kind, state, seat)
             played.append(kind.label(state, action))
             try:
@@ -327,6 +337,7 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
                     mailer=mailer,
                     notify=False,
                     state=state,
+                    game=game,
                 )
             except IllegalMove as exc:  # would be an engine bug: keep the seat claimed
                 raise MoveRejected(f"default action refused: {exc}") from exc
@@ -339,8 +350,32 @@ def time_out(settings, mailer: Mailer, seat: Seat, now: dt.datetime) -> int:
                 game.prompt = kind.prompt(state)[:250]  # as play() stored it
             _after_timeout(settings, mailer, game, seat, played, now, state)
         else:
-            Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
+            CLAIM_ENDS.run(seat.id)
     return len(played)
+
+
+# Read and written once a timeout: their SQL is built once (server/db.py).
+LOCKED_GAME = Prepared(
+    lambda game_id: locked(
+        Game.select(Game, Snapshot)
+        .join(Snapshot, JOIN.LEFT_OUTER, on=(Snapshot.game == Game.id), attr="snap")
+        .where(Game.id == game_id)
+        .limit(1),
+        of=Game,
+    )
+)
+CLAIM_ENDS = Prepared(lambda seat_id: Seat.update(claimed_until=None).where(Seat.id == seat_id))
+
+
+def _timed_out(absent: bool) -> Prepared:
+    return Prepared(
+        lambda seat_id, timeouts: Seat.update(
+            timeouts_in_row=timeouts, absent=absent, claimed_until=None
+        ).where(Seat.id == seat_id)
+    )
+
+
+TIMED_OUT = {absent: _timed_out(absent) for absent in (False, True)}
 
 
 def still_due(claimed: Seat, now: dt.datetime) -> Seat | None:
@@ -382,35 +417,36 @@ def _after_timeout(
     now: dt.datetime,
     state=None,
 ) -> None:
-    names = seat_names(game)
     if seat.bot:  # not a timeout: the seat's bot played its turn
-        Seat.update(claimed_until=None).where(Seat.id == seat.id).execute()
-        _next(game, mailer, now, names, state)
+        CLAIM_ENDS.run(seat.id)
+        _next(game, mailer, now, seats_with_users(game), state)
         return
-    lines = [name_seats(text, names) for text in played]
     timeouts = seat.timeouts_in_row + 1
     # A withdrawn seat (removed or resigned) is expected to pass: no notices.
     becomes_absent = (
         not seat.absent and not seat.withdrawn and timeouts >= settings["ABSENT_AFTER_TIMEOUTS"]
     )
     seat.absent = seat.absent or becomes_absent
-    Seat.update(timeouts_in_row=timeouts, absent=seat.absent, claimed_until=None).where(
-        Seat.id == seat.id
-    ).execute()
+    TIMED_OUT[bool(seat.absent)].run(seat.id, timeouts)
+    # Read once, after the last change to a seat: the names, and the rows
+    # the next turn starts from.
+    seats = seats_with_users(game)
+    names = names_of(seats)
+    lines = [name_seats(text, names) for text in played]
     kind = rules(game)
     if not (seat.absent or seat.withdrawn) or becomes_absent:
         mailer.timeout(game, kind.title, seat, lines, seat.absent)
     if becomes_absent:
         for moderator in moderators(game):
             mailer.stalling(game, kind.title, moderator, names[seat.index], timeouts)
-    _next(game, mailer, now, names, state)
+    _next(game, mailer, now, seats, state)
 
 
-def _next(game: Game, mailer: Mailer, now: dt.datetime, names: list[str], state) -> None:
+def _next(game: Game, mailer: Mailer, now: dt.datetime, seats: list[Seat], state) -> None:
     if game.status == "finished":
         result(game, mailer)
     else:
-        next_turn(game, now, mailer, names, state)
+        next_turn(game, now, mailer, names_of(seats), state, seats=seats)
 
 
 def moderators(game: Game) -> list[User]:
@@ -451,7 +487,7 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
         seat = deadlines.locked(Seat.select(Seat, User).join(User).where(Seat.id == seat_id)).get()
         if seat.next_reminder_at != was_due:
             return 0
-        if not seat.absent and reach.hold_while_waiting(seat, now):
+        if not seat.absent and reach.hold_if_waiting(seat, now):
             return 0
         game = Game.get_by_id(seat.game_id)
         following = deadlines.next_reminder_after(game, seat, now)
