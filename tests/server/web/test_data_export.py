@@ -99,7 +99,9 @@ def test_the_archive_holds_the_accounts_data(app):
     assert [t["name"] for t in read("api_tokens.json")] == ["my script"]
     assert len(read("sessions.json")) == 1
     mbox = zipped.read("mail.mbox")
-    assert b"build 3" in mbox and b"Subject: The game has started: Game g" in mbox
+    # The game's mails share its thread's subject; the news is their first line.
+    assert b"build 3" in mbox and f"Subject: [pbem] Game g (#{game.id})".encode() in mbox
+    assert b"The game has started" in mbox
     assert mbox.startswith(b"From ") and b"\nFrom g1@example.org " in mbox
     everything = b"".join(zipped.read(name) for name in FILES)
     secret = in_db(app, lambda: User.get_by_id(user_id))
