@@ -373,6 +373,12 @@ class Invitation(BaseModel):
     game = ForeignKeyField(Game, backref="invitations", on_delete="CASCADE")
     email = CharField()
     created_at = DateTimeField(default=utcnow)
+    # Held back by the address's daily limit: not mailed when made, but in
+    # one mail for the address with every other one held for it, at
+    # ``held_until`` (services/held_invitations.py).  ``held_settled_at``:
+    # when that mail was written, or the invitation dropped from it.
+    held_until = DateTimeField(null=True)
+    held_settled_at = DateTimeField(null=True)
 
 
 class Event(BaseModel):
