@@ -9,7 +9,8 @@ database, so the counts hold across web workers, schedulers and machines.
 ``Mailer.queue`` (compose.py) applies the per-recipient limits to every
 mail of these kinds, whoever queues it; the services that act for a user
 (games.invite, table_talk.post) check theirs first and refuse with a
-message, so that nothing is half done.
+message, so that nothing is half done; an invitation over its address's
+limit is held instead (services/held_invitations.py).
 """
 
 from __future__ import annotations
