@@ -86,39 +86,53 @@ def send_due(settings, mailer: Mailer, now: dt.datetime | None = None) -> int:
 
 
 def _send_one(settings, mailer: Mailer, address: str, now: dt.datetime) -> int:
+    """1 when the address's mail was written; every invitation due for it
+    is settled (mailed or dropped) in the same transaction, or none is."""
     with db.atomic() as transaction:
         # The lock invitations to this address count under: one writer at a time.
         limits.serialize(address)
-        rows = list(
-            waiting(address)
-            .select(Invitation, Game)
-            .join(Game, on=(Invitation.game == Game.id))
-            .where(Invitation.held_until <= now)
-            .order_by(Invitation.created_at)
-        )
+        rows = _due_for(address, now)
         if not rows:
             return 0  # another scheduler wrote it
         live = [row for row in rows if row.game.status == "open"]
-        if live and not limits.never_invite(address):
-            if not limits.allows(settings, "invite_held", address, stranger=True):
-                # Another invitation took the room (one the address agreed to
-                # still counts): the held ones wait for the next.
-                later = limits.room_at(settings, address, now)
-                Invitation.update(held_until=later).where(
-                    Invitation.id.in_([row.id for row in rows])
-                ).execute()
-                return 0
-        ids = [row.id for row in rows]
-        claimed = (
-            Invitation.update(held_settled_at=now)
-            .where(Invitation.id.in_(ids) & Invitation.held_settled_at.is_null())
-            .execute()
-        )
-        if claimed != len(ids):
+        wanted = bool(live) and not limits.never_invite(address)
+        if wanted and not limits.allows(settings, "invite_held", address, stranger=True):
+            # Another invitation took the room (one the address agreed to
+            # still counts): the held ones wait for the next.
+            later = limits.room_at(settings, address, now)
+            Invitation.update(held_until=later).where(
+                Invitation.id.in_([row.id for row in rows])
+            ).execute()
+            return 0
+        if not _claim(rows, now):
             transaction.rollback()  # somebody else's claim won
             return 0
-        if not live or limits.never_invite(address):
-            return 0
-        hosts = {u.id: u for u in User.select().where(User.id.in_([r.game.host_id for r in live]))}
-        listed = [(row.game, get_game(row.game.kind).title, hosts[row.game.host_id]) for row in live]
-        return 1 if mailer.held_invitations(address, listed) is not None else 0
+        return 1 if wanted and _mail(mailer, address, live) is not None else 0
+
+
+def _due_for(address: str, now: dt.datetime) -> list[Invitation]:
+    return list(
+        waiting(address)
+        .select(Invitation, Game)
+        .join(Game, on=(Invitation.game == Game.id))
+        .where(Invitation.held_until <= now)
+        .order_by(Invitation.created_at)
+    )
+
+
+def _claim(rows: list[Invitation], now: dt.datetime) -> bool:
+    """Settle the rows, if nobody settled one of them first (compare and set)."""
+    ids = [row.id for row in rows]
+    claimed = (
+        Invitation.update(held_settled_at=now)
+        .where(Invitation.id.in_(ids) & Invitation.held_settled_at.is_null())
+        .execute()
+    )
+    return claimed == len(ids)
+
+
+def _mail(mailer: Mailer, address: str, live: list[Invitation]):
+    host_ids = {row.game.host_id for row in live}
+    hosts = {u.id: u for u in User.select().where(User.id.in_(list(host_ids)))}
+    listed = [(row.game, get_game(row.game.kind).title, hosts[row.game.host_id]) for row in live]
+    return mailer.held_invitations(address, listed)

@@ -258,9 +258,7 @@ def held_lines(game: Game) -> list[str]:
             "Yours is not lost: it goes in one mail with any others held for that address "
             "on %(when)s, unless the game has started by then.",
             address=row.email,
-            when=seat_views.deadline_text(
-                row.held_until, current_user.timezone, page_language()
-            ),
+            when=seat_views.deadline_text(row.held_until, current_user.timezone, page_language()),
         )
         for row in held_invitations.held_in(game)
     ]

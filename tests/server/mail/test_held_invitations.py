@@ -12,7 +12,7 @@ import threading
 
 from babel.dates import format_date, format_time
 from clock_helpers import user
-from test_mail_limits import in_db, invite, invitations_to, open_lobby
+from test_mail_limits import in_db, invitations_to, invite, open_lobby
 
 from server.db import db
 from server.mail import limits
@@ -74,9 +74,11 @@ def test_a_second_hosts_invitation_is_held_said_on_the_page_and_mailed_a_day_lat
     two, second = open_lobby(app, "two@example.org", "Tove", game_name="Second table")
     in_db(
         app,
-        lambda: User.update(language="nl", timezone="Asia/Tokyo")
-        .where(User.email == "two@example.org")
-        .execute(),
+        lambda: (
+            User.update(language="nl", timezone="Asia/Tokyo")
+            .where(User.email == "two@example.org")
+            .execute()
+        ),
     )
     assert invite(one, first, [STRANGER]).status_code == 200
     page = invite(two, second, [STRANGER])
@@ -128,7 +130,9 @@ def test_one_mail_lists_every_open_held_game_and_drops_a_started_one(app):
     a_day_later(app)
     assert run_job(app) == 1
     (mail,) = held_mails(app)
-    links = [mailer.links.join_url(in_db(app, lambda g=g: games.Game.get_by_id(g))) for _, g in lobbies]
+    links = [
+        mailer.links.join_url(in_db(app, lambda g=g: games.Game.get_by_id(g))) for _, g in lobbies
+    ]
     assert links[0] not in mail.body_text
     assert links[1] in mail.body_text and links[2] in mail.body_text
     assert in_db(app, lambda: held_invitations.waiting(STRANGER).count()) == 0
@@ -178,13 +182,20 @@ def test_a_held_mail_waits_again_when_another_invitation_took_the_room(app):
     a_day_later(app)
     # Meanwhile a mail of the limit's kinds went to the address (as an
     # invitation from a host it agreed to hear from does).
-    in_db(app, lambda: app.extensions["pbem_mailer"].invitation(
-        games.Game.get_by_id(a_game), "Puerto Rico", a_host, "other@example.org"
-    ))
     in_db(
         app,
-        lambda: Outbox.update(to_addr=STRANGER).where(Outbox.to_addr == "other@example.org").execute(),
+        lambda: app.extensions["pbem_mailer"].invitation(
+            games.Game.get_by_id(a_game), "Puerto Rico", a_host, "other@example.org"
+        ),
+    )
+    in_db(
+        app,
+        lambda: (
+            Outbox.update(to_addr=STRANGER).where(Outbox.to_addr == "other@example.org").execute()
+        ),
     )
     assert run_job(app) == 0
     (waiting,) = in_db(app, lambda: list(held_invitations.waiting(STRANGER)))
-    assert waiting.held_until > dt.datetime.now(dt.UTC).replace(tzinfo=None) + dt.timedelta(hours=23)
+    assert waiting.held_until > dt.datetime.now(dt.UTC).replace(tzinfo=None) + dt.timedelta(
+        hours=23
+    )
