@@ -17,6 +17,7 @@ from test_mail_limits import in_db, invitations_to, invite, open_lobby
 from server.db import db
 from server.mail import limits
 from server.models import Invitation, NeverInvite, Outbox, User
+from server.processes.scheduler import Scheduler
 from server.services import games, held_invitations
 from server.services.clock.deadlines import zone
 
@@ -50,8 +51,11 @@ def a_day_later(app) -> None:
 
 
 def run_job(app) -> int:
-    mailer = app.extensions["pbem_mailer"]
-    return in_db(app, lambda: held_invitations.send_due(app.config, mailer))
+    """The scheduler's own job (its sweep runs it): the mails it wrote."""
+    work = Scheduler(app.config, db.obj)
+    before = len(held_mails(app))
+    in_db(app, work.held_invitations)
+    return len(held_mails(app)) - before
 
 
 def service_lobby(app, host_email: str, name: str) -> tuple[User, int]:
@@ -199,3 +203,22 @@ def test_a_held_mail_waits_again_when_another_invitation_took_the_room(app):
     assert waiting.held_until > dt.datetime.now(dt.UTC).replace(tzinfo=None) + dt.timedelta(
         hours=23
     )
+
+
+def test_a_held_invitation_counts_against_the_inviters_own_limit(app):
+    a_host, a_game = service_lobby(app, "a@example.org", "A")
+    b_host, b_game = service_lobby(app, "b@example.org", "B")
+    app.config["INVITES_PER_USER_PER_DAY"] = 1
+    invite_by(app, a_host, a_game, [STRANGER])
+    assert invite_by(app, b_host, b_game, [STRANGER]).held == [STRANGER]
+    mailer = app.extensions["pbem_mailer"]
+
+    def one_more():
+        try:
+            games.invite_all(b_game, b_host, ["friend@example.org"], mailer)
+        except games.TooManyInvitations as refused:
+            return str(refused.args[0])
+        return "sent"
+
+    assert "you have 0 left" in in_db(app, one_more)
+    assert invitations_to(app, "friend@example.org") == []
