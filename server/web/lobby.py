@@ -238,7 +238,9 @@ def render_lobby(game: Game, token: str):
         is_host=is_host,
         seated=seated,
         join_url=mailer().links.join_url(game) if is_host else "",
-        invited=[i for i in game.invitations if i.held_until is None] if is_host else [],
+        invited=[i for i in game.invitations if i.held_until is None or i.held_settled_at]
+        if is_host
+        else [],
         held=held_lines(game) if is_host else [],
         form=EmptyForm(),
         invite_form=InviteForm(),
