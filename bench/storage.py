@@ -1,5 +1,5 @@
 """Bytes a finished game takes on PostgreSQL, per table, before and after
-the retention window (services/retention.py, issue 41).
+the retention window (services/retention.py).
 
 Plays one 4-player Puerto Rico game to the end through the services
 (random legal moves as players, the turn mails written by the moves and

@@ -369,6 +369,9 @@ PBEM_BIND: str = "127.0.0.1:8000"
 PBEM_WORKERS: int = 0
 PBEM_THREADS: int = 16
 PBEM_FORWARDED_ALLOW_IPS: str = "127.0.0.1"
+# scripts/serve.sh: 1 skips building the compiled engine (it builds when a C
+# compiler and Python's headers are there; a failed build runs pure Python).
+PBEM_NO_COMPILE: int = 0
 # The folder where every process of a machine writes its metrics (read by
 # prometheus_client itself); empty: `pbem web` makes a new temporary one.
 PROMETHEUS_MULTIPROC_DIR: str = ""

@@ -15,13 +15,12 @@ server.
 
 from importlib import import_module
 from importlib.metadata import entry_points
-from pathlib import Path
 
 from engine.build_check import guard
 
 # Before any engine module is imported: a compiled build that does not match
 # its source is passed over for the source (engine/build_check.py).
-COMPILED = guard(Path(__file__).parent)
+COMPILED = guard(__file__)
 
 from engine.interface import (  # noqa: E402 - after the build check, on purpose
     Action,

@@ -95,9 +95,11 @@ class SourceFirst(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source)
 
 
-def guard(engine_dir: Path) -> bool:
-    """Called by ``engine/__init__.py``: True when a build is present and
-    used; with a stale one, warn and import the source instead."""
+def guard(package_file: str) -> bool:
+    """Called by ``engine/__init__.py`` with its ``__file__``: True when a
+    build is present and used; with a stale one, warn and import the source
+    instead."""
+    engine_dir = Path(package_file).parent
     reason = mismatch(engine_dir)
     if not reason:
         return bool(compiled_modules(engine_dir))

@@ -1,4 +1,4 @@
-"""Replies held until their sender's own address confirms them (issue 24)."""
+"""Replies held until their sender's own address confirms them."""
 
 from peewee import DateTimeField, ForeignKeyField, IntegerField, Model, TextField
 

@@ -1,4 +1,4 @@
-"""Mail you can trust (issue 24): an outbox row knows the turn it tells its
+"""Mail you can trust: an outbox row knows the turn it tells its
 player about and whether the seat's clock waits for it, and on whose behalf
 it goes out; what one address got lately is counted by an index."""
 

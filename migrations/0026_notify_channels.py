@@ -1,4 +1,4 @@
-"""Chat and push notifications beside mail (issue 29): a player's own
+"""Chat and push notifications beside mail: a player's own
 channels and a game's table channel; an outbox row may go to a channel
 instead of an address, and a seat may let the table channel replace its turn
 mails."""

@@ -1,4 +1,4 @@
-"""Clubs (issue 40): a club with its members, their requests to join and
+"""Clubs: a club with its members, their requests to join and
 the record of who joined, left or was removed; a game may be made for a club."""
 
 from peewee import (

@@ -1,4 +1,4 @@
-"""Addresses that asked never to be invited here again (issue 38): only a
+"""Addresses that asked never to be invited here again: only a
 hash of the address is kept, so the list names nobody."""
 
 from peewee import CharField, DateTimeField, Model

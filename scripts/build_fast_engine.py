@@ -1,4 +1,4 @@
-"""An optional compiled build of the Puerto Rico engine (mypyc), issue 31.
+"""An optional compiled build of the Puerto Rico engine (mypyc).
 
 The engine stays Python source and the source is what runs by default and
 what the tests run.  This compiles the same source with mypyc (it ships

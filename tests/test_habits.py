@@ -1,7 +1,8 @@
-"""Issue 26, item 4: the project's habits, held by the test command: the
+"""The project's habits, held by the test command: the
 linter, the formatter and the type checker find nothing (their settings are
-in pyproject.toml), the guides build without a broken link, and migrations
-are numbered without gaps."""
+in pyproject.toml), the guides build without a broken link, migrations
+are numbered without gaps, the players' guides stay short and in players'
+words, and no tracker number stands in for a reason."""
 
 from __future__ import annotations
 
@@ -196,3 +197,106 @@ def test_the_circle_finder_finds_a_circle():
     they would see one."""
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def players_pages() -> dict[str, str]:
+    """Each page of docs/players/ as the reader sees its prose: rendered by
+    the same Markdown the guides use, code blocks left out (commands and
+    examples are not reading), tags stripped."""
+    import html
+
+    import markdown
+
+    pages = {}
+    for page in sorted((ROOT / "docs" / "players").glob("*.md")):
+        rendered = markdown.markdown(page.read_text(encoding="utf-8"), extensions=["tables"])
+        prose = re.sub(r"<pre>.*?</pre>", " ", rendered, flags=re.S)
+        pages[page.name] = html.unescape(re.sub(r"<[^>]+>", " ", prose))
+    return pages
+
+
+def column_names() -> set[str]:
+    """Every column of server.models as code names it: `Model.field`, and each
+    field and column name with an underscore (a one-word column such as
+    `status` or `name` is also a plain English word, so it cannot be told
+    apart from prose)."""
+    import peewee
+
+    from server import models
+
+    names: set[str] = set()
+    for model in vars(models).values():
+        if (
+            isinstance(model, type)
+            and issubclass(model, peewee.Model)
+            and model is not peewee.Model
+        ):
+            for name, field in model._meta.fields.items():
+                names.add(f"{model.__name__}.{name}")
+                names.update(n for n in (name, field.column_name) if "_" in n)
+    return names
+
+
+def test_players_pages_are_short_enough_to_read_through():
+    """A player opens a guide to learn one thing; past about 800 words of
+    prose a page is a reference nobody reads.  Longer matters belong on a
+    page of their own, technical ones in the contributors' guide."""
+    too_long = {name: n for name, text in players_pages().items() if (n := len(text.split())) > 800}
+    assert not too_long, f"players' pages over 800 words (outside code blocks): {too_long}"
+
+
+def test_players_pages_name_no_database_column():
+    """Players' guides speak players' words: a column name (Seat.mail_hold_since,
+    clock_policy) tells a player nothing and goes stale when the schema
+    changes.  How the server does it goes to docs/contributors/."""
+    columns = column_names()
+    found = {}
+    for name, text in players_pages().items():
+        words = set(re.findall(r"\b[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+\b", text))
+        if hits := sorted(words & columns):
+            found[name] = hits
+    assert not found, f"players' pages name database columns: {found}"
+
+
+def test_the_column_check_knows_the_clock_columns():
+    """The check above is only as good as its list: it must hold the names a
+    players' guide once used."""
+    assert {"Seat.mail_hold_since", "mail_hold_since", "clock_policy"} <= column_names()
+
+
+def test_no_tracker_numbers_in_code_tests_or_guides():
+    """A comment, docstring or guide says why in its own words: a number in
+    the issue tracker tells a reader nothing without the tracker at hand, and
+    the tracker's numbering may not outlive a move of the project.  The
+    history of what was done for which request is CHANGELOG.md's, which is
+    outside these folders and keeps its numbers."""
+    listed = subprocess.run(
+        [
+            "git",
+            "ls-files",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+            "server",
+            "engine",
+            "tests",
+            "docs",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    pattern = re.compile(r"\bissue\s+#?\d+", re.IGNORECASE)
+    found = []
+    for name in listed:
+        path = ROOT / name
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
+            continue  # compiled catalogs, images: no prose to read
+        found += [
+            f"{name}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}"
+            for m in pattern.finditer(text)
+        ]
+    assert not found, "say why instead of naming a tracker number:\n" + "\n".join(found)

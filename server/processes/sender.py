@@ -48,6 +48,9 @@ class Sender:
     """The mail rounds; with ``with_notices`` (a single loop, as tests and
     benches drive it) each round sends the notices after the mails."""
 
+    what = "sender"  # names the loop in its log lines
+    database_error_level = logging.ERROR
+
     def __init__(self, settings, database, with_notices: bool = True):
         self.settings, self.database = settings, database
         self.with_notices = with_notices
@@ -93,9 +96,10 @@ class Sender:
                 self.settings["SENDER_ERROR_BACKOFF_MAX"],
             )
             if isinstance(exc, DATABASE_ERRORS):  # one line, not a traceback a round
-                log.error(
-                    "sender: round failed (%d in a row), database error: %s: %s; "
-                    "next try in %.1f s",
+                log.log(
+                    self.database_error_level,
+                    "%s: round failed (%d in a row), database error: %s: %s; next try in %.1f s",
+                    self.what,
                     self.errors,
                     exc.__class__.__name__,
                     first_line(exc),
@@ -103,7 +107,10 @@ class Sender:
                 )
             else:
                 log.exception(
-                    "sender: round failed (%d in a row); next try in %.1f s", self.errors, wait
+                    "%s: round failed (%d in a row); next try in %.1f s",
+                    self.what,
+                    self.errors,
+                    wait,
                 )
             drop_connection(self.database, log)
             self.session.close()  # whatever state it was left in
@@ -122,6 +129,11 @@ class Sender:
 class NoticeSender(Sender):
     """The notices' rounds, on a thread beside the mails' (their own
     database connection: peewee's are per thread)."""
+
+    what = "sender (notices)"
+    # The mail loop reports the same database outage once a failure; a
+    # second line a failure from this thread would only double the noise.
+    database_error_level = logging.DEBUG
 
     def __init__(self, settings, database):
         super().__init__(settings, database, with_notices=False)

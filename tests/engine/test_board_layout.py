@@ -1,4 +1,4 @@
-"""Issue 27: the board as layout data (engine/layout.py) that the server
+"""The board as layout data (engine/layout.py) that the server
 makes into HTML.  Drawn from the view alone: the viewer's panel first,
 other players' victory points hidden, one filled mark per colonist at work,
 every tile with words; plain JSON, so the engine stays pure."""

@@ -1,4 +1,4 @@
-"""Issue 31: Puerto Rico's board sections are made once per content
+"""Puerto Rico's board sections are made once per content
 (engine/puerto_rico/view.py keeps them by the view data they read).  What a
 seat reads must be what a fresh board says: the same words, the same
 values, its own victory points only."""

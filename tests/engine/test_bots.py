@@ -1,4 +1,4 @@
-"""Issue 18, item 2: bots in engine/, pure and seeded, for both games.
+"""Bots in engine/, pure and seeded, for both games.
 
 Every bot plays only legal moves, the same state and seed give the same
 move, a bot never changes the state it is handed, its imagined futures
@@ -89,7 +89,7 @@ def test_an_imagined_future_shows_nothing_new_and_changes_what_is_hidden(game_na
 
 @pytest.mark.parametrize("game_name", OWN_GAMES)
 def test_the_steady_bot_beats_random_players(game_name):
-    """Issue 18's goal is 90 % of 4-player games (bench/bots.py); here a
+    """The steady bot's goal is 90 % of 4-player games (bench/bots.py); here a
     small sample of 3-player games: at least 10 of 12 (a fair share is 4),
     where a random bot in the same seats wins far fewer."""
 

@@ -1,5 +1,5 @@
 """The optional compiled engine plays the same games as the source, move for
-move (issue 31, item 3).
+move.
 
 scripts/build_fast_engine.py compiles the Puerto Rico engine with mypyc
 into a copy of the tree here, never into the checkout, so the rest of a run

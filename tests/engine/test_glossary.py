@@ -1,4 +1,4 @@
-"""Issue 43, item 3: one engine term, one word per language.  Each game
+"""One engine term, one word per language.  Each game
 keeps a glossary beside its catalogs (engine/<game>/translations/
 glossary.json); every text of its catalog (buttons, board, log lines, the
 texts mails carry) that names a term in English must say it with the

@@ -1,5 +1,5 @@
 """The same games, move for move, before and after the engine got faster
-(issue 18, item 1).
+(speed must not change a single move).
 
 A fixed set of seeded games with uniformly random legal moves, both games,
 every player count and Puerto Rico's building sets, is fingerprinted: every

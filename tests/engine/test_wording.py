@@ -1,4 +1,4 @@
-"""Issue 16: texts read like English: not "a indigo tile", "1 cards",
+"""Texts read like English: not "a indigo tile", "1 cards",
 "1 more hours" or "draws 1 one-time cards".  Every event text, choice label
 and board line of seeded random games of both games is checked."""
 

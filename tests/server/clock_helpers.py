@@ -66,7 +66,7 @@ def run_sweep(app, now: dt.datetime, deliver: bool = True):
     """One sweep at ``now``.  ``deliver``: first the sender drains the outbox
     (at the real time), as it does beside a running scheduler: a seat whose
     turn mail never went out is not timed out, and a reminder warns only
-    once delivered (issue 24).  The sender drains in batches (SENDER_BATCH)
+    once delivered.  The sender drains in batches (SENDER_BATCH)
     until nothing is due, as a running sender does."""
     with app.app_context(), db.connection_context():
         while deliver and deliveries.deliver(app.config)["sent"]:

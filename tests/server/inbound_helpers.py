@@ -1,4 +1,4 @@
-"""Helpers for the inbound mail tests (issue 24): games made through the
+"""Helpers for the inbound mail tests: games made through the
 services in a blink (no pages, no password hashing), and replies to their
 turn mails written by reply_helpers.write_reply, as the reply tests write
 them."""

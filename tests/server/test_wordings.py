@@ -1,4 +1,4 @@
-"""Issue 43, item 2: one thing, one name, in the reader's words.  A bot's
+"""One thing, one name, in the reader's words.  A bot's
 name inside a log line as in its mark, the Aqueduct's text with the
 building list's names, a rank that is no seat, signed numbers in the
 reader's language, a seat handed over said plainly (and to its old player

@@ -1,6 +1,6 @@
 """A Puerto Rico state read back from JSON (the server's snapshots) offers
 the same moves as the live one, the Guest house's follow-up included: before
-issue 27's fix a game whose snapshot fell on that follow-up had no legal
+the fix a game whose snapshot fell on that follow-up had no legal
 move at all."""
 
 from __future__ import annotations

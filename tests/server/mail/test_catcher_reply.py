@@ -1,4 +1,4 @@
-"""The built-in catcher's Reply form (issue 14): on the embedded default a
+"""The built-in catcher's Reply form: on the embedded default a
 caught turn mail can be answered from /dev/mail, as a real SMTP mail to the
 reply receiver, so a game plays by replies without any mail client."""
 

@@ -1,4 +1,4 @@
-"""The IMAP poller (issue 14) against a real IMAP server: Debian's dovecot,
+"""The IMAP poller against a real IMAP server: Debian's dovecot,
 run by the test from a configuration in a temporary folder."""
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def test_the_poller_command_polls_once(sqlite_url, smtp, tmp_path, imap):
     )
     assert done.returncode == 0, done.stderr
     assert "'handled': 1" in done.stderr  # the log line (processes/logs.py)
-    # A forged address: kept, neither acted on nor answered (issue 24).
+    # A forged address: kept, neither acted on nor answered.
     (row,) = inbound(app)
     assert row.status == "ignored" and "not one the server gave out" in row.outcome
 

@@ -1,4 +1,4 @@
-"""Issue 24, item 1: no reply lost, none played twice.
+"""No reply lost, none played twice.
 
 The real receiver (``python -m server.processes.receiver``) and the real IMAP
 poller (against a real dovecot) are stopped at every step of handling a

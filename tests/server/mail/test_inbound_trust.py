@@ -1,4 +1,4 @@
-"""Issue 24, item 3: what an incoming mail may change.
+"""What an incoming mail may change.
 
 A seat that left the game (resigned or removed, away long enough to pass on
 its own, handed to a bot) or that was given to another player takes no move

@@ -1,4 +1,4 @@
-"""Mail you can trust (issue 24): a reply acts at once only when it is
+"""Mail you can trust: a reply acts at once only when it is
 authenticated for its From: address, by an aligned DKIM signature checked
 here (keys and DMARC records served by a real DNS server on loopback) or by
 the Authentication-Results of the operator's own mail server.  Anything else

@@ -1,4 +1,4 @@
-"""Issue 16: the turn mail carries the board as the seat sees it: compact
+"""The turn mail carries the board as the seat sees it: compact
 HTML tables (mail clients show no inline SVG) and the same rows in the
 plain-text part, which stands on its own without the HTML."""
 

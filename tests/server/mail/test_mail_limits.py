@@ -1,4 +1,4 @@
-"""Issue 24, "Mail you can trust", item 4: no mail on an attacker's behalf.
+"""Mail you can trust: no mail on an attacker's behalf.
 
 Measured before: 12 invitation posts of 20 addresses sent 240 invitations
 carrying the attacker's text (game name), table talk likewise, and 20
@@ -142,7 +142,7 @@ def test_mail_to_an_unconfirmed_address_carries_no_user_text_and_only_the_join_l
         assert "spam" not in part and "evil" not in part and "Cheap" not in part
     assert str(mail["Subject"]) == "[pbem] An invitation to a game of Puerto Rico"
     join = re.search(r"http://localhost/j/\S+", text).group(0)
-    # Besides the join link, only the mail's own "never invite me here" (issue 38).
+    # Besides the join link, only the mail's own "never invite me here".
     never = re.search(r"http://localhost/mail/never-invite/\S+", text).group(0)
     assert re.findall(r"https?://\S+", text) == [join, never]
     assert re.findall(r'href="([^"]+)"', html) == [join, never]

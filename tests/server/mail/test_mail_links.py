@@ -1,4 +1,4 @@
-"""Issue 43, item 1: links that survive every mail client.  Every kind of
+"""Links that survive every mail client.  Every kind of
 mail, in each language, has its links taken out the way common clients
 find them in text (a URL runs until whitespace or '>', as linkify and mail
 readers do; a URL meant to stand in a sentence is put in <angle brackets>);

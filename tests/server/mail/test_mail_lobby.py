@@ -1,4 +1,4 @@
-"""The online server's lobby commands by mail (issue 14): /join N, /option
+"""The online server's lobby commands by mail: /join N, /option
 VALUE, /start, answering the invitation and the lobby's own mails."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def test_join_option_and_start_by_mail(rapp, smtp, send_mail, receiver):
 
 
 def test_leave_by_mail_and_the_host_hears_of_it(rapp, smtp, send_mail, receiver):
-    """Issue 28: /leave gives the seat up; the host is told, as of a /join."""
+    """/leave gives the seat up; the host is told, as of a /join."""
     seen = {}
     game_id = open_game(rapp, smtp, send_mail, seen)
     (invitation,) = fresh(smtp, send_mail, rapp, "guest@example.org", seen)

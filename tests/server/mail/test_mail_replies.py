@@ -1,4 +1,4 @@
-"""Moves by mail reply (issue 14): the turn mail lists the choices, numbered,
+"""Moves by mail reply: the turn mail lists the choices, numbered,
 with a signed Reply-To; a reply with a number, words or "pass" plays it,
 through the real receiver over SMTP, and every reply gets an answer."""
 
@@ -216,7 +216,7 @@ def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, ca
     assert without_outbox(db_state(rapp, duo.game_id)) == without_outbox(before)
     row = inbound(rapp)[-1]
     if case == "stranger":
-        # A sender without an account gets no mail at all (issue 24), even
+        # A sender without an account gets no mail at all, even
         # an authenticated one: nobody may make the site mail an address.
         assert row.status == "ignored" and "no confirmed account" in row.outcome
         duo.send_mail(rapp)
@@ -314,7 +314,7 @@ def test_site_moderators_read_every_inbound_mail_and_what_became_of_it(duo, rapp
 
 
 def test_a_moderator_reads_what_became_of_each_mail_in_their_own_language(duo, rapp, receiver):
-    """Issue 27 ("no word outside the reader's language"): the outcomes are
+    """No word outside the reader's language: the outcomes are
     kept as words, so a German moderator reads them in German."""
     from moderation_helpers import site_moderator
 

@@ -1,4 +1,4 @@
-"""Issue 27: "no word outside the reader's language", in mails too.  A seat
+"""No word outside the reader's language, in mails too.  A seat
 that no person holds is named by what plays it ("Steady bot 2"); a mail that
 names such a seat says it in the recipient's language, not in the English
 the seat's name is made in."""

@@ -1,4 +1,4 @@
-"""Issue 43, item 4: each language's typography, applied where the catalogs
+"""Each language's typography, applied where the catalogs
 are loaded (server/typography.py), not typed by hand in each string:
 French narrow no-break space before : ; ! ? and inside « », German „…“,
 Dutch “…”.  Every kind of mail in French, German and Dutch is checked, and

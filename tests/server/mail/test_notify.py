@@ -1,4 +1,4 @@
-"""Chat and push notifications (issue 29) against real receivers: a local
+"""Chat and push notifications against real receivers: a local
 HTTP server takes apprise's json://, form://, ntfy:// and matrix:// posts
 and the signed generic webhook; Discord, Slack, Telegram and Pushover are
 checked up to the request apprise would send (the HTTP adapter answers in
@@ -551,7 +551,7 @@ def test_ipv6_forms_embedding_a_public_ipv4_stay_public():
 def test_a_held_turn_notice_is_dropped_once_its_turn_passed_and_the_result_goes_first(
     sqlite_url, smtp, tmp_path, receiver
 ):
-    """Issue 40: a destination over its share held "your turn" notices
+    """A destination over its share held "your turn" notices
     past their turn, and the result came last, behind the stale ones."""
     app = make_app(sqlite_url, smtp, tmp_path, NOTIFY_DESTINATION_MAX=1, **ALLOW)
     game = started_game(app, tag="st")

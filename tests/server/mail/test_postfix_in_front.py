@@ -1,4 +1,4 @@
-"""The operator's mail setup as docs/operators/mail.md gives it (issue 38): a
+"""The operator's mail setup as docs/operators/mail.md gives it: a
 real Postfix (Debian's package, its own instance from a temporary folder on a
 loopback port, the system's /etc/postfix untouched) configured with the files
 ``pbem deploy-files`` writes, in front of the real receiver, and mail sent to

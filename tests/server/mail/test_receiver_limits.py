@@ -1,4 +1,4 @@
-"""Issue 24, item 3: the receiver checks before it reads.
+"""The receiver checks before it reads.
 
 Against the real receiver (aiosmtpd, over SMTP): a recipient without a good
 signature is refused at RCPT (550); a declared SIZE or data over

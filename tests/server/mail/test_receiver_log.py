@@ -1,4 +1,4 @@
-"""Issue 38: the receiver logs one INFO line per mail, saying what became of
+"""The receiver logs one INFO line per mail, saying what became of
 it and naming no address in full; aiosmtpd's SMTP chatter (every command,
 addresses in full) only at DEBUG."""
 

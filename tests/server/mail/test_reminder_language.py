@@ -1,4 +1,4 @@
-"""Issue 16: "mails go out in the recipient's language".  A reminder and a
+"""Mails go out in the recipient's language.  A reminder and a
 digest say what the seat is asked in the player's language, not in the
 English the game row keeps (they once carried ``Game.prompt`` as it was)."""
 
@@ -38,7 +38,7 @@ def test_a_digest_lists_the_waiting_prompt_in_the_players_language(app):
 
 
 def test_a_reminder_names_the_default_move_in_the_players_language(app):
-    """Issue 28, item 6: what the server plays if time runs out (the
+    """What the server plays if time runs out (the
     engine's default action), said as the player reads it."""
     game = started_game(app, move_hours=48, reminders=(24, 6), tag="m")
     seat = to_move(app, game.id)

@@ -1,4 +1,4 @@
-"""Issue 25, item 4: ``pbem backup`` and ``pbem restore``.  A database with
+"""``pbem backup`` and ``pbem restore``.  A database with
 games in progress (player moves, timeouts, mail in the outbox) is backed up
 while a site could be running, restored into a new database, and every
 event log there replays to its snapshot (``pbem verify``); the rows are the

@@ -1,4 +1,4 @@
-"""Issue 25, the package: the ``pbem`` command as an operator meets it.
+"""The ``pbem`` command as an operator meets it.
 ``--help`` and ``--version`` write nothing; a command that needs the
 database says in one line that it is missing or not migrated, and creates
 nothing; ``--env-file`` reads the file systemd reads, and refuses the lines
@@ -60,7 +60,7 @@ def test_help_and_version_write_no_file(tmp_path):
         assert f"  {command} " in shown.stdout
     assert "  pbem " not in shown.stdout  # no "pbem pbem make-moderator"
     version = run(tmp_path, "--version")
-    # The version setuptools-scm made from git at install time (issue 26), as
+    # The version setuptools-scm made from git at install time, as
     # the installed package's metadata says (read outside the source tree,
     # where a build may have left a pbem.egg-info of another version).
     installed = subprocess.run(

@@ -1,4 +1,4 @@
-"""Issue 17: "pooled database connections (peewee's playhouse pool)": a
+"""Pooled database connections (peewee's playhouse pool): a
 process reuses its PostgreSQL connections from request to request."""
 
 from __future__ import annotations

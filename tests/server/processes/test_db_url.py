@@ -1,4 +1,4 @@
-"""Issue 25, item 4: the database URL is read by peewee's playhouse.db_url
+"""The database URL is read by peewee's playhouse.db_url
 and every parameter reaches the driver.  Against this machine's PostgreSQL,
 which has no TLS: ``sslmode=disable`` connects, ``sslmode=require`` fails
 with psycopg's own words (before, the parameter was dropped and both

@@ -1,4 +1,4 @@
-"""Issue 25: "A deploy a newcomer can follow on a fresh Debian server."
+"""A deploy a newcomer can follow on a fresh Debian server.
 
 The commands of the operator's guide's "From an empty Debian server to a
 site over https" (docs/operators/deploy.md) run here, as written and in

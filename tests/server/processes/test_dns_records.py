@@ -1,4 +1,4 @@
-"""Issue 38: `pbem dns-records` prints what an operator publishes: MX for
+"""`pbem dns-records` prints what an operator publishes: MX for
 the reply and bounce domains, SPF for the From: and bounce domains, the
 DKIM record of DKIM_PRIVATE_KEY_FILE (a signature made with the key
 verifies against it, by dkimpy), DMARC and a PTR note."""

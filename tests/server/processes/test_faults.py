@@ -1,4 +1,4 @@
-"""Issue 25, item 5: honest answers under faults.  A database that is gone,
+"""Honest answers under faults.  A database that is gone,
 full or read-only gives a 503 page that says so (in the reader's language);
 "nothing was changed" only when that is known; a COMMIT whose answer is lost
 gives a page that says the move may have been saved and links the game,

@@ -1,4 +1,4 @@
-"""Issue 17: "A package that installs and runs anywhere: the wheel carries
+"""Promised to operators: "A package that installs and runs anywhere: the wheel carries
 everything it needs; a ``pbem`` command (serve, migrate, make-moderator,
 scheduler, sender, …)".  The wheel is built from this checkout, installed
 into a fresh virtual environment, and run from a folder outside the tree."""
@@ -232,7 +232,7 @@ def test_pbem_web_serves_pages_with_the_shipped_gunicorn_config(installed, tmp_p
         proc.terminate()
         _, errors = proc.communicate(timeout=30)
     assert "Booting worker" in errors  # gunicorn's own log, on stderr
-    # gunicorn 25.1+ would open a control socket in ~/.gunicorn/ (issue 25).
+    # gunicorn 25.1+ would open a control socket in ~/.gunicorn/.
     assert list(home.iterdir()) == []
 
 

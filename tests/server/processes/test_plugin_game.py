@@ -1,4 +1,4 @@
-"""Issue 26, item 1: games are plug-ins.  Race to 21 lives only under
+"""Games are plug-ins.  Race to 21 lives only under
 tests/plugin_game/ as a package of its own (scripts/test.sh installs it with
 ``pip install -e tests/plugin_game``) and names itself in the ``pbem.games``
 entry point group; with no line of server/, mail_templates/ or the server's

@@ -1,4 +1,4 @@
-"""Issue 15, item 3: claims that expire with their holder.  Two scheduler
+"""Claims that expire with their holder.  Two scheduler
 processes sweep 500 overdue seats on PostgreSQL; one is killed with SIGKILL
 in the middle.  Every timeout is applied once, and the dead one's claims are
 taken over within a few sweep intervals, not minutes."""

@@ -230,7 +230,7 @@ def test_survives_sqlite_database_missing_then_present(tmp_path):
         controller.stop()
     assert set(handler.counts) == set(ids)
     log = (tmp_path / "sender.log").read_text()
-    # A database error is one line, not a traceback (issue 25).
+    # A database error is one line, not a traceback.
     assert "round failed" in log and "working again" in log and "Traceback" not in log
     assert "database error: OperationalError: unable to open database file" in log
 

@@ -1,6 +1,6 @@
 """Every setting has a declared type; an environment value is parsed by it,
 and one that does not parse stops the start with a message naming the
-variable, the value and the type expected (issue 12, item 8)."""
+variable, the value and the type expected."""
 
 from __future__ import annotations
 

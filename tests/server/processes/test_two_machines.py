@@ -1,4 +1,4 @@
-"""Issue 17: "nothing in the web workers keeps state between requests
+"""Promised to operators: "nothing in the web workers keeps state between requests
 (sessions, rate limits and caches live in the database or a shared store), so
 workers on several machines behind one proxy work".
 

@@ -1,4 +1,4 @@
-"""Issue 25, item 5: ``pbem verify [GAME…]`` replays each event log from its
+"""``pbem verify [GAME…]`` replays each event log from its
 seed and compares it with the snapshot and the game row; any difference is
 reported with the game and where it is, and the exit status tells scripts
 (0 all agree, 1 one differs, 2 a game not found)."""

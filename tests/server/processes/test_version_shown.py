@@ -1,4 +1,4 @@
-"""Issue 26, item 4: the version setuptools-scm made from the git tag is on
+"""The version setuptools-scm made from the git tag is on
 every page (and in ``pbem --version``: test_cli.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 28, item 6: a vacation may start today (the player's today), moves
+"""A vacation may start today (the player's today), moves
 the deadline of a turn pending at once, and the other players see it on the
 game page as soon as it is declared ("away 3–10 Dec", in the reader's
 language); "I'm back" shows only to players who are away."""

@@ -1,4 +1,4 @@
-"""Issue 18, items 3 and 4: bots at the table and practice games.
+"""Bots at the table and practice games.
 
 A host or moderator hands an absent or departed seat to a bot instead of the
 default action; the player takes it back by moving or with "I'm back" and is

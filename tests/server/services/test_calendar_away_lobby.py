@@ -1,4 +1,5 @@
-"""Issue 15, items 6-8.
+"""The calendar feed, lobbies that never start, and "While you were away":
+what each promises a player.
 
 6. "Each player has a secret calendar feed (iCalendar ...) listing their
    current deadlines, with a link on Settings; revoking it gives a new address."

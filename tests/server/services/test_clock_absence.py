@@ -1,4 +1,4 @@
-"""Issue 4: absent seats, vacations, digests and unsubscribing."""
+"""Absent seats, vacations, digests and unsubscribing."""
 
 from __future__ import annotations
 
@@ -200,8 +200,8 @@ def test_daily_digest_instead_of_turn_mails(app, smtp, send_mail):
     send_mail(app)
     (digest,) = [m for m in smtp.to(seat.user.email) if "wait for your move" in text_of(m)]
     assert "Game d" in text_of(digest) and "/s/" in text_of(digest)
-    # Issue 15: "Every seat, digest readers included, gets at least one
-    # reminder before a timeout": a digest reader gets the reminder, once.
+    # Every seat, digest readers included, gets at least one reminder
+    # before a timeout: a digest reader gets the reminder, once.
     # It may fall due before the digest hour (the test's start time of day
     # decides), so the sweeps above count too.
     sweeps.append(run_sweep(app, seat.next_reminder_at + HOUR))
@@ -252,6 +252,6 @@ def test_game_page_shows_the_deadline_in_the_readers_time_zone(app):
     local = seat.deadline.replace(tzinfo=dt.UTC).astimezone(
         __import__("zoneinfo").ZoneInfo("Asia/Tokyo")
     )
-    # Said by Babel since issue 27: "Friday, November 27, 2026, 07:40 (Asia/Tokyo)".
+    # Said by Babel, in the reader's language: "Friday, November 27, 2026, 07:40 (Asia/Tokyo)".
     assert f"{local:%H:%M} (Asia/Tokyo)" in page.text
     assert game_row(app, game.id).status == "active"

@@ -1,4 +1,4 @@
-"""Issue 15, item 4: clocks on the players' own time, across daylight-saving
+"""Clocks on the players' own time, across daylight-saving
 changes.  Pure functions: every expected instant is worked out by hand in
 the test (UTC offsets from the IANA rules), never computed by the code."""
 

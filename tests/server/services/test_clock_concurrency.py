@@ -1,4 +1,4 @@
-"""Issue 4: sweeps that run at the same time, a whole game of timeouts, a move
+"""Sweeps that run at the same time, a whole game of timeouts, a move
 racing a timeout, and the scheduler as a process of its own."""
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ def test_the_scheduler_process_plays_overdue_turns(sqlite_app, tmp_path):
         Seat.update(deadline=utcnow() - HOUR, reminded_at=utcnow() - 2 * HOUR).where(
             Seat.id == seat.id
         ).execute()
-        # The turn mail went out (issue 24: until it has, the clock waits).
+        # The turn mail went out (until it has, the clock waits).
         Outbox.update(status="sent").where(Outbox.kind == "turn").execute()
     env = dict(
         os.environ,

@@ -1,4 +1,4 @@
-"""Issue 15, items 1 and 2: clocks that never burn a turn unfairly.
+"""Clocks that never burn a turn unfairly.
 
 "When no sweep ran for longer than a grace period (setting), every deadline
 and reminder that fell inside the outage moves forward by the outage's
@@ -145,7 +145,7 @@ def test_a_reminder_that_went_out_counts_and_a_new_turn_needs_its_own(app):
     game = started_game(app, players=2, move_hours=48, reminders=(6,), tag="rw")
     seat = to_move(app, game.id)
     assert run_sweep(app, seat.deadline - 5 * HOUR).reminders == 1
-    # Queued is not warned (issue 24): the reminder counts once it went out.
+    # Queued is not warned: the reminder counts once it went out.
     assert in_db(app, lambda: Seat.get_by_id(seat.id).reminded_at) is None
     in_db(app, lambda: deliveries.deliver(app.config))
     assert in_db(app, lambda: Seat.get_by_id(seat.id).reminded_at) is not None
@@ -167,7 +167,7 @@ def test_while_the_sender_is_down_a_turn_whose_mail_has_not_left_waits(app):
     in_db(app, lambda: outage_guard.beat(outage_guard.SENDER, seat.deadline - 3 * grace))
     report = run_sweep(app, seat.deadline + HOUR, deliver=False)
     assert report.timeouts == 0 and "has not gone out" in " ".join(report.skipped)
-    # However long it waits (there is no ceiling any more, issue 24): the
+    # However long it waits (there is no ceiling any more): the
     # player never knew of the turn, the clock stands still.
     assert run_sweep(app, seat.deadline + 30 * 24 * HOUR, deliver=False).timeouts == 0
     assert to_move(app, game.id).mail_hold_since == seat.turn_started_at
@@ -200,7 +200,7 @@ def test_a_turn_mail_that_leaves_late_starts_the_clock_late(app, smtp):
 
 
 def test_the_late_start_has_no_ceiling(app, smtp):
-    """Issue 24: the time the player could not be reached is never charged
+    """The time the player could not be reached is never charged
     to them, however long it was (the old ceiling of 24 hours is gone)."""
     game = started_game(app, players=2, tag="cap")
     seat = to_move(app, game.id)

@@ -1,4 +1,4 @@
-"""Issue 4: reminders and timeouts, driven by sweeps at injected times."""
+"""Reminders and timeouts, driven by sweeps at injected times."""
 
 from __future__ import annotations
 
@@ -153,8 +153,8 @@ def test_a_player_who_moves_resets_the_timeout_count(app):
 
 def test_catch_up_after_downtime_warns_first_then_times_out_in_deadline_order(app):
     """The scheduler was down for days (and the outage guard is off): every
-    game is overdue and nobody was reminded.  Issue 15: "Every seat ... gets
-    at least one reminder before a timeout": the first sweep sends one last
+    game is overdue and nobody was reminded.  Every seat gets at least one
+    reminder before a timeout, so the first sweep sends one last
     call per seat, oldest deadline first, and gives LAST_CALL_HOURS more; the
     sweep after that plays the timeouts."""
     made = [started_game(app, tag=t) for t in "pqr"]
@@ -185,8 +185,8 @@ def test_catch_up_after_downtime_warns_first_then_times_out_in_deadline_order(ap
 
 
 def test_a_game_without_a_reminder_schedule_still_warns_once(app):
-    """Issue 15: "Every seat ... gets at least one reminder before a timeout,
-    unless the player turned reminders off themselves": a game made with no
+    """Every seat gets at least one reminder before a timeout, unless the
+    player turned reminders off themselves, so a game made with no
     reminder hours reminds halfway."""
     game = started_game(app, players=2, move_hours=48, reminders=(), tag="nr")
     seat = to_move(app, game.id)

@@ -1,4 +1,5 @@
-"""Issue 24, "Mail you can trust", the clock half of item 1 and item 4.
+"""Mail you can trust, the clock's half: no timeout for a player the turn
+mail never reached, and no warning that never left.
 
 Measured before: with a 1-hour clock and the SMTP server down, 10 of 10
 seats timed out at 60 minutes while their turn mail was still waiting to go

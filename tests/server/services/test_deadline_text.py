@@ -1,4 +1,4 @@
-"""Issue 31: a deadline's text is kept by its arguments (seat_views.
+"""A deadline's text is kept by its arguments (seat_views.
 deadline_text): it says what deadlines.local_text says, for every time,
 zone and language, a new deadline its own text at once, and an aware time
 (equal to one of another zone, which it does not read alike) is said anew."""

@@ -1,4 +1,4 @@
-"""Host powers (issue 24, item 6).  A host who holds a seat, played or left,
+"""Host powers.  A host who holds a seat, played or left,
 needs the other players' agreement (or a site moderator) to undo moves,
 remove a player or give any seat to someone else; only once their seat is
 someone else's are they an ordinary host.  Table talk is read only by the

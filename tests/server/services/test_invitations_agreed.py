@@ -1,4 +1,4 @@
-"""Issue 40, item 2: invitations people asked for.  The per-address daily
+"""Invitations people asked for.  The per-address daily
 limit is for addresses that never agreed to hear from the inviter; a player
 who shared a table with the host, or took a seat the host invited them to,
 may be invited to any number of tables, and a rematch is never refused by an

@@ -1,4 +1,4 @@
-"""Issue 31: the game page's seats (with their users) and its game row (with
+"""The game page's seats (with their users) and its game row (with
 its snapshot) are read as plain rows and made into models by
 services/model_rows.py; they are the models peewee makes of the same
 select: the same values, nothing marked changed, the same relations

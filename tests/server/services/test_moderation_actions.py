@@ -1,4 +1,4 @@
-"""Issue 5: each moderation action through the web, on SQLite and PostgreSQL:
+"""Each moderation action through the web, on SQLite and PostgreSQL:
 it does what it says, is on the record (event log, game log, mail to the
 players it affects) and leaves replay intact."""
 
@@ -231,7 +231,7 @@ def test_player_resigns_and_host_replaces_them(table, smtp):
     for i in (0, 2):
         assert mails_about(table, table.emails[i], "Moving house")
     assert not mails_about(table, table.emails[1], "Moving house")
-    # The host plays seat 1: the replacement is a proposal (issue 24), which
+    # The host plays seat 1: the replacement is a proposal, which
     # the one other player still playing carries by saying yes.
     page = moderate(
         table.clients[0],

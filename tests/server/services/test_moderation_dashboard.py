@@ -130,7 +130,7 @@ def test_site_moderators_hear_when_a_seat_is_marked_absent(app):
 
 
 def test_moderators_see_when_the_scheduler_and_the_sender_last_ran(app, smtp):
-    """Issue 15: "Schedulers leave a heartbeat in the database": the
+    """Schedulers leave a heartbeat in the database, so the
     dashboard tells a moderator which process is silent."""
     moderator = site_moderator(app)
     page = " ".join(moderator.get("/moderation").text.split())

@@ -161,7 +161,7 @@ def _to_move_not_host(table):
 
 
 def test_a_playing_host_proposes_even_an_absent_seats_replacement(table):
-    """Issue 24: a host who plays could otherwise hand an absent seat to an
+    """A host who plays could otherwise hand an absent seat to an
     account of their own; a site moderator still replaces alone."""
     app, gid, host = table.app, table.game_id, table.clients[0]
     in_db(

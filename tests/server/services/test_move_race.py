@@ -1,5 +1,5 @@
-"""Issue 17: "the state read consistent with the game row it was checked
-against".  Two players send a move against the same position; on
+"""The state is read consistent with the game row it was checked
+against.  Two players send a move against the same position; on
 PostgreSQL (READ COMMITTED) the loser used to read the game row before the
 winner's commit and the snapshot after it, and was told its move was not
 allowed (400) instead of "the game has moved on" (409)."""

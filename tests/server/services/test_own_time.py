@@ -1,4 +1,4 @@
-"""Issue 15, items 4 and 5 through the services, on SQLite and PostgreSQL:
+"""Through the services, on SQLite and PostgreSQL:
 a game's clock on each seat's own time, and each player's mail schedule.
 
 Turns are restarted at chosen instants (deadlines.start_turn takes ``now``);
@@ -147,7 +147,7 @@ def test_a_moderators_pause_keeps_the_clock_time_left(app):
     mailer = app.extensions["pbem_mailer"]
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)
-        # A site moderator: a host who plays may not pause alone (issue 37).
+        # A site moderator: a host who plays may not pause alone.
         mod = User.create(email="mod@example.org", name="Mo", password_hash="", is_moderator=True)
         moderation.pause(
             game_id, mod, game.seq, "a long weekend", mailer=mailer, now=T(2026, 3, 3, 9)

@@ -1,4 +1,4 @@
-"""Issue 31: the game page learns in one statement which of its nearly
+"""The game page learns in one statement which of its nearly
 always empty boxes have anything to show (web/play.py page_game, with the
 game row, its snapshot and whether the browser's session lives) and reads
 the details of those only; each answer is what the box's own read says.
@@ -119,7 +119,7 @@ def test_a_proposal_box_and_a_rematch_box(app):
 
 
 def reference_offers(game, seat, language, names):
-    """The offers as read before issue 31: the fifty last live moves, then
+    """The offers as read before the page learned its boxes in one statement: the fifty last live moves, then
     the events of the player's own newest ones."""
     rows = takebacks._live_moves(game, moderation.UNDO_MAX)
     listed = [(at, r) for at, r in enumerate(rows) if takebacks._own(r, seat)][: takebacks.LISTED]

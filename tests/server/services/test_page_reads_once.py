@@ -1,4 +1,4 @@
-"""Issue 31: the game page reads less, and says the same.  The recent lines
+"""The game page reads less, and says the same.  The recent lines
 and the lines since the player's move come from one read when it reaches
 back far enough, and from a second read when it does not; a Prepared
 query's rows are the same on every run once it has learned how to read

@@ -1,4 +1,4 @@
-"""Issue 28, item 4: ratings per game kind with openskill's Plackett-Luce
+"""Ratings per game kind with openskill's Plackett-Luce
 model.  A game is rated once, when it ends, in the same transaction; ties
 share a rank; the rules say which games and seats count; a rebuild from the
 finished games (or their logs) gives the same ratings.  SQLite and PostgreSQL."""

@@ -1,4 +1,4 @@
-"""Issue 28, item 5: a rematch of a finished game with the same players and
+"""A rematch of a finished game with the same players and
 options.  Any player proposes it; everybody else is asked on the game page
 and by mail; it starts when all agree; one no, or silence for REMATCH_HOURS,
 ends it.  No invitation limit refuses one; after a no the next waits a day."""
@@ -85,7 +85,8 @@ def test_one_no_ends_it_and_a_second_request_is_limited(app, smtp, send_mail):
         assert any(
             "N 3 said no: there is no rematch." in text_of(m) for m in smtp.to(f"n{n}@example.org")
         ), n
-    # After a no, another request must wait a day (no invitation limit: issue 40).
+    # After a no, another request must wait a day (a rematch is not an invitation,
+    # so the invitation limits do not apply).
     _, again = propose(app, "n1@example.org", old.id)
     assert again.status_code == 400 and "less than a day ago" in again.text
     assert len(outbox(app, "rematch")) == 2

@@ -1,4 +1,4 @@
-"""Issue 41, item 3: keep only what the game needs.  Each kind of row is
+"""Keep only what the game needs.  Each kind of row is
 purged after its window and kept before it; a mail that waits to go out is
 never touched; ``pbem verify`` and the pages still work after a purge; a
 purge beside moves breaks none; a purge killed with -9 half-way leaves

@@ -1,4 +1,4 @@
-"""Issue 31: the board's rows said once while the engine hands out the same
+"""The board's rows said once while the engine hands out the same
 rows object (server/services/seat_views.py ``_said_rows``).  Keyed by the
 object, never by its English text: two Words that read alike in English
 may not in German."""

@@ -1,4 +1,4 @@
-"""Issue 31: the signed-in user is read on every request with a statement
+"""The signed-in user is read on every request with a statement
 built once (services/accounts.py SIGNED_IN); it answers as the query built
 on each request did: the user only for their own live session and their
 current token.  SQLite and PostgreSQL."""

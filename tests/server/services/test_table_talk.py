@@ -1,4 +1,4 @@
-"""Table talk (issue 14, item 5): players post short messages on the game
+"""Table talk: players post short messages on the game
 page or by replying to a table-talk mail; the other players get them by mail,
 and whatever a seat has not had yet rides along in its next turn mail and
 digest; a moderator can hide one, on the record.  SQLite and PostgreSQL."""
@@ -33,7 +33,7 @@ def test_a_message_reaches_the_table_and_the_other_players(table):
     for email in table.emails[1:]:
         (mail,) = talk_mails(table, email)
         assert "May the best planter win." in text_of(mail)
-        # The player's own words keep their capital (issue 27).
+        # The player's own words keep their capital.
         assert text_of(mail).startswith("Player 1 says: Good luck, everybody!")
         assert mail["Subject"].startswith("[pbem] ") and mail["Subject"].endswith(f" (#{gid})")
 

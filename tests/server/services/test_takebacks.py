@@ -1,4 +1,4 @@
-"""Issue 28, item 2: takebacks by consent.  A player asks to take back their
+"""Takebacks by consent.  A player asks to take back their
 own move; every other player is asked (page and mail); one no ends it,
 silence lapses it in the scheduler's sweep; the clock of the seat to move
 stands still meanwhile; when all agree the moves are undone on the record.

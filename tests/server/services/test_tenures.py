@@ -1,4 +1,4 @@
-"""Issue 28, item 1: seats have tenures.  After a moderator gives a seat to a
+"""Seats have tenures.  After a moderator gives a seat to a
 newcomer, everything its first player did stays theirs: the log, earlier
 positions, the record, the result, table talk and mails name the person who
 made each move; moves of the clock, a bot or a moderator say so.  SQLite and

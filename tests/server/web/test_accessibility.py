@@ -1,4 +1,4 @@
-"""Issue 27, item 2: accessible.  axe-core (npm, fetched by scripts/test.sh
+"""Accessible.  axe-core (npm, fetched by scripts/test.sh
 into .cache/axe-core-<version>; PBEM_AXE_JS points elsewhere) finds no serious or
 critical violation on any page kind, in four languages, at 390 and 1280 px;
 a whole turn is played with the keyboard alone; the text board has headings
@@ -68,7 +68,7 @@ def site(tmp_path_factory):
                 email="waiting.for.a.long.time@example.org",
                 held_until=utcnow() + dt.timedelta(hours=20),
             )
-            # Issue 40: an invite-only club of two (its page, a request to
+            # An invite-only club of two (its page, a request to
             # answer, the outsiders' view) and a public one.
             club = clubs.found(people[0], "Sugar Club", "We plant.", ["en"], True)
             clubs.join_by_link(

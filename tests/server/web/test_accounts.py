@@ -1,4 +1,4 @@
-"""Accounts on the open internet (issue 12): addresses are confirmed before
+"""Accounts on the open internet: addresses are confirmed before
 they count, sign-up and reset reveal nothing, a reset link works once, and a
 player changes their own password, name and address.  SQLite and PostgreSQL."""
 
@@ -305,7 +305,7 @@ def test_sign_in_takes_as_long_for_an_unknown_address(app):
 
 
 def test_an_account_without_a_password_sets_one_without_a_current_one(app):
-    """Issue 28, item 6: an account made for a player (a replacement, an
+    """An account made for a player (a replacement, an
     invitation) has no password; the Account page asks for a new one only."""
     from server.services.accounts import NO_PASSWORD
 

@@ -1,4 +1,4 @@
-"""Issue 30: the open API.  Whole games played by API clients
+"""The open API.  Whole games played by API clients
 (examples/api_bot.py against a real server), hidden information, tokens
 (scopes, expiry, revocation, made and revoked in Settings), bot accounts."""
 

@@ -1,4 +1,4 @@
-"""Issue 30 in a browser: the Settings token section (with tokens listed),
+"""The open API in a browser: the Settings token section (with tokens listed),
 the API's operations page and the moderators page with its bot-account form
 fit a phone (390 px) in four languages, and a token is made without script."""
 

@@ -1,4 +1,4 @@
-"""Issue 40, item 5: a seat taken or left through the API tells the host,
+"""A seat taken or left through the API tells the host,
 as the lobby page does (a lobby_news mail); before, only page and reply
 joins did."""
 

@@ -1,4 +1,4 @@
-"""Issue 30: schemathesis against the served OpenAPI document: every
+"""Schemathesis against the served OpenAPI document: every
 operation, generated and hostile inputs, a bounded number of examples.  No
 answer is a server error, and every answer (problems included) has a
 status, a content type and a body that the document declares."""

@@ -1,5 +1,5 @@
 """Input that used to end in a 500 is refused at the edge with a 4xx page and
-changes nothing (issue 12, item 7): a multipart part without a name, deeply
+changes nothing: a multipart part without a name, deeply
 nested JSON in a move, a superscript digit as a sequence number, a vacation
 in year 9999, an id beyond 64 bits in a URL."""
 

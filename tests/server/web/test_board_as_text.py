@@ -1,5 +1,5 @@
-"""Issue 16, item 1: "a 'show the board as text only' setting for those who
-prefer it".  Set in Settings, it drops the drawing from the game page and
+"""A "show the board as text only" setting for those who prefer it (a
+screen reader, a text browser).  Set in Settings, it drops the drawing from the game page and
 past positions, for the player and for a browser that opened their seat
 from a mail link; the text board stays."""
 

@@ -1,4 +1,4 @@
-"""Issue 31: the drawn board's HTML is written in Python
+"""The drawn board's HTML is written in Python
 (server/web/drawings.py) and cached by each panel's content, instead of a
 Jinja macro per tile.  It must read byte for byte as the macro it replaced
 (kept below) wrote it, for both games, any viewer and language, and strange
@@ -16,7 +16,8 @@ from server.i18n import say
 from server.web import drawings
 from tests.engine.game_walks import positions
 
-# templates/play/_board.html before issue 31, as it was.
+# templates/play/_board.html before the board's HTML was written in Python,
+# as it was: the Python must write the same HTML.
 MACRO = """{% macro board_panel(p) %}
 <section class="panel{% if p.mine %} mine{% endif %}{% if p.wide %} wide{% endif %}{% if p.seat is not none %} seat-{{ p.seat }}{% endif %}">
 <h3>{{ p.title }}</h3>

@@ -1,6 +1,6 @@
 """A real Chromium signs up, confirms the address from the mail the built-in
 catcher shows at /dev/mail, takes an invited seat, and resets a forgotten
-password the same way (issue 12)."""
+password the same way."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 27, item 1: a board for every width.  Both games' boards are opened
+"""A board for every width.  Both games' boards are opened
 in Chromium at 390 and 1280 px, at the start, in the middle and at the end
 of a game, in English, Dutch, German and French, with the longest building
 names of the expansion in the cities.  Measured in the page: no text of the

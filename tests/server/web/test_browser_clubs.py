@@ -1,4 +1,4 @@
-"""Issue 40, item 1, in two real browsers (two Chromium processes) at 390 px
+"""Clubs in two real browsers (two Chromium processes) at 390 px
 without script: Ann founds an invite-only club and makes an invitation
 link; Bob opens it, sees the club, presses Join; both see him on the club
 page and on its record.  Screenshots go to test-artifacts/."""

@@ -1,4 +1,4 @@
-"""Issue 43, item 5: at 390 px, in English and German, measured in Chromium:
+"""At 390 px, in English and German, measured in Chromium:
 each checkbox sits on the line of its words (notification settings, new
 game), the moderator's undo table cuts nothing at the right, the new-game
 page's selects show their chosen words whole, and the dashboard's sort

@@ -1,4 +1,4 @@
-"""Issue 15, items 4 and 5 in a real Chromium: a player sets their mail
+"""Clocks on the players' own time in a real Chromium: a player sets their mail
 schedule in Settings (refused with a message, then saved), and a host
 creates a game whose clock stops at night and sees it in the lobby."""
 

@@ -1,4 +1,4 @@
-"""Issue 27, item 4, in Chromium: the time zone is guessed at sign-up (by
+"""In Chromium: the time zone is guessed at sign-up (by
 the browser's script file, or without script from the region of its
 languages) and can be changed there; "Your games" puts the games that wait
 for the reader first and says so in words; at 390 px no word is split in

@@ -1,7 +1,7 @@
-"""Issue 16, item 5: "No page scrolls sideways at 390 px": every page kind
+"""No page scrolls sideways at 390 px (a phone): every page kind
 (lobby, new game, the game page at each kind of decision of both games,
 settings, account, sign-in and sign-up, the moderation dashboard and game
-page, a mail in the development catcher, and (issue 28) a profile, the
+page, a mail in the development catcher, and a profile, the
 archive and a leaderboard) is opened in Chromium at 390 and at
 1280 px.  Screenshots of the phone width go to test-artifacts/widths/."""
 
@@ -193,7 +193,7 @@ def test_no_page_scrolls_sideways_on_a_phone(sqlite_url, smtp, tmp_path, browser
         widths.check(host, "/moderation?all=1", "moderation-dashboard")
         widths.check(host, f"/moderation/games/{puerto_rico.game_id}", "moderation-game")
         widths.check(host, f"/games/{puerto_rico.game_id}/channel", "table-channel")
-        # Issue 28: a profile with a finished game and ratings, the archive,
+        # A profile with a finished game and ratings, the archive,
         # a leaderboard with a provisional mark.
         host_id = finish_and_rate(app, puerto_rico.game_id, host)
         widths.check(host, f"/players/{host_id}", "profile")

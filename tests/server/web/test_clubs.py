@@ -1,4 +1,4 @@
-"""Issue 40, item 1: clubs, through the web client on SQLite and PostgreSQL.
+"""Clubs, through the web client on SQLite and PostgreSQL.
 Founding (a name unique whatever its case), joining by invitation link, by
 request and directly, roles, leaving and removal on the record, the club's
 games, leaderboard and deadlines, its lobbies first in the open games; bad

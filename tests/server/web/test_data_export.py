@@ -1,4 +1,4 @@
-"""Issue 41, item 2: "Download my data".  Settings queues an archive, the
+"""A player's right to their data: "Download my data".  Settings queues an archive, the
 scheduler builds it and mails a signed link; the archive holds what was
 seeded for the account (and no secret); the link works for its owner only,
 for 24 hours; the API gives the same archive with a read scope."""

@@ -1,4 +1,4 @@
-"""Property test of every route (issue 12, item 7): whatever URL, method,
+"""Property test of every route: whatever URL, method,
 query string and body a client sends, signed out or signed in as a player of
 a started game, the answer is below 500, and a refused request (4xx) changed
 no row in any table.  On SQLite and PostgreSQL.

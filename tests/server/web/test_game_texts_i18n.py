@@ -1,4 +1,4 @@
-"""Issue 16, item 4: the games' own words (choices, the log, the board) in
+"""The games' own words (choices, the log, the board) in
 Dutch, German and French, with each game's terms as its rule text in that
 language names them.
 
@@ -238,7 +238,7 @@ def test_the_game_page_shows_choices_log_and_board_in_the_readers_language(app):
     assert "Beschikbare rollen" in page and "Tafel" in page  # the board
     assert " kiest de " in page  # the log
     assert "Roles on offer" not in page and " chooses the " not in page
-    # The drawn board speaks Dutch too (HTML since issue 27, no longer SVG).
+    # The drawn board speaks Dutch too (HTML, no longer SVG).
     assert "Rollen (dubloenen erop)" in page and '"label">Burgemeester</span>' in page
     assert ">Mayor<" not in page and "Roles (doubloons on them)" not in page
 
@@ -330,7 +330,7 @@ def test_the_moderation_pages_speak_the_moderators_language(app):
         ).execute()
     client = sign_in(app, "mod0@example.org")
     dashboard = client.get("/moderation?all=1").text
-    assert "<h1>Laufende Partien</h1>" in dashboard  # every game: titled so (issue 43)
+    assert "<h1>Laufende Partien</h1>" in dashboard  # every game: titled so
     page = client.get(f"/moderation/games/{game.id}").text
     assert "Einen Spieler ersetzen" in page and "Grund (die Spieler lesen ihn)" in page
     assert "wähle eine Rolle" in page  # the pending prompt

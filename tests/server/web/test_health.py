@@ -1,4 +1,4 @@
-"""Issue 25, item 4: /healthz says the process lives (even with the
+"""/healthz says the process lives (even with the
 database gone); /readyz says whether the site can work: the database
 answers, its migrations are current, the scheduler and the sender did a
 round lately (their heartbeats, written by the real processes), and no mail

@@ -1,4 +1,4 @@
-"""Hostile headers (issue 24, item 7): any Host header a client sends gets
+"""Hostile headers: any Host header a client sends gets
 a page or a 400, never a 500, checked on a real HTTP server (werkzeug's test
 client builds its own Host and hides the crash); HSTS on an https site,
 unless turned off; /dev/mail exists only where the built-in catcher runs and

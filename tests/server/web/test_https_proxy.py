@@ -1,4 +1,4 @@
-"""Issue 25: "Every form fails over HTTPS."  Behind nginx over TLS the site
+"""Once, every form failed over HTTPS.  Behind nginx over TLS the site
 sent ``Referrer-Policy: no-referrer``, so Chromium sent no Referer, and
 Flask-WTF's https check (WTF_CSRF_SSL_STRICT, kept on) refused every POST
 with "This form is out of date".

@@ -1,4 +1,4 @@
-"""Issue 16, item 4: pages and mails in Dutch, German, French and English.
+"""Pages and mails in Dutch, German, French and English.
 
 The catalogs must hold every message the sources mark for translation, with
 every plural form and the same placeholders; the compiled .mo files must

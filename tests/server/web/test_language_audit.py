@@ -1,4 +1,4 @@
-"""Issue 16, item 4, as a new user meets it: what an audit in a real browser
+"""Every word in the reader's language, as a new user meets it: what an audit in a real browser
 (nl, de, fr, en) still found in English or in codes, each fixed and held here.
 
 - The address-confirmation page, the password-reset pages and the
@@ -213,7 +213,7 @@ def test_deadlines_are_said_by_babel_in_the_readers_language_and_zone(app):
 
 
 def test_finding_a_game_and_a_rematch_in_the_readers_language(app):
-    """Issue 28: the open games list, the lobby news to its host, a rematch
+    """The open games list, the lobby news to its host, a rematch
     request and its box speak the reader's language."""
     from clock_helpers import outbox, user
 
@@ -255,7 +255,7 @@ def test_finding_a_game_and_a_rematch_in_the_readers_language(app):
 
 
 def test_profiles_archive_and_leaderboard_in_the_readers_language(app):
-    """Issue 28: the new pages and the profile choices in Settings."""
+    """The new pages and the profile choices in Settings."""
     game = started_game(app, players=2, tag="w")
     client = sign_in(app, "w1@example.org")
     with app.app_context(), db.connection_context():

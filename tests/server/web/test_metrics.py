@@ -1,4 +1,4 @@
-"""Issue 25, item 4: Prometheus metrics at /metrics.  gunicorn with two
+"""Prometheus metrics at /metrics.  gunicorn with two
 workers and a scheduler process share one multiprocess folder: a scrape adds
 up every worker's request latencies and the scheduler's sweeps; moves are
 counted by who played them, replies by outcome; the outbox is read from the

@@ -1,4 +1,4 @@
-"""Issue 38: every invitation carries a one-click "never invite me here".
+"""Every invitation carries a one-click "never invite me here".
 Its GET only asks; the POST stops every invitation to the address, from any
 host; the host is told only that it could not be invited."""
 

@@ -1,4 +1,4 @@
-"""Issue 28, item 5: finding a game.  The open games list shows the open
+"""Finding a game.  The open games list shows the open
 public lobbies with a free seat (game, options, seats, clock, the table's
 language) and joins one with a click; the host hears by mail who joined or
 left through the page, and may call off a lobby that has not started (the
@@ -154,8 +154,8 @@ def test_joining_and_leaving_over_and_over_does_not_flood_the_host(app):
 
 
 def test_the_list_shows_the_tables_ratings_and_narrows_by_game_and_language(app):
-    """Issue 28, item 5: "game, options, players wanted, clock, language,
-    rating range"; a newcomer narrows the list to a game and a language."""
+    """The open games list shows game, options, players wanted, clock,
+    language and rating range; a newcomer narrows the list to a game and a language."""
     from server.models import PlayerRating
 
     with app.app_context(), db.connection_context():

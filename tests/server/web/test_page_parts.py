@@ -1,4 +1,4 @@
-"""Issue 31: parts of the game page and the turn mail written without a
+"""Parts of the game page and the turn mail written without a
 template loop per row or a router build per link, with the same answers:
 a board section's rows (server/mail/board_rows.py) read byte for byte as the
 template loops they replaced wrote them, on the page and in the mail, for

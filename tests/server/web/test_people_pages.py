@@ -1,4 +1,4 @@
-"""Issue 28, item 3: profiles, the archive of finished games, leaderboards.
+"""Profiles, the archive of finished games, leaderboards.
 A profile shows what its player chose; a game in progress shows by name,
 kind and players only; a private game is in no archive and closed to
 outsiders; bad input gets 400 or 404.  SQLite and PostgreSQL."""

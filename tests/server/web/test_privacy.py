@@ -1,4 +1,4 @@
-"""Issue 41, item 4: /privacy says what is kept, why, for how long and who
+"""/privacy says what is kept, why, for how long and who
 answers for it, from the settings that decide it, in the reader's
 language; every page footer and every mail footer links to it."""
 

@@ -100,7 +100,7 @@ def test_every_page_speaks_only_the_readers_language(pseudo_app):
     with app.app_context(), db.connection_context():
         to_move = Game.get_by_id(game_id).to_move
         ships_to_move = Game.get_by_id(ships_id).to_move
-        # Issue 40: a club with a member by link, a new admin, a declined
+        # A club with a member by link, a new admin, a declined
         # and an open request, a game made for it.
         people = [User.get(User.email == f"p{i}@example.org") for i in range(3)]
         club = clubs.found(people[0], "Sugar Club", "We plant cane", ["nl"], True)

@@ -1,4 +1,4 @@
-"""Rate limits (issue 12): sign-in, sign-up, reset, invitations and new seat
+"""Rate limits: sign-in, sign-up, reset, invitations and new seat
 links, per client and per typed address; a clear 429 page that changes
 nothing; and with several web workers one count kept in a shared Redis."""
 

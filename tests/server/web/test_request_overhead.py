@@ -1,4 +1,4 @@
-"""What every request pays made cheaper (issue 31), with the same answers:
+"""What every request pays made cheaper, with the same answers:
 a seat link's seat and the browser's session read in one statement (and a
 session ended elsewhere still stops the next request), the CSRF token's
 input written directly (the same HTML), the browser's language remembered

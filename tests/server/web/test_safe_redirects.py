@@ -1,6 +1,6 @@
 """After signing in (or confirming an address) the server goes to ``next``
 only when it is a path on this site; anything doubtful goes home, and none of
-it ends in a 500 after the sign-in already happened (issue 12, items 4, 7)."""
+it ends in a 500 after the sign-in already happened."""
 
 from __future__ import annotations
 

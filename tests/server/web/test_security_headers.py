@@ -1,4 +1,4 @@
-"""Transport and headers (issue 12, item 6): cookies are Secure exactly when
+"""Transport and headers: cookies are Secure exactly when
 PUBLIC_BASE_URL is https, every response carries a CSP without inline script
 or style and the other protective headers, a body over MAX_CONTENT_LENGTH is
 a 413 without being read, and ProxyFix trusts X-Forwarded-* only when told."""
@@ -66,7 +66,7 @@ def assert_protected(resp):
 
 # -- headers ------------------------------------------------------------------------
 def test_the_policy_allows_only_own_script_files_and_no_framing():
-    """Issue 27: the site's own script files (the sign-up form's time zone),
+    """The site's own script files (the sign-up form's time zone),
     never inline script."""
     parts = dict(p.strip().split(" ", 1) for p in CSP.split(";"))
     assert parts == {

@@ -1,4 +1,4 @@
-"""Sessions you can end (issue 24, item 5).  Signing out ends this browser's
+"""Sessions you can end.  Signing out ends this browser's
 session on the server, so a copy of its cookie signs nobody in and opens no
 seat; "sign out everywhere" ends every session of the account and the seat
 links browsers hold for its seats; a new password or "sign out everywhere"

@@ -1,5 +1,4 @@
-"""Sign-in limits that a stranger cannot turn against the owner (issue 24,
-item 5): failed attempts count per client, per client and address, and per
+"""Sign-in limits that a stranger cannot turn against the owner: failed attempts count per client, per client and address, and per
 address only from browsers that never signed in to it; and the counts are
 shared by every web worker by default (the site's database), with a warning
 when a store counts per process."""

@@ -1,4 +1,4 @@
-"""Issue 27, item 4: a new account's time zone is guessed, not UTC for
+"""A new account's time zone is guessed, not UTC for
 everybody: from the region of the browser's languages when no script runs
 (static/timezone.js does better in a browser: test_browser_small_things.py),
 and what the form sends wins when it names a real zone."""

@@ -1,4 +1,4 @@
-"""Issue 7: Race to the New Found Land is played by email exactly like Puerto
+"""Race to the New Found Land is played by email exactly like Puerto
 Rico — through the same server code, which names neither game."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Game options through the lobby (issue 13): each choice explained where it
+"""Game options through the lobby: each choice explained where it
 is chosen; "/option extension" accepted as "extended"; an unknown value
 refused with the allowed ones and nothing created; the players choose the
 building set by turn mail and form like any move."""

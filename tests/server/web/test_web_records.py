@@ -1,4 +1,4 @@
-"""Issue 16, item 3: "From the game log, any earlier position can be opened
+"""Promised to players: "From the game log, any earlier position can be opened
 (read-only, a GET that changes nothing) with the board as it stood; a
 finished or running game's record can be downloaded (the event log as JSON,
 and a readable text record)."  Hidden information stays hidden in both."""
@@ -99,9 +99,9 @@ def test_bad_positions_and_strangers_get_clear_answers(app, smtp, send_mail):
 
 
 def test_the_game_page_draws_the_board_from_the_viewers_seat(app, smtp, send_mail):
-    """Issue 16, item 1: a drawn board, no script; the text board stays
-    below it for screen readers and text browsers.  Issue 27 made the
-    drawing HTML that reflows (templates/play/_board.html) instead of an
+    """A drawn board, no script; the text board stays
+    below it for screen readers and text browsers.  The drawing is
+    HTML that reflows (templates/play/_board.html) instead of an
     SVG that shrank its words on a phone; the viewer's own panel first."""
     table = Table(app, smtp, send_mail, 3, seed=6)
     table.set_up("Drawn")

@@ -1,4 +1,4 @@
-"""Issue 16, item 6: small defects a new user meets, each with its test.
+"""Small defects a new user meets, each with its test.
 
 - "The new-game form creates a Puerto Rico game when another game was picked
   without pressing 'Show its options'."
