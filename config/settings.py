@@ -215,7 +215,9 @@ RATELIMIT_KEY_PREFIX: str = "pbem"
 INVITES_PER_USER_PER_DAY: int = 30
 # Invitation mails one address gets in 24 hours, whoever sends them.  The same
 # for every address: a limit that differed for addresses with an account
-# would tell a host whether one exists.
+# would tell a host whether one exists.  An invitation over it is held, not
+# refused: it goes in one mail with the others held for the address once the
+# limit allows (the scheduler's sweep).
 INVITES_PER_ADDRESS_PER_DAY: int = 1
 # Table-talk messages one player may post in an hour (all games together).
 TALK_PER_USER_PER_HOUR: int = 20

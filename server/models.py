@@ -373,6 +373,23 @@ class Invitation(BaseModel):
     game = ForeignKeyField(Game, backref="invitations", on_delete="CASCADE")
     email = CharField()
     created_at = DateTimeField(default=utcnow)
+    # Held back by the address's daily limit: not mailed when made, but in
+    # one mail for the address with every other one held for it, at
+    # ``held_until`` (services/held_invitations.py).  ``held_settled_at``:
+    # when that mail was written, or the invitation dropped from it.
+    held_until = DateTimeField(null=True)
+    held_settled_at = DateTimeField(null=True)
+
+
+# What services/held_invitations.py still has to mail (migration 0036): a
+# partial index, so a settled invitation leaves it.
+Invitation.add_index(
+    Invitation.index(
+        Invitation.held_until,
+        name="invitation_held",
+        where=Invitation.held_until.is_null(False) & Invitation.held_settled_at.is_null(),
+    )
+)
 
 
 class Event(BaseModel):

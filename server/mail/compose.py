@@ -57,6 +57,8 @@ PRIVATE_KINDS = ACCOUNT_KINDS | {"erase_confirm", "export_ready"}
 ANSWER_KINDS = frozenset({"reply_applied", "reply_refused", "reply_lobby", "reply_confirm"})
 # The subject of a mail about a game to an address that no confirmed account
 # uses: nothing in it that a user wrote (a game's name is anybody's text).
+# Invitations: one click on "never invite me" stops every one of them.
+INVITE_KINDS = frozenset({"invite", "invite_held"})
 STRANGER_SUBJECTS = {"invite": N_("An invitation to a game of %(title)s")}
 STRANGER_SUBJECT = N_("About a game of %(title)s")
 
@@ -337,7 +339,7 @@ class Mailer:
             notices.follow_mail(self, template, user, game, context, turn_of, to_addr)
         if user is not None and template in OPTIONAL_KINDS and not user.optional_mail:
             return None
-        if template == "invite" and limits.never_invite(to_addr):
+        if template in INVITE_KINDS and limits.never_invite(to_addr):
             return None  # honoured whoever invites, and however
         stranger = self.is_stranger(user, to_addr)
         if not limits.allows(
@@ -412,7 +414,7 @@ class Mailer:
             headers["List-Id"] = self.list_id
         if template in OPTIONAL_KINDS and user is not None:
             stop = context["unsubscribe_url"]
-        elif template == "invite":
+        elif template in INVITE_KINDS:
             stop = self.links.never_invite_url(to_addr)
         else:
             stop = ""
@@ -458,6 +460,33 @@ class Mailer:
             game,
             reply_to=reply_to,
             author=host,
+        )
+
+    def held_invitations(
+        self, email: str, invitations: Sequence[tuple[Game, str, User]]
+    ) -> Outbox | None:
+        """One mail with the invitations held back for ``email`` by its daily
+        limit (services/held_invitations.py): each (game, its title, its host).
+        Like an invitation, nothing a user wrote for a stranger to read."""
+        return self.queue(
+            "invite_held",
+            email,
+            lambda code: clean_header(
+                "[pbem] " + translate(code, N_("Invitations to games of pbem"))
+            ),
+            {
+                "invitations": [
+                    {
+                        "title": title,
+                        "host": host.name,
+                        "name": game.name,
+                        "seats": game.seat_count,
+                        "join_url": self.links.join_url(game),
+                    }
+                    for game, title, host in invitations
+                ],
+                "never_invite_url": self.links.never_invite_url(email),
+            },
         )
 
     def turn(

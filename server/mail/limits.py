@@ -9,7 +9,8 @@ database, so the counts hold across web workers, schedulers and machines.
 ``Mailer.queue`` (compose.py) applies the per-recipient limits to every
 mail of these kinds, whoever queues it; the services that act for a user
 (games.invite, table_talk.post) check theirs first and refuse with a
-message, so that nothing is half done.
+message, so that nothing is half done; an invitation over its address's
+limit is held instead (services/held_invitations.py).
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ HOUR = dt.timedelta(hours=1)
 DAY = dt.timedelta(days=1)
 # A rematch request goes out on the proposer's behalf like an invitation
 # (services/rematches.py) and counts with them, per user and per address.
-INVITE = ("invite", "rematch")
+# The one mail of invitations held back for an address counts with them too.
+INVITE = ("invite", "rematch", "invite_held")
 TALK = ("talk",)
 # Answers that anybody can make the site send by forging a From: line.  An
 # answer that says what was played needs the seat's own signed reply address
@@ -100,6 +102,26 @@ def sent_by(user_id: int, limit: Limit, now: dt.datetime | None = None) -> int:
         )
         .scalar()
     )
+
+
+def room_at(settings, address: str, now: dt.datetime) -> dt.datetime:
+    """When one more invitation may go to ``address``: once the oldest mail
+    that fills its daily limit is a day old."""
+    limit = Limit(settings["INVITES_PER_ADDRESS_PER_DAY"], DAY, INVITE)
+    times = [
+        row.created_at
+        for row in Outbox.select(Outbox.created_at)
+        .where(
+            Outbox.to_addr.in_(_addresses(address))
+            & (Outbox.created_at > now - limit.window)
+            & Outbox.kind.in_(limit.kinds)
+        )
+        .order_by(Outbox.created_at)
+    ]
+    over = len(times) - limit.count
+    if over < 0 or not times:
+        return now
+    return times[min(over, len(times) - 1)] + limit.window
 
 
 def talk_posted_by(user_id: int, window: dt.timedelta, now: dt.datetime | None = None) -> int:

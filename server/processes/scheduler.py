@@ -32,7 +32,7 @@ from server.mail.delivery import holder_id
 from server.models import utcnow
 from server.processes import logs
 from server.processes.backoff import Backoff, drop_connection
-from server.services import data_export, metrics, retention
+from server.services import data_export, held_invitations, metrics, retention
 from server.services.clock.sweep import release_dead_claims, run_bots, sweep
 
 log = logging.getLogger("pbem.scheduler")
@@ -88,6 +88,7 @@ class Scheduler:
         started = time.monotonic()
         report = sweep(self.settings, self.mailer, utcnow(), holder=self.holder)
         self.exports()
+        self.held_invitations()
         metrics.SWEEP_SECONDS.observe(time.monotonic() - started)
         if report.outage:
             log.warning(
@@ -118,6 +119,13 @@ class Scheduler:
         built = data_export.build_due(self.mailer, utcnow())
         if built:
             log.info("built %d data archive(s)", built)
+
+    def held_invitations(self) -> None:
+        """The one mail of invitations held back for an address, once its
+        daily limit has room (services/held_invitations.py)."""
+        written = held_invitations.send_due(self.settings, self.mailer, utcnow())
+        if written:
+            log.info("wrote %d mail(s) of held invitations", written)
 
     def purge(self) -> None:
         """What is past its retention window (services/retention.py), by

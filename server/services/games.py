@@ -7,6 +7,7 @@ sets an option, ``/start`` begins once enough seats are filled.
 from __future__ import annotations
 
 import secrets
+from typing import NamedTuple
 
 from engine import IllegalMove, bots, get_game
 from engine.words import N_, msg, nmsg, term
@@ -15,7 +16,7 @@ from server.i18n import known
 from server.mail import limits
 from server.mail.compose import Mailer
 from server.models import Club, Game, Invitation, Seat, User, utcnow
-from server.services import reply_menu, tenures
+from server.services import held_invitations, reply_menu, tenures
 from server.services.clock import running_hours
 from server.services.move_news import next_turn
 from server.services.moves import MoveRejected, NotFound
@@ -214,25 +215,36 @@ def set_option(game_id: int, user: User, name: str, value: str) -> Game:
 
 
 def invite(game_id: int, user: User, emails: list[str], mailer: Mailer) -> int:
-    """The number of invitations sent (see ``invite_all``)."""
-    return len(invite_all(game_id, user, emails, mailer)[0])
+    """The number of invitations mailed now (see ``invite_all``)."""
+    return len(invite_all(game_id, user, emails, mailer).sent)
 
 
-def invite_all(
-    game_id: int, user: User, emails: list[str], mailer: Mailer
-) -> tuple[list[str], list[str]]:
+class Invited(NamedTuple):
+    sent: list[str]  # mailed now
+    refused: list[str]  # asked never to be invited here
+    held: list[str]  # held back by the address's daily limit (held_invitations)
+
+
+def invite_all(game_id: int, user: User, emails: list[str], mailer: Mailer) -> Invited:
     """Invite ``emails`` (lower case) to the game by mail: all of them, or
-    none when a limit would hold back one of the mails.  Returns (invited,
-    could not be invited): an address that asked never to be invited here
-    is left out, and the host is told no more than that (not why)."""
+    none when the inviter's own daily limit would be passed.  An address
+    that had its day's invitation already is held: its invitation goes in
+    one mail with the others held for it when the limit allows
+    (services/held_invitations.py).  An address that asked never to be
+    invited here is left out, and the host is told no more than that (not
+    why)."""
     emails = list(dict.fromkeys(emails))
     refused = [e for e in emails if limits.never_invite(e)]
     emails = [e for e in emails if e not in refused]
     with db.atomic():
         game = get_open_game(game_id)
         _require_host(game, user)
-        check_invitation_limits(mailer.settings, user, emails)
+        held = check_invitation_limits(mailer.settings, user, emails)
         for email in emails:
+            if email in held:
+                until = held_invitations.hold_until(mailer.settings, email)
+                Invitation.create(game=game, email=email, held_until=until)
+                continue
             Invitation.create(game=game, email=email)
             mailer.invitation(
                 game,
@@ -241,14 +253,17 @@ def invite_all(
                 email,
                 reply_menu.lobby_address(mailer.settings, game),
             )
-    return emails, refused
+    return Invited([e for e in emails if e not in held], refused, held)
 
 
-def check_invitation_limits(settings, user: User, emails: list[str]) -> None:
-    """TooManyInvitations unless every one of these mails may go out now."""
+def check_invitation_limits(settings, user: User, emails: list[str]) -> list[str]:
+    """TooManyInvitations unless the inviter may send every one of these
+    invitations; the addresses among them to hold back (their daily limit
+    is full, or invitations are held for them already: one mail)."""
     limits.serialize(f"user:{user.id}")
     per_user = limits.Limit(settings["INVITES_PER_USER_PER_DAY"], limits.DAY, limits.INVITE)
-    left = max(per_user.count - limits.sent_by(user.id, per_user), 0)
+    done = limits.sent_by(user.id, per_user) + held_invitations.held_by(user.id, per_user.window)
+    left = max(per_user.count - done, 0)
     if len(emails) > left:
         raise TooManyInvitations(
             msg(
@@ -260,21 +275,14 @@ def check_invitation_limits(settings, user: User, emails: list[str]) -> None:
         )
     # In sorted order: each check locks its address (limits.serialize).
     # An address that agreed to hear from the host is not limited (limits.agreed).
-    full = [
-        e
-        for e in sorted(emails)
-        if not limits.allows(settings, "invite", e, stranger=True, author_id=user.id)
-    ]
-    if full:
-        raise TooManyInvitations(
-            msg(
-                "Nothing was sent: %(addresses)s had an invitation from this site in the last "
-                "24 hours, and an address gets at most %(limit)s a day. Leave it out, or share "
-                "the game's join link with them.",
-                addresses=", ".join(full[:5]),
-                limit=settings["INVITES_PER_ADDRESS_PER_DAY"],
-            )
-        )
+    return [e for e in sorted(emails) if _to_hold(settings, user, e)]
+
+
+def _to_hold(settings, user: User, address: str) -> bool:
+    if not limits.allows(settings, "invite", address, stranger=True, author_id=user.id):
+        return True
+    # Room today, yet invitations wait for the address already: with them, in one mail.
+    return held_invitations.waiting(address).exists() and not limits.agreed(user.id, address)
 
 
 def may_sit(game: Game, user: User) -> bool:

@@ -25,7 +25,15 @@ from engine.words import N_, msg
 from server.i18n import LANGUAGES, say
 from server.mail.links import LinkError
 from server.models import Game, Seat, User
-from server.services import accounts, bot_seats, clubs, games, open_games, seat_views
+from server.services import (
+    accounts,
+    bot_seats,
+    clubs,
+    games,
+    held_invitations,
+    open_games,
+    seat_views,
+)
 from server.services.clock import deadlines, own_time, running_hours
 from server.services.seat_views import seat_names
 from server.services.state_store import load_state, rules
@@ -230,7 +238,10 @@ def render_lobby(game: Game, token: str):
         is_host=is_host,
         seated=seated,
         join_url=mailer().links.join_url(game) if is_host else "",
-        invited=list(game.invitations) if is_host else [],
+        invited=[i for i in game.invitations if i.held_until is None or i.held_settled_at]
+        if is_host
+        else [],
+        held=held_lines(game) if is_host else [],
         form=EmptyForm(),
         invite_form=InviteForm(),
         option_form=OptionForm(),
@@ -238,6 +249,21 @@ def render_lobby(game: Game, token: str):
         names=seat_names(game, page_language()),
         language=open_games_web.language_name(game.language),
     )
+
+
+def held_lines(game: Game) -> list[str]:
+    """Each invitation held back, in words, with when its mail goes in the
+    host's time zone."""
+    return [
+        _(
+            "%(address)s had as many invitations from this site as an address gets in a day. "
+            "Yours is not lost: it goes in one mail with any others held for that address "
+            "on %(when)s, unless the game has started by then.",
+            address=row.email,
+            when=seat_views.deadline_text(row.held_until, current_user.timezone, page_language()),
+        )
+        for row in held_invitations.held_in(game)
+    ]
 
 
 def bot_form() -> BotSeatForm:
@@ -338,9 +364,16 @@ def invite(game_id: int):
             if bad
             else N_("Give between 1 and 20 email addresses."),
         )
-    sent, refused = games.invite_all(game_id, current_user, emails, mailer())
+    sent, refused, held = games.invite_all(game_id, current_user, emails, mailer())
     if sent:
         flash(ngettext("Sent %(num)d invitation.", "Sent %(num)d invitations.", len(sent)))
+    if held:
+        flash(
+            _(
+                "Held back for now (the page says until when): %(addresses)s",
+                addresses=", ".join(held[:20]),
+            )
+        )
     if refused:
         # Never why: whether an address asked to be left alone is its own business.
         flash(_("Could not be invited: %(addresses)s", addresses=", ".join(refused[:20])))

@@ -122,6 +122,7 @@ def queue_every_kind(app, ids) -> list[Outbox]:
         )
         mailer.lobby_cancelled(lobby, lobby_title, seats[2].user, "Bo Berg")
         mailer.invitation(lobby, lobby_title, seats[1].user, "p2@example.org")
+        mailer.held_invitations("dee@example.org", [(lobby, lobby_title, seats[1].user)])
         over = Game.get_by_id(over_id)
         rematch = Rematch.create(
             game=over.id, proposer=host.id, asked=[seats[1].user_id], expires_at=utcnow()

@@ -7,6 +7,7 @@ the module; each page is checked once per language and width."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import random
 from pathlib import Path
@@ -18,7 +19,7 @@ from conftest import make_app, serving
 from moderation_helpers import make_moderator
 
 from server.db import db
-from server.models import Game, Proposal, User
+from server.models import Game, Invitation, Proposal, User, utcnow
 from server.services import clubs, games, proposals, question_links
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -60,6 +61,13 @@ def site(tmp_path_factory):
             games.start(game.id, people[0], mailer)
             lobby = games.create_game(people[0], "new_found_land", "Tea", 3, {}, 48, [24], mailer)
             user("mod@example.org", "Mo")
+            # An invitation held back by its address's daily limit: the
+            # host's lobby page says it in words.
+            Invitation.create(
+                game=lobby,
+                email="waiting.for.a.long.time@example.org",
+                held_until=utcnow() + dt.timedelta(hours=20),
+            )
             # An invite-only club of two (its page, a request to
             # answer, the outsiders' view) and a public one.
             club = clubs.found(people[0], "Sugar Club", "We plant.", ["en"], True)
