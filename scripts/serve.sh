@@ -35,6 +35,9 @@ if [ "${PBEM_NO_COMPILE:-}" != "1" ] && command -v cc >/dev/null \
         .venv/bin/python -m pip install -c constraints.txt mypy setuptools >"$log" 2>&1 || true
     fi
     if .venv/bin/python -c "import mypyc" 2>/dev/null; then
+        if [ ! -f engine/_compiled_source.json ]; then
+            echo "Building the compiled engine once (a few minutes; PBEM_NO_COMPILE=1 skips it)..." >&2
+        fi
         if ! .venv/bin/python scripts/build_fast_engine.py --if-stale --quiet >>"$log" 2>&1; then
             echo "The compiled engine did not build (see $log); the pure Python engine runs." >&2
         fi
