@@ -135,10 +135,13 @@ def steps() -> list[tuple[int, str]]:
     return found
 
 
-def script(found, hooks: dict[int, str]) -> str:
-    parts, hooks = [SHIMS], dict(hooks)
+def script(found, hooks: dict) -> str:
+    """The guide's blocks as one bash script; a hook keyed (step, block)
+    runs before that block of that step (blocks counted from 1)."""
+    parts, hooks, seen = [SHIMS], dict(hooks), {}
     for number, commands in found:
-        parts.append(hooks.pop(number, ""))
+        seen[number] = seen.get(number, 0) + 1
+        parts.append(hooks.pop((number, seen[number]), ""))
         parts.append(f'echo "== step {number}" >> "$WORK/commands.log"')
         parts.append(ABSOLUTE.sub(lambda m: f"$ROOT/{m.group(1)}/", commands))
     parts.append(hooks.get("end", ""))
@@ -198,10 +201,11 @@ def walked(tmp_path, release, pg_url, smtp):
     deps = sysconfig.get_paths()["purelib"]
     hooks = {
         # The package's dependencies come from this test run (no download):
-        # pip installs the release alone (PIP_NO_DEPS), a path entry the rest.
-        4: f'printf "%s\\n" {deps!r} > "$(echo "$ROOT"/opt/pbem/lib/python3*/site-packages)/deps.pth"',
+        # pip installs the release alone (PIP_NO_DEPS), a path entry the rest;
+        # before step 3's second block, whose mypy needs its own dependencies.
+        (3, 2): f'printf "%s\\n" {deps!r} > "$(echo "$ROOT"/opt/pbem/lib/python3*/site-packages)/deps.pth"',
         # Someone signed up and confirmed before step 8.
-        8: f'"$PYTHON" -c {make_user_code(pg_url)!r} "$ADMIN"',
+        (8, 1): f'"$PYTHON" -c {make_user_code(pg_url)!r} "$ADMIN"',
         "end": 'declare -p SITE ADMIN DBPASS > "$WORK/variables"',
     }
     env = {
