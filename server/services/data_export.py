@@ -1,7 +1,8 @@
 """A player's data to take away (GDPR articles 15 and 20): one zip with JSON
 for the account, seats, moves with their game, the table talk they wrote,
-ratings, sessions and API tokens in use, and an mbox of every mail still
-stored to or from them.  No secret goes in: no password hash, token hash,
+ratings, sessions and API tokens in use, clubs, leagues and the requests
+they made at a table (services/export_memberships.py), and an mbox of every
+mail still stored to or from them.  No secret goes in: no password hash, token hash,
 session key or channel URL.
 
 Asking queues a row; the scheduler builds it (``build_due``), keeps it for
@@ -37,10 +38,12 @@ from server.models import (
     User,
     utcnow,
 )
+from server.services import export_memberships
 
 ABOUT = (
     "A zip: account.json, seats.json, moves.json (with their game), talk.json, "
-    "ratings.json, sessions.json, api_tokens.json and mail.mbox."
+    "ratings.json, sessions.json, api_tokens.json, clubs.json, leagues.json, "
+    "requests.json and mail.mbox."
 )
 EXPORT_HOURS = 24
 BATCH = 5
@@ -104,6 +107,9 @@ def archive(user: User, now: dt.datetime) -> bytes:
         "ratings.json": ratings(user),
         "sessions.json": sessions(user),
         "api_tokens.json": tokens(user),
+        "clubs.json": export_memberships.clubs(user),
+        "leagues.json": export_memberships.leagues(user),
+        "requests.json": export_memberships.requests(user),
     }
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zipped:
@@ -125,7 +131,8 @@ def account(user: User, now: dt.datetime) -> dict:
         "board_as_text reminder_hours quiet_from quiet_until digest_hour languages "
         "show_languages show_playing show_finished show_ratings is_moderator is_bot"
     ).split()
-    return {"exported_at": now, **{name: getattr(user, name) for name in fields}}
+    own = {name: getattr(user, name) for name in fields}
+    return {"exported_at": now, **own, **export_memberships.account_extras(user)}
 
 
 def seats(user: User) -> list[dict]:

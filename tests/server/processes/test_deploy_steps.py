@@ -203,7 +203,10 @@ def walked(tmp_path, release, pg_url, smtp):
         # The package's dependencies come from this test run (no download):
         # pip installs the release alone (PIP_NO_DEPS), a path entry the rest;
         # before step 3's second block, whose mypy needs its own dependencies.
-        (3, 2): f'printf "%s\\n" {deps!r} > "$(echo "$ROOT"/opt/pbem/lib/python3*/site-packages)/deps.pth"',
+        (
+            3,
+            2,
+        ): f'printf "%s\\n" {deps!r} > "$(echo "$ROOT"/opt/pbem/lib/python3*/site-packages)/deps.pth"',
         # Someone signed up and confirmed before step 8.
         (8, 1): f'"$PYTHON" -c {make_user_code(pg_url)!r} "$ADMIN"',
         "end": 'declare -p SITE ADMIN DBPASS > "$WORK/variables"',

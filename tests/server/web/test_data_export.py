@@ -20,10 +20,15 @@ from web_helpers import form_for, post_form
 
 from server.models import (
     ApiToken,
+    Club,
+    ClubMember,
     DataExport,
     Event,
     InboundMail,
+    League,
+    LeagueMember,
     Outbox,
+    SignUpAttempt,
     User,
     utcnow,
 )
@@ -37,6 +42,9 @@ FILES = {
     "ratings.json",
     "sessions.json",
     "api_tokens.json",
+    "clubs.json",
+    "leagues.json",
+    "requests.json",
     "mail.mbox",
 }
 
@@ -59,9 +67,30 @@ def seeded(app):
             user=seat.user_id,
         )
         token = api_tokens.create(User.get_by_id(seat.user_id), "my script", ["read"], 30)[1]
+        belongs(seat.user_id)
         return token
 
     return game, seat.user_id, in_db(app, run)
+
+
+def belongs(user_id: int) -> None:
+    """A club and a league they joined, a sign-up waiting for its link."""
+    club = Club.create(name="Tuesday Club", name_key="tuesday club", slug="tuesday-club")
+    ClubMember.create(club=club, user=user_id, role="admin")
+    league = League.create(
+        name="Winter League",
+        name_key="winter league",
+        kind="puerto_rico",
+        move_hours=48,
+        rounds=3,
+        max_players=12,
+        table_min=3,
+        table_max=4,
+        starts_at=utcnow(),
+        seed=7,
+    )
+    LeagueMember.create(league=league, user=user_id)
+    SignUpAttempt.create(user=user_id, name="Another Name", password_hash="attempt-hash-xyz")
 
 
 def ask_and_build(app, client) -> str:
@@ -98,6 +127,10 @@ def test_the_archive_holds_the_accounts_data(app):
     assert [t["text"] for t in read("talk.json")] == ["From the start: I build."]
     assert [t["name"] for t in read("api_tokens.json")] == ["my script"]
     assert len(read("sessions.json")) == 1
+    assert read("clubs.json")["memberships"][0]["club"] == "Tuesday Club"
+    assert read("leagues.json")["memberships"][0]["league"] == "Winter League"
+    assert account["sign_ups_waiting"][0]["name"] == "Another Name"
+    assert read("requests.json") == {"takebacks": [], "proposals": [], "rematches": []}
     mbox = zipped.read("mail.mbox")
     # The game's mails share its thread's subject; the news is their first line.
     assert b"build 3" in mbox and f"Subject: [pbem] Game g (#{game.id})".encode() in mbox
@@ -105,7 +138,7 @@ def test_the_archive_holds_the_accounts_data(app):
     assert mbox.startswith(b"From ") and b"\nFrom g1@example.org " in mbox
     everything = b"".join(zipped.read(name) for name in FILES)
     secret = in_db(app, lambda: User.get_by_id(user_id))
-    for hidden in (secret.password_hash, secret.session_token, token):
+    for hidden in (secret.password_hash, secret.session_token, token, "attempt-hash-xyz"):
         assert hidden.encode() not in everything
     token_hash = in_db(app, lambda: ApiToken.get(ApiToken.user == user_id).token_hash)
     assert token_hash.encode() not in everything
