@@ -8,7 +8,17 @@ from __future__ import annotations
 import datetime as dt
 import zoneinfo
 
-from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
@@ -71,7 +81,7 @@ def new():
         if "csrf_token" in form.errors:
             abort(400, N_("The form was not understood; reload the page and try again."))
     if not form.is_submitted():
-        return render_template("leagues/new.html", form=form)
+        return render_template("leagues/new.html", form=form, kinds=GAMES)
     starts_at = utc_from_local(form.starts_at.data)
     try:
         if starts_at is None:
@@ -95,11 +105,23 @@ def new():
             dropout=form.dropout.data or "",
             club=club,
             club_only=form.access.data == "club",
+            options=chosen_options(form.kind.data or ""),
         )
     except leagues.LeagueError as exc:
-        return render_template("leagues/new.html", form=form, problem=say_here(exc.args[0])), 400
+        problem = say_here(exc.args[0])
+        return render_template("leagues/new.html", form=form, kinds=GAMES, problem=problem), 400
     flash(_("Your league is made: share its page so players join."))
     return to_league(league)
+
+
+def chosen_options(kind: str) -> dict:
+    """The options shown for the game picked (each game's are named
+    option_<game>_<option>); services/leagues.py checks them."""
+    game = GAMES.get(kind)
+    if game is None:
+        return {}
+    prefix = f"option_{kind}_"
+    return {s.name: request.form.get(prefix + s.name, s.default) for s in game.options}
 
 
 def visible(league_id: int) -> League:

@@ -37,6 +37,31 @@ def test_a_league_is_made_by_its_form(sqlite_app):
     assert "Join this league" in made.text
 
 
+def test_the_league_form_offers_each_games_options_and_keeps_the_chosen_games(sqlite_app):
+    """The expansion buildings (manual: "/option base|extended|random") are
+    chosen for a league as for a single game; a value off the list is refused."""
+    with sqlite_app.app_context(), db.connection_context():
+        user("m0@example.org", "Mia")
+    client = sign_in(sqlite_app, "m0@example.org")
+    page = client.get("/leagues/new").text
+    assert 'name="option_puerto_rico_buildings"' in page
+    assert 'name="option_new_found_land_frame_tiles"' in page
+    form = form_for(page, "/leagues/new")
+    bad = post_form(
+        client, form, name="Odd", kind="puerto_rico", starts_at=TOMORROW,
+        option_puerto_rico_buildings="everything",
+    )  # fmt: skip
+    assert bad.status_code == 400 and "is not a choice" in bad.text
+    made = post_form(
+        client, form, name="Extended", kind="puerto_rico", starts_at=TOMORROW,
+        option_puerto_rico_buildings="extended", option_new_found_land_frame_tiles="advanced",
+    )  # fmt: skip
+    assert made.status_code == 200
+    with sqlite_app.app_context(), db.connection_context():
+        assert League.select().count() == 1
+        assert League.get().options == {"buildings": "extended"}
+
+
 def test_join_and_leave_by_post_with_the_token(sqlite_app):
     with sqlite_app.app_context(), db.connection_context():
         host = user("h0@example.org", "Hal")
