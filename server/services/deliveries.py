@@ -28,7 +28,7 @@ from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
 from server.notify import delivery as notify_delivery
 from server.services import moderation, seat_views
-from server.services.clock import deadlines, outage_guard, reach
+from server.services.clock import outage_guard, reach, seat_clock
 
 log = logging.getLogger("pbem.deliveries")
 FAILING = ("failed", "bounced")
@@ -62,7 +62,7 @@ class ClockKeeper(delivery.Observer):
                 outage_guard.mail_left_late(self.settings, row, seat, now)
                 reach.reached(seat)
         if seat.mail_hold_since is not None and reach.waiting(seat) is None:
-            deadlines.release(seat.id, now)
+            seat_clock.release(seat.id, now)
 
 
 class NoticeKeeper(notify_delivery.Observer):
@@ -84,7 +84,7 @@ class NoticeKeeper(notify_delivery.Observer):
             elif row.kind == "turn":
                 reach.reached(seat)
         if seat.mail_hold_since is not None and reach.waiting(seat) is None:
-            deadlines.release(seat.id, now)
+            seat_clock.release(seat.id, now)
 
     def failed(self, row: Outbox, now: dt.datetime, locked: Seat | None = None) -> None:
         seat = locked
@@ -97,14 +97,14 @@ class NoticeKeeper(notify_delivery.Observer):
         ):
             return
         if reach.waiting(seat) is not None:  # nothing of the turn got through
-            deadlines.hold(seat.id, now, row.turn_of)
+            seat_clock.hold(seat.id, now, row.turn_of)
 
 
 def _recipient_seat(row: Outbox) -> Seat | None:
-    """The pending seat of the player a notice tells, locked (deadlines.lock)."""
+    """The pending seat of the player a notice tells, locked (seat_clock.lock)."""
     if row.game_id is None or row.recipient_id is None:
         return None
-    return deadlines.locked(
+    return seat_clock.locked(
         Seat.select(Seat)
         .join(Game)
         .where(
@@ -157,7 +157,7 @@ def handle_bounce(raw: bytes, settings, envelope_to=(), now: dt.datetime | None 
         row = Outbox.get_or_none(Outbox.id == bounce.outbox_id)
         if row is None:
             return False
-        seat = _seat_of(row)  # locked before its mail changes (deadlines.lock)
+        seat = _seat_of(row)  # locked before its mail changes (seat_clock.lock)
         text = " ".join(filter(None, (bounce.status, bounce.diagnostic)))[:1000]
         if not bounce.failed:
             Outbox.update(last_error=f"{bounce.action}: {text}").where(
@@ -206,7 +206,7 @@ def hold_for(
     )
     if since is not None and not reach.of_this_turn(row, seat):
         since = None
-    return not newer and deadlines.hold(seat.id, now, since)
+    return not newer and seat_clock.hold(seat.id, now, since)
 
 
 def seen(seat: Seat, now: dt.datetime | None = None) -> bool:
@@ -215,16 +215,16 @@ def seen(seat: Seat, now: dt.datetime | None = None) -> bool:
         return False
     now = now or utcnow()
     with db.atomic():
-        locked = deadlines.lock(seat.id)
+        locked = seat_clock.lock(seat.id)
         if locked is None or locked.mail_hold_since is None:
             return False  # released meanwhile
         reach.reached_otherwise(locked, now)
-        return deadlines.release(locked.id, now)
+        return seat_clock.release(locked.id, now)
 
 
 def _seat_of(row: Outbox) -> Seat | None:
     """The pending seat of the player a game mail went to, locked
-    (deadlines.lock)."""
+    (seat_clock.lock)."""
     if row.game_id is None:
         return None
     return PENDING_SEAT.first(row.game_id, row.to_addr.lower())
@@ -233,7 +233,7 @@ def _seat_of(row: Outbox) -> Seat | None:
 # Asked after every game mail the sender got out: its SQL is built once
 # (building it cost as much as turning the mail into bytes).
 PENDING_SEAT = Prepared(
-    lambda game_id, address: deadlines.locked(
+    lambda game_id, address: seat_clock.locked(
         Seat.select(Seat)
         .join(User)
         .switch(Seat)

@@ -13,7 +13,7 @@ from server.mail.compose import Mailer
 from server.models import Game, NotifyChannel, Seat, User
 from server.notify import notices
 from server.services import reply_menu
-from server.services.clock import deadlines, while_away
+from server.services.clock import deadlines, seat_clock, while_away
 from server.services.seat_views import (
     board,
     log_lines,
@@ -47,7 +47,7 @@ def next_turn(
         raise ValueError(f"game {game.id} has nobody to move")
     seats = seats if seats is not None else seats_with_users(game)
     seat = seats[game.to_move]
-    deadlines.start_turn(game, seat, now)
+    seat_clock.start_turn(game, seat, now)
     if seat.bot or seat.absent or seat.withdrawn:
         return
     if seat.user.mail_mode == "digest" and not notices.any_for(game.id, seat.user_id):

@@ -16,7 +16,7 @@ from peewee import SQL, Cast, PostgresqlDatabase, Select, Value, fn
 
 from server.db import Prepared, db
 from server.models import Event, Game, Seat, Snapshot
-from server.services.clock import deadlines
+from server.services.clock import deadlines, seat_clock
 from server.services.state_store import add_missing_snapshot, save_snapshot, snapshot_values
 
 
@@ -40,7 +40,7 @@ def seat_moved(game_id: int, index: int, seq: int, by_player: bool, turn_over: b
         return (PLAYER_TURN_OVER if turn_over else PLAYER_AGAIN).run(game_id, index, seq)
     mine = (Seat.game == game_id) & (Seat.index == index)
     if turn_over:
-        return Seat.update(last_move_seq=seq, **deadlines.TURN_OVER).where(mine).execute()
+        return Seat.update(last_move_seq=seq, **seat_clock.TURN_OVER).where(mine).execute()
     return Seat.update(last_move_seq=seq).where(mine & Seat.deadline.is_null(False)).execute()
 
 
@@ -177,7 +177,7 @@ EVENT_ROW = Prepared(
 )
 PLAYER_TURN_OVER = Prepared(
     lambda game_id, index, seq: Seat.update(
-        last_move_seq=seq, **deadlines.PLAYER_BACK, away_seen_seq=seq, **deadlines.TURN_OVER
+        last_move_seq=seq, **deadlines.PLAYER_BACK, away_seen_seq=seq, **seat_clock.TURN_OVER
     ).where((Seat.game == game_id) & (Seat.index == index))
 )
 PLAYER_AGAIN = Prepared(

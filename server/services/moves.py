@@ -18,7 +18,7 @@ from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, utcnow
 from server.services import metrics, move_news, move_store, ratings
-from server.services.clock import deadlines
+from server.services.clock import seat_clock
 from server.services.state_store import forget_snapshot, game_with_snapshot, load_state, rules
 
 ACTORS = ("player", "timeout", "moderator", "bot")
@@ -161,4 +161,4 @@ def _after_move(
         # and the UPDATE above was the only statement.
         move_store.seat_moved_again(game.id, seat, game.seq, player)
         mine = (Seat.game == game.id) & (Seat.index == seat)
-        deadlines.start_turn(game, Seat.get(mine), now)
+        seat_clock.start_turn(game, Seat.get(mine), now)

@@ -28,7 +28,7 @@ from peewee import fn
 
 from server.db import Prepared
 from server.models import Outbox, Seat, User
-from server.services.clock import deadlines
+from server.services.clock import seat_clock
 
 UNDELIVERED = ("queued", "deferred", "failed")  # mail/delivery.py: not out
 
@@ -84,8 +84,8 @@ def hold_while_waiting(seat: Seat, now: dt.datetime) -> bool:
     """Hold the seat's clock when a mail of its turn that holds it has not
     gone out; True when it now stands still.  A waiting turn mail holds it
     from the turn's start: the player never knew of the turn.  Run in a
-    transaction: the seat stays locked until it ends (deadlines.lock)."""
-    return hold_if_waiting(deadlines.lock(seat.id) or seat, now)
+    transaction: the seat stays locked until it ends (seat_clock.lock)."""
+    return hold_if_waiting(seat_clock.lock(seat.id) or seat, now)
 
 
 def hold_if_waiting(seat: Seat, now: dt.datetime) -> bool:
@@ -95,7 +95,7 @@ def hold_if_waiting(seat: Seat, now: dt.datetime) -> bool:
     if row is None:
         return False
     since = seat.turn_started_at if row.kind == "turn" else now
-    deadlines.hold(seat.id, now, since)
+    seat_clock.hold(seat.id, now, since)
     return True
 
 

@@ -25,7 +25,7 @@ from server.mail.compose import Mailer
 from server.mail.delivery import holder_running
 from server.models import Game, Seat, Snapshot, User, Vacation
 from server.services import bot_seats, leagues, rematches, reply_menu, takebacks
-from server.services.clock import deadlines, outage_guard, reach, stale_lobbies
+from server.services.clock import deadlines, outage_guard, reach, seat_clock, stale_lobbies
 from server.services.move_news import next_turn, result
 from server.services.moves import MoveRejected, play
 from server.services.seat_views import names_of, seat_names, seats_with_users, unseen_talk
@@ -104,14 +104,7 @@ def due_seats_query(now: dt.datetime, bots_only: bool = False):
     unclaimed = Seat.claimed_until.is_null() | (Seat.claimed_until < now)
     query = (
         seats_then_games()
-        .where(
-            (Seat.deadline <= now)
-            & unclaimed
-            & (Game.status == "active")
-            & Seat.mail_hold_since.is_null()  # its turn mail did not get through
-            & (Game.paused == False)
-            & (Game.to_move == Seat.index)
-        )  # noqa: E712
+        .where(seat_clock.due_condition(now) & unclaimed)
         .order_by(Seat.deadline, Seat.id)
     )
     return query.where(Seat.bot.is_null(False)) if bots_only else query
@@ -285,7 +278,7 @@ def _last_call(settings, mailer: Mailer, game: Game, seat: Seat, now: dt.datetim
             # is as good as it gets, the timeout comes at the new deadline.
             Seat.update(reminded_at=now).where(Seat.id == seat.id).execute()
         else:
-            deadlines.hold(seat.id, now)
+            seat_clock.hold(seat.id, now)
         return 1
 
 
@@ -305,7 +298,7 @@ def time_out(
         if game is None:
             raise Game.DoesNotExist(f"game {seat.game_id} of seat {seat.id}")
         game.snap = getattr(game, "snap", None)
-        fresh = still_due(seat, now)
+        fresh = still_due(game, seat, now)
         if fresh is None:
             CLAIM_ENDS.run(seat.id)
             return 0
@@ -378,17 +371,16 @@ def _timed_out(absent: bool) -> Prepared:
 TIMED_OUT = {absent: _timed_out(absent) for absent in (False, True)}
 
 
-def still_due(claimed: Seat, now: dt.datetime) -> Seat | None:
-    """The claimed seat as it is now, locked, if its time is still up for
-    the same turn; None when, since the claim, its player moved and the turn
-    came round again, came back from absence, or got more time, or its
-    clock stopped.  Its user comes along from the claim."""
-    seat = deadlines.lock(claimed.id)
+def still_due(game: Game, claimed: Seat, now: dt.datetime) -> Seat | None:
+    """The claimed seat as it is now, locked, if its time is still up
+    (``seat_clock.is_due``, with ``game`` as it is now) for the same turn;
+    None when, since the claim, its player moved and the turn came round
+    again, came back from absence, or got more time, or its clock stopped,
+    or the game paused or ended.  Its user comes along from the claim."""
+    seat = seat_clock.lock(claimed.id)
     if (
         seat is None
-        or seat.deadline is None
-        or seat.deadline > now
-        or seat.mail_hold_since is not None
+        or not seat_clock.is_due(game, seat, now)
         or seat.turn_started_at != claimed.turn_started_at
         or (claimed.bot is not None and seat.bot != claimed.bot)
         or (claimed.absent and not seat.absent)
@@ -484,7 +476,7 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
     until the turn mail is out, and the reminders move on with it.  The
     reminder counts as a warning once delivered (services/deliveries.py)."""
     with db.atomic():
-        seat = deadlines.locked(Seat.select(Seat, User).join(User).where(Seat.id == seat_id)).get()
+        seat = seat_clock.locked(Seat.select(Seat, User).join(User).where(Seat.id == seat_id)).get()
         if seat.next_reminder_at != was_due:
             return 0
         if not seat.absent and reach.hold_if_waiting(seat, now):

@@ -7,7 +7,7 @@ import datetime as dt
 from engine.words import N_, msg
 from server.db import Prepared, db
 from server.models import Game, Seat, User, Vacation
-from server.services.clock import deadlines
+from server.services.clock import deadlines, seat_clock
 
 DAY = dt.timedelta(days=1)
 # How far ahead a vacation may be declared.  Also keeps date arithmetic away
@@ -120,7 +120,7 @@ def come_back(user: User, now: dt.datetime) -> list[str]:
             seat.save(only=[Seat.absent, Seat.timeouts_in_row, Seat.bot])
             game = Game.get_by_id(seat.game_id)
             if game.status == "active" and game.to_move == seat.index:
-                deadlines.start_turn(game, seat, now)  # a fresh full clock
+                seat_clock.start_turn(game, seat, now)  # a fresh full clock
         if absent:
             done.append("You are no longer marked absent: your seats play again.")
     return done

@@ -1,7 +1,7 @@
 """Through the services, on SQLite and PostgreSQL:
 a game's clock on each seat's own time, and each player's mail schedule.
 
-Turns are restarted at chosen instants (deadlines.start_turn takes ``now``);
+Turns are restarted at chosen instants (seat_clock.start_turn takes ``now``);
 the expected instants are worked out by hand in each test."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from web_helpers import form_for, post_form
 from server.db import db
 from server.models import Game, Seat, User
 from server.services import games, moderation, preferences
-from server.services.clock import deadlines, own_time
+from server.services.clock import deadlines, own_time, seat_clock
 
 T = dt.datetime
 
@@ -50,7 +50,7 @@ def restart(app, game_id: int, now: dt.datetime) -> Seat:
     with app.app_context(), db.connection_context():
         game = Game.get_by_id(game_id)
         seat = Seat.get((Seat.game == game_id) & (Seat.index == game.to_move))
-        deadlines.start_turn(game, seat, now)
+        seat_clock.start_turn(game, seat, now)
         return Seat.select(Seat, User).join(User).where(Seat.id == seat.id).get()
 
 
