@@ -387,3 +387,8 @@ API_WAITS_PER_ACCOUNT: int = 4
 API_WAITS_PER_TOKEN: int = 2
 # How often a waiting client's turns are looked up in the database, in seconds.
 API_WAIT_POLL_SECONDS: float = 1.0
+
+# The web's speed-ups (server/web/speedups.py: links remembered, sessions
+# signed with one serializer, Flask's async check made once): 0 turns them
+# all off, for a comparison or to rule them out when something looks wrong.
+PBEM_SPEEDUPS: bool = True

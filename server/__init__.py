@@ -23,64 +23,26 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from functools import lru_cache
-from inspect import iscoroutinefunction
 from urllib.parse import urlsplit
 
 from flask import Flask
-from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine import BROKEN
 from server import settings as settings_module
 
 
-class App(Flask):
-    """Flask, asking once per function whether it is ``async``: Flask asks
-    for every hook and view of every request (a dozen times each), and a
-    function's answer never changes."""
-
-    def ensure_sync(self, func):
-        try:
-            is_async = _is_async(func)
-        except TypeError:  # a callable that cannot be a cache key
-            return super().ensure_sync(func)
-        return self.async_to_sync(func) if is_async else func
-
-
-class CookieSessions(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions, with the signing serializer made once
-    per secret key rather than to read and again to write each request's
-    cookie (it keeps nothing of a request)."""
-
-    def __init__(self) -> None:
-        self._made: tuple = ((), None)
-
-    def get_signing_serializer(self, app):
-        if not app.secret_key:
-            return None
-        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)
-        if self._made[0] != keys:
-            self._made = (keys, super().get_signing_serializer(app))
-        return self._made[1]
-
-
-# Hooks and views are a few hundred at most; an after_this_request function
-# is new in each request and only passes through.
-@lru_cache(maxsize=512)
-def _is_async(func) -> bool:
-    return iscoroutinefunction(func)
-
-
 def create_app(test_config: dict | None = None) -> Flask:
     settings = settings_module.load(overrides=test_config)
-    app = App(
+    from server.web import speedups
+
+    app = speedups.app_class(settings)(
         __name__,
         instance_path=settings["INSTANCE_PATH"],
         template_folder="web/templates",
         static_folder="web/static",
     )
-    app.session_interface = CookieSessions()
+    speedups.sessions(app, settings)
     app.config.update(settings)
     app.config["PERMANENT_SESSION_LIFETIME"] = dt.timedelta(
         days=settings["PERMANENT_SESSION_LIFETIME_DAYS"]

@@ -32,10 +32,10 @@ from server.web import (
     rate_limits,
     records,
     rematches,
+    speedups,
     static_files,
     takebacks,
     tokens,
-    urls,
     your_data,
 )
 
@@ -66,7 +66,7 @@ def init_app(app) -> None:
     compression.init_app(app)  # next: after_request hooks run last-first, so it runs late
     protection.init_app(app)  # CSRF, body checks, security headers
     languages.init_app(app)
-    urls.init_app(app)  # the templates' url_for remembers the links it built
+    speedups.init_app(app)  # the templates' url_for remembers the links it built (when on)
     static_files.init_app(app)  # hashed addresses, a year's cache
     app.jinja_env.globals["pbem_version"] = pbem_version()  # in every page's footer
     app.jinja_env.filters["rows_html"] = rows_html  # a board section's rows, kept by their text

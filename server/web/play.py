@@ -68,7 +68,14 @@ from server.services.seat_views import (
     table_talk,
 )
 from server.services.state_store import load_state, rules
-from server.web import browser_session, drawings, rate_limits, seat_access, takebacks, urls
+from server.web import (
+    browser_session,
+    drawings,
+    rate_limits,
+    seat_access,
+    speedups,
+    takebacks,
+)
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, MoveForm, TalkForm
 from server.web.languages import page_language, say_here
@@ -172,7 +179,7 @@ def page(
         names=names,
         seats=seats,
         recent=recent,
-        position_link=urls.link_maker("records.position", "seq", game_id=game.id),
+        position_link=speedups.link_maker("records.position", "seq", game_id=game.id),
         sections=board(game, state, viewer, names, language),
         prompt=prompt_text(kind, state, names),
         drawing=panels,

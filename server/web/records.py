@@ -13,7 +13,7 @@ from server.models import Game, Seat
 from server.services import tenures, visibility
 from server.services.seat_views import board, log_lines, outcome_rows, seat_names
 from server.services.state_store import replay, rules
-from server.web import drawings, seat_access, urls
+from server.web import drawings, seat_access, speedups
 from server.web.languages import page_language
 
 bp = Blueprint("records", __name__)
@@ -64,7 +64,7 @@ def log(game_id: int):
         game=game,
         kind=rules(game),
         log=lines,
-        position_link=urls.link_maker("records.position", "seq", game_id=game.id),
+        position_link=speedups.link_maker("records.position", "seq", game_id=game.id),
     )
 
 

@@ -58,7 +58,7 @@ def init_app(app) -> None:
         if digest:
             values["v"] = digest
 
-    hashed_address.static_only = True  # web/urls.py still remembers the other links
+    hashed_address.static_only = True  # web/speedups.py still remembers the other links
 
     @app.after_request
     def cache_rules(response):

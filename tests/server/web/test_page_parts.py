@@ -3,7 +3,7 @@ template loop per row or a router build per link, with the same answers:
 a board section's rows (server/mail/board_rows.py) read byte for byte as the
 template loops they replaced wrote them, on the page and in the mail, for
 both games, any viewer and language; the log's links to earlier positions
-(web/urls.py link_maker) are the links url_for builds, under a mount point
+(web/speedups.py link_maker) are the links url_for builds, under a mount point
 too; the session cookie is written when it changes, not on every request."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from engine import get_game
 from server.db import db
 from server.mail.board_rows import MAIL_ROW, PAGE_ROW, rows_html
 from server.services.seat_views import _said_rows
-from server.web import urls
+from server.web import speedups
 from tests.engine.game_walks import positions
 
 # The loops as templates/play/game.html and mail_templates/_board.html had them.
@@ -81,7 +81,7 @@ def test_rows_that_read_alike_in_english_are_said_apart_in_german():
 @pytest.mark.parametrize("mount", ["", "/pbem"])
 def test_the_log_links_are_the_links_url_for_builds(sqlite_app, mount):
     with sqlite_app.test_request_context("/games/7", base_url=f"http://pbem.example{mount}"):
-        link = urls.link_maker("records.position", "seq", game_id=7)
+        link = speedups.link_maker("records.position", "seq", game_id=7)
         for seq in (0, 1, 9, 10, 123, 7_919_000_001):
             assert link(seq) == url_for("records.position", game_id=7, seq=seq)
         assert link(5) == f"{mount}/games/7/at/5"
@@ -89,7 +89,7 @@ def test_the_log_links_are_the_links_url_for_builds(sqlite_app, mount):
 
 def test_a_value_in_the_query_string_gets_url_fors_link_too(sqlite_app):
     with sqlite_app.test_request_context("/"):
-        link = urls.link_maker("play.game", "since", game_id=3)
+        link = speedups.link_maker("play.game", "since", game_id=3)
         assert link(4) == url_for("play.game", game_id=3, since=4) == "/games/3?since=4"
 
 

@@ -1,5 +1,5 @@
 """The cheaper ways the pages are rendered (web/languages.py's gettext
-callables, web/urls.py's url_for, web/forms.py's widgets) give what the
+callables, web/speedups.py's url_for, web/forms.py's widgets) give what the
 general ones gave: the same texts in the same language, the same links,
 the same HTML, escaped the same way."""
 
@@ -18,7 +18,7 @@ from wtforms.widgets import html_params as wtforms_html_params
 
 from server.db import db
 from server.models import User
-from server.web import urls
+from server.web import speedups
 from server.web.forms import FastHiddenInput, FastTextArea, Form, TalkForm, html_params
 from server.web.languages import _catalog
 from server.web.moderation import ResignForm
@@ -84,7 +84,7 @@ def test_a_text_on_a_page_is_markup_and_its_values_are_escaped(sqlite_app):
         assert '<a href="/l">' in link
 
 
-# -- the templates' url_for (web/urls.py) -------------------------------------
+# -- the templates' url_for (web/speedups.py) -------------------------------------
 LINKS = [
     ("static", {"filename": "pbem.css"}),
     ("lobby.index", {}),
@@ -100,7 +100,7 @@ LINKS = [
 @pytest.mark.parametrize("mount", ["", "/pbem"])
 def test_the_templates_url_for_builds_what_flasks_builds(sqlite_app, mount):
     page_url_for = sqlite_app.jinja_env.globals["url_for"]
-    assert page_url_for is urls.page_url_for
+    assert page_url_for is speedups.page_url_for
     for _ in range(2):  # built, then remembered
         with sqlite_app.test_request_context("/games/7", base_url=f"http://pbem.test{mount}"):
             for endpoint, values in LINKS:
@@ -111,7 +111,7 @@ def test_the_templates_url_for_builds_what_flasks_builds(sqlite_app, mount):
 def test_a_link_is_built_anew_where_the_request_stands_elsewhere(sqlite_app):
     """The same endpoint and values under another mount point, host or
     scheme: not the remembered link (no stale link from another request)."""
-    page_url_for = urls.page_url_for
+    page_url_for = speedups.page_url_for
     seen = set()
     for base in ("http://a.test", "http://a.test/sub", "https://b.test/other", "http://a.test"):
         with sqlite_app.test_request_context("/", base_url=base):
@@ -122,40 +122,40 @@ def test_a_link_is_built_anew_where_the_request_stands_elsewhere(sqlite_app):
 
 
 def test_what_the_memory_does_not_hold_goes_to_flask(sqlite_app):
-    page_url_for = urls.page_url_for
-    urls._built.clear()
+    page_url_for = speedups.page_url_for
+    speedups._built.clear()
     with sqlite_app.test_request_context("/games/7", base_url="http://pbem.test"):
         assert page_url_for("play.game", game_id=7, _external=True) == "http://pbem.test/games/7"
         assert page_url_for("play.game", game_id=7, _anchor="talk") == "/games/7#talk"
         assert page_url_for(".game", game_id=7) == url_for(".game", game_id=7)
         assert page_url_for("play.game", game_id=7, x=None) == url_for("play.game", game_id=7)
         assert page_url_for("play.game", game_id=True) == url_for("play.game", game_id=True)
-        assert not urls._built
+        assert not speedups._built
     sqlite_app.config["SERVER_NAME"] = "pbem.test"
     with sqlite_app.app_context():  # no request: Flask's external link
         assert page_url_for("play.game", game_id=7) == "http://pbem.test/games/7"
-    assert not urls._built
+    assert not speedups._built
 
 
 def test_the_memory_of_links_is_bounded(sqlite_app, monkeypatch):
-    monkeypatch.setattr(urls, "LIMIT", 3)
-    urls._built.clear()
+    monkeypatch.setattr(speedups, "LIMIT", 3)
+    speedups._built.clear()
     with sqlite_app.test_request_context("/"):
         for game_id in range(10):
-            assert urls.page_url_for("play.game", game_id=game_id) == f"/games/{game_id}"
-            assert len(urls._built) <= 3
+            assert speedups.page_url_for("play.game", game_id=game_id) == f"/games/{game_id}"
+            assert len(speedups._built) <= 3
 
 
 def test_a_url_defaults_function_is_heard(sqlite_app):
     """With a url_defaults function (none but the static files' today) every
     link is built by Flask."""
     with sqlite_app.test_request_context("/"):
-        assert urls.page_url_for("accounts.login") == "/login"
+        assert speedups.page_url_for("accounts.login") == "/login"
     sqlite_app.url_default_functions[None].append(
         lambda endpoint, values: values.setdefault("lang", "nl")
     )
     with sqlite_app.test_request_context("/"):
-        assert urls.page_url_for("accounts.login") == "/login?lang=nl"
+        assert speedups.page_url_for("accounts.login") == "/login?lang=nl"
 
 
 # -- the fast widgets (web/forms.py) ------------------------------------------
