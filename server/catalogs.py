@@ -54,7 +54,7 @@ def find(target: str) -> GameCatalogs:
         folder = GAMES[target].translations_dir()
         if folder is None:
             raise CatalogError(f"{target} is a top-level module: put it in a package")
-        return GameCatalogs(Path(folder).parent, GAMES[target].domain)
+        return _editable(GameCatalogs(Path(folder).parent, GAMES[target].domain))
     path = Path(target).resolve()
     if not path.is_dir():
         known = ", ".join(sorted(GAMES)) or "none"
@@ -66,7 +66,17 @@ def find(target: str) -> GameCatalogs:
     mine = [c for c in found if c.package == path or c.package.parent == path]
     if len(mine) != 1:
         raise CatalogError(_not_one(path, mine))
-    return mine[0]
+    return _editable(mine[0])
+
+
+def _editable(catalogs: GameCatalogs) -> GameCatalogs:
+    """Catalogs made in an installed copy would be lost at the next install."""
+    if {"site-packages", "dist-packages"} & set(catalogs.package.parts):
+        raise CatalogError(
+            f"{catalogs.domain} is installed as a copy ({catalogs.package}): install "
+            "it from its folder with pip install -e, then make its catalogs there"
+        )
+    return catalogs
 
 
 def _not_one(path: Path, mine: list[GameCatalogs]) -> str:

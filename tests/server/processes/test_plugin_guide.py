@@ -136,3 +136,21 @@ def test_the_kit_plays_race_to_21_and_refuses_what_the_page_does_not_offer():
         with pytest.raises(AssertionError, match="does not say"):
             table.assert_turn_mail_says("now 0")
     assert not folder.exists()  # the throwaway server leaves nothing behind
+
+
+def test_catalogs_are_not_made_in_an_installed_copy(monkeypatch):
+    """A game installed without -e lives in site-packages: catalogs made
+    there would be lost at its next install."""
+    import engine
+    from server import catalogs
+
+    class Copied:
+        domain = "copied"
+
+        def translations_dir(self):
+            return "/usr/lib/python3/site-packages/copied_game/translations"
+
+    monkeypatch.setattr(catalogs, "GAMES", {**engine.GAMES, "copied": Copied()})
+    with pytest.raises(catalogs.CatalogError, match="pip install -e"):
+        catalogs.find("copied")
+    assert catalogs.find("race_to_21").domain == "race_to_21"
