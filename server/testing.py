@@ -37,7 +37,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from werkzeug.security import generate_password_hash
 
-from engine import get_game
+from engine import GAMES, get_game
 from server import create_app
 from server.db import db, migrate
 from server.models import Game, Seat, User, utcnow
@@ -75,8 +75,17 @@ class GameDriver:
     cleans up after itself.  ``settings``: any of pbem's, e.g. a language."""
 
     def __init__(self, kind: str, players: int = 2, options: dict | None = None, **settings):
+        if kind not in GAMES:
+            raise ValueError(f"no installed game {kind!r}: {', '.join(sorted(GAMES))}")
         self.kind, self.folder = kind, tempfile.mkdtemp(prefix="pbem-testing-")
         self.inbox = Inbox()
+        try:
+            self._open(players, options or {}, settings)
+        except BaseException:  # no thread or folder left behind by a failed start
+            self.close()
+            raise
+
+    def _open(self, players: int, options: dict, settings: dict) -> None:
         self.app = create_app(
             {
                 "DATABASE_URL": f"sqlite:///{self.folder}/pbem.sqlite3",
@@ -98,7 +107,7 @@ class GameDriver:
         self.emails = [f"player{i}@example.org" for i in range(players)]
         with self._db():
             migrate()
-            self.game_id = self._start(options or {})
+            self.game_id = self._start(options)
 
     def _db(self):
         """The app's context and a connection: what a request has."""

@@ -11,10 +11,13 @@ import re
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po, write_po
+
+from server.services.games import LobbyError
 
 ROOT = Path(__file__).resolve().parents[3]
 GUIDE = ROOT / "docs/contributors/adding-a-game.md"
@@ -135,7 +138,18 @@ def test_the_kit_plays_race_to_21_and_refuses_what_the_page_does_not_offer():
         assert table.to_move() == 1 and table.state()["count"] == 3
         with pytest.raises(AssertionError, match="does not say"):
             table.assert_turn_mail_says("now 0")
+        # The kit's server checks CSRF as a real one does: its posts carry the token.
+        bare = table.app.test_client().post(
+            f"/games/{table.game_id}/move", data={"seq": "1", "action": '{"type": "add", "n": 1}'}
+        )
+        assert bare.status_code in (400, 403) and table.state()["count"] == 3
     assert not folder.exists()  # the throwaway server leaves nothing behind
+    with pytest.raises(ValueError, match="no installed game 'chess'"):
+        GameDriver("chess")
+    leftovers = set(Path(tempfile.gettempdir()).glob("pbem-testing-*"))
+    with pytest.raises(LobbyError, match="takes 2 to 2 players"):
+        GameDriver("race_to_21", players=3)  # Race to 21 is for 2
+    assert set(Path(tempfile.gettempdir()).glob("pbem-testing-*")) == leftovers
 
 
 def test_catalogs_are_not_made_in_an_installed_copy(monkeypatch):
