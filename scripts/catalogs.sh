@@ -5,12 +5,14 @@
 #   bash scripts/catalogs.sh compile    compile the .po files to .mo
 # Two kinds of catalog: the server's (server/translations/, domain
 # "messages", from babel.cfg) and one per game package, in the game's own
-# domain (<package>/translations/<lang>/LC_MESSAGES/<game>.po, from the
-# game's sources only: babel-game.cfg). A game package is a folder with a
+# domain, its name (<package>/translations/<lang>/LC_MESSAGES/<name>.po, from
+# the game's sources only), made by `pbem catalogs` (server/catalogs.py), the
+# command a game outside the tree uses. A game package is a folder with a
 # translations/ folder: engine/*/ and the plug-in game in tests/plugin_game/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYBABEL=.venv/bin/pybabel
+PBEM=.venv/bin/pbem
 KEYWORDS=(-k words:2 -k lazy_gettext -k _l -k N_ -k msg -k nmsg:1,2)
 GAME_PACKAGES=$(for d in engine/*/translations tests/plugin_game/*/translations; do
     if [ -d "$d" ]; then dirname "$d"; fi; done)
@@ -18,7 +20,7 @@ GAME_PACKAGES=$(for d in engine/*/translations tests/plugin_game/*/translations;
 if [ "${1:-}" = compile ]; then
     "$PYBABEL" compile -d server/translations --statistics
     for package in $GAME_PACKAGES; do
-        "$PYBABEL" compile -d "$package/translations" -D "$(basename "$package")" --statistics
+        "$PBEM" catalogs "$package" compile
     done
     exit 0
 fi
@@ -40,8 +42,5 @@ update() {
     --project pbem -o server/translations/messages.pot .
 update server/translations/messages.pot server/translations messages
 for package in $GAME_PACKAGES; do
-    domain=$(basename "$package")
-    "$PYBABEL" extract -F babel-game.cfg "${KEYWORDS[@]}" --no-location --sort-output \
-        --no-wrap --project "$domain" -o "$package/translations/$domain.pot" "$package"
-    update "$package/translations/$domain.pot" "$package/translations" "$domain"
+    "$PBEM" catalogs "$package" extract update
 done

@@ -12,6 +12,7 @@ administration, one subcommand each, working from any folder:
     pbem dns-records --mail-host HOST   the DNS records to publish
     pbem backup FILE   pbem restore FILE   pbem verify [GAME…]
     pbem purge         what is past its retention window, once
+    pbem catalogs GAME [extract|update|compile]   a plug-in game's own catalogs
     pbem routes, pbem shell
 
 ``pbem --env-file FILE …`` reads the settings from the file the services
@@ -244,6 +245,31 @@ def dns_records(mail_host, addresses):
     click.echo("\n".join(lines))
 
 
+@pbem.command("catalogs")
+@click.argument("game")
+@click.argument("steps", nargs=-1, type=click.Choice(["extract", "update", "compile"]))
+@click.option(
+    "-l", "--language", "languages", multiple=True, metavar="CODE",
+    help="A language to update (repeat); default: every language pbem speaks.",
+)  # fmt: skip
+def catalogs(game, steps, languages):
+    """Extract, update or compile the catalogs of an installed game: GAME is
+    its name or its folder.  Without a step: extract, then update (translate
+    the new entries, then run it again with compile)."""
+    from server import catalogs as catalogs_module
+
+    try:
+        found = catalogs_module.find(game)
+        click.echo(f"{found.domain}: {found.folder}")
+        catalogs_module.run(
+            found,
+            steps or ("extract", "update"),
+            languages or catalogs_module.translated_languages(),
+        )
+    except catalogs_module.CatalogError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 def _administration() -> None:
     from server.services.backup import backup_command, restore_command
     from server.services.erasure import erase_command
@@ -267,3 +293,7 @@ _administration()
 
 def main() -> None:
     pbem(prog_name="pbem")
+
+
+if __name__ == "__main__":  # python -m server.cli, where no pbem script is on the PATH
+    main()

@@ -28,10 +28,11 @@ BOTTOM = {
     "server.typography",
     "server.settings_guide",
     "server.language_codes",
+    "server.catalogs",
 }
 # The app factory and the entry points that need the whole app: gunicorn's
-# module and the ``pbem`` command.
-FACTORY = {"server", "server.wsgi", "server.cli"}
+# module, the ``pbem`` command and the kit for games' tests (a whole server).
+FACTORY = {"server", "server.wsgi", "server.cli", "server.testing"}
 
 # layer -> the layers it may import (itself included)
 ALLOWED = {
