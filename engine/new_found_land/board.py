@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import marshal
+
 from engine.new_found_land.data import CITIES, ISLANDS, SPACES, TILES
 from engine.new_found_land.state import State
 
@@ -23,10 +25,26 @@ def island_full(s: State, island: str) -> bool:
     return all(sp["id"] in s.board for sp in ISLANDS[island]["spaces"])
 
 
+def writable_board(s: State) -> dict:
+    """``s.board``, made ``s``'s own first if a clone shares it (State.clone):
+    every change to the board goes through here."""
+    if not s._board_own:
+        s.board = marshal.loads(marshal.dumps(s.board))
+        s._board_own = True
+    return s.board
+
+
+def shared_board(s: State) -> dict:
+    """``s.board`` for a reader that keeps it (a bot's cache keyed on the
+    object): ``s`` copies it before it next changes it, so it stays as read."""
+    s._board_own = False
+    return s.board
+
+
 def place_tile(s: State, tile: str, island: str) -> str:
     space = free_space(s, island, tile)
     assert space is not None
-    s.board[space] = [tile, [[None, 0], [None, 0]]]
+    writable_board(s)[space] = [tile, [[None, 0], [None, 0]]]
     return space
 
 
@@ -42,7 +60,7 @@ def put_markers(s: State, space: str, owner: int, count: int) -> None:
     """``count`` markers of ``owner`` on one empty field (2 = a tower)."""
     i = open_field(s, space)
     assert i is not None
-    s.board[space][1][i] = [owner, count]
+    writable_board(s)[space][1][i] = [owner, count]
     if owner >= 0:
         s.players[owner]["markers"] -= count
 
@@ -57,7 +75,7 @@ def own_field(s: State, space: str, owner: int) -> int | None:
 
 def add_markers(s: State, space: str, field: int, owner: int, count: int) -> None:
     """``count`` more markers of ``owner`` on a field that already holds theirs."""
-    cell = s.board[space][1][field]
+    cell = writable_board(s)[space][1][field]
     assert cell[0] == owner
     cell[1] += count
     s.players[owner]["markers"] -= count
