@@ -272,7 +272,11 @@ def place_tallies(s, board=None) -> dict[str, dict[int, int]]:
 # have a board whose prospects were reckoned before.  Kept per board object
 # (held, so its id cannot be reused; shared_board keeps it unchanged) with
 # the cities and scored places they were reckoned with.
+# Only a few: the hits are the boards of the last positions, and every board
+# kept is hundreds of objects that Python's garbage collector walks again
+# and again (20,000 of them made some decisions twice as slow).
 _PROSPECTS: dict[int, tuple[object, dict, list, list[float]]] = {}
+_BOARDS_KEPT = 64
 
 
 def prospects(s) -> list[float]:
@@ -283,7 +287,7 @@ def prospects(s) -> list[float]:
     board = shared_board(s)
     kept = _PROSPECTS.get(id(board))
     if kept is None or kept[0] is not board or kept[1] != s.cities or kept[2] != s.scored:
-        if len(_PROSPECTS) >= _KEPT:
+        if len(_PROSPECTS) >= _BOARDS_KEPT:
             _PROSPECTS.clear()
         cities = {city: seats[:] for city, seats in s.cities.items()}
         kept = _PROSPECTS[id(board)] = (board, cities, s.scored[:], _prospects(s, board))

@@ -7,7 +7,7 @@ cheaply as its shape allows: a plain value is shared, a flat list sliced,
 the nested fields are one ``marshal`` round trip (far cheaper than
 ``copy.deepcopy``), and the board, the largest of them and changed only by
 settling and exploring, is shared until one of the states changes it
-(board.py's ``writable_board`` copies it first).
+(board.py's ``writable_space`` copies it, and the entry it changes, first).
 
 Ids: small ships ``s01``…, large ships ``L01``…, one-time cards ``K01``…,
 goal cards ``G01``…, island tiles ``T01``…, contracts ``C01``…, compass tiles
@@ -109,8 +109,8 @@ NESTED = tuple(f for f in FIELDS if f not in PLAIN and f not in FLAT and f != "b
 
 
 class State:
-    # _board_own: whether this state alone holds its board and may change it
-    # in place (False after a clone shared it: see board.writable_board).
+    # _board_own: None while this state shares its board (after a clone),
+    # else the spaces whose entries it alone holds (board.writable_space).
     __slots__ = FIELDS + ("_legal", "_board_own")
 
     # The fields, declared for type checkers (mypy cannot read a computed
@@ -155,7 +155,7 @@ class State:
     claims: Any
     queue: Any
     _legal: Any
-    _board_own: bool
+    _board_own: set[str] | None
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -167,7 +167,7 @@ class State:
         for f, v in zip(NESTED, values):
             setattr(s, f, v)
         s.board = self.board
-        self._board_own = s._board_own = False  # shared now: copied before a change
+        self._board_own = s._board_own = None  # shared now: copied before a change
         s._legal = None
         return s
 
@@ -187,7 +187,7 @@ class State:
         for f in FIELDS:
             setattr(s, f, data[f])
         s._legal = None
-        s._board_own = True
+        s._board_own = set(s.board)
         return s
 
     def __eq__(self, other: object) -> bool:

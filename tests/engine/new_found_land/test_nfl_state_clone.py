@@ -46,3 +46,15 @@ def test_a_clone_copies_the_shared_board_before_changing_it() -> None:
     assert copy.board["NF1"][1][0] == [0, 1]
     board.put_markers(state, "NF1", 1, 2)
     assert copy.board["NF1"][1] == [[0, 1], [None, 0]]
+
+
+def test_a_changed_board_still_shares_the_entries_it_did_not_change() -> None:
+    state = GAME.new_game(3, {}, 1)
+    state.board["NF1"] = ["T01", [[None, 0], [None, 0]]]
+    state.board["NF2"] = ["T02", [[None, 0], [None, 0]]]
+    copy = state.clone()
+    board.put_markers(copy, "NF1", 0, 1)
+    assert copy.board is not state.board
+    assert copy.board["NF2"] is state.board["NF2"]
+    board.put_markers(copy, "NF2", 2, 1)
+    assert state.board["NF2"] == ["T02", [[None, 0], [None, 0]]]
