@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.interface import Game
+from engine.new_found_land.board import shared_board
 from engine.new_found_land.components import LOAD_MAX_SHIPS
 from engine.new_found_land.data import ACTIONS as NFL_ACTIONS
 from engine.new_found_land.data import CITIES as NFL_CITIES
@@ -150,6 +151,22 @@ def _future_use(nation: str, sid: str, goods: int) -> float:
     return deliver if deliver > best else best
 
 
+# A fleet's future use, a pure function of the nation, the ships and the
+# goods at hand, asked for every seat of every position a rollout judges.
+_FLEET_USE: dict[tuple[str, tuple[str, ...], int], float] = {}
+_KEPT = 20_000
+
+
+def _fleet_use(nation: str, ships: list[str], goods: int) -> float:
+    key = (nation, tuple(ships), goods)
+    use = _FLEET_USE.get(key)
+    if use is None:
+        if len(_FLEET_USE) >= _KEPT:
+            _FLEET_USE.clear()
+        use = _FLEET_USE[key] = sum(_future_use(nation, sid, goods) for sid in ships)
+    return use
+
+
 def _plan_worth(s, seat: int, p: dict, goods: int, factor: float, ph: str) -> float:
     """The ships this round: those planned for an action still to come, and
     (while planning) the free ones at their best remaining action."""
@@ -217,7 +234,7 @@ def new_found_land_economies(s) -> list[float]:
         worth += EXT_WORTH * len(p["exts"]) + fifty_bonus(p)
         if uses:
             nation = p["nation"]
-            worth += 0.8 * uses * sum(_future_use(nation, sid, goods) for sid in p["ships"])
+            worth += 0.8 * uses * _fleet_use(nation, p["ships"], goods)
         if ph == "plan" or ph == "act":
             worth += _plan_worth(s, seat, p, goods, factor, ph)
         out[seat] += worth
@@ -229,11 +246,11 @@ def new_found_land_totals(s) -> list[float]:
     return [p["score"] + worth for p, worth in zip(s.players, new_found_land_economies(s))]
 
 
-def place_tallies(s) -> dict[str, dict[int, int]]:
+def place_tallies(s, board=None) -> dict[str, dict[int, int]]:
     """Markers per seat on every island and city not scored yet."""
     counts: dict[str, dict[int, int]] = {}
     scored = s.scored
-    for space, (_tile, fields) in s.board.items():
+    for space, (_tile, fields) in (s.board if board is None else board).items():
         island = NFL_SPACES[space][0]
         if island in scored:
             continue
@@ -250,13 +267,36 @@ def place_tallies(s) -> dict[str, dict[int, int]]:
     return counts
 
 
+# A board is shared by a position and those after it until one of them
+# settles or explores (State.clone), so most positions a rollout judges
+# have a board whose prospects were reckoned before.  Kept per board object
+# (held, so its id cannot be reused; shared_board keeps it unchanged) with
+# the cities and scored places they were reckoned with.
+# Only a few: the hits are the boards of the last positions, and every board
+# kept is hundreds of objects that Python's garbage collector walks again
+# and again (20,000 of them made some decisions twice as slow).
+_PROSPECTS: dict[int, tuple[object, dict, list, list[float]]] = {}
+_BOARDS_KEPT = 64
+
+
 def prospects(s) -> list[float]:
     """Per seat: a point per marker on an unscored island or city (it counts
     there or in the final scoring), half the first bonus of every one the
     seat leads alone, a third of the second where it is second alone or
     shares the lead."""
+    board = shared_board(s)
+    kept = _PROSPECTS.get(id(board))
+    if kept is None or kept[0] is not board or kept[1] != s.cities or kept[2] != s.scored:
+        if len(_PROSPECTS) >= _BOARDS_KEPT:
+            _PROSPECTS.clear()
+        cities = {city: seats[:] for city, seats in s.cities.items()}
+        kept = _PROSPECTS[id(board)] = (board, cities, s.scored[:], _prospects(s, board))
+    return kept[3][:]
+
+
+def _prospects(s, board: dict) -> list[float]:
     worth = [0.0] * len(s.players)
-    for place, tally in place_tallies(s).items():
+    for place, tally in place_tallies(s, board).items():
         bonus = NFL_ISLANDS.get(place) or NFL_CITIES[place]
         counts = sorted(tally.values(), reverse=True)
         top = counts[0]

@@ -23,10 +23,35 @@ def island_full(s: State, island: str) -> bool:
     return all(sp["id"] in s.board for sp in ISLANDS[island]["spaces"])
 
 
+def writable_space(s: State, space: str | None = None) -> dict:
+    """``s.board``, with ``space``'s entry, made ``s``'s own first where a
+    clone shares them (State.clone shares the board, and a changed board
+    shares the entries it did not change): every change to the board goes
+    through here.  ``s._board_own`` is None while the dict is shared, else
+    the spaces whose entries are ``s``'s own."""
+    own = s._board_own
+    if own is None:
+        s.board = dict(s.board)
+        own = s._board_own = set()
+    if space is not None and space not in own:
+        if space in s.board:
+            tile, fields = s.board[space]
+            s.board[space] = [tile, [f[:] for f in fields]]
+        own.add(space)
+    return s.board
+
+
+def shared_board(s: State) -> dict:
+    """``s.board`` for a reader that keeps it (a bot's cache keyed on the
+    object): ``s`` copies it before it next changes it, so it stays as read."""
+    s._board_own = None
+    return s.board
+
+
 def place_tile(s: State, tile: str, island: str) -> str:
     space = free_space(s, island, tile)
     assert space is not None
-    s.board[space] = [tile, [[None, 0], [None, 0]]]
+    writable_space(s, space)[space] = [tile, [[None, 0], [None, 0]]]
     return space
 
 
@@ -42,7 +67,7 @@ def put_markers(s: State, space: str, owner: int, count: int) -> None:
     """``count`` markers of ``owner`` on one empty field (2 = a tower)."""
     i = open_field(s, space)
     assert i is not None
-    s.board[space][1][i] = [owner, count]
+    writable_space(s, space)[space][1][i] = [owner, count]
     if owner >= 0:
         s.players[owner]["markers"] -= count
 
@@ -57,7 +82,7 @@ def own_field(s: State, space: str, owner: int) -> int | None:
 
 def add_markers(s: State, space: str, field: int, owner: int, count: int) -> None:
     """``count`` more markers of ``owner`` on a field that already holds theirs."""
-    cell = s.board[space][1][field]
+    cell = writable_space(s, space)[space][1][field]
     assert cell[0] == owner
     cell[1] += count
     s.players[owner]["markers"] -= count

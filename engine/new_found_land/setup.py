@@ -36,7 +36,7 @@ def new_state(n: int, seed: int, advanced_frames: bool = False) -> State:
     if not 2 <= n <= 4:
         raise IllegalMove(msg("Race to the New Found Land is for 2 to 4 players, not %(n)s", n=n))
     s = State.__new__(State)
-    s._legal = None
+    s._legal, s._board_own = None, set()
     s.n, s.rng = n, seed & rng.MASK
     s.options = {"frame_tiles": "advanced" if advanced_frames else "standard"}
     nations = list(NATION_ORDER)  # 2. random player boards

@@ -1,8 +1,13 @@
 """The game state: plain JSON-able data, copied once per action.
 
-Every field holds only dicts, lists, strings, ints, bools and None, so a
-clone is one ``marshal`` round trip (far cheaper than ``copy.deepcopy``) and
-``to_json`` is the fields themselves.
+Every field holds only dicts, lists, strings, ints, bools and None, so
+``to_json`` is the fields themselves.  A clone (once per action, and a
+thinking bot's rollouts make thousands a decision) copies each field as
+cheaply as its shape allows: a plain value is shared, a flat list sliced,
+the nested fields are one ``marshal`` round trip (far cheaper than
+``copy.deepcopy``), and the board, the largest of them and changed only by
+settling and exploring, is shared until one of the states changes it
+(board.py's ``writable_space`` copies it, and the entry it changes, first).
 
 Ids: small ships ``s01``…, large ships ``L01``…, one-time cards ``K01``…,
 goal cards ``G01``…, island tiles ``T01``…, contracts ``C01``…, compass tiles
@@ -78,8 +83,35 @@ def new_player(nation: str, markers: int) -> dict[str, Any]:
     }
 
 
+# Fields holding an int, a string, a bool or None: never changed in place.
+PLAIN = ("n", "rng", "round", "start", "phase", "turn", "over", "action", "step", "resume")
+# Fields holding a list of ints, strings or None (tests/engine/new_found_land/
+# test_state_clone.py checks them through whole games).
+FLAT = (
+    "order",
+    "small_pile",
+    "small_offer",
+    "large_pile",
+    "large_offer",
+    "card_pile",
+    "contract_pile",
+    "contracts",
+    "captains",
+    "goods_field",
+    "island_pile",
+    "compass_pile",
+    "compass_shown",
+    "scored",
+    "fifty",
+    "drawn",
+)
+NESTED = tuple(f for f in FIELDS if f not in PLAIN and f not in FLAT and f != "board")
+
+
 class State:
-    __slots__ = FIELDS + ("_legal",)
+    # _board_own: None while this state shares its board (after a clone),
+    # else the spaces whose entries it alone holds (board.writable_space).
+    __slots__ = FIELDS + ("_legal", "_board_own")
 
     # The fields, declared for type checkers (mypy cannot read a computed
     # __slots__); annotations only: nothing at run time changes.  Mostly
@@ -123,12 +155,19 @@ class State:
     claims: Any
     queue: Any
     _legal: Any
+    _board_own: set[str] | None
 
     def clone(self) -> State:
         s = State.__new__(State)
-        values = marshal.loads(marshal.dumps([getattr(self, f) for f in FIELDS]))
-        for f, v in zip(FIELDS, values):
+        for f in PLAIN:
+            setattr(s, f, getattr(self, f))
+        for f in FLAT:
+            setattr(s, f, getattr(self, f)[:])
+        values = marshal.loads(marshal.dumps([getattr(self, f) for f in NESTED]))
+        for f, v in zip(NESTED, values):
             setattr(s, f, v)
+        s.board = self.board
+        self._board_own = s._board_own = None  # shared now: copied before a change
         s._legal = None
         return s
 
@@ -148,6 +187,7 @@ class State:
         for f in FIELDS:
             setattr(s, f, data[f])
         s._legal = None
+        s._board_own = set(s.board)
         return s
 
     def __eq__(self, other: object) -> bool:

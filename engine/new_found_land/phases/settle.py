@@ -19,6 +19,7 @@ from engine.new_found_land.data import SHIPS
 from engine.new_found_land.phases.planning import ships_at
 from engine.new_found_land.state import State
 from engine.new_found_land.track import add_points
+from engine.turns import NO_EVENTS
 from engine.words import msg
 
 NEW_ENGLAND_ACTION = {"type": "new_england"}
@@ -71,27 +72,8 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
         else:
             board.put_markers(s, a["space"], seat, count)
         bonus = board.tile_bonuses(s, a["space"])[a["bonus"]]
-        what = (
-            msg("the colonial oversight's extra marker")
-            if step == OVERSIGHT
-            else msg("a tower")
-            if count == 2
-            else msg("a marker")
-        )
-        onto = msg(" onto its own marker") if "field" in a else ""
-        say(
-            ev,
-            seat,
-            msg(
-                "%(who)s settles %(what)s%(onto)s on %(space)s (%(island)s) and takes %(bonus)s.",
-                who=seat_ref(seat),
-                what=what,
-                onto=onto,
-                space=a["space"],
-                island=board.island_of(a["space"]),
-                bonus=bundle_text(bonus),
-            ),
-        )
+        if ev is not NO_EVENTS:  # a bot's rollout reads no log: skip the text
+            _say_settled(ev, seat, a, step, count, bonus)
         take_bonus(s, seat, bonus, ev)
     elif a["type"] == "new_england":
         say(ev, seat, msg("%(who)s settles in New England.", who=seat_ref(seat)))
@@ -99,6 +81,32 @@ def act(s: State, seat: int, a: dict, ev: list[Event]) -> bool:
     else:
         say(ev, seat, msg("%(who)s places no extra marker.", who=seat_ref(seat)))
     return not s.work["queue"]
+
+
+def _say_settled(
+    ev: list[Event], seat: int, a: dict, step: int | str, count: int, bonus: dict
+) -> None:
+    what = (
+        msg("the colonial oversight's extra marker")
+        if step == OVERSIGHT
+        else msg("a tower")
+        if count == 2
+        else msg("a marker")
+    )
+    onto = msg(" onto its own marker") if "field" in a else ""
+    say(
+        ev,
+        seat,
+        msg(
+            "%(who)s settles %(what)s%(onto)s on %(space)s (%(island)s) and takes %(bonus)s.",
+            who=seat_ref(seat),
+            what=what,
+            onto=onto,
+            space=a["space"],
+            island=board.island_of(a["space"]),
+            bonus=bundle_text(bonus),
+        ),
+    )
 
 
 def take_bonus(s: State, seat: int, bonus: dict, ev: list[Event]) -> None:
