@@ -2,6 +2,8 @@
 
     games          the lobby: create, invite, join a seat, options, start
     moves          ``play()``: the one function that applies an action
+    acting         may this person act for this seat now: one answer for the game
+                   page, the mail replies and the API
     state_store    a game's state: the snapshot when current, else a replay of the log
     seat_views     what one seat may see of a game (board, log, table talk), as
                    plain data for pages and mails

@@ -57,6 +57,7 @@ from server.mail.reply_address import (
 )
 from server.models import Game, InboundMail, Seat, User, utcnow
 from server.services import (
+    acting,
     command_replies,
     games,
     metrics,
@@ -580,15 +581,18 @@ def seat_reply(
         .where((Seat.game == game.id) & (Seat.index == target.seat))
         .get_or_none()
     )
-    if seat is None or user is None or seat.user_id != user.id:
+    # Who may act: services/acting.py, as for the page and the API.  The
+    # person's refusals come first, then the address's, then the game's.
+    answer = acting.may_act(seat, user.id if user else None, game)
+    if seat is None or user is None or answer is acting.Answer.NOT_YOUR_SEAT:
         return _refuse_account(
             user,
             mailer,
             game,
             N_("Replies for this seat are taken only from its player's own confirmed address."),
         )
-    if seat.withdrawn or seat.absent or seat.bot:
-        # Resigned, removed, away or handed to a bot: its old addresses are dead.
+    if answer in (acting.Answer.WITHDRAWN, acting.Answer.HANDED_TO_BOT):
+        # Resigned or removed: its old addresses are dead.
         return _refuse_account(
             user,
             mailer,
@@ -609,7 +613,7 @@ def seat_reply(
                 "answer the newest mail of this game."
             ),
         )
-    if game.status == "finished":
+    if answer is acting.Answer.GAME_OVER:
         return _answer(
             game, seat, mailer, "refused", N_("This game is over; nothing more can be played.")
         )

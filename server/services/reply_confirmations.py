@@ -25,7 +25,7 @@ from server.mail.compose import Mailer, clean_header
 from server.mail.inbound import ParsedMail
 from server.mail.reply_address import LOBBY, QUESTION, SEAT, TALK, ReplyTarget
 from server.models import Game, InboundMail, ReplyConfirmation, Seat, User, utcnow
-from server.services import questions, reply_menu
+from server.services import acting, questions, reply_menu
 from server.services.state_store import rules
 
 SHOWN_LINES = 20
@@ -74,15 +74,17 @@ def owner(target: ReplyTarget, game: Game, user: User | None) -> User | None:
             return None
         return asked if questions.still_asked(target.seat, game, target.seq, asked.id) else None
     seat = Seat.get_or_none((Seat.game == game.id) & (Seat.index == target.seat))
-    if (
-        seat is None
-        or seat.user_id is None
-        or seat.withdrawn
-        or seat.link_version != target.version
-    ):
+    if seat is None or seat.user_id is None or seat.link_version != target.version:
         return None
+    if seat.withdrawn:  # resigned or removed: talks no more, moves no more
+        return None
+    # A move as its player would make it now (services/acting.py); a pause
+    # may end before the account confirms, so it is asked all the same.
+    answer = acting.may_act(seat, seat.user_id, game)
     if target.kind == SEAT and (
-        game.status != "active" or game.seq != target.seq or game.to_move != seat.index
+        answer not in (acting.Answer.OK, acting.Answer.PAUSED)
+        or game.to_move != seat.index
+        or game.seq != target.seq
     ):
         return None
     if target.kind == TALK and game.status == "open":

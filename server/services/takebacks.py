@@ -31,7 +31,15 @@ from server.db import Prepared, db
 from server.i18n import say
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Takeback, User, utcnow
-from server.services import consent, moderation, moves, question_links, seat_views, state_store
+from server.services import (
+    acting,
+    consent,
+    moderation,
+    moves,
+    question_links,
+    seat_views,
+    state_store,
+)
 
 LISTED = 5  # own moves offered to take back, newest first
 
@@ -63,7 +71,7 @@ def offers(
 ) -> list[Offer]:
     """The moves of ``seat``'s player that they may ask to take back, newest
     first.  ``names``: the seats' names when the caller has them."""
-    if game.status != "active" or seat.withdrawn or seat.user_id is None:
+    if game.status != "active" or not acting.may_act(seat, seat.user_id).ok:
         return []
     # Only the rows the offers name: the newest down to the oldest listed
     # move, with the events of the listed ones.
@@ -229,7 +237,7 @@ def _game_and_seat(game_id: int, user: User, seq: int) -> tuple[Game, Seat]:
     if game is None:
         raise moves.NotFound(N_("There is no such game."))
     seat = Seat.get_or_none((Seat.game == game.id) & (Seat.user == user.id))
-    if seat is None or seat.withdrawn:
+    if seat is None or not acting.may_act(seat, user.id).ok:  # resigned, removed
         raise moderation.Forbidden(N_("Only the players of this game take back their moves."))
     if game.status != "active":
         raise TakebackError(N_("Only a game in progress takes moves back."))

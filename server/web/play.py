@@ -42,6 +42,7 @@ from server.models import (
     utcnow,
 )
 from server.services import (
+    acting,
     deliveries,
     games,
     model_rows,
@@ -161,11 +162,7 @@ def page(
     recent, result = recent_and_since(game, viewer, names, RECENT_LINES, since, language, roster)
     # While a takeback is asked the game waits for its answers.
     my_turn = (
-        viewer is not None
-        and viewer == game.to_move
-        and not game.paused
-        and not seat.withdrawn
-        and takeback["open"] is None
+        acting.may_act(seat, seat.user_id if seat else None, game).ok and takeback["open"] is None
     )
     offered = (
         choices(game, state, viewer, names, language) if my_turn and viewer is not None else []
@@ -417,14 +414,13 @@ def away_seen(game_id: int):
 @bp.post("/games/<int:game_id>/move")
 def move(game_id: int):
     # The game itself is read once, inside the move's transaction (play).
+    # A seat-link browser acts as the seat's player; the game's own checks
+    # (over, paused, whose turn) are play's, under the move's lock.
     seat = seat_access.viewer_seat_in(game_id)
-    if seat is None:
-        abort(
-            403 if Game.get_or_none(Game.id == game_id) else 404,
-            N_("You have no seat in this game."),
-        )
-    if seat.withdrawn:
-        abort(403, N_("You left this game: your seat passes automatically."))
+    answer = acting.may_act(seat, seat.user_id if seat else None)
+    if seat is None or not answer.ok:
+        there = answer is not acting.Answer.NOT_YOUR_SEAT or Game.get_or_none(Game.id == game_id)
+        abort(403 if there else 404, acting.SAID[answer])
     form = MoveForm()
     if not form.validate_on_submit():
         abort(400, N_("The move form was not understood; reload the game page and try again."))

@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 
 from engine.words import N_
 from server.models import Game, Seat, utcnow
-from server.services import data_export, visibility
+from server.services import acting, data_export, visibility
 from server.services import table_talk as talk_service
 from server.services.moves import play
 from server.services.seat_views import table_talk
@@ -133,9 +133,12 @@ def game(game_id: int, since: int | None):
 def move(game_id: int, seq: int, action: dict):
     """Play one of your legal moves, with the game's ``seq`` you chose it at:
     a stale ``seq`` is refused (409), as on the game page."""
-    seat = my_seat(game_id) or abort(*_no_seat(game_id, N_("You have no seat in this game.")))
-    if seat.withdrawn:
-        abort(403, N_("You left this game: your seat passes automatically."))
+    seat = my_seat(game_id)
+    answer = acting.may_act(seat, me().id)  # the game's own checks are play's
+    if seat is None:
+        abort(*_no_seat(game_id, acting.SAID[answer]))
+    if not answer.ok:
+        abort(403, acting.SAID[answer])
     played = play(
         game_id,
         seat.index,

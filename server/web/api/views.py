@@ -8,7 +8,7 @@ from engine import get_game
 from engine.interface import name_seats
 from server.i18n import translate
 from server.models import Game, Invitation, Seat, User
-from server.services import takebacks
+from server.services import acting, takebacks
 from server.services.seat_views import (
     board,
     choices,
@@ -27,13 +27,8 @@ MOST_GAMES = 200
 
 
 def my_turn(game: Game, seat: Seat | None) -> bool:
-    return (
-        seat is not None
-        and game.status == "active"
-        and game.to_move == seat.index
-        and not game.paused
-        and not seat.withdrawn
-    )
+    """Whether ``seat`` (the caller's own) may move now (services/acting.py)."""
+    return acting.may_act(seat, seat.user_id if seat else None, game).ok
 
 
 def summary(game: Game, seat: Seat | None) -> dict:

@@ -185,7 +185,18 @@ def without_outbox(state: tuple) -> tuple:
 
 @pytest.mark.parametrize(
     "case",
-    ["wrong sender", "stranger", "stale", "illegal", "unreadable", "empty", "finished", "revoked"],
+    [
+        "wrong sender",
+        "stranger",
+        "stale",
+        "illegal",
+        "unreadable",
+        "empty",
+        "finished",
+        "revoked",
+        "resigned",
+        "removed, a bot plays it",
+    ],
 )
 def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, case):
     """Every authenticated reply from an account is answered; one from an
@@ -208,6 +219,15 @@ def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, ca
 
             Seat.update(link_version=Seat.link_version + 1).where(
                 Seat.game == duo.game_id
+            ).execute()
+    elif case in ("resigned", "removed, a bot plays it"):
+        # Who may act (services/acting.py): as the page and the API refuse it.
+        bot = "heuristic" if "bot" in case else None
+        with rapp.app_context(), db.connection_context():
+            from server.models import Seat
+
+            Seat.update(withdrawn=True, bot=bot).where(
+                (Seat.game == duo.game_id) & (Seat.index == duo.seat_of(email))
             ).execute()
     sender = {"wrong sender": other, "stranger": "stranger@example.org"}.get(case, sender)
     text = {"illegal": "9", "unreadable": "Shall we play golf?", "empty": ""}.get(case, text)
@@ -238,9 +258,11 @@ def test_a_refused_reply_is_answered_and_changes_nothing(duo, rapp, receiver, ca
         "empty": "No choice was found",
         "finished": "This game is over",
         "revoked": "replaced by a newer one",
+        "resigned": "no longer takes moves by mail",
+        "removed, a bot plays it": "no longer takes moves by mail",
     }[case]
     assert expected in body
-    if case in ("wrong sender", "stranger"):
+    if case in ("wrong sender", "stranger", "resigned", "removed, a bot plays it"):
         # Nothing about the seat goes to somebody else's address.
         assert not choices_in(answer) and "holdings" not in body
     elif case in ("illegal", "unreadable", "empty", "stale", "revoked"):
