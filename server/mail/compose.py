@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 from engine.words import N_, Words
 from server import wakeup
 from server.db import Prepared, db
-from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
+from server.i18n import DEFAULT, LANGUAGES, known, ordinal, say, translate, translations
 from server.mail import limits
 from server.mail.board_rows import MAIL_ROW, rows_html
 from server.mail.links import Links
@@ -251,6 +251,7 @@ class Mailer:
         env.filters["rows_html"] = partial(rows_html, row=MAIL_ROW)
         env.filters["link"] = inline_link
         env.filters["number"] = partial(number, code=code)
+        env.filters["ordinal"] = partial(ordinal, code=code)
         return env
 
     @staticmethod
