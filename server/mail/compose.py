@@ -31,7 +31,7 @@ from server.mail.links import Links
 from server.models import Game, Outbox, Seat, SignUpAttempt, User, utcnow
 from server.notify import notices
 from server.settings import MAIL_TEMPLATES
-from server.typography import number, polish
+from server.typography import number, polish, signed
 
 # Control characters and encoded-word starts in header text: Python 3.11.7's
 # email package can be tricked by them into adding header lines.
@@ -252,6 +252,7 @@ class Mailer:
         env.filters["link"] = inline_link
         env.filters["number"] = partial(number, code=code)
         env.filters["ordinal"] = partial(ordinal, code=code)
+        env.filters["signed"] = partial(signed, code=code)
         return env
 
     @staticmethod

@@ -629,9 +629,3 @@ def points_shown(points: float) -> float:
     """Points as they are shown, to one decimal (12, 4.5): pages and mails
     write the number in their language (the ``number`` filter: "4,5")."""
     return round(points, 1)
-
-
-def points_text(points: float) -> str:
-    """Points as they are shown: whole, or with one decimal (12, 4.5)."""
-    rounded = points_shown(points)
-    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
