@@ -26,9 +26,10 @@ that game's (two games may say one English word differently).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
+from babel import Locale
 from babel.support import NullTranslations, Translations
 
 from engine import GAMES
@@ -56,7 +57,7 @@ def translations(code: str, domain: str | None = None) -> NullTranslations:
     first when given).  English has none (its words are the msgids)."""
     code = known(code) or DEFAULT
     if code == DEFAULT:
-        return NullTranslations()
+        return ENGLISH
     own = [
         _game_catalog(g.domain, g.translations_dir(), code)
         for g in GAMES.values()
@@ -89,8 +90,76 @@ def say(code: str | None, text: str, domain: str | None = None) -> str:
     if not isinstance(text, Words):
         return text
     catalog = translations(code or DEFAULT, domain)
-    if type(catalog) is NullTranslations and catalog._fallback is None:
+    if catalog is ENGLISH and not text.values:
         # English, the engines' own words (no catalog behind it): a Words
-        # already reads as its rendering (same template, values and plural).
-        return str.__str__(text)
+        # without values reads as its template, with English's quotes.
+        return _english(str.__str__(text))
     return render(text, catalog.gettext, catalog.ngettext)
+
+
+# -- English -------------------------------------------------------------------
+@lru_cache(maxsize=8192)
+def _polished(text: str) -> str:
+    return typography.polish(text, DEFAULT)
+
+
+def _english(text):
+    # A msgid is a str; anything else handed to gettext (a lazy string, a
+    # Markup) is left as it is, as NullTranslations leaves it.
+    return _polished(text) if type(text) is str else text
+
+
+class English(NullTranslations):
+    """English's catalog: every msgid is its own entry, with English's
+    “quotes” and apostrophes (typography.py), as the other languages'
+    catalogs are polished when they are loaded.  Pages (web/languages.py
+    gives it to Flask-Babel) and mails alike read it."""
+
+    pbem_polished = True  # polish_catalog has nothing more to do
+
+    def gettext(self, message):
+        return _english(message)
+
+    def ngettext(self, singular, plural, n):
+        return _english(singular if n == 1 else plural)
+
+    def pgettext(self, context, message):
+        return _english(message)
+
+    def npgettext(self, context, singular, plural, n):
+        return _english(singular if n == 1 else plural)
+
+    ugettext = gettext
+    ungettext = ngettext
+    upgettext = pgettext
+    unpgettext = npgettext
+
+
+ENGLISH = English()
+
+
+# -- ordinals ------------------------------------------------------------------
+# A place in a ranking ("1st", "1er", "1.", "1e"): CLDR's ordinal rules
+# (babel's Locale.ordinal_form) say which category a number falls in for a
+# language (English: one 1, 21; two 2, 22; few 3, 23; other 4, 11, 12, 13;
+# French: one 1, other the rest; German and Dutch: other only), and each
+# category's form is a catalog entry whose msgid is English's form.
+def _ordinal_form(catalog, category: str) -> str:
+    # Literal calls, so that the catalogs find each form.
+    if category == "one":
+        return catalog.pgettext("ordinal one", "%(num)sst")
+    if category == "two":
+        return catalog.pgettext("ordinal two", "%(num)snd")
+    if category == "few":
+        return catalog.pgettext("ordinal few", "%(num)srd")
+    return catalog.pgettext("ordinal other", "%(num)sth")
+
+
+def ordinal(value, code: str | None):
+    """The place ``value`` (1: first) as language ``code`` writes it;
+    anything else (no place yet: None) as it is."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return value
+    code = known(code) or DEFAULT
+    category = Locale.parse(code).ordinal_form(value)
+    return _ordinal_form(translations(code), category) % {"num": typography.number(value, code)}

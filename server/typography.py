@@ -33,9 +33,9 @@ def number(value, code: str | None):
 # loaded (server/i18n.py, web/languages.py), so every text the catalogs
 # give (pages, mails, the catcher, engine words) follows it, and no
 # translator has to type the right space by hand.  English has no catalog
-# (its words are the msgids): its “quotes” and apostrophes (don’t) are set
-# where a mail is written (mail/compose.py polishes each mail whole); its
-# pages keep the msgids' straight ones.
+# file (its words are the msgids): its catalog is i18n.English, whose every
+# entry is its msgid polished, for pages and mails alike; a mail is also
+# polished whole (mail/compose.py), for what code joined.
 NARROW = "\u202f"
 _TAG = re.compile(r"(<[^>]*>)")
 # An HTML entity (&amp;) ends in ';' that is no punctuation.

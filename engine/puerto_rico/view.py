@@ -173,7 +173,7 @@ def _table(v: Mapping[str, Any], names: Sequence[str] | None) -> Section:
             )
             for sh in v["ships"]
         ],
-        "; ",
+        msg("; "),  # French spaces it: "vide ; navire"
     )
     return Section(
         msg("Table"),

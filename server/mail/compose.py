@@ -24,14 +24,14 @@ from markupsafe import Markup, escape
 from engine.words import N_, Words
 from server import wakeup
 from server.db import Prepared, db
-from server.i18n import DEFAULT, LANGUAGES, known, say, translate, translations
+from server.i18n import DEFAULT, LANGUAGES, known, ordinal, say, translate, translations
 from server.mail import limits
 from server.mail.board_rows import MAIL_ROW, rows_html
 from server.mail.links import Links
 from server.models import Game, Outbox, Seat, SignUpAttempt, User, utcnow
 from server.notify import notices
 from server.settings import MAIL_TEMPLATES
-from server.typography import number, polish
+from server.typography import number, polish, signed
 
 # Control characters and encoded-word starts in header text: Python 3.11.7's
 # email package can be tricked by them into adding header lines.
@@ -251,6 +251,8 @@ class Mailer:
         env.filters["rows_html"] = partial(rows_html, row=MAIL_ROW)
         env.filters["link"] = inline_link
         env.filters["number"] = partial(number, code=code)
+        env.filters["ordinal"] = partial(ordinal, code=code)
+        env.filters["signed"] = partial(signed, code=code)
         return env
 
     @staticmethod

@@ -8,13 +8,14 @@ The answer, one line per command, goes to the account's own address."""
 from __future__ import annotations
 
 from engine.words import N_, Words, msg, term
-from server.i18n import say
+from server.i18n import ordinal, say
 from server.mail.compose import Mailer
 from server.mail.inbound import ParsedMail
 from server.mail.reply_address import ReplyTarget
 from server.models import Club, InboundMail, User
 from server.services import clubs, leagues, reply_menu
 from server.services.moves import MoveRejected
+from server.typography import number
 
 USAGE = N_(
     "Commands here: /league join NAME, /league standings NAME, /club join NAME "
@@ -67,7 +68,7 @@ def run(line: str, user: User, settings) -> list[Words]:
             leagues.join(league, user)
             return [msg("You are in the league %(league)s.", league=league.name)]
         if verb == "/league standings":
-            return standings(leagues.by_name(rest))
+            return standings(leagues.by_name(rest), user.language)
         if verb == "/club join":
             return [join_club(rest, user, settings)]
     except MoveRejected as exc:
@@ -79,7 +80,10 @@ def _words(text) -> Words:
     return text if isinstance(text, Words) else term(str(text))
 
 
-def standings(league) -> list[Words]:
+def standings(league, language: str | None = None) -> list[Words]:
+    """The league's standings, a line a place; the places and points
+    written as the reader's language writes them ("1er", "10,5"), since a
+    place's form depends on the language, not only on its words."""
     lines = leagues.standings(league)
     names = {
         u.id: u.name
@@ -87,10 +91,10 @@ def standings(league) -> list[Words]:
     }
     return [msg("Standings of the league %(league)s:", league=league.name)] + [
         msg(
-            "%(place)s. %(name)s: %(points)s points",
-            place=line.place,
+            "%(place)s: %(name)s, %(points)s points",
+            place=ordinal(line.place, language),
             name=names.get(line.player, ""),
-            points=leagues.points_text(line.points),
+            points=number(leagues.points_shown(line.points), language),
         )
         for line in lines
     ]

@@ -606,7 +606,7 @@ def _mail_everyone(
                     {
                         "place": line.place,
                         "name": names.get(line.player, ""),
-                        "points": points_text(line.points),
+                        "points": points_shown(line.points),
                         "dropped": line.dropped,
                     }
                     for line in lines
@@ -625,7 +625,7 @@ def _commands_address(mailer: Mailer, person: User) -> str:
     return replies.for_commands(person.id) if replies.enabled else ""
 
 
-def points_text(points: float) -> str:
-    """Points as they are shown: whole, or with one decimal (12, 4.5)."""
-    rounded = round(points, 1)
-    return str(int(rounded)) if rounded == int(rounded) else f"{rounded:.1f}"
+def points_shown(points: float) -> float:
+    """Points as they are shown, to one decimal (12, 4.5): pages and mails
+    write the number in their language (the ``number`` filter: "4,5")."""
+    return round(points, 1)

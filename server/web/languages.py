@@ -15,7 +15,7 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from engine.words import Words, term
-from server.i18n import DEFAULT, LANGUAGES, TRANSLATIONS, known, say
+from server.i18n import DEFAULT, ENGLISH, LANGUAGES, TRANSLATIONS, known, ordinal, say
 from server.typography import number, polish_catalog, signed
 
 
@@ -108,7 +108,15 @@ def _npgettext(
 
 
 def init_app(app) -> None:
-    Babel(app, locale_selector=page_language, default_translation_directories=str(TRANSLATIONS))
+    babel = Babel(
+        app, locale_selector=page_language, default_translation_directories=str(TRANSLATIONS)
+    )
+    # English has no catalog: Flask-Babel would hand out an empty one, and
+    # the msgids' straight quotes would show.  Its catalog is i18n's
+    # (English's quotes and apostrophes), for templates and views alike.
+    with app.app_context():  # the domain reads the app's Babel settings
+        domain = babel.domain_instance
+    domain.cache[DEFAULT, domain.domain[0]] = ENGLISH
     # Flask-Babel's callables look the catalog up anew for each of the
     # page's many texts; the page's catalog is found once (Flask-Babel keeps
     # the page's language for the whole request too).  Newstyle: a
@@ -124,6 +132,7 @@ def init_app(app) -> None:
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.filters["say"] = say_here
     app.jinja_env.filters["number"] = lambda value: number(value, page_language())
+    app.jinja_env.filters["ordinal"] = lambda value: ordinal(value, page_language())
     app.jinja_env.filters["signed"] = lambda value, digits=1: signed(value, page_language(), digits)
     # Words printed as they are (a deleted player's "Former player 7" among
     # the names) read in the page's language too.

@@ -156,7 +156,7 @@ def league(league_id: int):
         lines=leagues.standings(found),
         rounds=leagues.rounds_of(found),
         problem=leagues.start_problem(found),
-        points=leagues.points_text,
+        points=leagues.points_shown,
         form=EmptyForm(),
     )
 

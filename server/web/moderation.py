@@ -178,7 +178,7 @@ def _seq(form) -> int:
 def _checked(form):
     if not form.validate_on_submit():
         problems = [
-            f"{form[name].label.text}: {errors[0]}"
+            f"{gettext('%(label)s:', label=form[name].label.text)} {errors[0]}"
             for name, errors in form.errors.items()
             if name in form
         ]
@@ -189,8 +189,10 @@ def _checked(form):
 def set_choices(form, game: Game) -> None:
     """The seats and bots a form offers, from the game."""
     if hasattr(form, "seat"):
+        # "%(label)s:": the language's colon (French spaces it).
         form.seat.choices = [
-            (i + 1, f"{i + 1}: {name}") for i, name in enumerate(seat_names(game, page_language()))
+            (i + 1, f"{gettext('%(label)s:', label=i + 1)} {name}")
+            for i, name in enumerate(seat_names(game, page_language()))
         ]
     if hasattr(form, "bot"):
         form.bot.choices = [

@@ -177,7 +177,7 @@ def queue_every_kind(app, ids) -> list[Outbox]:
                 {"name": host.name, "league": "Liga Boreal", "title": title, "number": 1,
                  "rounds": 3, "what": what, "final": final, "table": ["Ana Alba", "Bo Berg"],
                  "game_url": f"{mailer.links.base_url}/games/{game.id}",
-                 "standings": [{"place": 1, "name": "Bo Berg", "points": "12", "dropped": True}],
+                 "standings": [{"place": 1, "name": "Bo Berg", "points": 10.5, "dropped": True}],
                  "league_url": f"{mailer.links.base_url}/leagues/{League.get().id}"},
                 None,
                 host,

@@ -66,7 +66,7 @@ def test_league_and_club_commands_by_mail(app):
         }
         (answer,) = answers("p@example.org")
         assert "You are in the league Winter League." in answer
-        assert "1. Pia: 0 points" in answer
+        assert "1st: Pia, 0 points" in answer
         assert "Welcome: you are a member of Closed Club." in answer
         assert "There is no league named Nowhere." in answer
 

@@ -125,14 +125,14 @@ def test_the_leaderboard_marks_provisional_ratings(app):
     in_db(app, rate)
     page = sign_in(app, "sure@example.org").get("/leaderboard?kind=puerto_rico")
     rows = re.findall(
-        r"<tr( class=\"provisional\")?><td>(\d+)</td><td><a [^>]*>([^<]+)</a>"
+        r"<tr( class=\"provisional\")?><td>(\d+\w*)</td><td><a [^>]*>([^<]+)</a>"
         r"</td><td>([\d.-]+)",
         page.text,
     )
     # Shown: mu - 3 sigma, so the surer player stands first.
     assert [(bool(p), place, name, shown) for p, place, name, shown in rows] == [
-        (False, "1", "Sure", "21.0"),
-        (True, "2", "Newcomer", "17.5"),
+        (False, "1st", "Sure", "21.0"),
+        (True, "2nd", "Newcomer", "17.5"),
     ]
     assert page.text.count("(provisional)") == 1
 

@@ -23,7 +23,7 @@ def test_new_game_form_explains_each_building_set(app, smtp, send_mail):
     t = host_of(app, smtp, send_mail)
     page = t.clients[0].get("/games/new?kind=puerto_rico").text
     for word in ("base", "extended", "random"):
-        assert f"<b>{word}</b>:" in page
+        assert f"<b>{word}:</b>" in page  # the language's colon: "%(label)s:"
     assert "choose, one at a time from the governor" in page
 
 
