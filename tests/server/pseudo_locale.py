@@ -49,7 +49,7 @@ def build(folder: Path) -> Path:
                     if isinstance(message.id, str)
                     else tuple(pseudo(i) for i in message.id)
                 )
-                catalog.add(message.id, string, flags=message.flags)
+                catalog.add(message.id, string, flags=message.flags, context=message.context)
     out = folder / CODE / "LC_MESSAGES"
     out.mkdir(parents=True, exist_ok=True)
     with (out / "messages.po").open("wb") as f:
