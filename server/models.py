@@ -456,7 +456,7 @@ class Outbox(BaseModel):
     in_reply_to = CharField(default="")
     references = CharField(default="")
     # queued, deferred (tried, will try again), sent, bounced, failed
-    # (mail/delivery.py); dropped: a notice whose turn passed before it
+    # (mail/smtp_sender.py); dropped: a notice whose turn passed before it
     # could go (notify/delivery.py).
     status = CharField(default="queued")
     attempts = IntegerField(default=0)

@@ -23,7 +23,7 @@ from peewee import fn
 
 from engine.words import N_
 from server.db import Prepared, db
-from server.mail import delivery
+from server.mail import smtp_sender
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
 from server.notify import delivery as notify_delivery
@@ -36,7 +36,7 @@ RECENT = 20
 
 
 # -- delivery runs ------------------------------------------------------------
-class ClockKeeper(delivery.Observer):
+class ClockKeeper(smtp_sender.Observer):
     """Holds a seat's clock when its turn mail fails; counts a delivered
     reminder as the turn's warning; runs the clock again when the player's
     mail gets through and none of the turn's waits any more; starts it late
@@ -125,17 +125,17 @@ def deliver(
     settings,
     now: dt.datetime | None = None,
     holder: str | None = None,
-    session: delivery.Connection | None = None,
+    session: smtp_sender.Connection | None = None,
     beat: bool = True,
 ) -> dict:
-    """One drain of the outbox (mail/delivery.py) with the clocks kept; the
+    """One drain of the outbox (mail/smtp_sender.py) with the clocks kept; the
     sender's heartbeat (``beat``) tells the scheduler it is running.
     ``session``: an SMTP session the caller keeps across drains."""
     now = now or utcnow()
     if beat:
         with db.atomic():
             outage_guard.beat(outage_guard.SENDER, now)
-    return delivery.drain(settings, now, holder, ClockKeeper(settings), session)
+    return smtp_sender.drain(settings, now, holder, ClockKeeper(settings), session)
 
 
 # -- bounces ------------------------------------------------------------------
@@ -323,7 +323,7 @@ def retry(
         row = Outbox.get_or_none((Outbox.id == outbox_id) & (Outbox.game == game.id))
         if row is None or row.status not in FAILING or row.body_purged_at is not None:
             raise moderation.ModerationError(N_("That mail is not failing (any more)."))
-        delivery.retry(row.id, now)
+        smtp_sender.retry(row.id, now)
         seat = (
             Seat.select(Seat)
             .join(User)

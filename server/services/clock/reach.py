@@ -30,7 +30,7 @@ from server.db import Prepared
 from server.models import Outbox, Seat, User
 from server.services.clock import deadlines
 
-UNDELIVERED = ("queued", "deferred", "failed")  # mail/delivery.py: not out
+UNDELIVERED = ("queued", "deferred", "failed")  # mail/smtp_sender.py: not out
 
 
 def of_this_turn(row: Outbox, seat: Seat) -> bool:

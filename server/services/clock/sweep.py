@@ -22,7 +22,7 @@ from engine.interface import name_seats
 from server.db import Prepared, db, locked
 from server.i18n import say
 from server.mail.compose import Mailer
-from server.mail.delivery import holder_running
+from server.mail.smtp_sender import holder_running
 from server.models import Game, Seat, Snapshot, User, Vacation
 from server.services import bot_seats, leagues, rematches, reply_menu, takebacks
 from server.services.clock import deadlines, outage_guard, reach, stale_lobbies

@@ -151,11 +151,11 @@ def test_each_kind_is_purged_after_its_window_and_kept_before(app):
 
 def test_a_moderator_cannot_send_a_purged_mail_again(app):
     rows = seed(app)
-    from server.mail import delivery
+    from server.mail import smtp_sender
 
     with app.app_context(), db.connection_context():
         retention.purge(app.config, NOW)
-        assert not delivery.retry(rows["old_bounced"], NOW)
+        assert not smtp_sender.retry(rows["old_bounced"], NOW)
         assert Outbox.get_by_id(rows["old_bounced"]).status == "bounced"
 
 
