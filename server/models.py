@@ -428,7 +428,7 @@ class NotifyChannel(BaseModel):
     (``game`` None) or a game's table channel set by its host.  The URL is
     kept sealed (notify/crypto.py); ``masked`` is all that is ever shown.
     ``destination`` names the place the URL posts to, the same for two
-    channels with one URL: what notify/delivery.py limits."""
+    channels with one URL: what notify/notice_sender.py limits."""
 
     user = ForeignKeyField(User, backref="channels", on_delete="CASCADE")
     game = ForeignKeyField(Game, null=True, backref="channels", on_delete="CASCADE")
@@ -457,7 +457,7 @@ class Outbox(BaseModel):
     references = CharField(default="")
     # queued, deferred (tried, will try again), sent, bounced, failed
     # (mail/smtp_sender.py); dropped: a notice whose turn passed before it
-    # could go (notify/delivery.py).
+    # could go (notify/notice_sender.py).
     status = CharField(default="queued")
     attempts = IntegerField(default=0)
     next_attempt_at = DateTimeField(default=utcnow)

@@ -295,7 +295,7 @@ def _due(due_at: dt.datetime, now: dt.datetime):
         _sendable()
         & (Outbox.next_attempt_at <= due_at)
         & _unclaimed(now)
-        # Notices to channels: server/notify/delivery.py.
+        # Notices to channels: server/notify/notice_sender.py.
         & Outbox.channel.is_null()
     )
 

@@ -1,7 +1,7 @@
 """The sender process: ``python -m server.processes.sender``.
 
 Drains the outbox (services/deliveries.py over mail/smtp_sender.py, then the
-notices to chat and push channels over notify/delivery.py) every
+notices to chat and push channels over notify/notice_sender.py) every
 SENDER_INTERVAL seconds, and at once when a committed transaction wrote
 into it (server/wakeup.py: LISTEN/NOTIFY on PostgreSQL, a datagram on
 SQLite).  Several may run at once: each mail is claimed, for

@@ -26,7 +26,7 @@ from server.db import Prepared, db
 from server.mail import smtp_sender
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
-from server.notify import delivery as notify_delivery
+from server.notify import notice_sender
 from server.services import moderation, seat_views
 from server.services.clock import deadlines, outage_guard, reach
 
@@ -65,7 +65,7 @@ class ClockKeeper(smtp_sender.Observer):
             deadlines.release(seat.id, now)
 
 
-class NoticeKeeper(notify_delivery.Observer):
+class NoticeKeeper(notice_sender.Observer):
     """The same for notices on chat and push channels: a delivered turn
     notice reaches the player, a delivered reminder or last call warns them,
     and a turn notice that fails holds the clock unless another of the
@@ -118,7 +118,7 @@ def _recipient_seat(row: Outbox) -> Seat | None:
 
 def deliver_notices(settings, holder: str, now: dt.datetime | None = None) -> dict:
     """One drain of the notices to chat and push channels (server/notify)."""
-    return notify_delivery.drain(settings, holder, now or utcnow(), NoticeKeeper())
+    return notice_sender.drain(settings, holder, now or utcnow(), NoticeKeeper())
 
 
 def deliver(
