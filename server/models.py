@@ -349,7 +349,7 @@ class Seat(BaseModel):
     talk_seen_id = IntegerField(default=0)
     # The turn mail of the pending turn bounced or failed then: the clock
     # stands still until a mail gets through, the player opens the game or a
-    # moderator acts (services/deliveries.py).
+    # moderator acts (services/outbox.py).
     mail_hold_since = DateTimeField(null=True)
     # When the player was last reminded of the pending turn: a turn is not
     # timed out before one warning went out (services/clock/sweep.py, last call).
@@ -478,7 +478,7 @@ class Outbox(BaseModel):
     # turn_started_at), for turn mails and reminders: a reminder counts as a
     # warning once it is sent, and while a mail that ``holds_clock`` (a turn
     # mail, a last call) waits to go out, the seat's clock stands still
-    # (services/clock/sweep.py, services/deliveries.py).
+    # (services/clock/sweep.py, services/outbox.py).
     turn_of = DateTimeField(null=True)
     holds_clock = BooleanField(default=False)
     # Who the mail goes out on behalf of (the host of an invitation, the

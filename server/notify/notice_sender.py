@@ -35,7 +35,7 @@ OF_THE_TURN = ("turn", "reminder", "last_call")  # as notices.OF_THE_TURN
 
 
 class Observer:
-    """What the services want to hear (services/deliveries.NoticeKeeper):
+    """What the services want to hear (services/outbox.NoticeKeeper):
     as for mail (mail/smtp_sender.Observer), ``lock`` first, in the transaction
     that writes what became of the notice."""
 

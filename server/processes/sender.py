@@ -1,6 +1,6 @@
 """The sender process: ``python -m server.processes.sender``.
 
-Drains the outbox (services/deliveries.py over mail/smtp_sender.py, then the
+Drains the outbox (services/outbox.py over mail/smtp_sender.py, then the
 notices to chat and push channels over notify/notice_sender.py) every
 SENDER_INTERVAL seconds, and at once when a committed transaction wrote
 into it (server/wakeup.py: LISTEN/NOTIFY on PostgreSQL, a datagram on
@@ -37,7 +37,7 @@ from server.mail import dkim_signing, smtp_sender
 from server.models import utcnow
 from server.processes import logs
 from server.processes.backoff import DATABASE_ERRORS, drop_connection, first_line
-from server.services import deliveries
+from server.services import outbox
 
 log = logging.getLogger("pbem.sender")
 BEAT_SECONDS = 1.0
@@ -72,11 +72,11 @@ class Sender:
                 if freed:
                     log.warning("took over %d mail(s) claimed by a sender that is gone", freed)
             beat = time.monotonic() - self.beaten >= BEAT_SECONDS
-            counts = deliveries.deliver(self.settings, now, self.holder, self.session, beat)
+            counts = outbox.deliver(self.settings, now, self.holder, self.session, beat)
             if beat:
                 self.beaten = time.monotonic()
             if self.with_notices:
-                noticed = deliveries.deliver_notices(self.settings, self.holder, utcnow())
+                noticed = outbox.deliver_notices(self.settings, self.holder, utcnow())
                 counts = {k: counts.get(k, 0) + noticed.get(k, 0) for k in COUNTS}
             if time.monotonic() - self.probed >= self.settings["SENDER_PROBE_SECONDS"]:
                 self.probed = time.monotonic()
@@ -140,7 +140,7 @@ class NoticeSender(Sender):
 
     def round(self) -> dict:
         with self.database.connection_context():
-            return deliveries.deliver_notices(self.settings, self.holder, utcnow())
+            return outbox.deliver_notices(self.settings, self.holder, utcnow())
 
 
 def notice_loop(sender: NoticeSender, woken: threading.Event, stop: list) -> None:

@@ -15,8 +15,9 @@
                    a player was reached (reach), vacations, while_away,
                    outage_guard, stale_lobbies, and what the scheduler does each
                    time it wakes up (sweep)
-    deliveries     what became of the mails: delivery runs, bounces, a seat's
-                   clock held while its turn mail does not get through, retries
+    outbox         what became of the mails in the outbox: sender runs with the
+                   clocks kept, bounces, a seat's clock held while its turn mail
+                   does not get through, failing mails and retries
     accounts       creating accounts, checking passwords, session tokens
     sessions       browser sessions kept on the server: sign-out ends every copy
     preferences    a player's settings: time zone, which mails, mail schedule

@@ -48,7 +48,7 @@ from server.services import (
     attention,
     bot_accounts,
     bot_seats,
-    deliveries,
+    outbox,
     proposals,
     seat_views,
     table_talk,
@@ -267,8 +267,8 @@ def game_page(game: Game) -> dict:
     for name in ("replace", "remove", "bot"):
         set_choices(forms[name], game)
     mail = dict(
-        mail_failing=deliveries.failing_since(s.user.email for s in seats if s.user_id),
-        failing_mails=deliveries.failing_mails(game),
+        mail_failing=outbox.failing_since(s.user.email for s in seats if s.user_id),
+        failing_mails=outbox.failing_mails(game),
         retry_form=EmptyForm(),
         shown_addresses=shown_addresses(game, seats),
     )
@@ -359,7 +359,7 @@ def retry_mail(game_id: int, outbox_id: int):
     seq = request.form.get("seq", "")
     if not (seq.isascii() and seq.isdigit()) or len(seq) > 9:
         abort(400, N_("The form was not understood; reload the page and try again."))
-    flash(deliveries.retry(game_id, me(), int(seq), outbox_id))
+    flash(outbox.retry(game_id, me(), int(seq), outbox_id))
     return redirect(url_for("moderation.game", game_id=game_id))
 
 

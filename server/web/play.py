@@ -42,9 +42,9 @@ from server.models import (
     utcnow,
 )
 from server.services import (
-    deliveries,
     games,
     model_rows,
+    outbox,
     proposals,
     rematches,
     sessions,
@@ -116,7 +116,7 @@ def game(game_id: int):
             "work.",
         ), 410
     if seat is not None and seat.mail_hold_since is not None:
-        deliveries.seen(seat)  # they know it is their turn: the clock runs again
+        outbox.seen(seat)  # they know it is their turn: the clock runs again
     return render_template(
         "play/game.html",
         **page(game, seats, seat, request.args.get("since", type=int), there, now),

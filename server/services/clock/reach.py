@@ -5,7 +5,7 @@ the seat's ``turn_started_at``).  Two rules follow from what the sender did
 with them, not from what was queued:
 
 - a reminder or last call warns the player once the sender delivered it
-  (``Seat.reminded_at`` is set then, services/deliveries.py);
+  (``Seat.reminded_at`` is set then, services/outbox.py);
 - a turn notice on a chat or push channel (server/notify, ``Outbox.recipient``)
   holds the clock like the turn mail; once one of the turn's notices, mail
   or channel, got through, the player was reached and the others of the

@@ -264,7 +264,7 @@ def not_reached(
 def _last_call(settings, mailer: Mailer, game: Game, seat: Seat, now: dt.datetime) -> int:
     """Move the deadline LAST_CALL_HOURS on and queue the last call; the
     clock stands still until the sender delivered it, which is then the
-    warning (services/deliveries.py)."""
+    warning (services/outbox.py)."""
     with db.atomic():
         deadline = now + dt.timedelta(hours=max(settings["LAST_CALL_HOURS"], 0))
         won = (
@@ -482,7 +482,7 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
     After a long stop only one reminder goes out for all that fell due.  A
     seat whose turn mail has not gone out gets none: its clock stands still
     until the turn mail is out, and the reminders move on with it.  The
-    reminder counts as a warning once delivered (services/deliveries.py)."""
+    reminder counts as a warning once delivered (services/outbox.py)."""
     with db.atomic():
         seat = deadlines.locked(Seat.select(Seat, User).join(User).where(Seat.id == seat_id)).get()
         if seat.next_reminder_at != was_due:

@@ -179,7 +179,7 @@ def run_pbem(url, tmp_path, *args, **env):
 
 
 def test_pbem_purge_prints_what_it_removed_and_verify_still_passes(app, db_url, tmp_path, smtp):
-    from server.services.deliveries import deliver
+    from server.services.outbox import deliver
 
     ids = games_in_progress(app, count=2, moves=6)
     with app.app_context(), db.connection_context():
@@ -209,7 +209,7 @@ def test_pbem_purge_prints_what_it_removed_and_verify_still_passes(app, db_url, 
 
 
 def test_a_purge_beside_moves_breaks_none(app, db_url, tmp_path, smtp):
-    from server.services.deliveries import deliver
+    from server.services.outbox import deliver
 
     game = started_game(app, tag="race")
     rnd, errors, stop = random.Random(3), [], threading.Event()

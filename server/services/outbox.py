@@ -1,5 +1,7 @@
-"""What became of the mails: delivery runs, bounces, and what a mail that
-does not get through does to a seat's clock.
+"""What became of the mails in the outbox: the sender's runs (the SMTP
+sender, mail/smtp_sender.py, and the notice sender, notify/notice_sender.py)
+with the clocks kept, bounces, and what a mail that does not get through
+does to a seat's clock.
 
 A turn whose turn mail or last call has not gone out, failed or bounced
 does not run that seat's clock (``Seat.mail_hold_since``, services/clock/reach.py)
