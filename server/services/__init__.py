@@ -3,8 +3,9 @@
     games          the lobby: create, invite, join a seat, options, start
     moves          ``play()``: the one function that applies an action
     state_store    a game's state: the snapshot when current, else a replay of the log
-    seat_views     what one seat may see of a game (board, log, table talk), as
-                   plain data for pages and mails
+    what_a_seat_sees  what one seat (or a spectator) sees of a game: board,
+                   log, table talk, names, as plain data for pages and mails
+    visibility     whether a viewer may see a game at all (page, record, API)
     moderation     moderators' actions on a game, and a player's resignation
     proposals      what a host who plays may do only with every other player's yes
     table_talk     players' messages to the table, and a moderator hiding one

@@ -29,7 +29,7 @@ from server.mail import smtp_sender
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
 from server.notify import notice_sender
-from server.services import moderation, seat_views
+from server.services import moderation, what_a_seat_sees
 from server.services.clock import deadlines, outage_guard, reach
 
 log = logging.getLogger("pbem.deliveries")
@@ -332,7 +332,7 @@ def retry(
             .where((Seat.game == game.id) & (fn.LOWER(User.email) == row.to_addr.lower()))
             .first()
         )
-        who = seat_views.seat_names(game)[seat.index] if seat else "a player"
+        who = what_a_seat_sees.seat_names(game)[seat.index] if seat else "a player"
         text = f"{user.name} (moderator) sent the {row.kind} mail to {who} again."
         moderation._note(
             game,

@@ -68,8 +68,8 @@ from server.services import (
     table_talk,
 )
 from server.services.moves import MoveRejected, play
-from server.services.seat_views import seat_names
 from server.services.state_store import rules
+from server.services.what_a_seat_sees import seat_names
 
 log = logging.getLogger("pbem.replies")
 RAW_LIMIT = 256 * 1024

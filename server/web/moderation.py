@@ -50,13 +50,13 @@ from server.services import (
     bot_seats,
     outbox,
     proposals,
-    seat_views,
     table_talk,
+    what_a_seat_sees,
 )
 from server.services import moderation as moderate
 from server.services.clock import outage_guard
-from server.services.seat_views import deadline_text, log_lines, seat_names
 from server.services.state_store import load_state, rules
+from server.services.what_a_seat_sees import deadline_text, log_lines, seat_names
 from server.web.forms import EmptyForm, FastHiddenInput, FastTextArea, Form
 from server.web.languages import page_language, say_here
 
@@ -284,7 +284,7 @@ def game_page(game: Game) -> dict:
         forms=forms,
         deadline_text=local_time,
         playing_host=not moderate.may_alone(current_user, game, "undo"),
-        talk=[m for m in seat_views.table_talk(game, limit=50) if not m["hidden"]],
+        talk=[m for m in what_a_seat_sees.table_talk(game, limit=50) if not m["hidden"]],
         hide_form=lambda: ReasonForm(prefix="hide", seq=game.seq),
         log=log[-30:],
         prompt=pending_prompt(game, names),

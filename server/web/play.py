@@ -54,7 +54,8 @@ from server.services import (
 from server.services import table_talk as table_talk_service
 from server.services.clock import deadlines, own_time, vacations, while_away
 from server.services.moves import play
-from server.services.seat_views import (
+from server.services.state_store import load_state, rules
+from server.services.what_a_seat_sees import (
     board,
     bot_title,
     choices,
@@ -67,7 +68,6 @@ from server.services.seat_views import (
     seats_with_users,
     table_talk,
 )
-from server.services.state_store import load_state, rules
 from server.web import browser_session, drawings, rate_limits, seat_access, takebacks, urls
 from server.web.errors import link_error
 from server.web.forms import EmptyForm, MoveForm, TalkForm

@@ -28,8 +28,8 @@ from server.services import bot_seats, leagues, rematches, reply_menu, takebacks
 from server.services.clock import deadlines, outage_guard, reach, stale_lobbies
 from server.services.move_news import next_turn, result
 from server.services.moves import MoveRejected, play
-from server.services.seat_views import names_of, seat_names, seats_with_users, unseen_talk
 from server.services.state_store import forget_snapshot, load_state, rules
+from server.services.what_a_seat_sees import names_of, seat_names, seats_with_users, unseen_talk
 
 log = logging.getLogger("pbem.scheduler")
 MAX_CHAIN = 1000  # decisions one timeout may play for one seat's turn

@@ -305,7 +305,7 @@ def test_the_result_says_why_the_game_ended_in_the_readers_language(game_name):
     catalog entries.  (A finished random game, stored as the server stores it.)"""
     from types import SimpleNamespace
 
-    from server.services.seat_views import outcome_reason, outcome_rows
+    from server.services.what_a_seat_sees import outcome_reason, outcome_rows
 
     game = GAMES[game_name]
     state, r = game.new_game(3, {}, seed=11), random.Random(11)
