@@ -22,7 +22,12 @@
     accounts       creating accounts, checking passwords, session tokens
     sessions       browser sessions kept on the server: sign-out ends every copy
     preferences    a player's settings: time zone, which mails, mail schedule
-    replies        moves and lobby commands by mail reply, and the answer to each
+    replies        mail replies come in: kept once, authenticated or held, handed on
+    move_replies   moves by mail reply, and the answer to each
+    lobby_replies  lobby commands by mail (/join, /leave, /start, /option)
+    talk_replies   table talk by mail
+    question_replies  a question (takeback, proposal, rematch) answered by mail
+    reply_results  what a reply comes to: its Result, a refusal, the hourly cap
     reply_menu     what a mail offers a seat to answer: numbered choices, holdings,
                    the signed reply address
     health         what /readyz checks: database, migrations, heartbeats, outbox

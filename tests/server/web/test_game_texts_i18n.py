@@ -28,7 +28,7 @@ from engine.words import Words, term
 from server.db import db
 from server.i18n import TRANSLATIONS, say
 from server.models import Game, Seat, User
-from server.services.replies import match
+from server.services.move_replies import match
 from server.services.reply_menu import seat_choices
 from server.services.state_store import load_state
 
