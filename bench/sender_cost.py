@@ -55,7 +55,7 @@ from bench.http_moves import (  # noqa: E402
 )
 from server import settings as settings_module  # noqa: E402
 from server.db import bind, make_database, migrate  # noqa: E402
-from server.mail import delivery  # noqa: E402
+from server.mail import smtp_sender  # noqa: E402
 from server.mail.compose import Mailer  # noqa: E402
 from server.models import Outbox  # noqa: E402
 from server.processes.sender import Sender  # noqa: E402
@@ -244,7 +244,7 @@ def measure(args, sender: Sender, queuer: Queuer, monitor: Backends) -> dict:
 def report(args, results: dict, caught: Counter, queued: int) -> None:
     print(
         f"sender rounds on PostgreSQL every {args.interval} s, {args.games} games' turn mails "
-        f"as templates; code from {Path(delivery.__file__).parents[2]}"
+        f"as templates; code from {Path(smtp_sender.__file__).parents[2]}"
     )
     for name, (meter, rounds, sent) in results.items():
         if not rounds:

@@ -79,7 +79,7 @@ def mails(language: str, folder: Path) -> list[tuple[str, bytes]]:
     from cryptography.hazmat.primitives.asymmetric import rsa
     from every_mail import queue_every_kind, site
 
-    from server.mail import delivery, dkim_signing
+    from server.mail import dkim_signing, smtp_sender
     from server.models import utcnow
 
     key = folder / "dkim.pem"
@@ -106,7 +106,7 @@ def mails(language: str, folder: Path) -> list[tuple[str, bytes]]:
     ).encode()
     out = []
     for row in queue_every_kind(app, ids):
-        raw = signer.sign(delivery.wire_bytes(delivery.build_message(row, FROM)))
+        raw = signer.sign(smtp_sender.wire_bytes(smtp_sender.build_message(row, FROM)))
         out.append((row.kind, received + raw))
     return out
 

@@ -36,8 +36,8 @@ from server import create_app  # noqa: E402
 from server.db import db, make_database, migrate  # noqa: E402
 from server.models import Game, User, utcnow  # noqa: E402
 from server.services import games, retention  # noqa: E402
-from server.services.deliveries import deliver  # noqa: E402
 from server.services.moves import play  # noqa: E402
+from server.services.outbox import deliver  # noqa: E402
 from server.services.state_store import load_state, rules  # noqa: E402
 
 KIB = 1024

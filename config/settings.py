@@ -72,7 +72,7 @@ NOTIFY_MAX_CHANNELS: int = 5
 RATELIMIT_NOTIFY_TEST_PER_USER: str = "3 per minute; 20 per day"
 # Bounces: every mail's envelope sender is bounce+<signed token>@BOUNCE_DOMAIN,
 # and mail for that domain must reach the receiver, which hands it to
-# services/deliveries.handle_bounce.  Empty: MAIL_FROM's address, no VERP.
+# services/outbox.handle_bounce.  Empty: MAIL_FROM's address, no VERP.
 BOUNCE_DOMAIN: str = ""
 
 # Built-in mail catcher for development: caught mails are written to this folder

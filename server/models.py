@@ -349,7 +349,7 @@ class Seat(BaseModel):
     talk_seen_id = IntegerField(default=0)
     # The turn mail of the pending turn bounced or failed then: the clock
     # stands still until a mail gets through, the player opens the game or a
-    # moderator acts (services/deliveries.py).
+    # moderator acts (services/outbox.py).
     mail_hold_since = DateTimeField(null=True)
     # When the player was last reminded of the pending turn: a turn is not
     # timed out before one warning went out (services/clock/sweep.py, last call).
@@ -428,7 +428,7 @@ class NotifyChannel(BaseModel):
     (``game`` None) or a game's table channel set by its host.  The URL is
     kept sealed (notify/crypto.py); ``masked`` is all that is ever shown.
     ``destination`` names the place the URL posts to, the same for two
-    channels with one URL: what notify/delivery.py limits."""
+    channels with one URL: what notify/notice_sender.py limits."""
 
     user = ForeignKeyField(User, backref="channels", on_delete="CASCADE")
     game = ForeignKeyField(Game, null=True, backref="channels", on_delete="CASCADE")
@@ -456,8 +456,8 @@ class Outbox(BaseModel):
     in_reply_to = CharField(default="")
     references = CharField(default="")
     # queued, deferred (tried, will try again), sent, bounced, failed
-    # (mail/delivery.py); dropped: a notice whose turn passed before it
-    # could go (notify/delivery.py).
+    # (mail/smtp_sender.py); dropped: a notice whose turn passed before it
+    # could go (notify/notice_sender.py).
     status = CharField(default="queued")
     attempts = IntegerField(default=0)
     next_attempt_at = DateTimeField(default=utcnow)
@@ -478,7 +478,7 @@ class Outbox(BaseModel):
     # turn_started_at), for turn mails and reminders: a reminder counts as a
     # warning once it is sent, and while a mail that ``holds_clock`` (a turn
     # mail, a last call) waits to go out, the seat's clock stands still
-    # (services/clock/sweep.py, services/deliveries.py).
+    # (services/clock/sweep.py, services/outbox.py).
     turn_of = DateTimeField(null=True)
     holds_clock = BooleanField(default=False)
     # Who the mail goes out on behalf of (the host of an invitation, the

@@ -41,7 +41,7 @@ from engine import GAMES, get_game
 from server import create_app
 from server.db import db, migrate
 from server.models import Game, Seat, User, utcnow
-from server.services import deliveries, games, replies
+from server.services import games, outbox, replies
 from server.services.clock.sweep import sweep
 from server.services.state_store import load_state
 
@@ -160,7 +160,7 @@ class GameDriver:
     def mails(self, seat: int) -> list[EmailMessage]:
         """Every mail the seat's player was sent so far, oldest first."""
         with self._db():
-            while deliveries.deliver(self.app.config)["sent"]:
+            while outbox.deliver(self.app.config)["sent"]:
                 pass
         return [mail for rcpt, mail in self.inbox.mails if rcpt == self.emails[seat]]
 

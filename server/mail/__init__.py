@@ -2,7 +2,7 @@
 
     compose.py        Mailer: renders mail_templates/ into outbox rows, in the
                       caller's transaction (a move and its mails commit together)
-    delivery.py       drains the outbox over SMTP with retries (the sender process):
+    smtp_sender.py    drains the outbox over SMTP with retries (the sender process):
                       statuses queued/deferred/sent/bounced/failed, leases of seconds
     bounces.py        signed return paths (bounce+<token>@BOUNCE_DOMAIN) and
                       reading a delivery status notification

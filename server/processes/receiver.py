@@ -5,7 +5,7 @@ RECEIVER_PORT that the mail server hands the replies for REPLY_DOMAIN to
 (Postfix: the ``pbem`` transport that ``pbem deploy-files`` writes,
 server/postfix_files.py).  Each
 message goes to services/replies.py; a bounce addressed to one of our signed
-return paths (bounce+…@BOUNCE_DOMAIN) goes to services/deliveries.py.
+return paths (bounce+…@BOUNCE_DOMAIN) goes to services/outbox.py.
 
 It checks before it reads:
 - RCPT: a recipient that is not one of our addresses with a valid
@@ -48,7 +48,7 @@ from server.mail.compose import Mailer
 from server.mail.signed_addresses import AddressError
 from server.processes import faults, logs
 from server.processes.backoff import DATABASE_ERRORS, Backoff
-from server.services import deliveries, replies
+from server.services import outbox, replies
 from server.services.reply_menu import addresses
 
 log = logging.getLogger("pbem.receiver")
@@ -156,7 +156,7 @@ class ReplyHandler:
     ):
         with self.database.connection_context():
             if any(self.return_paths.is_ours(rcpt) for rcpt in rcpt_tos):
-                return deliveries.handle_bounce(raw, self.settings, envelope_to=rcpt_tos)
+                return outbox.handle_bounce(raw, self.settings, envelope_to=rcpt_tos)
             return replies.receive(
                 raw,
                 self.mailer,

@@ -28,7 +28,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from server import settings as settings_module
 from server.db import bind, make_database
 from server.mail.compose import Mailer
-from server.mail.delivery import holder_id
+from server.mail.smtp_sender import holder_id
 from server.models import utcnow
 from server.processes import logs
 from server.processes.backoff import Backoff, drop_connection

@@ -1,12 +1,12 @@
 """The sender process: ``python -m server.processes.sender``.
 
-Drains the outbox (services/deliveries.py over mail/delivery.py, then the
-notices to chat and push channels over notify/delivery.py) every
+Drains the outbox (services/outbox.py over mail/smtp_sender.py, then the
+notices to chat and push channels over notify/notice_sender.py) every
 SENDER_INTERVAL seconds, and at once when a committed transaction wrote
 into it (server/wakeup.py: LISTEN/NOTIFY on PostgreSQL, a datagram on
 SQLite).  Several may run at once: each mail is claimed, for
 seconds, right before it is sent.  It keeps its SMTP session from drain to
-drain while mails keep coming (mail/delivery.Connection), and beats its
+drain while mails keep coming (mail/smtp_sender.Connection), and beats its
 heartbeat at most every BEAT_SECONDS: the heartbeat is read by people and a
 readiness check counting minutes, and a round every 0.2 s would otherwise
 write it five times a second.
@@ -33,11 +33,11 @@ import time
 from server import settings as settings_module
 from server import wakeup
 from server.db import bind, make_database
-from server.mail import delivery, dkim_signing
+from server.mail import dkim_signing, smtp_sender
 from server.models import utcnow
 from server.processes import logs
 from server.processes.backoff import DATABASE_ERRORS, drop_connection, first_line
-from server.services import deliveries
+from server.services import outbox
 
 log = logging.getLogger("pbem.sender")
 BEAT_SECONDS = 1.0
@@ -54,11 +54,11 @@ class Sender:
     def __init__(self, settings, database, with_notices: bool = True):
         self.settings, self.database = settings, database
         self.with_notices = with_notices
-        self.holder = delivery.holder_id()
+        self.holder = smtp_sender.holder_id()
         self.errors = 0  # rounds in a row that ended in an error
         self.probed = 0.0  # time.monotonic() of the last knock on a down server
         self.released = False
-        self.session = delivery.Connection(settings)  # kept across rounds
+        self.session = smtp_sender.Connection(settings)  # kept across rounds
         self.beaten = -BEAT_SECONDS  # time.monotonic() of our last heartbeat
 
     def round(self) -> dict:
@@ -67,20 +67,20 @@ class Sender:
         with self.database.connection_context():
             now = utcnow()
             if not self.released:
-                freed = delivery.release_dead_claims(now)
+                freed = smtp_sender.release_dead_claims(now)
                 self.released = True
                 if freed:
                     log.warning("took over %d mail(s) claimed by a sender that is gone", freed)
             beat = time.monotonic() - self.beaten >= BEAT_SECONDS
-            counts = deliveries.deliver(self.settings, now, self.holder, self.session, beat)
+            counts = outbox.deliver(self.settings, now, self.holder, self.session, beat)
             if beat:
                 self.beaten = time.monotonic()
             if self.with_notices:
-                noticed = deliveries.deliver_notices(self.settings, self.holder, utcnow())
+                noticed = outbox.deliver_notices(self.settings, self.holder, utcnow())
                 counts = {k: counts.get(k, 0) + noticed.get(k, 0) for k in COUNTS}
             if time.monotonic() - self.probed >= self.settings["SENDER_PROBE_SECONDS"]:
                 self.probed = time.monotonic()
-                woken = delivery.recover(self.settings, utcnow())
+                woken = smtp_sender.recover(self.settings, utcnow())
                 if woken:
                     log.warning("the SMTP server answers again: %d waiting mail(s) due now", woken)
         return counts
@@ -140,7 +140,7 @@ class NoticeSender(Sender):
 
     def round(self) -> dict:
         with self.database.connection_context():
-            return deliveries.deliver_notices(self.settings, self.holder, utcnow())
+            return outbox.deliver_notices(self.settings, self.holder, utcnow())
 
 
 def notice_loop(sender: NoticeSender, woken: threading.Event, stop: list) -> None:

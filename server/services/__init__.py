@@ -5,8 +5,9 @@
     acting         may this person act for this seat now: one answer for the game
                    page, the mail replies and the API
     state_store    a game's state: the snapshot when current, else a replay of the log
-    seat_views     what one seat may see of a game (board, log, table talk), as
-                   plain data for pages and mails
+    what_a_seat_sees  what one seat (or a spectator) sees of a game: board,
+                   log, table talk, names, as plain data for pages and mails
+    visibility     whether a viewer may see a game at all (page, record, API)
     moderation     moderators' actions on a game, and a player's resignation
     proposals      what a host who plays may do only with every other player's yes
     table_talk     players' messages to the table, and a moderator hiding one
@@ -17,12 +18,18 @@
                    a player was reached (reach), vacations, while_away,
                    outage_guard, stale_lobbies, and what the scheduler does each
                    time it wakes up (sweep)
-    deliveries     what became of the mails: delivery runs, bounces, a seat's
-                   clock held while its turn mail does not get through, retries
+    outbox         what became of the mails in the outbox: sender runs with the
+                   clocks kept, bounces, a seat's clock held while its turn mail
+                   does not get through, failing mails and retries
     accounts       creating accounts, checking passwords, session tokens
     sessions       browser sessions kept on the server: sign-out ends every copy
     preferences    a player's settings: time zone, which mails, mail schedule
-    replies        moves and lobby commands by mail reply, and the answer to each
+    replies        mail replies come in: kept once, authenticated or held, handed on
+    move_replies   moves by mail reply, and the answer to each
+    lobby_replies  lobby commands by mail (/join, /leave, /start, /option)
+    talk_replies   table talk by mail
+    question_replies  a question (takeback, proposal, rematch) answered by mail
+    reply_results  what a reply comes to: its Result, a refusal, the hourly cap
     reply_menu     what a mail offers a seat to answer: numbered choices, holdings,
                    the signed reply address
     health         what /readyz checks: database, migrations, heartbeats, outbox

@@ -13,7 +13,7 @@ from peewee import fn
 
 from engine.words import N_
 from server.models import Event, Game, Seat, User
-from server.services.deliveries import failing_since
+from server.services.outbox import failing_since
 from server.services.state_store import rules
 
 # A game is stalled when nobody moved for this many times its time per move.

@@ -22,8 +22,8 @@ from server.db import db
 from server.mail.compose import Mailer
 from server.models import Game, Seat, User, utcnow
 from server.services import moderation as moderate
-from server.services import seat_views, tenures
-from server.services.seat_views import bot_title
+from server.services import tenures, what_a_seat_sees
+from server.services.what_a_seat_sees import bot_title
 
 # Offered to hosts and moderators; the search bot is slow per decision, so
 # only practice games (where nobody else waits) offer it.
@@ -83,7 +83,7 @@ def hand_to_bot(
                     number=index + 1,
                 )
             )
-        name = seat_views.seat_names(game)[index]
+        name = what_a_seat_sees.seat_names(game)[index]
         said = dict(who=user.name, seat=index + 1, name=name, bot=term(bot_title(bot)))
         handed = (
             msg("%(who)s (moderator) handed seat %(seat)s of %(name)s to the %(bot)s.", **said)

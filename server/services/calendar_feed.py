@@ -11,8 +11,8 @@ from icalendar import Calendar, Event
 
 from engine.interface import name_seats
 from server.models import Game, Seat, User
-from server.services.seat_views import seat_names
 from server.services.state_store import rules
+from server.services.what_a_seat_sees import seat_names
 
 EVENT_MINUTES = 15  # how long the deadline "event" is in a calendar
 

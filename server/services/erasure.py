@@ -48,7 +48,7 @@ from server.models import (
 )
 from server.services import accounts, open_games, sessions, tenures
 from server.services import moderation as moderate
-from server.services.seat_views import bot_title
+from server.services.what_a_seat_sees import bot_title
 
 # The bot that takes over a deleted player's seat: the one offered to hosts.
 SEAT_BOT = "heuristic"

@@ -20,8 +20,8 @@ from server.services import held_invitations, reply_menu, tenures
 from server.services.clock import running_hours
 from server.services.move_news import next_turn
 from server.services.moves import MoveRejected, NotFound
-from server.services.seat_views import seat_names
 from server.services.state_store import save_snapshot
+from server.services.what_a_seat_sees import seat_names
 
 # What becomes of a departed player's seat (Game.departed_seat).
 DEPARTED_SEAT = ("bot", "passes")

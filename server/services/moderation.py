@@ -24,7 +24,7 @@ from server.db import db
 from server.i18n import say, translate
 from server.mail.compose import Mailer
 from server.models import Event, Game, Seat, Snapshot, User, utcnow
-from server.services import move_news, moves, ratings, seat_views, state_store, tenures
+from server.services import move_news, moves, ratings, state_store, tenures, what_a_seat_sees
 from server.services.accounts import EMAIL, NO_PASSWORD
 from server.services.clock import deadlines, own_time
 
@@ -294,7 +294,7 @@ def _mail(
 def _board_line(game: Game, state, names: list[str], index: int, user: User) -> str:
     """Section ``index`` of the board as everyone sees it, a line of a
     notice, in its reader's language."""
-    section = seat_views.board(game, state, None, names, user.language)[index]
+    section = what_a_seat_sees.board(game, state, None, names, user.language)[index]
     return f"{section.title}: " + "; ".join(f"{k} {v}" for k, v in section.rows)
 
 
@@ -305,7 +305,7 @@ def _deadline_line(seat: Seat, user: User) -> str:
         N_("Deadline of seat %(number)s: %(when)s"),
         {
             "number": seat.index + 1,
-            "when": seat_views.deadline_text(seat.deadline, user.timezone, user.language),
+            "when": what_a_seat_sees.deadline_text(seat.deadline, user.timezone, user.language),
         },
     )
 
@@ -358,7 +358,7 @@ def extend(
             _require_neutral(user, game, "extend", agreed_by)
         if seat.withdrawn:
             raise ModerationError(N_("This seat passes automatically; replace the player instead."))
-        name = seat_views.seat_names(game)[seat.index]
+        name = what_a_seat_sees.seat_names(game)[seat.index]
         text = _said(
             nmsg(
                 "%(who)s (moderator) gave %(name)s %(n)s more hour.",
@@ -399,7 +399,11 @@ def extend(
                     N_("Your new deadline: %(when)s (plus the time the game stays paused)")
                     if paused
                     else N_("Your new deadline: %(when)s"),
-                    {"when": seat_views.deadline_text(deadline, user.timezone, user.language)},
+                    {
+                        "when": what_a_seat_sees.deadline_text(
+                            deadline, user.timezone, user.language
+                        )
+                    },
                 )
             ],
         )
@@ -421,7 +425,7 @@ def play_default(
         game = _begin(game_id, user, seq)
         _require_neutral(user, game, "default", agreed_by)
         seat = _seat(game, game.to_move)
-        name = seat_views.seat_names(game)[seat.index]
+        name = what_a_seat_sees.seat_names(game)[seat.index]
         text = _said(
             msg(
                 "%(who)s (moderator) played the default action for %(name)s.",
@@ -638,10 +642,10 @@ def _welcome(
     mailer: Mailer, game: Game, seat: Seat, moderator: User, old: str, reason: str
 ) -> None:
     """The newcomer's mail: the whole log as their seat may see it, and a link."""
-    names = seat_views.seat_names(game)
+    names = what_a_seat_sees.seat_names(game)
     history = [
         line.text
-        for line in seat_views.log_lines(game, seat.index, names, language=seat.user.language)
+        for line in what_a_seat_sees.log_lines(game, seat.index, names, language=seat.user.language)
     ]
     title = state_store.rules(game).title
     mailer.queue(
@@ -683,7 +687,7 @@ def remove(
         game = _begin(game_id, user, seq)
         _require_neutral(user, game, "remove", agreed_by)
         seat = _seat(game, index)
-        name = seat_views.seat_names(game)[index]
+        name = what_a_seat_sees.seat_names(game)[index]
         text = _said(
             msg(
                 "%(who)s (moderator) removed %(name)s from seat %(seat)s; the seat "
@@ -865,9 +869,9 @@ def abandon(
     with db.atomic():
         game = _begin(game_id, user, seq)
         _require_neutral(user, game, "abandon", agreed_by)
-        kind, names = state_store.rules(game), seat_views.seat_names(game)
+        kind, names = state_store.rules(game), what_a_seat_sees.seat_names(game)
         state = state_store.load_state(game)
-        board = seat_views.board(game, state, None, names)
+        board = what_a_seat_sees.board(game, state, None, names)
         standing = kind.standing(state).to_json()
         text = _said(
             msg(

@@ -14,7 +14,8 @@ from server.models import Game, NotifyChannel, Seat, User
 from server.notify import notices
 from server.services import reply_menu
 from server.services.clock import deadlines, seat_clock, while_away
-from server.services.seat_views import (
+from server.services.state_store import load_state, rules
+from server.services.what_a_seat_sees import (
     board,
     log_lines,
     names_of,
@@ -25,7 +26,6 @@ from server.services.seat_views import (
     seats_with_users,
     unseen_talk,
 )
-from server.services.state_store import load_state, rules
 
 SUMMARY_LINES = 40
 

@@ -20,7 +20,7 @@ from engine.words import N_, msg
 from server.i18n import LANGUAGES
 from server.models import Game, PlayerRating, RatingChange, Tenure, User
 from server.services import ratings
-from server.services.seat_views import outcome_rows, result_names, seat_names
+from server.services.what_a_seat_sees import outcome_rows, result_names, seat_names
 
 PAGE_SIZE = 20
 BOARD_SIZE = 50

@@ -20,7 +20,7 @@ from engine.words import N_, msg, nmsg
 from server.db import Prepared, db
 from server.mail.compose import Mailer
 from server.models import Game, Proposal, Seat, User, utcnow
-from server.services import consent, moderation, moves, question_links, seat_views, takebacks
+from server.services import consent, moderation, moves, question_links, takebacks, what_a_seat_sees
 
 SERVICES: dict[str, Callable[..., str]] = {
     "default": moderation.play_default,
@@ -261,7 +261,7 @@ PROPOSAL_SUBJECTS = {
 
 
 def describe(game: Game, action: str, params: dict) -> str:
-    names = seat_views.seat_names(game)
+    names = what_a_seat_sees.seat_names(game)
     seat = params.get("index")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
     if action == "default":

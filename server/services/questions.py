@@ -13,7 +13,7 @@ from server.mail.compose import Mailer
 from server.models import Game, Proposal, Rematch, Takeback, User, utcnow
 from server.services import proposals, rematches, takebacks
 from server.services.question_links import PROPOSAL, REMATCH, TAKEBACK
-from server.services.seat_views import deadline_text
+from server.services.what_a_seat_sees import deadline_text
 
 
 def still_asked(kind: int, game: Game, request_id: int, user_id: int, now=None) -> bool:

@@ -25,7 +25,7 @@ from server.models import Game, Rematch, Seat, User, utcnow
 from server.services import consent, games, question_links
 from server.services.moderation import Forbidden
 from server.services.moves import MoveRejected, NotFound
-from server.services.seat_views import deadline_text
+from server.services.what_a_seat_sees import deadline_text
 
 
 class RematchError(MoveRejected):

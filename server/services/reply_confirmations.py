@@ -9,7 +9,7 @@ single-use address (reply_address.CONFIRM).  That address went only to the
 owner's mailbox, so a reply to it proves the owner saw and wanted it, even
 when the reply itself is not authenticated.  It works once, within
 REPLY_CONFIRM_MAX_AGE_HOURS, and a seat's move only while the game is still
-at the position the held mail answered (replies.seat_reply checks that).
+at the position the held mail answered (move_replies.seat_reply checks that).
 
 Nothing goes to the From: of a held mail (only to the account's own
 address, which the request names as the sender it came with), and the

@@ -16,9 +16,9 @@ from engine import Choice
 from server.i18n import say, translate
 from server.mail.reply_address import ReplyAddresses
 from server.models import Game, Seat
-from server.services import seat_views
-from server.services.seat_views import seat_names
+from server.services import what_a_seat_sees
 from server.services.state_store import load_state, rules
+from server.services.what_a_seat_sees import seat_names
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
     language = seat.user.language if seat.user_id else None
     holdings = [
         {"title": s.title, "rows": list(s.rows)}
-        for s in seat_views.board(game, state, seat.index, names, language)
+        for s in what_a_seat_sees.board(game, state, seat.index, names, language)
         if s.title == own
     ]
     choices = [c.label for c in seat_choices(game, seat.index, state, language)]

@@ -20,8 +20,8 @@ from server.mail import limits
 from server.mail.compose import Mailer
 from server.models import Game, Seat, TableMessage, User, utcnow
 from server.services import moderation, moves, reply_menu
-from server.services.seat_views import seat_names
 from server.services.state_store import rules
+from server.services.what_a_seat_sees import seat_names
 
 MAX_CHARS = 500
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

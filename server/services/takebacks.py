@@ -37,8 +37,8 @@ from server.services import (
     moderation,
     moves,
     question_links,
-    seat_views,
     state_store,
+    what_a_seat_sees,
 )
 
 LISTED = 5  # own moves offered to take back, newest first
@@ -78,13 +78,13 @@ def offers(
     rows = OFFER_ROWS.rows(game.id, seat.index, seat.user_id, moderation.UNDO_MAX, LISTED)
     if not rows:
         return []
-    names = names or seat_views.seat_names(game)
+    names = names or what_a_seat_sees.seat_names(game)
     # Each later move is named once, however many offers list it.
     later = [say(language, _named_move(names[r.seat], r.seq)) for r in rows]
     return [
         Offer(
             row.seq,
-            " ".join(seat_views.event_texts(row.events, seat.index, names, language))
+            " ".join(what_a_seat_sees.event_texts(row.events, seat.index, names, language))
             or f"#{row.seq}",
             later[:at][::-1],
         )
@@ -200,7 +200,7 @@ def ask(
         seqs = sorted(r.seq for r in rows)
         if not asked:  # nobody else plays (a practice game): nobody to ask
             return _take_back(game, user, seqs, [], mailer, now)
-        names = seat_views.seat_names(game)
+        names = what_a_seat_sees.seat_names(game)
         later = [
             _named_move(names[r.seat], r.seq)
             for r in sorted(rows, key=lambda r: r.seq)[1:]
@@ -321,7 +321,7 @@ def _mail_the_asked(
                 "title": title,
                 "what": say(person.language, text),
                 "url": url,
-                "expires": seat_views.deadline_text(
+                "expires": what_a_seat_sees.deadline_text(
                     takeback.expires_at, person.timezone, person.language
                 ),
                 "answer_url": question_links.url(mailer, *asking),

@@ -6,7 +6,8 @@ tables included, when made private) only for the people who hold or held a
 seat, its host and the site's moderators.  A lobby not listed among the open
 games is there only for its host, those it invited and the moderators.  To
 anyone else such a game does not exist: the same 404 as a game that never
-was, whatever its status."""
+was, whatever its status.  What a viewer who may see it sees of it (the
+board, the log, table talk) is what_a_seat_sees.py."""
 
 from __future__ import annotations
 

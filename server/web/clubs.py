@@ -21,7 +21,7 @@ from flask_login import current_user, login_required
 from engine.words import N_
 from server.i18n import LANGUAGES
 from server.services import club_pages, clubs
-from server.services.seat_views import deadline_text
+from server.services.what_a_seat_sees import deadline_text
 from server.web import rate_limits
 from server.web.errors import link_error
 from server.web.forms import ClubForm, EmptyForm

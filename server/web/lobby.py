@@ -32,11 +32,11 @@ from server.services import (
     games,
     held_invitations,
     open_games,
-    seat_views,
+    what_a_seat_sees,
 )
 from server.services.clock import deadlines, own_time, running_hours
-from server.services.seat_views import seat_names
 from server.services.state_store import load_state, rules
+from server.services.what_a_seat_sees import seat_names
 from server.web import open_games as open_games_web
 from server.web import rate_limits
 from server.web.errors import link_error
@@ -260,7 +260,9 @@ def held_lines(game: Game) -> list[str]:
             "Yours is not lost: it goes in one mail with any others held for that address "
             "on %(when)s, unless the game has started by then.",
             address=row.email,
-            when=seat_views.deadline_text(row.held_until, current_user.timezone, page_language()),
+            when=what_a_seat_sees.deadline_text(
+                row.held_until, current_user.timezone, page_language()
+            ),
         )
         for row in held_invitations.held_in(game)
     ]
@@ -310,7 +312,7 @@ def seat_bot(game_id: int):
     flash(
         _(
             "The %(bot)s sits in seat %(number)s.",
-            bot=say_here(seat_views.bot_title(seat.bot)),
+            bot=say_here(what_a_seat_sees.bot_title(seat.bot)),
             number=seat.index + 1,
         )
     )

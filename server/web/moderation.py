@@ -48,15 +48,15 @@ from server.services import (
     attention,
     bot_accounts,
     bot_seats,
-    deliveries,
+    outbox,
     proposals,
-    seat_views,
     table_talk,
+    what_a_seat_sees,
 )
 from server.services import moderation as moderate
 from server.services.clock import outage_guard
-from server.services.seat_views import deadline_text, log_lines, seat_names
 from server.services.state_store import load_state, rules
+from server.services.what_a_seat_sees import deadline_text, log_lines, seat_names
 from server.web.forms import EmptyForm, FastHiddenInput, FastTextArea, Form
 from server.web.languages import page_language, say_here
 
@@ -269,8 +269,8 @@ def game_page(game: Game) -> dict:
     for name in ("replace", "remove", "bot"):
         set_choices(forms[name], game)
     mail = dict(
-        mail_failing=deliveries.failing_since(s.user.email for s in seats if s.user_id),
-        failing_mails=deliveries.failing_mails(game),
+        mail_failing=outbox.failing_since(s.user.email for s in seats if s.user_id),
+        failing_mails=outbox.failing_mails(game),
         retry_form=EmptyForm(),
         shown_addresses=shown_addresses(game, seats),
     )
@@ -286,7 +286,7 @@ def game_page(game: Game) -> dict:
         forms=forms,
         deadline_text=local_time,
         playing_host=not moderate.may_alone(current_user, game, "undo"),
-        talk=[m for m in seat_views.table_talk(game, limit=50) if not m["hidden"]],
+        talk=[m for m in what_a_seat_sees.table_talk(game, limit=50) if not m["hidden"]],
         hide_form=lambda: ReasonForm(prefix="hide", seq=game.seq),
         log=log[-30:],
         prompt=pending_prompt(game, names),
@@ -361,7 +361,7 @@ def retry_mail(game_id: int, outbox_id: int):
     seq = request.form.get("seq", "")
     if not (seq.isascii() and seq.isdigit()) or len(seq) > 9:
         abort(400, N_("The form was not understood; reload the page and try again."))
-    flash(deliveries.retry(game_id, me(), int(seq), outbox_id))
+    flash(outbox.retry(game_id, me(), int(seq), outbox_id))
     return redirect(url_for("moderation.game", game_id=game_id))
 
 

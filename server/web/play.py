@@ -43,9 +43,9 @@ from server.models import (
 )
 from server.services import (
     acting,
-    deliveries,
     games,
     model_rows,
+    outbox,
     proposals,
     rematches,
     sessions,
@@ -55,7 +55,8 @@ from server.services import (
 from server.services import table_talk as table_talk_service
 from server.services.clock import deadlines, own_time, vacations, while_away
 from server.services.moves import play
-from server.services.seat_views import (
+from server.services.state_store import load_state, rules
+from server.services.what_a_seat_sees import (
     board,
     bot_title,
     choices,
@@ -68,7 +69,6 @@ from server.services.seat_views import (
     seats_with_users,
     table_talk,
 )
-from server.services.state_store import load_state, rules
 from server.web import (
     browser_session,
     drawings,
@@ -124,7 +124,7 @@ def game(game_id: int):
             "work.",
         ), 410
     if seat is not None and seat.mail_hold_since is not None:
-        deliveries.seen(seat)  # they know it is their turn: the clock runs again
+        outbox.seen(seat)  # they know it is their turn: the clock runs again
     return render_template(
         "play/game.html",
         **page(game, seats, seat, request.args.get("since", type=int), there, now),

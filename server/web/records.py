@@ -11,8 +11,8 @@ from flask_login import current_user
 from engine.words import N_
 from server.models import Game, Seat
 from server.services import tenures, visibility
-from server.services.seat_views import board, log_lines, outcome_rows, seat_names
 from server.services.state_store import replay, rules
+from server.services.what_a_seat_sees import board, log_lines, outcome_rows, seat_names
 from server.web import drawings, seat_access, speedups
 from server.web.languages import page_language
 

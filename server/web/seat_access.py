@@ -25,7 +25,7 @@ from server.db import Prepared
 from server.mail.links import LinkError
 from server.models import Game, Seat, User
 from server.services import sessions
-from server.services.seat_views import seat_with_user
+from server.services.what_a_seat_sees import seat_with_user
 from server.web import browser_session
 from server.web.protection import BIGGEST_ID
 
@@ -36,7 +36,7 @@ OWN_SEAT = Prepared(
 )
 # The seat a link names, with its user (mail/links.py's SEAT), and whether
 # this browser's session row exists: one statement where there were two.
-# A plain row, made into models as seat_views.seats_with_users makes them.
+# A plain row, made into models as what_a_seat_sees.seats_with_users makes them.
 SEAT_AND_SESSION = Prepared(
     lambda game_id, index, key: (
         Seat.select(Seat, User, sessions.alive_in_query(key).alias("pbem_session_alive"))

@@ -13,7 +13,7 @@ from wtforms.fields.choices import SelectChoice
 from server.mail.links import Links
 from server.models import Vacation, utcnow
 from server.notify import channels
-from server.services import api_tokens, deliveries
+from server.services import api_tokens, outbox
 from server.services.clock import deadlines, vacations
 from server.web.forms import HOURS, ChannelForm, EmptyForm, SettingsForm, TokenForm, VacationForm
 from server.web.languages import page_language
@@ -87,7 +87,7 @@ def render_settings(
         allowance=allowance,
         button=EmptyForm(),
         away=vacations.is_away(current_user, now),
-        mails=deliveries.recent_mails(current_user),
+        mails=outbox.recent_mails(current_user),
         calendar_url=links().calendar_url(current_user),
         **(tokens or token_section()),
     )

@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from engine.words import N_
 from server.models import Game, Seat, User
 from server.services import takebacks
-from server.services.seat_views import deadline_text
+from server.services.what_a_seat_sees import deadline_text
 from server.web import seat_access
 from server.web.forms import TakebackAnswerForm, TakebackForm
 from server.web.languages import page_language

@@ -13,9 +13,10 @@ from werkzeug.security import generate_password_hash
 from engine import get_game
 from server.db import db
 from server.models import Event, Game, Outbox, Seat, User, utcnow
-from server.services import deliveries, games
+from server.services import games
 from server.services.clock.sweep import sweep
 from server.services.moves import play
+from server.services.outbox import deliver as drain_outbox
 from server.services.state_store import load_state
 
 HOUR = dt.timedelta(hours=1)
@@ -69,7 +70,7 @@ def run_sweep(app, now: dt.datetime, deliver: bool = True):
     once delivered.  The sender drains in batches (SENDER_BATCH)
     until nothing is due, as a running sender does."""
     with app.app_context(), db.connection_context():
-        while deliver and deliveries.deliver(app.config)["sent"]:
+        while deliver and drain_outbox(app.config)["sent"]:
             pass
         return sweep(app.config, app.extensions["pbem_mailer"], now)
 

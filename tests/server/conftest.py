@@ -19,7 +19,7 @@ from werkzeug.serving import make_server
 
 from server import create_app
 from server.db import make_database, migrate
-from server.mail.delivery import drain
+from server.mail.smtp_sender import drain
 from server.services import games, rematches
 
 PG_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")

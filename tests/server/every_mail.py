@@ -19,11 +19,12 @@ from server.models import Game, League, Outbox, Rematch, Seat, User, utcnow
 from server.services import (
     games,
     leagues,
+    lobby_replies,
     moderation,
+    move_replies,
     moves,
     proposals,
     rematches,
-    replies,
     table_talk,
     takebacks,
 )
@@ -149,11 +150,11 @@ def queue_every_kind(app, ids) -> list[Outbox]:
         mailer.confirm(host)
         mailer.reset_unknown("nobody@example.org", seat.user.language)
         mailer.outage_summary(mod, deadline, deadline, 2, ["Sugar Cane"], 0)
-        replies._answer(
+        move_replies.answer(
             game, seats[1], mailer, "refused", N_("No command was found at the top of your mail.")
         )
-        replies._answer(game, seats[1], mailer, "applied", "", ["Ana Alba took the Mayor"])
-        replies._lobby_answer(
+        move_replies.answer(game, seats[1], mailer, "applied", "", ["Ana Alba took the Mayor"])
+        lobby_replies.answer(
             seats[1].user.email, seats[1].user, lobby, mailer, "refused",
             N_("This lobby address was revoked by the host."), [],
         )  # fmt: skip

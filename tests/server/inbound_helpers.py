@@ -8,7 +8,7 @@ from __future__ import annotations
 from reply_helpers import write_reply
 
 from server.db import db
-from server.mail.delivery import build_message
+from server.mail.smtp_sender import build_message
 from server.models import Game, Outbox, User, utcnow
 from server.services import games
 

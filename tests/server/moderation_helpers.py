@@ -10,8 +10,8 @@ from web_helpers import form_for, post_form, signup
 
 from server.db import db
 from server.models import Event, Game, Outbox, Seat, Snapshot, User, utcnow
-from server.services import deliveries
 from server.services.clock.sweep import sweep
+from server.services.outbox import deliver as drain_outbox
 from server.services.state_store import load_state, rules
 
 HOUR = dt.timedelta(hours=1)
@@ -111,7 +111,7 @@ def run_sweep(app, now: dt.datetime, deliver: bool = True):
     """A sweep at ``now``, after the sender drained the outbox (at the real
     time), as beside a running sender: see clock_helpers.run_sweep."""
     if deliver:
-        in_db(app, lambda: deliveries.deliver(app.config))
+        in_db(app, lambda: drain_outbox(app.config))
     return in_db(app, lambda: sweep(app.config, app.extensions["pbem_mailer"], now))
 
 

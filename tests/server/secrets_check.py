@@ -9,8 +9,8 @@ from html import escape
 from engine import Event as EngineEvent
 from server.db import db
 from server.models import Event, Game
-from server.services.seat_views import seat_names
 from server.services.state_store import load_state, rules
+from server.services.what_a_seat_sees import seat_names
 
 SECTION = re.compile(r'<section class="board-section"><h3>(.*?)</h3>(.*?)</section>', re.S)
 

@@ -20,7 +20,7 @@ from engine.puerto_rico.data import CARDS
 from engine.words import msg
 from server.i18n import translations
 from server.models import Outbox, User
-from server.services import moderation, seat_views
+from server.services import moderation, what_a_seat_sees
 from server.typography import signed
 
 
@@ -28,7 +28,9 @@ def test_a_bots_name_is_said_in_the_readers_language_inside_its_moves():
     bot = msg("Random bot %(number)s", number=2)
     event = json.dumps([{"text": "{s1} takes the Mayor", "seat": 1}])
     names = ["Ann", bot]
-    (line,) = seat_views._texts(event, False, "bot", 1, "move", None, 0, tuple(names), "fr", None)
+    (line,) = what_a_seat_sees._texts(
+        event, False, "bot", 1, "move", None, 0, tuple(names), "fr", None
+    )
     assert line == "[bot pour Bot au hasard 2] Bot au hasard 2 takes the Mayor"
 
 

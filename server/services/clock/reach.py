@@ -5,7 +5,7 @@ the seat's ``turn_started_at``).  Two rules follow from what the sender did
 with them, not from what was queued:
 
 - a reminder or last call warns the player once the sender delivered it
-  (``Seat.reminded_at`` is set then, services/deliveries.py);
+  (``Seat.reminded_at`` is set then, services/outbox.py);
 - a turn notice on a chat or push channel (server/notify, ``Outbox.recipient``)
   holds the clock like the turn mail; once one of the turn's notices, mail
   or channel, got through, the player was reached and the others of the
@@ -30,7 +30,7 @@ from server.db import Prepared
 from server.models import Outbox, Seat, User
 from server.services.clock import seat_clock
 
-UNDELIVERED = ("queued", "deferred", "failed")  # mail/delivery.py: not out
+UNDELIVERED = ("queued", "deferred", "failed")  # mail/smtp_sender.py: not out
 
 
 def of_this_turn(row: Outbox, seat: Seat) -> bool:

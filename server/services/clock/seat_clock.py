@@ -130,7 +130,7 @@ TURN_OVER = {
 }
 
 
-# -- a turn mail that did not get through (services/deliveries.py) ---------------
+# -- a turn mail that did not get through (services/outbox.py) ---------------------
 def lock(seat_id: int) -> Seat | None:
     """The seat as it is now, locked until the transaction ends.
 

@@ -22,14 +22,14 @@ from engine.interface import name_seats
 from server.db import Prepared, db, locked
 from server.i18n import say
 from server.mail.compose import Mailer
-from server.mail.delivery import holder_running
+from server.mail.smtp_sender import holder_running
 from server.models import Game, Seat, Snapshot, User, Vacation
 from server.services import bot_seats, leagues, rematches, reply_menu, takebacks
 from server.services.clock import deadlines, outage_guard, reach, seat_clock, stale_lobbies
 from server.services.move_news import next_turn, result
 from server.services.moves import MoveRejected, play
-from server.services.seat_views import names_of, seat_names, seats_with_users, unseen_talk
 from server.services.state_store import forget_snapshot, load_state, rules
+from server.services.what_a_seat_sees import names_of, seat_names, seats_with_users, unseen_talk
 
 log = logging.getLogger("pbem.scheduler")
 MAX_CHAIN = 1000  # decisions one timeout may play for one seat's turn
@@ -257,7 +257,7 @@ def not_reached(
 def _last_call(settings, mailer: Mailer, game: Game, seat: Seat, now: dt.datetime) -> int:
     """Move the deadline LAST_CALL_HOURS on and queue the last call; the
     clock stands still until the sender delivered it, which is then the
-    warning (services/deliveries.py)."""
+    warning (services/outbox.py)."""
     with db.atomic():
         deadline = now + dt.timedelta(hours=max(settings["LAST_CALL_HOURS"], 0))
         won = (
@@ -474,7 +474,7 @@ def _remind(mailer: Mailer, seat_id: int, was_due: dt.datetime, now: dt.datetime
     After a long stop only one reminder goes out for all that fell due.  A
     seat whose turn mail has not gone out gets none: its clock stands still
     until the turn mail is out, and the reminders move on with it.  The
-    reminder counts as a warning once delivered (services/deliveries.py)."""
+    reminder counts as a warning once delivered (services/outbox.py)."""
     with db.atomic():
         seat = seat_clock.locked(Seat.select(Seat, User).join(User).where(Seat.id == seat_id)).get()
         if seat.next_reminder_at != was_due:

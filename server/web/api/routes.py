@@ -14,8 +14,8 @@ from server.models import Game, Seat, utcnow
 from server.services import acting, data_export, visibility
 from server.services import table_talk as talk_service
 from server.services.moves import play
-from server.services.seat_views import table_talk
 from server.services.state_store import game_with_snapshot
+from server.services.what_a_seat_sees import table_talk
 from server.web.api import problems, schemas, views, waits
 from server.web.api.auth import needs
 from server.web.api.problems import language

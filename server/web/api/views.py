@@ -1,5 +1,5 @@
 """A game as the calling seat sees it, as plain data for the API: built from
-services/seat_views.py like the game page, so it holds no other seat's
+services/what_a_seat_sees.py like the game page, so it holds no other seat's
 hidden information."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from engine.interface import name_seats
 from server.i18n import translate
 from server.models import Game, Invitation, Seat, User
 from server.services import acting, takebacks
-from server.services.seat_views import (
+from server.services.state_store import load_state, rules
+from server.services.what_a_seat_sees import (
     board,
     choices,
     deadline_text,
@@ -20,7 +21,6 @@ from server.services.seat_views import (
     result_names,
     seats_with_users,
 )
-from server.services.state_store import load_state, rules
 
 RECENT_LINES = 15
 MOST_GAMES = 200

@@ -1,5 +1,5 @@
 """On PostgreSQL a sender claims up to CLAIM_CHUNK due mails by one UPDATE
-(mail/delivery.claim_due): two senders claiming at once never get the same
+(mail/smtp_sender.claim_due): two senders claiming at once never get the same
 row, and between them leave none out; a chunk whose sends run past half its lease
 lets the rest go instead of sending them on a lease about to run out; the
 chunk of a sender that dies is free again once its lease is over (or at
@@ -18,7 +18,7 @@ from conftest import free_port, make_app
 from outbox_helpers import queue, rows
 
 from server.db import db
-from server.mail import delivery
+from server.mail import smtp_sender
 from server.models import Outbox, utcnow
 
 pytestmark = pytest.mark.postgres
@@ -52,8 +52,8 @@ def test_two_senders_claiming_at_once_share_the_rows_out(pg_app):
     def claim_all(holder: str) -> None:
         with pg_app.app_context(), db.connection_context():  # a connection per thread
             start.wait()
-            while delivery.DUE_AT.rows(utcnow(), utcnow(), 1):  # a race lost: try again
-                chunk = delivery.claim_due(holder, utcnow(), utcnow(), lease, 7)
+            while smtp_sender.DUE_AT.rows(utcnow(), utcnow(), 1):  # a race lost: try again
+                chunk = smtp_sender.claim_due(holder, utcnow(), utcnow(), lease, 7)
                 got[holder].extend(row.id for row in chunk if row.claimed_by == holder)
 
     threads = [threading.Thread(target=claim_all, args=(h,)) for h in got]
@@ -77,7 +77,7 @@ def test_a_chunk_comes_oldest_first_and_skips_what_is_not_due(pg_app):
         Outbox.update(next_attempt_at=now - dt.timedelta(hours=1)).where(
             Outbox.id == ids[4]
         ).execute()
-        chunk = delivery.claim_due("me", now, now, dt.timedelta(seconds=30), 10)
+        chunk = smtp_sender.claim_due("me", now, now, dt.timedelta(seconds=30), 10)
     assert [row.id for row in chunk] == [ids[4], ids[2], ids[3]]
 
 
@@ -92,18 +92,18 @@ def test_sends_past_half_the_lease_let_the_rest_of_the_chunk_go(pg_app):
         config = dict(pg_app.config, SMTP_PORT=controller.port, SENDER_LEASE_SECONDS=1)
         queue(pg_app, 6)
         released = []
-        real_release = delivery.release
+        real_release = smtp_sender.release
 
         def counting_release(chunk, holder):
             released.append(len(chunk))
             return real_release(chunk, holder)
 
-        delivery.release = counting_release
+        smtp_sender.release = counting_release
         try:
             with pg_app.app_context(), db.connection_context():
-                assert delivery.drain(config, utcnow())["sent"] == 6
+                assert smtp_sender.drain(config, utcnow())["sent"] == 6
         finally:
-            delivery.release = real_release
+            smtp_sender.release = real_release
     finally:
         controller.stop()
     assert released and released[0] == 4  # after two mails of the first chunk of six
@@ -123,14 +123,14 @@ def test_the_chunk_of_a_dead_sender_goes_out_once(pg_app):
         dead = f"{socket.gethostname()}:999999999:dead"
         later = now + dt.timedelta(seconds=6)  # its lease is over
         with pg_app.app_context(), db.connection_context():
-            assert len(delivery.claim_due(dead, now, now, lease, 3)) == 3  # then killed
-            assert delivery.drain(config, now)["sent"] == 1  # the one it did not hold
-            assert delivery.drain(config, later)["sent"] == 3
+            assert len(smtp_sender.claim_due(dead, now, now, lease, 3)) == 3  # then killed
+            assert smtp_sender.drain(config, now)["sent"] == 1  # the one it did not hold
+            assert smtp_sender.drain(config, later)["sent"] == 3
         queue(pg_app, 2)
         with pg_app.app_context(), db.connection_context():
-            assert len(delivery.claim_due(dead, later, later, lease, 2)) == 2
-            assert delivery.release_dead_claims(later) == 2  # a sender starting again
-            assert delivery.drain(config, later)["sent"] == 2
+            assert len(smtp_sender.claim_due(dead, later, later, lease, 2)) == 2
+            assert smtp_sender.release_dead_claims(later) == 2  # a sender starting again
+            assert smtp_sender.drain(config, later)["sent"] == 2
     finally:
         controller.stop()
     assert len(handler.got) == 6 and len(set(handler.got)) == 6

@@ -18,11 +18,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from every_mail import queue_every_kind, site
 from outbox_helpers import queue, smtp_server
-from test_mail_delivery import Recorder
+from test_smtp_sender import Recorder
 
 from server import dns_records
 from server.db import db
-from server.mail import delivery, dkim_signing
+from server.mail import dkim_signing, smtp_sender
 from server.settings import SettingsError
 
 FROM = "pbem <pbem@games.example.org>"
@@ -72,7 +72,7 @@ def test_every_kind_of_mail_verifies_against_the_published_record(tmp_path, key_
     mails = queue_every_kind(app, ids)
     kinds = set()
     for row in mails:
-        unsigned = delivery.wire_bytes(delivery.build_message(row, FROM))
+        unsigned = smtp_sender.wire_bytes(smtp_sender.build_message(row, FROM))
         present = {name.lower() for name in message_from_bytes(unsigned).keys()}
         raw = signer.sign(unsigned)
         assert dkim.verify(raw, dnsfunc=dnsfunc(records)), row.kind
@@ -95,7 +95,7 @@ def test_a_mail_the_sender_delivers_verifies(sqlite_app, key_file):
     with smtp_server(Recorder()) as server:
         config["SMTP_PORT"] = server.port
         with sqlite_app.app_context(), db.connection_context():
-            assert delivery.drain(config)["sent"] == 1
+            assert smtp_sender.drain(config)["sent"] == 1
     ((_, _, raw),) = server.got
     assert raw.startswith(b"DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed;")
     assert b"d=games.example.org;" in raw and b"s=pbem;" in raw
@@ -109,7 +109,7 @@ def test_without_a_key_nothing_is_signed(sqlite_app):
     with smtp_server(Recorder()) as server:
         config = dict(sqlite_app.config, SMTP_PORT=server.port, DKIM_PRIVATE_KEY_FILE="")
         with sqlite_app.app_context(), db.connection_context():
-            assert delivery.drain(config)["sent"] == 1
+            assert smtp_sender.drain(config)["sent"] == 1
     assert b"DKIM-Signature" not in server.got[0][2]
 
 
@@ -121,7 +121,7 @@ def test_a_key_that_cannot_sign_is_a_settings_error(tmp_path, key_file):
         with pytest.raises(SettingsError, match=said):
             dkim_signing.check(dict(settings, DKIM_PRIVATE_KEY_FILE=str(path)))
         with pytest.raises(SettingsError):
-            delivery.Connection(dict(settings, DKIM_PRIVATE_KEY_FILE=str(path)))
+            smtp_sender.Connection(dict(settings, DKIM_PRIVATE_KEY_FILE=str(path)))
     assert dkim_signing.check(dict(settings, DKIM_PRIVATE_KEY_FILE="")) is None
     assert dkim_signing.check(dict(settings, DKIM_PRIVATE_KEY_FILE=key_file)) is not None
 
@@ -152,7 +152,7 @@ def test_date_is_when_the_mail_goes_out_not_when_it_was_written(sqlite_app):
         config = dict(sqlite_app.config, SMTP_PORT=server.port)
         before = dt.datetime.now(dt.UTC).replace(microsecond=0)
         with sqlite_app.app_context(), db.connection_context():
-            assert delivery.drain(config)["sent"] == 1
+            assert smtp_sender.drain(config)["sent"] == 1
         after = dt.datetime.now(dt.UTC)
     mail = message_from_bytes(server.got[0][2], policy=policy.default)
     assert before <= mail["Date"].datetime <= after

@@ -25,7 +25,7 @@ from server.db import db
 from server.mail.bounces import ReturnPaths
 from server.mail.reply_address import ReplyAddresses
 from server.models import Event, Outbox, Seat, User, utcnow
-from server.services import deliveries, moderation
+from server.services import moderation, outbox
 
 BOUNCES = "bounces.test"
 
@@ -152,7 +152,7 @@ def test_a_report_that_only_quotes_our_message_id_changes_nothing(
         return_path = ReturnPaths("another key", BOUNCES).for_outbox(row.id)
     raw = postfix_dsn(return_path, row, row.to_addr)
     with rapp.app_context(), db.connection_context():
-        assert deliveries.handle_bounce(raw, rapp.config, envelope_to=[return_path]) is False
+        assert outbox.handle_bounce(raw, rapp.config, envelope_to=[return_path]) is False
         assert Outbox.get_by_id(row.id).status == "sent"
     assert seat_of(rapp, game.id, row.to_addr).mail_hold_since is None
 

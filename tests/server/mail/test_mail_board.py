@@ -12,8 +12,8 @@ from game_driver import Table
 from engine import get_game
 from server.db import db
 from server.models import Game
-from server.services.seat_views import seat_names
 from server.services.state_store import load_state
+from server.services.what_a_seat_sees import seat_names
 
 
 class Tables(HTMLParser):

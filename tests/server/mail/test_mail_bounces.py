@@ -17,7 +17,7 @@ import pytest
 from server.db import db
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Outbox, Seat, User, utcnow
-from server.services import attention, deliveries
+from server.services import attention, outbox
 from server.services.clock.sweep import sweep
 
 
@@ -134,7 +134,7 @@ def test_a_bounced_turn_mail_holds_the_clock_until_the_player_opens_the_game(bou
     app, game = table.app, table.game()
     raw = postfix_dsn(ReturnPaths.from_settings(app.config).for_outbox(row.id), row, row.to_addr)
     with app.app_context(), db.connection_context():
-        assert deliveries.handle_bounce(raw, app.config)
+        assert outbox.handle_bounce(raw, app.config)
         bounced = Outbox.get_by_id(row.id)
         assert bounced.status == "bounced" and bounced.bounced_at is not None
         assert "5.1.1" in bounced.last_error and "User unknown" in bounced.last_error
@@ -162,16 +162,16 @@ def test_a_mail_that_gets_through_releases_the_clock(bouncing, smtp):
     app, game = table.app, table.game()
     raw = postfix_dsn(ReturnPaths.from_settings(app.config).for_outbox(row.id), row, row.to_addr)
     with app.app_context(), db.connection_context():
-        assert deliveries.handle_bounce(raw, app.config)
+        assert outbox.handle_bounce(raw, app.config)
         moderator = User.get(User.email == table.emails[0])
         moderator.is_moderator = True
         moderator.save()
-        message = deliveries.retry(game.id, moderator, game.seq, row.id)
+        message = outbox.retry(game.id, moderator, game.seq, row.id)
         assert "queued again" in message
         assert Outbox.get_by_id(row.id).status == "queued"
     assert seat_of(app, game.id, row.to_addr).mail_hold_since is not None
     with app.app_context(), db.connection_context():
-        assert deliveries.deliver(app.config)["sent"] >= 1
+        assert outbox.deliver(app.config)["sent"] >= 1
         assert Outbox.get_by_id(row.id).status == "sent"
     assert seat_of(app, game.id, row.to_addr).mail_hold_since is None
 
@@ -181,7 +181,7 @@ def test_what_is_not_a_bounce_of_ours_changes_nothing(bouncing):
     app = table.app
     forged = ReturnPaths("another key", "bounces.example.org").for_outbox(row.id)
     with app.app_context(), db.connection_context():
-        assert not deliveries.handle_bounce(postfix_dsn(forged, None, row.to_addr), app.config)
+        assert not outbox.handle_bounce(postfix_dsn(forged, None, row.to_addr), app.config)
         delayed = postfix_dsn(
             ReturnPaths.from_settings(app.config).for_outbox(row.id),
             row,
@@ -190,11 +190,9 @@ def test_what_is_not_a_bounce_of_ours_changes_nothing(bouncing):
             "4.4.1",
             "smtp; 451 4.4.1 later",
         )
-        assert not deliveries.handle_bounce(delayed, app.config)
+        assert not outbox.handle_bounce(delayed, app.config)
         assert Outbox.get_by_id(row.id).status == "sent"
-        assert (
-            deliveries.handle_bounce(b"Subject: hello\r\n\r\nnot a bounce\r\n", app.config) is False
-        )
+        assert outbox.handle_bounce(b"Subject: hello\r\n\r\nnot a bounce\r\n", app.config) is False
 
 
 def test_a_turn_mail_that_fails_holds_the_clock(bouncing):
@@ -206,7 +204,7 @@ def test_a_turn_mail_that_fails_holds_the_clock(bouncing):
     down = dict(app.config, SMTP_PORT=free_port(), SENDER_MAX_ATTEMPTS=1)
     with app.app_context(), db.connection_context():
         Outbox.update(status="queued").where(Outbox.id == row.id).execute()
-        assert deliveries.deliver(down, utcnow())["failed"] >= 1
+        assert outbox.deliver(down, utcnow())["failed"] >= 1
         assert Outbox.get_by_id(row.id).status == "failed"
     assert seat_of(app, game.id, row.to_addr).mail_hold_since is not None
 

@@ -24,7 +24,7 @@ from web_helpers import csrf
 from server.db import db
 from server.models import NotifyChannel, Outbox, Seat, User, utcnow
 from server.notify import channels, crypto, guard, transport
-from server.services import deliveries
+from server.services import outbox
 from server.services.clock import reach
 
 ALLOW = {
@@ -66,7 +66,7 @@ def next_guest(app, game_id: int) -> int:
 
 def drain(app, now=None) -> dict:
     with app.app_context(), db.connection_context():
-        return deliveries.deliver_notices(app.config, "test:1:x", now or utcnow())
+        return outbox.deliver_notices(app.config, "test:1:x", now or utcnow())
 
 
 def notices(app, **where) -> list[Outbox]:
@@ -251,7 +251,7 @@ def test_a_delivered_channel_notice_keeps_the_clock_running_when_the_mail_bounce
         )
         assert not mail.holds_clock  # the channel reached the player first
         Outbox.update(status="bounced").where(Outbox.id == mail.id).execute()
-        assert not deliveries.hold_for(mail, utcnow())
+        assert not outbox.hold_for(mail, utcnow())
         assert Seat.get_by_id(seat.id).mail_hold_since is None
 
 

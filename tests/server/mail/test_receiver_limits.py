@@ -294,10 +294,11 @@ def test_a_mail_that_breaks_the_handling_is_kept_answered_once_and_never_451(
     """A bug stands in for whatever mail this server cannot handle (not the
     database): everything the handling did is undone, the mail is kept, its
     sender told once, and the mail server hears 250, not 451 for days."""
+    from server.models import Seat
     from server.services import replies
 
     def broken(*args):
-        replies.Seat.update(absent=True).execute()  # undone with the rest
+        Seat.update(absent=True).execute()  # undone with the rest
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(replies, "_handle", broken)
@@ -309,5 +310,5 @@ def test_a_mail_that_breaks_the_handling_is_kept_answered_once_and_never_451(
     assert row.status == "refused" and "Could not be handled" in row.outcome
     assert [k for k in outbox_kinds(rapp, email) if k.startswith("reply_")] == ["reply_refused"]
     with rapp.app_context(), db.connection_context():
-        assert not replies.Seat.select().where(replies.Seat.absent == True).exists()  # noqa: E712
+        assert not Seat.select().where(Seat.absent == True).exists()  # noqa: E712
     assert game_row(rapp, game.id).seq == game.seq

@@ -1,4 +1,4 @@
-"""The sender keeps its SMTP session from drain to drain (mail/delivery.py
+"""The sender keeps its SMTP session from drain to drain (mail/smtp_sender.py
 Connection): mails of several drains go over one session; a session the
 server dropped meanwhile (its idle timeout: 421 and hang up) costs no mail
 and sends none twice; an idle session, or one that carried SESSION_MAX_MAILS
@@ -17,7 +17,7 @@ from conftest import free_port
 from outbox_helpers import queue, smtp_server
 
 from server.db import db
-from server.mail import delivery
+from server.mail import smtp_sender
 from server.models import Outbox, utcnow
 from server.processes.sender import Sender
 
@@ -58,7 +58,7 @@ def server():
 
 def drain(app, config, session, now=None) -> dict:
     with app.app_context(), db.connection_context():
-        return delivery.drain(config, now or utcnow(), session=session)
+        return smtp_sender.drain(config, now or utcnow(), session=session)
 
 
 def statuses(app) -> list[str]:
@@ -85,7 +85,7 @@ def test_a_session_dropped_by_the_server_costs_no_mail(sqlite_app):
     handler, controller = serve(timeout=0.3)
     try:
         config = dict(sqlite_app.config, SMTP_PORT=controller.port)
-        session = delivery.Connection(config)
+        session = smtp_sender.Connection(config)
         queue(sqlite_app)
         assert drain(sqlite_app, config, session)["sent"] == 1
         time.sleep(0.8)  # the server hangs up the idle session
@@ -101,7 +101,7 @@ def test_a_session_dropped_by_the_server_costs_no_mail(sqlite_app):
 def test_a_server_gone_between_drains_defers_the_mail_as_unreachable(sqlite_app):
     handler, controller = serve()
     config = dict(sqlite_app.config, SMTP_PORT=controller.port)
-    session = delivery.Connection(config)
+    session = smtp_sender.Connection(config)
     queue(sqlite_app)
     assert drain(sqlite_app, config, session)["sent"] == 1
     controller.stop()
@@ -109,25 +109,25 @@ def test_a_server_gone_between_drains_defers_the_mail_as_unreachable(sqlite_app)
     assert drain(sqlite_app, config, session)["retry"] == 1
     with sqlite_app.app_context(), db.connection_context():
         last = Outbox.select().order_by(Outbox.id.desc()).get()
-    assert last.status == "deferred" and last.last_error.startswith(delivery.UNREACHABLE)
+    assert last.status == "deferred" and last.last_error.startswith(smtp_sender.UNREACHABLE)
     assert handler.mails() == 1
 
 
 def test_an_idle_session_and_a_full_one_are_let_go(sqlite_app, server, monkeypatch):
     config = dict(sqlite_app.config, SMTP_PORT=server.port)
-    session = delivery.Connection(config)
-    monkeypatch.setattr(delivery, "SESSION_MAX_MAILS", 3)
+    session = smtp_sender.Connection(config)
+    monkeypatch.setattr(smtp_sender, "SESSION_MAX_MAILS", 3)
     queue(sqlite_app, 5)
     assert drain(sqlite_app, config, session)["sent"] == 5  # one drain: one session
     queue(sqlite_app)
     drain(sqlite_app, config, session)  # it carried 5 >= 3: a new one
     assert server.sessions() == 2
-    monkeypatch.setattr(delivery, "SESSION_IDLE_SECONDS", 0.05)
+    monkeypatch.setattr(smtp_sender, "SESSION_IDLE_SECONDS", 0.05)
     time.sleep(0.1)
     queue(sqlite_app)
     drain(sqlite_app, config, session)  # idle too long: a new one
     assert server.sessions() == 3
-    monkeypatch.setattr(delivery, "SESSION_IDLE_SECONDS", 60)
+    monkeypatch.setattr(smtp_sender, "SESSION_IDLE_SECONDS", 60)
     queue(sqlite_app)
     drain(sqlite_app, config, session)
     session.close()
@@ -139,7 +139,7 @@ def test_only_a_new_session_makes_the_mails_waiting_for_the_server_due(sqlite_ap
     through a new session shows it answers (they are due at once), one
     through a kept session does not (``recover`` knocks for them)."""
     config = dict(sqlite_app.config, SMTP_PORT=server.port)
-    session = delivery.Connection(config)
+    session = smtp_sender.Connection(config)
     queue(sqlite_app)
     assert drain(sqlite_app, config, session)["sent"] == 1  # opens the session
     later = utcnow() + dt.timedelta(hours=1)
@@ -149,17 +149,17 @@ def test_only_a_new_session_makes_the_mails_waiting_for_the_server_due(sqlite_ap
         status="deferred",
         attempts=1,
         next_attempt_at=later,
-        last_error=delivery.UNREACHABLE + "ConnectionRefusedError",
+        last_error=smtp_sender.UNREACHABLE + "ConnectionRefusedError",
     )
     queue(sqlite_app)
     assert drain(sqlite_app, config, session)["sent"] == 1  # kept session
     with sqlite_app.app_context(), db.connection_context():
-        assert delivery.waiting_for_server(utcnow()) == 2
+        assert smtp_sender.waiting_for_server(utcnow()) == 2
     session.close()
     queue(sqlite_app)
     assert drain(sqlite_app, config, session)["sent"] == 1  # a new session
     with sqlite_app.app_context(), db.connection_context():
-        assert delivery.waiting_for_server(utcnow()) == 0
+        assert smtp_sender.waiting_for_server(utcnow()) == 0
     assert drain(sqlite_app, config, session)["sent"] == 2
     session.close()
     assert statuses(sqlite_app)[-4:] == ["sent"] * 4

@@ -1,4 +1,4 @@
-"""The sender's cheaper way from an outbox row to bytes (mail/delivery.py:
+"""The sender's cheaper way from an outbox row to bytes (mail/smtp_sender.py:
 header objects made once, folds kept, the generator's loops shortened) gives
 the bytes the email package gives by its own defaults, byte for byte, and
 again for a second mail with the same headers (a shared header object is
@@ -14,7 +14,7 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime
 
-from server.mail import delivery
+from server.mail import smtp_sender
 from server.models import Outbox
 
 
@@ -70,7 +70,7 @@ def test_the_wire_bytes_are_the_email_packages_own():
             expected = reference(row, mail_from)
             random.seed(n)
             assert (
-                delivery.wire_bytes(delivery.build_message(row, mail_from, row.created_at))
+                smtp_sender.wire_bytes(smtp_sender.build_message(row, mail_from, row.created_at))
                 == expected
             )
 
@@ -80,7 +80,7 @@ def test_a_boundary_found_in_the_text_is_looked_for_as_before():
     the text (it does not see one at a CRLF line end: neither does ours)."""
     for seed in range(5):
         random.seed(seed)
-        drawn = "=" * 15 + delivery._BOUNDARY_DIGITS % random.randrange(sys.maxsize) + "=="
+        drawn = "=" * 15 + smtp_sender._BOUNDARY_DIGITS % random.randrange(sys.maxsize) + "=="
         for text in (f"--{drawn}\n", f"x --{drawn} y\n", f"a\n--{drawn}--\n"):
             row = Outbox(
                 to_addr="a@example.org",
@@ -97,6 +97,8 @@ def test_a_boundary_found_in_the_text_is_looked_for_as_before():
             expected = reference(row, "p@example.org")
             random.seed(seed)
             assert (
-                delivery.wire_bytes(delivery.build_message(row, "p@example.org", row.created_at))
+                smtp_sender.wire_bytes(
+                    smtp_sender.build_message(row, "p@example.org", row.created_at)
+                )
                 == expected
             )

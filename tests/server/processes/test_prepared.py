@@ -10,8 +10,8 @@ from peewee import JOIN
 from server.db import Prepared, db
 from server.models import Seat, Snapshot, User
 from server.services import games as lobby
-from server.services.seat_views import seats_with_users
 from server.services.state_store import game_with_snapshot
+from server.services.what_a_seat_sees import seats_with_users
 
 
 def test_the_same_rows_as_the_query_it_stands_for(app):

@@ -26,10 +26,11 @@ from race_helpers import while_open
 from engine import get_game
 from server.db import db
 from server.models import Game, Outbox, Seat, User, utcnow
-from server.services import deliveries, moderation
+from server.services import moderation
 from server.services.clock import reach, vacations
 from server.services.clock.sweep import claim_due_seats, time_out
 from server.services.moves import MoveRejected, play
+from server.services.outbox import deliver as drain_outbox
 from server.services.state_store import load_state
 
 MINUTE = dt.timedelta(minutes=1)
@@ -72,7 +73,7 @@ def test_a_turn_mail_sent_while_a_sweep_holds_its_clock_leaves_the_clock_running
         held, _ = while_open(
             app,
             lambda: reach.hold_while_waiting(Seat.get_by_id(seat.id), now),
-            lambda: deliveries.deliver(app.config),
+            lambda: drain_outbox(app.config),
         )
         assert held
         (turn_mail,) = outbox(app, "turn", to=seat.user.email)

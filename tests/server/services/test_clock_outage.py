@@ -28,8 +28,8 @@ from conftest import make_app
 
 from server.db import db
 from server.models import Outbox, Seat, User, utcnow
-from server.services import deliveries
 from server.services.clock import outage_guard
+from server.services.outbox import deliver as drain_outbox
 
 MINUTE = dt.timedelta(minutes=1)
 GRACE = 600
@@ -147,7 +147,7 @@ def test_a_reminder_that_went_out_counts_and_a_new_turn_needs_its_own(app):
     assert run_sweep(app, seat.deadline - 5 * HOUR).reminders == 1
     # Queued is not warned: the reminder counts once it went out.
     assert in_db(app, lambda: Seat.get_by_id(seat.id).reminded_at) is None
-    in_db(app, lambda: deliveries.deliver(app.config))
+    in_db(app, lambda: drain_outbox(app.config))
     assert in_db(app, lambda: Seat.get_by_id(seat.id).reminded_at) is not None
     assert run_sweep(app, seat.deadline + HOUR).timeouts == 1
     nxt = to_move(app, game.id)
@@ -190,7 +190,7 @@ def test_a_turn_mail_that_leaves_late_starts_the_clock_late(app, smtp):
     wait = 3 * HOUR
 
     in_db(app, lambda: written_earlier(seat, wait))
-    sent = in_db(app, lambda: deliveries.deliver(app.config))
+    sent = in_db(app, lambda: drain_outbox(app.config))
     assert sent["sent"] >= 1
     moved = to_move(app, game.id)
     shift = moved.deadline - seat.deadline
@@ -205,7 +205,7 @@ def test_the_late_start_has_no_ceiling(app, smtp):
     game = started_game(app, players=2, tag="cap")
     seat = to_move(app, game.id)
     in_db(app, lambda: written_earlier(seat, 30 * HOUR))
-    in_db(app, lambda: deliveries.deliver(app.config, utcnow()))
+    in_db(app, lambda: drain_outbox(app.config, utcnow()))
     shift = to_move(app, game.id).deadline - seat.deadline
     assert 30 * HOUR <= shift <= 30 * HOUR + MINUTE
 
@@ -213,5 +213,5 @@ def test_the_late_start_has_no_ceiling(app, smtp):
 def test_a_mail_sent_on_time_does_not_move_the_clock(app, smtp):
     game = started_game(app, players=2, tag="ot")
     seat = to_move(app, game.id)
-    in_db(app, lambda: deliveries.deliver(app.config))
+    in_db(app, lambda: drain_outbox(app.config))
     assert to_move(app, game.id).deadline == seat.deadline

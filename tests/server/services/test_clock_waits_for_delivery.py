@@ -23,7 +23,7 @@ from test_sender_process import start_sender, stop
 from server.db import db
 from server.mail.links import Links
 from server.models import Game, Outbox, Seat, utcnow
-from server.services import deliveries
+from server.services import outbox
 
 MINUTE = dt.timedelta(minutes=1)
 
@@ -155,14 +155,14 @@ def test_a_reminder_that_never_left_is_no_warning(app, smtp):
     no warning; a last call is queued, the clock stands still until it is
     delivered, then LAST_CALL_HOURS run from the delivery."""
     game = started_game(app, players=2, move_hours=1, reminders=(), tag="rw")
-    in_db(app, lambda: deliveries.deliver(app.config))  # the turn mail is out
+    in_db(app, lambda: outbox.deliver(app.config))  # the turn mail is out
     seat = to_move(app, game.id)
     assert seat.mail_hold_since is None
     up_port = app.config["SMTP_PORT"]
     app.config["SMTP_PORT"] = free_port()  # the server goes down
 
     assert run_sweep(app, seat.turn_started_at + 31 * MINUTE).reminders == 1
-    assert in_db(app, lambda: deliveries.deliver(app.config))["retry"] == 1
+    assert in_db(app, lambda: outbox.deliver(app.config))["retry"] == 1
     assert to_move(app, game.id).reminded_at is None
     late = seat.turn_started_at + 61 * MINUTE
     report = run_sweep(app, late)
@@ -173,7 +173,7 @@ def test_a_reminder_that_never_left_is_no_warning(app, smtp):
 
     app.config["SMTP_PORT"] = up_port  # back after 6 hours
     back = late + 6 * HOUR
-    sent = in_db(app, lambda: deliveries.deliver(app.config, back))
+    sent = in_db(app, lambda: outbox.deliver(app.config, back))
     assert sent["sent"] == 2  # the reminder and the last call
     warned = to_move(app, game.id)
     assert abs(warned.reminded_at - back) < MINUTE and warned.mail_hold_since is None
@@ -218,5 +218,5 @@ def test_opening_the_game_runs_the_clock_and_the_late_mail_moves_it_no_more(app)
         abs(running.deadline - (seat.deadline + (opened - rewound.turn_started_at) - stood))
         < MINUTE
     )
-    in_db(app, lambda: deliveries.deliver(app.config))
+    in_db(app, lambda: outbox.deliver(app.config))
     assert to_move(app, game.id).deadline == running.deadline

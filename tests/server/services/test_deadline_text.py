@@ -1,4 +1,4 @@
-"""A deadline's text is kept by its arguments (seat_views.
+"""A deadline's text is kept by its arguments (what_a_seat_sees.
 deadline_text): it says what deadlines.local_text says, for every time,
 zone and language, a new deadline its own text at once, and an aware time
 (equal to one of another zone, which it does not read alike) is said anew."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 from server.services.clock.deadlines import local_text
-from server.services.seat_views import deadline_text
+from server.services.what_a_seat_sees import deadline_text
 
 
 def test_kept_texts_say_what_local_text_says():

@@ -12,7 +12,7 @@ from peewee import JOIN
 from server.db import db
 from server.models import Game, Seat, Snapshot, User, utcnow
 from server.services import games, model_rows
-from server.services.seat_views import seats_with_users
+from server.services.what_a_seat_sees import seats_with_users
 from server.web.play import page_game
 
 

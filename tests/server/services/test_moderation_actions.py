@@ -25,7 +25,7 @@ from web_helpers import csrf, form_for, forms, move_form, post_form, seat_link, 
 
 from server.models import Game, User, utcnow
 from server.services import moderation as service
-from server.services import seat_views
+from server.services import what_a_seat_sees
 from server.services.moves import MoveRejected, play
 from server.services.state_store import load_state, rules
 
@@ -164,8 +164,8 @@ def test_replace_player(table, smtp):
     assert "/confirm/" in text_of(welcome)
     history = in_db(
         app,
-        lambda: seat_views.log_lines(
-            Game.get_by_id(gid), seat, seat_views.seat_names(Game.get_by_id(gid))
+        lambda: what_a_seat_sees.log_lines(
+            Game.get_by_id(gid), seat, what_a_seat_sees.seat_names(Game.get_by_id(gid))
         ),
     )
     assert history and all(line.text in text_of(welcome) for line in history)

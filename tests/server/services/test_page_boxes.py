@@ -22,11 +22,11 @@ from server.models import Game, Rematch, Seat, utcnow
 from server.services import (
     moderation,
     proposals,
-    seat_views,
     sessions,
     table_talk,
     takebacks,
     tenures,
+    what_a_seat_sees,
 )
 from server.services.clock import vacations
 from server.services.state_store import game_with_snapshot
@@ -48,13 +48,13 @@ def check_boxes(app, gid: int) -> dict:
         alone = game_with_snapshot(gid)
         assert game.__data__ == alone.__data__
         assert (game.snap and game.snap.__data__) == (alone.snap and alone.snap.__data__)
-        seats = seat_views.seats_with_users(game)
-        names = seat_views.names_of(seats)
+        seats = what_a_seat_sees.seats_with_users(game)
+        names = what_a_seat_sees.names_of(seats)
         assert there.takeback == (takebacks.OPEN_TAKEBACK.first(game.id, game.seq) is not None)
         assert there.proposal == (proposals.open_proposal(game) is not None)
         away = vacations.declared([s.user_id for s in seats if s.user_id], utcnow())
         assert there.vacation == bool(away)
-        assert there.talk == bool(seat_views.table_talk(game, names=names))
+        assert there.talk == bool(what_a_seat_sees.table_talk(game, names=names))
         assert there.rematch == Rematch.select().where(Rematch.game == gid).exists()
         if not there.tenures:  # the seats are named as they are held today
             roster = tenures.roster(game, names)
@@ -147,8 +147,8 @@ def test_offers_say_what_the_last_fifty_moves_say(app):
 
     def compare():
         game = Game.get_by_id(gid)
-        seats = seat_views.seats_with_users(game)
-        names = seat_views.names_of(seats, "de")
+        seats = what_a_seat_sees.seats_with_users(game)
+        names = what_a_seat_sees.names_of(seats, "de")
         found = 0
         for seat in seats:
             offers = takebacks.offers(game, seat, "de", names)
@@ -195,7 +195,7 @@ def test_kept_log_lines_are_each_viewers_own():
     roster = tenures.Roster([], ["Ann", "Bob"])
 
     def lines(viewer, rows=(row,), names=roster):
-        return [line.text for line in seat_views._lines(rows, viewer, names, "en")]
+        return [line.text for line in what_a_seat_sees._lines(rows, viewer, names, "en")]
 
     for _ in range(2):  # read, then kept
         assert lines(0) == ["[bot for Ann] Ann loads 2 coffee"]

@@ -11,8 +11,8 @@ import random
 from moderation_helpers import in_db, random_moves, service_game
 
 from server.models import Game, Seat
-from server.services import seat_views, tenures
-from server.services.seat_views import names_of
+from server.services import tenures, what_a_seat_sees
+from server.services.what_a_seat_sees import names_of
 
 
 def test_recent_and_since_says_what_two_reads_say(app):
@@ -21,19 +21,19 @@ def test_recent_and_since_says_what_two_reads_say(app):
 
     def check():
         game = Game.get_by_id(gid)
-        names = names_of(seat_views.seats_with_users(game))
+        names = names_of(what_a_seat_sees.seats_with_users(game))
         roster = tenures.roster(game, names)
         for count in (3, 30):
             # Since the start (a second read), near the end (one read), none.
             for since in (0, 1, game.seq - 20, game.seq - 2, game.seq, None):
-                recent, result = seat_views.recent_and_since(
+                recent, result = what_a_seat_sees.recent_and_since(
                     game, 1, names, count, since, "nl", roster
                 )
-                assert recent == seat_views.recent_log_lines(game, 1, names, count, "nl")
+                assert recent == what_a_seat_sees.recent_log_lines(game, 1, names, count, "nl")
                 assert result == (
                     []
                     if since is None
-                    else seat_views.log_lines(game, 1, names, after=since, language="nl")
+                    else what_a_seat_sees.log_lines(game, 1, names, after=since, language="nl")
                 )
         return game.seq
 
@@ -44,7 +44,7 @@ def test_prepared_rows_read_alike_every_run(app):
     gid = service_game(app, "rows", players=3)
 
     def read():
-        runs = [seat_views.seats_with_users(Game.get_by_id(gid)) for _ in range(3)]
+        runs = [what_a_seat_sees.seats_with_users(Game.get_by_id(gid)) for _ in range(3)]
         fresh = list(Seat.select().where(Seat.game == gid).order_by(Seat.index))
         for rows in runs:
             assert [(s.id, s.index, s.user_id, s.user.name, s.user.email) for s in rows] == [

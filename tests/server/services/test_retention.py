@@ -151,11 +151,11 @@ def test_each_kind_is_purged_after_its_window_and_kept_before(app):
 
 def test_a_moderator_cannot_send_a_purged_mail_again(app):
     rows = seed(app)
-    from server.mail import delivery
+    from server.mail import smtp_sender
 
     with app.app_context(), db.connection_context():
         retention.purge(app.config, NOW)
-        assert not delivery.retry(rows["old_bounced"], NOW)
+        assert not smtp_sender.retry(rows["old_bounced"], NOW)
         assert Outbox.get_by_id(rows["old_bounced"]).status == "bounced"
 
 
@@ -179,7 +179,7 @@ def run_pbem(url, tmp_path, *args, **env):
 
 
 def test_pbem_purge_prints_what_it_removed_and_verify_still_passes(app, db_url, tmp_path, smtp):
-    from server.services.deliveries import deliver
+    from server.services.outbox import deliver
 
     ids = games_in_progress(app, count=2, moves=6)
     with app.app_context(), db.connection_context():
@@ -209,7 +209,7 @@ def test_pbem_purge_prints_what_it_removed_and_verify_still_passes(app, db_url, 
 
 
 def test_a_purge_beside_moves_breaks_none(app, db_url, tmp_path, smtp):
-    from server.services.deliveries import deliver
+    from server.services.outbox import deliver
 
     game = started_game(app, tag="race")
     rnd, errors, stop = random.Random(3), [], threading.Event()

@@ -1,5 +1,5 @@
 """The board's rows said once while the engine hands out the same
-rows object (server/services/seat_views.py ``_said_rows``).  Keyed by the
+rows object (server/services/what_a_seat_sees.py ``_said_rows``).  Keyed by the
 object, never by its English text: two Words that read alike in English
 may not in German."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.words import msg, term
 from server.i18n import say
-from server.services.seat_views import _said_rows
+from server.services.what_a_seat_sees import _said_rows
 
 
 def test_rows_are_said_anew_for_other_rows_names_or_languages():

@@ -10,7 +10,7 @@ from conftest import make_app, serving
 
 from server.db import db
 from server.mail import catcher
-from server.mail.delivery import drain
+from server.mail.smtp_sender import drain
 
 pytestmark = pytest.mark.browser
 

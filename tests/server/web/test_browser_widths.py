@@ -19,7 +19,7 @@ from web_helpers import text_of
 
 from engine import get_game
 from server.db import db
-from server.mail.delivery import build_message
+from server.mail.smtp_sender import build_message
 from server.models import Game, Outbox, PlayerRating, Seat, User
 from server.notify import channels
 from server.services import games, moderation

@@ -28,7 +28,7 @@ from engine.words import Words, term
 from server.db import db
 from server.i18n import TRANSLATIONS, say
 from server.models import Game, Seat, User
-from server.services.replies import match
+from server.services.move_replies import match
 from server.services.reply_menu import seat_choices
 from server.services.state_store import load_state
 
@@ -305,7 +305,7 @@ def test_the_result_says_why_the_game_ended_in_the_readers_language(game_name):
     catalog entries.  (A finished random game, stored as the server stores it.)"""
     from types import SimpleNamespace
 
-    from server.services.seat_views import outcome_reason, outcome_rows
+    from server.services.what_a_seat_sees import outcome_reason, outcome_rows
 
     game = GAMES[game_name]
     state, r = game.new_game(3, {}, seed=11), random.Random(11)

@@ -18,7 +18,7 @@ from web_helpers import csrf, seat_link
 from engine import get_game
 from server.db import db
 from server.mail.board_rows import MAIL_ROW, PAGE_ROW, rows_html
-from server.services.seat_views import _said_rows
+from server.services.what_a_seat_sees import _said_rows
 from server.web import speedups
 from tests.engine.game_walks import positions
 

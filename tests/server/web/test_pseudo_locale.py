@@ -19,7 +19,7 @@ from web_helpers import csrf, form_for, post_form
 
 from engine import GAMES
 from server.db import db
-from server.mail.delivery import build_message, wire_bytes
+from server.mail.smtp_sender import build_message, wire_bytes
 from server.models import Game, Outbox, Seat, User
 from server.services import clubs, proposals, table_talk
 from server.settings import MAIL_TEMPLATES as TEMPLATES

@@ -12,7 +12,7 @@ from game_driver import current_turn
 from web_helpers import move_form, post_form
 
 from server.db import db
-from server.mail.delivery import drain
+from server.mail.smtp_sender import drain
 from server.models import Outbox, utcnow
 
 

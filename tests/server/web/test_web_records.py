@@ -14,8 +14,8 @@ from web_helpers import text_of
 from engine import get_game
 from server.db import db
 from server.models import Event, Game
-from server.services.seat_views import seat_names
 from server.services.state_store import replay
+from server.services.what_a_seat_sees import seat_names
 
 
 def in_db(app, fn):

@@ -15,7 +15,7 @@ from conftest import free_port
 from outbox_helpers import queue, rows, smtp_server
 
 from server.db import db
-from server.mail import delivery
+from server.mail import smtp_sender
 from server.mail.bounces import AddressError, ReturnPaths
 from server.models import utcnow
 
@@ -48,7 +48,7 @@ def recorder():
 
 def run(app, config, now=None, **kw):
     with app.app_context(), db.connection_context():
-        return delivery.drain(config, now, **kw)
+        return smtp_sender.drain(config, now, **kw)
 
 
 def test_sent_mail_keeps_the_servers_answer_and_a_signed_return_path(sqlite_app, recorder):
@@ -112,7 +112,7 @@ def test_refused_for_good_is_failed_at_once_and_waits_for_a_moderator(sqlite_app
         assert run(sqlite_app, config, now + dt.timedelta(days=30))["failed"] == 0  # not retried
         handler.answer = "250 OK"
         with sqlite_app.app_context(), db.connection_context():
-            assert delivery.retry(row_id, utcnow())
+            assert smtp_sender.retry(row_id, utcnow())
         assert run(sqlite_app, config)["sent"] == 1
     finally:
         controller.stop()
@@ -136,7 +136,8 @@ def test_outage_longer_than_the_retry_schedule_then_every_mail_goes_out(sqlite_a
         run(sqlite_app, config, start + dt.timedelta(minutes=minute))
     assert {r.status for r in rows(sqlite_app)} == {"failed"}
     assert all(
-        r.last_error.startswith(delivery.UNREACHABLE) and not r.permanent for r in rows(sqlite_app)
+        r.last_error.startswith(smtp_sender.UNREACHABLE) and not r.permanent
+        for r in rows(sqlite_app)
     )
     handler = Recorder()
     controller = Controller(handler, hostname="127.0.0.1", port=port)
@@ -146,7 +147,7 @@ def test_outage_longer_than_the_retry_schedule_then_every_mail_goes_out(sqlite_a
         later = start + dt.timedelta(days=3, minutes=-10)
         assert run(sqlite_app, config, later)["sent"] == 0
         with sqlite_app.app_context(), db.connection_context():
-            assert delivery.recover(config, later) == 40  # the knock: all due now
+            assert smtp_sender.recover(config, later) == 40  # the knock: all due now
         assert run(sqlite_app, config, later)["sent"] == 40
     finally:
         controller.stop()
@@ -183,9 +184,9 @@ def test_without_the_knock_the_capped_interval_still_gets_them_out(sqlite_app):
 
 def test_an_unreachable_server_is_tried_once_per_drain(sqlite_app, monkeypatch):
     opened = []
-    real_open = delivery.Connection._open
+    real_open = smtp_sender.Connection._open
     monkeypatch.setattr(
-        delivery.Connection, "_open", lambda self: opened.append(1) or real_open(self)
+        smtp_sender.Connection, "_open", lambda self: opened.append(1) or real_open(self)
     )
     config = dict(sqlite_app.config, SMTP_PORT=free_port())
     queue(sqlite_app, 10)
@@ -203,10 +204,10 @@ def test_a_claim_is_a_lease_of_seconds_and_a_dead_holders_claim_is_freed(sqlite_
         import socket
 
         host = socket.gethostname()
-        assert delivery.claim(ids[0], f"{host}:999999999:dead", now, lease) is not None
-        assert delivery.claim(ids[1], f"{host}:1:init", now, lease) is not None  # alive
-        assert delivery.claim(ids[0], "other", now, lease) is None  # held
-        assert delivery.release_dead_claims(now) == 1
+        assert smtp_sender.claim(ids[0], f"{host}:999999999:dead", now, lease) is not None
+        assert smtp_sender.claim(ids[1], f"{host}:1:init", now, lease) is not None  # alive
+        assert smtp_sender.claim(ids[0], "other", now, lease) is None  # held
+        assert smtp_sender.release_dead_claims(now) == 1
     # The living holder's row is left alone until its lease runs out.
     assert run(sqlite_app, config, now)["sent"] == 2
     assert run(sqlite_app, config, now + dt.timedelta(seconds=6))["sent"] == 1

@@ -1,5 +1,5 @@
 """Draining the notices from the outbox (rows with a ``channel``), beside
-the mail drain and with the same rules (mail/delivery.py's module doc):
+the mail drain and with the same rules (mail/smtp_sender.py's module doc):
 statuses queued, deferred, sent, failed; a short claim per row; retries
 after an exponential backoff; a notice that still fails after
 SENDER_MAX_ATTEMPTS shows as failed and is tried every SENDER_RETRY_MAX
@@ -35,8 +35,8 @@ OF_THE_TURN = ("turn", "reminder", "last_call")  # as notices.OF_THE_TURN
 
 
 class Observer:
-    """What the services want to hear (services/deliveries.NoticeKeeper):
-    as for mail (mail/delivery.Observer), ``lock`` first, in the transaction
+    """What the services want to hear (services/outbox.NoticeKeeper):
+    as for mail (mail/smtp_sender.Observer), ``lock`` first, in the transaction
     that writes what became of the notice."""
 
     def lock(self, row: Outbox) -> Any:

@@ -1,5 +1,7 @@
-"""What became of the mails: delivery runs, bounces, and what a mail that
-does not get through does to a seat's clock.
+"""What became of the mails in the outbox: the sender's runs (the SMTP
+sender, mail/smtp_sender.py, and the notice sender, notify/notice_sender.py)
+with the clocks kept, bounces, and what a mail that does not get through
+does to a seat's clock.
 
 A turn whose turn mail or last call has not gone out, failed or bounced
 does not run that seat's clock (``Seat.mail_hold_since``, services/clock/reach.py)
@@ -23,11 +25,11 @@ from peewee import fn
 
 from engine.words import N_
 from server.db import Prepared, db
-from server.mail import delivery
+from server.mail import smtp_sender
 from server.mail.bounces import ReturnPaths, read_bounce
 from server.models import Game, Outbox, Seat, User, utcnow
-from server.notify import delivery as notify_delivery
-from server.services import moderation, seat_views
+from server.notify import notice_sender
+from server.services import moderation, what_a_seat_sees
 from server.services.clock import outage_guard, reach, seat_clock
 
 log = logging.getLogger("pbem.deliveries")
@@ -36,7 +38,7 @@ RECENT = 20
 
 
 # -- delivery runs ------------------------------------------------------------
-class ClockKeeper(delivery.Observer):
+class ClockKeeper(smtp_sender.Observer):
     """Holds a seat's clock when its turn mail fails; counts a delivered
     reminder as the turn's warning; runs the clock again when the player's
     mail gets through and none of the turn's waits any more; starts it late
@@ -65,7 +67,7 @@ class ClockKeeper(delivery.Observer):
             seat_clock.release(seat.id, now)
 
 
-class NoticeKeeper(notify_delivery.Observer):
+class NoticeKeeper(notice_sender.Observer):
     """The same for notices on chat and push channels: a delivered turn
     notice reaches the player, a delivered reminder or last call warns them,
     and a turn notice that fails holds the clock unless another of the
@@ -118,24 +120,24 @@ def _recipient_seat(row: Outbox) -> Seat | None:
 
 def deliver_notices(settings, holder: str, now: dt.datetime | None = None) -> dict:
     """One drain of the notices to chat and push channels (server/notify)."""
-    return notify_delivery.drain(settings, holder, now or utcnow(), NoticeKeeper())
+    return notice_sender.drain(settings, holder, now or utcnow(), NoticeKeeper())
 
 
 def deliver(
     settings,
     now: dt.datetime | None = None,
     holder: str | None = None,
-    session: delivery.Connection | None = None,
+    session: smtp_sender.Connection | None = None,
     beat: bool = True,
 ) -> dict:
-    """One drain of the outbox (mail/delivery.py) with the clocks kept; the
+    """One drain of the outbox (mail/smtp_sender.py) with the clocks kept; the
     sender's heartbeat (``beat``) tells the scheduler it is running.
     ``session``: an SMTP session the caller keeps across drains."""
     now = now or utcnow()
     if beat:
         with db.atomic():
             outage_guard.beat(outage_guard.SENDER, now)
-    return delivery.drain(settings, now, holder, ClockKeeper(settings), session)
+    return smtp_sender.drain(settings, now, holder, ClockKeeper(settings), session)
 
 
 # -- bounces ------------------------------------------------------------------
@@ -323,14 +325,14 @@ def retry(
         row = Outbox.get_or_none((Outbox.id == outbox_id) & (Outbox.game == game.id))
         if row is None or row.status not in FAILING or row.body_purged_at is not None:
             raise moderation.ModerationError(N_("That mail is not failing (any more)."))
-        delivery.retry(row.id, now)
+        smtp_sender.retry(row.id, now)
         seat = (
             Seat.select(Seat)
             .join(User)
             .where((Seat.game == game.id) & (fn.LOWER(User.email) == row.to_addr.lower()))
             .first()
         )
-        who = seat_views.seat_names(game)[seat.index] if seat else "a player"
+        who = what_a_seat_sees.seat_names(game)[seat.index] if seat else "a player"
         text = f"{user.name} (moderator) sent the {row.kind} mail to {who} again."
         moderation._note(
             game,

@@ -7,7 +7,7 @@ A mail's status says where it is:
     deferred  tried and refused for now (4xx, or the server unreachable):
               tried again after an exponential backoff, same Message-ID
     sent      the SMTP server took it; ``smtp_reply`` holds its answer
-    bounced   taken, then bounced back (services/deliveries.handle_bounce)
+    bounced   taken, then bounced back (services/outbox.handle_bounce)
     failed    refused for good (5xx: ``permanent``), or still not out after
               SENDER_MAX_ATTEMPTS tries
 
@@ -295,7 +295,7 @@ def _due(due_at: dt.datetime, now: dt.datetime):
         _sendable()
         & (Outbox.next_attempt_at <= due_at)
         & _unclaimed(now)
-        # Notices to channels: server/notify/delivery.py.
+        # Notices to channels: server/notify/notice_sender.py.
         & Outbox.channel.is_null()
     )
 
@@ -495,7 +495,7 @@ def envelope_from(settings, row: Outbox) -> str:
 
 # -- draining -----------------------------------------------------------------
 class Observer:
-    """What the services want to hear of a drain (services/deliveries.py).
+    """What the services want to hear of a drain (services/outbox.py).
 
     What became of a mail is written in one transaction with what the
     observer changes because of it.  ``lock`` comes first in it, before the

@@ -12,7 +12,7 @@ from web_helpers import form_for, post_form
 from server.db import db
 from server.mail.bounces import ReturnPaths
 from server.models import Outbox
-from server.services import deliveries
+from server.services import outbox
 
 
 def bounce_turn_mail(table) -> Outbox:
@@ -24,7 +24,7 @@ def bounce_turn_mail(table) -> Outbox:
         raw = postfix_dsn(
             ReturnPaths.from_settings(app.config).for_outbox(row.id), row, row.to_addr
         )
-        assert deliveries.handle_bounce(raw, app.config)
+        assert outbox.handle_bounce(raw, app.config)
     return row
 
 
@@ -56,7 +56,7 @@ def test_moderation_page_shows_failing_mail_and_sends_it_again(sqlite_table, smt
     assert "sent the turn mail" in str(notes(table.app, game_id)[-1].events)
     # Sent now: no longer failing anywhere, and the clock runs again.
     with table.app.app_context(), db.connection_context():
-        deliveries.deliver(table.app.config)
+        outbox.deliver(table.app.config)
     page = moderation_page(mod, game_id)
     assert "mail failing since" not in page.text and "clock stands still" not in page.text
     # A stale form (the game moved on by the note) is refused, not applied twice.

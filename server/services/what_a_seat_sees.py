@@ -2,6 +2,7 @@
 
 Everything here goes through the engine's per-seat view and ``text_for``, so a
 page or mail built from it can hold no other seat's hidden information.
+Whether a viewer may see the game at all is visibility.py's one rule.
 """
 
 from __future__ import annotations
