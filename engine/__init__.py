@@ -26,10 +26,10 @@ from engine.interface import (  # noqa: E402 - after the build check, on purpose
     Action,
     Choice,
     Event,
-    Game,
     IllegalMove,
     OptionSpec,
     Outcome,
+    Rules,
     SeatScore,
     Section,
 )
@@ -42,30 +42,30 @@ BUILT_IN = {
     "new_found_land": "engine.new_found_land.game:NewFoundLand",
 }
 
-GAMES: dict[str, Game] = {}
-# Plug-ins that are installed but do not load (an import error, not a Game):
+GAMES: dict[str, Rules] = {}
+# Plug-ins that are installed but do not load (an import error, or not a game's Rules):
 # name -> the error.  They are left out; the server names them in its log.
 BROKEN: dict[str, str] = {}
 
 
-def register(game: Game) -> Game:
+def register(game: Rules) -> Rules:
     GAMES[game.name] = game
     return game
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Rules:
     try:
         return GAMES[name]
     except KeyError:
         raise IllegalMove(f"unknown game {name!r}") from None
 
 
-def _instance(found: object, name: str) -> Game:
-    """An entry point names a Game class (or an instance); its name must be
+def _instance(found: object, name: str) -> Rules:
+    """An entry point names a Rules class (or an instance); its name must be
     the entry point's, which is what games are stored under."""
     game = found() if isinstance(found, type) else found
-    if not isinstance(game, Game) or game.name != name:
-        raise TypeError(f"entry point {GROUP}:{name} is not a Game named {name!r}")
+    if not isinstance(game, Rules) or game.name != name:
+        raise TypeError(f"entry point {GROUP}:{name} is not the Rules of a game named {name!r}")
     return game
 
 
@@ -92,7 +92,7 @@ __all__ = [
     "BROKEN",
     "Choice",
     "Event",
-    "Game",
+    "Rules",
     "GAMES",
     "IllegalMove",
     "OptionSpec",

@@ -187,7 +187,7 @@ class Outcome:
         }
 
 
-class Game(ABC):
+class Rules(ABC):
     """What every game in ``engine.GAMES`` provides.  All methods are pure."""
 
     name: str

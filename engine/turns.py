@@ -14,11 +14,11 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
-from engine.interface import Event, Game, IllegalMove
+from engine.interface import Event, IllegalMove, Rules
 from engine.words import Words, msg
 
 
-class OneSeatAtATime(Game):
+class OneSeatAtATime(Rules):
     state_class: Any  # the game's State class: clone(), to_json(), from_json()
 
     @abstractmethod

@@ -52,7 +52,7 @@ def N_(text: str) -> str:
 
 
 def fill(template: str, values: dict) -> str:
-    """A template with its ``%(name)s`` values, as ``Game.prompt_message``
+    """A template with its ``%(name)s`` values, as ``Rules.prompt_message``
     hands them out."""
     return template % values if values else template
 

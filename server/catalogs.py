@@ -1,8 +1,8 @@
 """``pbem catalogs``: a game's own catalogs, made with Babel the way
 scripts/catalogs.sh makes pbem's, for a game published on its own.
 
-A game says its words in its gettext domain, ``Game.domain`` (its
-``name``), from ``Game.translations_dir()`` (``translations`` beside the
+A game says its words in its gettext domain, ``Rules.domain`` (its
+``name``), from ``Rules.translations_dir()`` (``translations`` beside the
 module of its class): server/i18n.py reads
 ``<translations>/<lang>/LC_MESSAGES/<domain>.mo``.  So the files are named
 after the game's name, not its package, and this module asks the installed

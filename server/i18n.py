@@ -9,14 +9,14 @@ server/translations/<lang>/LC_MESSAGES/messages.po, compiled to .mo
 when a .mo is older than its .po, or a message or placeholder is missing).
 
 The engines' texts for people (prompts, choices, log events, the board's
-titles and rows) come as templates with values: ``Game.prompt_message``,
+titles and rows) come as templates with values: ``Rules.prompt_message``,
 and ``Words`` (engine/words.py) wherever a string is expected, marked
 ``N_``/``msg``/``nmsg``/``term`` in engine/ so the catalogs find them.
 ``say`` renders them in a language; what an engine still writes as a plain
 string reads in English.
 
 Each game carries its own catalogs, in its gettext domain and folder
-(``Game.domain``, ``Game.translations_dir()``: for a game in a package
+(``Rules.domain``, ``Rules.translations_dir()``: for a game in a package
 ``<game>``, <game>/translations/<lang>/LC_MESSAGES/<game>.po), so a
 game installed as a plug-in brings its words along.  A language's catalog
 here is the server's with every installed game's behind it as fallbacks;
@@ -45,7 +45,7 @@ def translate(
     code: str | None, template: str, values: dict | None = None, domain: str | None = None
 ) -> str:
     """``template`` (a msgid with ``%(name)s`` placeholders, such as an
-    engine's ``Game.prompt_message``) in language ``code``, filled in."""
+    engine's ``Rules.prompt_message``) in language ``code``, filled in."""
     text = translations(code or DEFAULT, domain).gettext(template)
     # A value may be a name the catalogs know (a frame tile, a role): said too.
     return text % {k: say(code, v, domain) for k, v in values.items()} if values else text

@@ -1,6 +1,6 @@
 """Bots: players made of pure functions, for absent seats and practice games.
 
-A bot reads the same ``Game`` interface the server uses (``legal_actions``,
+A bot reads the same ``Rules`` interface the server uses (``legal_actions``,
 ``apply``, ``view`` …) and nothing else, so one bot plays every game; what it
 knows of a game's strategy lives in a per-game module.  A bot is pure and
 seeded: the same state, seat and seed always give the same action.  It sees
@@ -21,7 +21,7 @@ from __future__ import annotations
 from engine.bots.base import Bot, RandomBot
 from engine.bots.heuristic import HeuristicBot
 from engine.bots.search import SearchBot
-from engine.interface import Action, Game
+from engine.interface import Action, Rules
 
 BOTS: dict[str, Bot] = {}
 
@@ -38,7 +38,7 @@ def get_bot(name: str) -> Bot:
         raise ValueError(f"unknown bot {name!r}; there are: {', '.join(BOTS)}") from None
 
 
-def choose(name: str, game: Game, state, seat: int, seed: int = 0) -> Action:
+def choose(name: str, game: Rules, state, seat: int, seed: int = 0) -> Action:
     """The action bot ``name`` plays for ``seat`` in ``state``."""
     return get_bot(name).choose(game, state, seat, seed)
 

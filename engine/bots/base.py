@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from engine import rng
-from engine.interface import Action, Game
+from engine.interface import Action, Rules
 from engine.words import N_
 
 
@@ -39,7 +39,7 @@ class Bot(ABC):
     description: str = ""
 
     @abstractmethod
-    def choose(self, game: Game, state, seat: int, seed: int) -> Action:
+    def choose(self, game: Rules, state, seat: int, seed: int) -> Action:
         """One of ``game.legal_actions(state, seat)``; never raises for a
         seat that has a legal action."""
 
@@ -51,5 +51,5 @@ class RandomBot(Bot):
     title = N_("random bot")
     description = "plays any legal move at random"
 
-    def choose(self, game: Game, state, seat: int, seed: int) -> Action:
+    def choose(self, game: Rules, state, seat: int, seed: int) -> Action:
         return Draws(seed).choice(game.legal_actions(state, seat))

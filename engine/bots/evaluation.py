@@ -1,6 +1,6 @@
 """How good a position is for one seat, per game: the heuristic bot's eye.
 
-A value is in victory points: the points a seat has now (``Game.standing``,
+A value is in victory points: the points a seat has now (``Rules.standing``,
 hidden parts included, since a bot is handed the whole state) plus what its
 economy is worth in points still to come, minus a share of the best rival's.
 The weights are rough guesses checked by bench/bots.py, not tuned truths.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.interface import Game
+from engine.interface import Rules
 from engine.new_found_land.board import shared_board
 from engine.new_found_land.components import LOAD_MAX_SHIPS
 from engine.new_found_land.data import ACTIONS as NFL_ACTIONS
@@ -314,7 +314,7 @@ def _prospects(s, board: dict) -> list[float]:
 
 
 # Per game: every seat's points now plus its economy, for one position
-# (read straight off the state: ``Game.standing`` also writes its reasons).
+# (read straight off the state: ``Rules.standing`` also writes its reasons).
 TOTALS: dict[str, Callable[[object], list[float]]] = {
     "puerto_rico": puerto_rico_totals,
     "new_found_land": new_found_land_totals,
@@ -330,14 +330,14 @@ def _nfl_settled(s) -> bool:
 SETTLED = {"new_found_land": _nfl_settled}
 
 
-def settled(game: Game, state) -> bool:
+def settled(game: Rules, state) -> bool:
     """Whether ``value`` can judge this position fairly: no seat is halfway
     through something whose worth it counts only once it is done."""
     check = SETTLED.get(game.name)
     return check is None or check(state)
 
 
-def value(game: Game, state, seat: int) -> float:
+def value(game: Rules, state, seat: int) -> float:
     """``seat``'s position in points: its own, its economy's, less a share of
     the best rival's.  A finished game counts only who won."""
     if game.is_over(state):

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from engine.bots.base import Bot, Draws
 from engine.bots.evaluation import value
-from engine.interface import Action, Game
+from engine.interface import Action, Rules
 from engine.words import N_
 
 FOLLOW = 3  # own decisions followed after a candidate
 CLOSE = 1e-9  # values closer than this are a tie, broken by the seed
 
 
-def play(game: Game, state, seat: int, action: Action):
-    """The position after a legal ``action``: by ``Game.simulate`` where the
+def play(game: Rules, state, seat: int, action: Action):
+    """The position after a legal ``action``: by ``Rules.simulate`` where the
     game has it (the same state as ``apply``, without the events nobody
     reads), else by ``apply``."""
     simulate = getattr(game, "simulate", None)
@@ -35,7 +35,7 @@ class HeuristicBot(Bot):
     title = N_("steady bot")
     description = "weighs every move by the position it leaves"
 
-    def choose(self, game: Game, state, seat: int, seed: int) -> Action:
+    def choose(self, game: Rules, state, seat: int, seed: int) -> Action:
         actions = game.legal_actions(state, seat)
         if len(actions) == 1:
             return actions[0]
@@ -44,7 +44,7 @@ class HeuristicBot(Bot):
         ties = [i for v, i in scored if v >= best - CLOSE]
         return actions[Draws(seed).choice(ties)]
 
-    def judge(self, game: Game, state, seat: int, action: Action) -> float:
+    def judge(self, game: Rules, state, seat: int, action: Action) -> float:
         after = play(game, state, seat, action)
         for _ in range(FOLLOW):
             if game.to_move(after) != seat:
@@ -53,7 +53,7 @@ class HeuristicBot(Bot):
         return value(game, after, seat)
 
     @staticmethod
-    def greedy_step(game: Game, state, seat: int):
+    def greedy_step(game: Rules, state, seat: int):
         """The seat's next decision, judged one move deep."""
         best, best_value = None, float("-inf")
         for action in game.legal_actions(state, seat):

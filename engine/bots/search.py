@@ -21,7 +21,7 @@ from engine.bots.base import Bot, Draws
 from engine.bots.determinize import imagine
 from engine.bots.evaluation import settled, value
 from engine.bots.heuristic import HeuristicBot, play
-from engine.interface import Action, Game
+from engine.interface import Action, Rules
 from engine.words import N_
 
 SETTLE_MORE = 30
@@ -36,7 +36,7 @@ class SearchBot(Bot):
         self.playouts, self.candidates, self.depth = playouts, candidates, depth
         self.steady = HeuristicBot()
 
-    def choose(self, game: Game, state, seat: int, seed: int) -> Action:
+    def choose(self, game: Rules, state, seat: int, seed: int) -> Action:
         actions = game.legal_actions(state, seat)
         if len(actions) == 1:
             return actions[0]
@@ -79,7 +79,7 @@ class SearchBot(Bot):
             return steady
         return best
 
-    def rollout(self, game: Game, state):
+    def rollout(self, game: Rules, state):
         """``depth`` decisions, then on until the position is settled (a
         seat halfway through an action would be misjudged), at most
         SETTLE_MORE decisions more."""

@@ -182,7 +182,7 @@ def prompt(s: State) -> str:
 
 
 def prompt_message(s: State) -> tuple[str, dict]:
-    """The prompt as a template and its values (``Game.prompt_message``)."""
+    """The prompt as a template and its values (``Rules.prompt_message``)."""
     if s.work and s.work.get("pending"):
         return N_("choose how to pay (gold may stand in for wood, cloth or iron)"), {}
     if s.phase == "land":

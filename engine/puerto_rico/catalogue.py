@@ -2,7 +2,7 @@
 
 ``building_info(name)`` is the whole card as plain data; ``describe(name)``
 is the one line that labels and the board use.  The server reaches both
-through ``Game.board`` (the "Buildings in play" section) and the labels of
+through ``Rules.board`` (the "Buildings in play" section) and the labels of
 build and select actions, so it needs no Puerto Rico import.
 """
 

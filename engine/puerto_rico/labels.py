@@ -83,7 +83,7 @@ def prompt(s: State) -> str:
 
 
 def prompt_message(s: State) -> tuple[str, dict]:
-    """The prompt as a template and its values (``Game.prompt_message``)."""
+    """The prompt as a template and its values (``Rules.prompt_message``)."""
     if s.phase == "mayor":
         return N_("place your colonists (%(left)s left to place)"), {"left": s.mayor_pool}
     pending = s.x and s.x["pending"]

@@ -7,15 +7,14 @@ import datetime as dt
 
 from peewee import JOIN
 
-from engine import Game as GameRules
-from engine import get_game
+from engine import Rules, get_game
 from server.db import Prepared
 from server.models import Event, Game, Snapshot, utcnow
 
 UNREAD = object()  # load_state: the snapshot was not read with the game
 
 
-def rules(game: Game) -> GameRules:
+def rules(game: Game) -> Rules:
     return get_game(game.kind)
 
 
@@ -90,7 +89,7 @@ SNAPSHOT_SAVED = Prepared(
 )
 
 
-def snapshot_values(kind: GameRules, state, seq: int) -> dict:
+def snapshot_values(kind: Rules, state, seq: int) -> dict:
     """A snapshot row's columns for the state at ``seq`` (all but the game)."""
     return {
         "seq": seq,
@@ -100,7 +99,7 @@ def snapshot_values(kind: GameRules, state, seq: int) -> dict:
     }
 
 
-def save_snapshot(game: Game, kind: GameRules, state, seq: int) -> None:
+def save_snapshot(game: Game, kind: Rules, state, seq: int) -> None:
     """Store the state at ``seq``, unless a newer one is stored already."""
     values = snapshot_values(kind, state, seq)
     if not SNAPSHOT_SAVED.run(game.id, *values.values()):

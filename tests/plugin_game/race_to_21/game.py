@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Event, Game, IllegalMove, Outcome, SeatScore, Section
+from engine import Event, IllegalMove, Outcome, Rules, SeatScore, Section
 from engine.words import N_, msg
 
 GOAL = 21
@@ -28,7 +28,7 @@ class State:
     over: bool = False
 
 
-class RaceTo21(Game):
+class RaceTo21(Rules):
     name = "race_to_21"
     title = "Race to 21"
     description = N_("Two players take turns adding 1, 2 or 3 to a count; whoever reaches 21 wins.")

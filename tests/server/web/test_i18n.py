@@ -224,7 +224,7 @@ def test_signing_up_keeps_the_browsers_language_for_the_first_mail(app):
 
 
 def test_the_engines_prompts_follow_the_readers_language(app):
-    """The prompt comes from the engine as a template (Game.prompt_message):
+    """The prompt comes from the engine as a template (Rules.prompt_message):
     the page and the turn mail say it in the player's language."""
     game = started_game(app, players=2, tag="pl")
     seat_email = f"pl{game.to_move}@example.org"
