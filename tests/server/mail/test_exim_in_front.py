@@ -3,7 +3,8 @@ real Exim 4 (the packages fetched with ``apt-get download`` and unpacked into
 a cache folder, the system untouched), configured with the router, transport
 and RCPT ACL text ``pbem deploy-files`` writes, run as a daemon on a loopback
 port in front of the real receiver, and mail sent to it from an address
-outside, as the internet would."""
+outside, as the internet would; and once on Debian's whole split
+configuration, built by its update-exim4.conf with the files in conf.d."""
 
 from __future__ import annotations
 
@@ -70,6 +71,58 @@ outside_smtp:
 """
 
 
+# Debian's debconf answers for an Internet host relaying the pbem domains,
+# split configuration (docs/operators/mail.md).
+DEBCONF = """\
+dc_eximconfig_configtype='internet'
+dc_other_hostnames=''
+dc_local_interfaces='127.0.0.1'
+dc_readhost=''
+dc_relay_domains='{domains}'
+dc_minimaldns='false'
+dc_relay_nets=''
+dc_smarthost=''
+CFILEMODE='644'
+dc_use_split_config='true'
+dc_hide_mailname=''
+dc_mailname_in_oh='true'
+dc_localdelivery='mail_spool'
+"""
+# Test-only main settings ahead of Debian's (its macros are .ifndef):
+# loopback is not a relay host here, so the test's client counts as the
+# internet (Debian's ACL accepts its relay hosts without the callout).
+DEBIAN_TOP = """\
+MAIN_KEEP_ENVIRONMENT = LD_LIBRARY_PATH
+log_file_path = {d}/spool/%slog
+SPOOLDIR = {d}/spool
+MAIN_RELAY_NETS = 192.0.2.1
+"""
+
+
+def debian_config(root: Path, folder: str, settings, files: dict[str, str]) -> str:
+    """Debian's whole configuration, built by its update-exim4.conf from a
+    copy of its conf.d with the pbem files where the docs put them."""
+    confdir = Path(folder, "etc-exim4")
+    shutil.copytree(root / "etc/exim4", confdir)
+    for name, place in exim_files.PLACES.items():
+        if place.startswith("/etc/exim4/conf.d/"):
+            Path(confdir, place.removeprefix("/etc/exim4/")).write_text(files[name])
+    domains = ":".join(exim_files.domains(settings))
+    Path(confdir, "update-exim4.conf.conf").write_text(DEBCONF.format(domains=domains))
+    output = Path(folder, "debian.conf")
+    built = subprocess.run(
+        ["sh", str(root / "usr/sbin/update-exim4.conf"), "-d", str(confdir), "-o", str(output)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert built.returncode == 0, built.stderr
+    text = output.read_text().replace(
+        "exim_path = /usr/sbin/exim4", f"exim_path = {root}/usr/sbin/exim4"
+    )
+    return DEBIAN_TOP.format(d=folder) + text
+
+
 def fetch(command: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(command, cwd=CACHE, capture_output=True, text=True, timeout=300)
 
@@ -100,17 +153,17 @@ def exim_root() -> Path:
     return root
 
 
-def start_exim(root: Path, settings, outside_port: int):
-    """(process, folder, port) of an Exim daemon in a folder of its own
-    (its spool owned by Exim's user, who delivers: not below tmp_path)."""
-    folder = tempfile.mkdtemp(prefix="pbem-exim-")
-    os.chmod(folder, 0o755)
+def start_exim(root: Path, folder: str, settings, outside_port: int, debian: bool, started):
+    """The port of an Exim daemon in ``folder`` (its spool owned by Exim's
+    user, who delivers: not below tmp_path); the daemon goes in ``started``."""
     files = exim_files.files(settings, acl_path=f"{folder}/{exim_files.ACL}")
     for name, text in files.items():
         Path(folder, name).write_text(text)
     names = {"main": exim_files.MAIN, "router": exim_files.ROUTER}
     names["transport"] = exim_files.TRANSPORT
     config = CONFIG.format(root=root, user=USER, d=folder, outside=outside_port, **names)
+    if debian:
+        config = debian_config(root, folder, settings, files)
     Path(folder, "exim.conf").write_text(config)
     os.mkdir(Path(folder, "spool"), 0o750)
     shutil.chown(Path(folder, "spool"), USER, USER)
@@ -124,12 +177,13 @@ def start_exim(root: Path, settings, outside_port: int):
         env=env,
         start_new_session=True,  # its delivery children go with it at the end
     )
+    started.append(daemon)
     deadline = time.monotonic() + 20
     while True:
         try:
             with smtplib.SMTP("127.0.0.1", port, timeout=5) as client:
                 client.noop()
-            return daemon, folder, port
+            return port
         except OSError:
             assert daemon.poll() is None and time.monotonic() < deadline, log(folder)
             time.sleep(0.2)
@@ -146,21 +200,24 @@ def mta(rapp, outside, exim_root):  # noqa: F811
     """(folder, port) of Exim in front of the receiver, over LMTP as
     deploy/env.example and the unit set it; receiver_port overrides where
     Exim looks for it (a port nothing listens on: the receiver is down)."""
-    made = []
+    receivers, daemons, folders = [], [], []
 
-    def make(receiver_port: int | None = None):
-        receiver = start_receiver(rapp, protocol="lmtp")
-        port = receiver_port or receiver.port
+    def make(receiver_port: int | None = None, debian: bool = False):
+        receivers.append(start_receiver(rapp, protocol="lmtp"))
+        port = receiver_port or receivers[-1].port
         settings = dict(rapp.config, RECEIVER_PORT=port, RECEIVER_PROTOCOL="lmtp")
-        daemon, folder, port = start_exim(exim_root, settings, outside.port)
-        made.append((receiver, daemon, folder))
-        return folder, port
+        folders.append(tempfile.mkdtemp(prefix="pbem-exim-"))
+        os.chmod(folders[-1], 0o755)
+        port = start_exim(exim_root, folders[-1], settings, outside.port, debian, daemons)
+        return folders[-1], port
 
     yield make
-    for receiver, daemon, folder in made:
+    for daemon in daemons:
         os.killpg(daemon.pid, signal.SIGTERM)
         daemon.wait(timeout=30)
+    for receiver in receivers:
         receiver.stop()
+    for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -219,3 +276,20 @@ def test_a_receiver_that_is_down_defers_at_rcpt(duo, rapp, mta, outside):  # noq
     ((code, text),) = refused.value.recipients.values()
     assert code == 451, text
     assert queue_empty(folder) and outside.messages == [] and inbound(rapp) == []
+
+
+def test_debians_own_configuration_with_the_files_in_place(duo, rapp, mta):  # noqa: F811
+    """The docs' steps on Debian's whole split configuration: the files in
+    conf.d, the domains in dc_relay_domains, update-exim4.conf."""
+    folder, port = mta(debian=True)
+    email, mail = turn_mail(duo)
+    send(port, forged(mail, email, "2"), mail_from=EVIL)
+    until(lambda: inbound(rapp), folder)
+    assert inbound(rapp)[0].status == "held"
+    raw = b"From: <victim@elsewhere.example>\r\nTo: <play+aaaa@reply.test>\r\n\r\n1\r\n"
+    with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+        send(port, raw, mail_from="victim@elsewhere.example")
+    ((code, text),) = refused.value.recipients.values()
+    assert code == 550, text
+    until(lambda: queue_empty(folder), folder)
+    assert len(inbound(rapp)) == 1
