@@ -202,10 +202,10 @@ def mta(rapp, outside, exim_root):  # noqa: F811
     Exim looks for it (a port nothing listens on: the receiver is down)."""
     receivers, daemons, folders = [], [], []
 
-    def make(receiver_port: int | None = None, debian: bool = False):
-        receivers.append(start_receiver(rapp, protocol="lmtp"))
+    def make(receiver_port: int | None = None, debian: bool = False, protocol: str = "lmtp"):
+        receivers.append(start_receiver(rapp, protocol=protocol))
         port = receiver_port or receivers[-1].port
-        settings = dict(rapp.config, RECEIVER_PORT=port, RECEIVER_PROTOCOL="lmtp")
+        settings = dict(rapp.config, RECEIVER_PORT=port, RECEIVER_PROTOCOL=protocol)
         folders.append(tempfile.mkdtemp(prefix="pbem-exim-"))
         os.chmod(folders[-1], 0o755)
         port = start_exim(exim_root, folders[-1], settings, outside.port, debian, daemons)
@@ -244,8 +244,9 @@ def test_a_dkim_signed_reply_through_exim_plays(duo, rapp, mta, dns):  # noqa: F
     until(lambda: queue_empty(folder), folder)
 
 
-def test_an_unsigned_reply_through_exim_is_held(duo, rapp, mta):  # noqa: F811
-    folder, port = mta()
+@pytest.mark.parametrize("protocol", ["lmtp", "smtp"])
+def test_an_unsigned_reply_through_exim_is_held(duo, rapp, mta, protocol):  # noqa: F811
+    folder, port = mta(protocol=protocol)
     email, mail = turn_mail(duo)
     send(port, forged(mail, email, "2"), mail_from=EVIL)
     until(lambda: inbound(rapp), folder)
