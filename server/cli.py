@@ -8,7 +8,7 @@ administration, one subcommand each, working from any folder:
     pbem receiver      replies by SMTP   pbem imap-poller  replies by IMAP
     pbem catcher       the development mail catcher
     pbem make-moderator EMAIL
-    pbem deploy-files DIR   the systemd units, nginx site, settings and Postfix files
+    pbem deploy-files DIR   the systemd units, nginx site, settings, Postfix and Exim files
     pbem dns-records --mail-host HOST   the DNS records to publish
     pbem backup FILE   pbem restore FILE   pbem verify [GAME…]
     pbem purge         what is past its retention window, once
@@ -213,7 +213,7 @@ def migrate(ctx):
 @click.argument("folder", type=click.Path(file_okay=False))
 def deploy_files(folder):
     """Write the systemd units, the nginx site and the settings file of the
-    README's Deploy steps, and the Postfix files for REPLY_DOMAIN and
+    README's Deploy steps, and the Postfix and Exim files for REPLY_DOMAIN and
     BOUNCE_DOMAIN, into FOLDER (never over an existing file)."""
     from server import settings as settings_module
     from server.deploy_files import write_all

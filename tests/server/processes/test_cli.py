@@ -162,6 +162,7 @@ def test_deploy_files_writes_every_shipped_file_and_never_over_one(tmp_path):
     written = sorted(p.name for p in (tmp_path / "out").iterdir())
     postfix = ["pbem-postfix-main.cf", "pbem-postfix-master.cf"]
     postfix += ["pbem-postfix-recipients", "pbem-postfix-transport"]
+    postfix += ["pbem-exim-main", "pbem-exim-rcpt-acl", "pbem-exim-router", "pbem-exim-transport"]
     assert written == sorted([p.name for p in (ROOT / "deploy").iterdir()] + postfix)
     assert {
         "pbem-web.service",

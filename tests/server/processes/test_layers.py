@@ -22,6 +22,7 @@ BOTTOM = {
     "server.database_check",
     "server.deploy_files",
     "server.postfix_files",
+    "server.exim_files",
     "server.dns_records",
     "server.version",
     "server.wakeup",
