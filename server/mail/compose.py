@@ -268,11 +268,11 @@ class Mailer:
         a subject line, an engine's prompt."""
         return translate(known(user.language) if user is not None else None, text, values)
 
-    def game_words(self, user: User | None, kind, template: str, values: dict) -> str:
+    def game_words(self, user: User | None, game_rules, template: str, values: dict) -> str:
         """A game's template (its prompt) in ``user``'s language, looked up
         in the game's own catalog first (two games may say a word differently)."""
         return translate(
-            known(user.language) if user is not None else None, template, values, kind.domain
+            known(user.language) if user is not None else None, template, values, game_rules.domain
         )
 
     def new_message_id(self) -> str:

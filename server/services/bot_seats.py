@@ -41,11 +41,11 @@ def seed_for(game: Game, seat_index: int) -> int:
     return (game.seed * 1_000_003 + game.seq * 101 + seat_index) & 0xFFFF_FFFF_FFFF
 
 
-def action_for(game: Game, kind, state, seat: Seat):
+def action_for(game: Game, game_rules, state, seat: Seat):
     """The move the seat's bot plays now."""
     if seat.bot is None:
         raise ValueError(f"seat {seat.index} of game {game.id} is played by no bot")
-    return bots.choose(seat.bot, kind, state, seat.index, seed_for(game, seat.index))
+    return bots.choose(seat.bot, game_rules, state, seat.index, seed_for(game, seat.index))
 
 
 def hand_to_bot(

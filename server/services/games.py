@@ -77,17 +77,17 @@ def create_game(
     (services/clubs.club_for_new_game checked the host is a member);
     ``departed_seat``: "bot" or "passes", what becomes of the seat of a
     player who deletes their account (services/erasure.py)."""
-    kind = get_game(kind_name)
-    if not kind.min_players <= seat_count <= kind.max_players:
+    game_rules = get_game(kind_name)
+    if not game_rules.min_players <= seat_count <= game_rules.max_players:
         raise LobbyError(
             msg(
                 "%(game)s takes %(least)s to %(most)s players.",
-                game=kind.title,
-                least=kind.min_players,
-                most=kind.max_players,
+                game=game_rules.title,
+                least=game_rules.min_players,
+                most=game_rules.max_players,
             )
         )
-    options = _checked_options(kind, options)
+    options = _checked_options(game_rules, options)
     try:
         running_hours.policy(clock, *night)
     except ValueError as exc:
@@ -165,31 +165,31 @@ def create_practice(
         return start(game.id, host, mailer)
 
 
-def checked_options(kind, options: dict) -> dict:
+def checked_options(game_rules, options: dict) -> dict:
     """``options`` completed with the defaults (LobbyError: one is not a
     choice of ``kind``): a league checks its options as a game would."""
-    return _checked_options(kind, options)
+    return _checked_options(game_rules, options)
 
 
-def _checked_options(kind, options: dict) -> dict:
-    chosen = {spec.name: spec.default for spec in kind.options}
+def _checked_options(game_rules, options: dict) -> dict:
+    chosen = {spec.name: spec.default for spec in game_rules.options}
     for name, value in options.items():
-        spec = next((s for s in kind.options if s.name == name), None)
+        spec = next((s for s in game_rules.options if s.name == name), None)
         if spec is None:
-            if not kind.options:
+            if not game_rules.options:
                 raise LobbyError(
                     msg(
                         "%(game)s has no option '%(name)s' (it has no options).",
-                        game=kind.title,
+                        game=game_rules.title,
                         name=name,
                     )
                 )
             raise LobbyError(
                 msg(
                     "%(game)s has no option '%(name)s' (its options: %(known)s).",
-                    game=kind.title,
+                    game=game_rules.title,
                     name=name,
-                    known=", ".join(s.name for s in kind.options),
+                    known=", ".join(s.name for s in game_rules.options),
                 )
             )
         if spec.canonical(value) is None:
@@ -348,21 +348,21 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
     with db.atomic():
         game = get_open_game(game_id)
         _require_host(game, user)
-        kind = get_game(game.kind)
+        game_rules = get_game(game.kind)
         seats = list(Seat.select().where(Seat.game == game.id).order_by(Seat.index))
         filled = [s for s in seats if s.user_id is not None or s.bot]
-        if len(filled) < kind.min_players:
+        if len(filled) < game_rules.min_players:
             raise LobbyError(
                 nmsg(
                     "%(game)s needs at least %(least)s players; %(n)s seat is filled.",
                     "%(game)s needs at least %(least)s players; %(n)s seats are filled.",
                     len(filled),
-                    game=kind.title,
-                    least=kind.min_players,
+                    game=game_rules.title,
+                    least=game_rules.min_players,
                 )
             )
         try:
-            state = kind.new_game(len(filled), game.options, game.seed)
+            state = game_rules.new_game(len(filled), game.options, game.seed)
         except IllegalMove as exc:
             raise LobbyError(exc.args[0] if exc.args else str(exc)) from None
         _compact_seats(game, seats, filled)
@@ -373,8 +373,8 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
                 status="active",
                 seat_count=len(filled),
                 started_at=now,
-                to_move=kind.to_move(state),
-                prompt=kind.prompt(state)[:250],
+                to_move=game_rules.to_move(state),
+                prompt=game_rules.prompt(state)[:250],
             )
             .where((Game.id == game.id) & (Game.status == "open"))
             .execute()
@@ -382,8 +382,8 @@ def start(game_id: int, user: User, mailer: Mailer) -> Game:
         if claimed != 1:
             raise LobbyError(N_("This game has already started."))
         game = Game.get_by_id(game.id)
-        save_snapshot(game, kind, state, 0)
-        _announce_start(game, kind, mailer, now)
+        save_snapshot(game, game_rules, state, 0)
+        _announce_start(game, game_rules, mailer, now)
     return game
 
 
@@ -396,7 +396,7 @@ def _compact_seats(game: Game, seats: list[Seat], filled: list[Seat]) -> None:
         Seat.update(index=new_index).where(Seat.id == seat.id).execute()
 
 
-def _announce_start(game: Game, kind, mailer: Mailer, now) -> None:
+def _announce_start(game: Game, game_rules, mailer: Mailer, now) -> None:
     seats = list(
         Seat.select(Seat, User).join(User).where(Seat.game == game.id).order_by(Seat.index)
     )  # bots' seats have no user to mail
@@ -405,7 +405,7 @@ def _announce_start(game: Game, kind, mailer: Mailer, now) -> None:
     to_move_name = seat_names(game)[game.to_move]
     for seat in seats:
         if seat.index != game.to_move:
-            mailer.started(game, kind.title, seat, to_move_name)
+            mailer.started(game, game_rules.title, seat, to_move_name)
     next_turn(game, now, mailer)
 
 

@@ -76,17 +76,17 @@ def create(
     now = now or utcnow()
     name = _checked_name(name)
     try:
-        kind = get_game(kind_name)
+        game_rules = get_game(kind_name)
     except IllegalMove:
         raise LeagueError(N_("Choose a game from the list.")) from None
-    if not kind.min_players <= table_min <= table_max <= kind.max_players:
+    if not game_rules.min_players <= table_min <= table_max <= game_rules.max_players:
         raise LeagueError(
             msg(
                 "%(game)s is played by %(least)s to %(most)s players: choose table sizes "
                 "in that range, the smallest first.",
-                game=kind.title,
-                least=kind.min_players,
-                most=kind.max_players,
+                game=game_rules.title,
+                least=game_rules.min_players,
+                most=game_rules.max_players,
             )
         )
     if not table_min <= max_players <= PLAYERS_MAX:
@@ -119,7 +119,7 @@ def create(
     except ValueError:
         raise LeagueError(N_("Choose when the clock stands still from the list.")) from None
     try:
-        options = games.checked_options(kind, options or {})
+        options = games.checked_options(game_rules, options or {})
     except games.LobbyError as exc:
         raise LeagueError(exc.args[0]) from None
     key = clubs.name_key(name)
@@ -560,7 +560,7 @@ def _mail_everyone(
 ) -> None:
     """The round's start (each player's table) or end (the standings) to
     every player still in, each in their own language."""
-    kind = get_game(league.kind)
+    game_rules = get_game(league.kind)
     names = {
         u.id: u.name
         for u in User.select()
@@ -591,7 +591,7 @@ def _mail_everyone(
             {
                 "name": person.name,
                 "league": league.name,
-                "title": term(kind.title),
+                "title": term(game_rules.title),
                 "number": league_round.number,
                 "rounds": league.rounds,
                 "what": what,

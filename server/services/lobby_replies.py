@@ -35,7 +35,7 @@ from server.services.reply_results import (
 def lobby(
     mail: ParsedMail, target: ReplyTarget, game: Game, user: User | None, mailer: Mailer
 ) -> Result:
-    kind = get_game(game.kind)
+    game_rules = get_game(game.kind)
     if user is None:
         return Result(
             "ignored",
@@ -57,7 +57,7 @@ def lobby(
     done, reason = [], ""
     for line in mail.commands:
         try:
-            done.append(lobby_command(line, game, user, kind, mailer))
+            done.append(lobby_command(line, game, user, game_rules, mailer))
         except (MoveRejected, IllegalMove, Unreadable) as exc:
             reason = msg('"%(line)s" was not done: %(why)s', line=line[:60], why=why_not(exc))
             break
@@ -91,7 +91,7 @@ NOT_INVITED = N_(
 )
 
 
-def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> str:
+def lobby_command(line: str, game: Game, user: User, game_rules, mailer: Mailer) -> str:
     words = line.split()
     command = words[0].lower().lstrip("/") if words else ""
     if command == "join" and len(words) == 2 and words[1].isascii() and words[1].isdigit():
@@ -110,9 +110,9 @@ def lobby_command(line: str, game: Game, user: User, kind, mailer: Mailer) -> st
         if len(words) == 3:
             name = words[1].lower()
         else:
-            specs = [s for s in kind.options if s.canonical(value) is not None]
+            specs = [s for s in game_rules.options if s.canonical(value) is not None]
             if not specs:
-                allowed = "; ".join(s.allowed() for s in kind.options) or "none"
+                allowed = "; ".join(s.allowed() for s in game_rules.options) or "none"
                 raise Unreadable(
                     msg(
                         "no option takes %(value)s (allowed: %(allowed)s).",
@@ -133,7 +133,7 @@ def answer(
     to_addr: str, user: User, game: Game, mailer: Mailer, status: str, reason: str, done: list[str]
 ) -> Result:
     game = Game.get_by_id(game.id)
-    kind = get_game(game.kind)
+    game_rules = get_game(game.kind)
     language = user.language if user else None
     names = [
         s.user.name if s.user_id else None
@@ -146,12 +146,12 @@ def answer(
     options = [
         f"{said_in(language, spec.label)}: {said_in(language, value)}"
         + ("" if said_in(language, value) == str(value) else f" ({value})")
-        for spec in kind.options
+        for spec in game_rules.options
         for value in [game.options.get(spec.name, spec.default)]
     ]
     context = {
         "name": user.name if user else "",
-        "title": kind.title,
+        "title": game_rules.title,
         "reason": said_in(language, reason),
         "done": [said_in(language, d) for d in done],
         "status": game.status,
@@ -165,7 +165,7 @@ def answer(
         "reply_lobby",
         to_addr,
         # Not "Lobby news": that is what the table's changes are mailed as.
-        mailer.subject_for(game, kind.title, N_("Your mail to the lobby")),
+        mailer.subject_for(game, game_rules.title, N_("Your mail to the lobby")),
         context,
         game,
         user,

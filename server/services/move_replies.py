@@ -202,11 +202,11 @@ def answer(
     user = User.get_by_id(seat.user_id)
     menu = reply_menu.menu(mailer.settings, game, seat)
     names = seat_names(game)
-    kind = rules(game)
+    game_rules = rules(game)
     next_name = names[game.to_move] if game.status == "active" and game.to_move is not None else ""
     context = {
         "name": user.name,
-        "title": kind.title,
+        "title": game_rules.title,
         "reason": said_in(user.language, reason),
         "played": played or [],
         "over": game.status == "finished",
@@ -221,7 +221,7 @@ def answer(
     mailer.queue(
         template,
         user.email,
-        mailer.subject_for(game, kind.title, REPLY_SUBJECTS[template]),
+        mailer.subject_for(game, game_rules.title, REPLY_SUBJECTS[template]),
         context,
         game,
         user,

@@ -20,14 +20,14 @@ from server.services.clock import deadlines, seat_clock
 from server.services.state_store import add_missing_snapshot, save_snapshot, snapshot_values
 
 
-def save(game: Game, kind, expected_seq: int, changes: dict, logged: tuple, state) -> bool:
+def save(game: Game, game_rules, expected_seq: int, changes: dict, logged: tuple, state) -> bool:
     """Write the move: ``changes`` to the game row, claimed at
     ``expected_seq``; its log row (``logged``: EVENT_ROW's values after the
     seq); the snapshot of ``state``.  False, and nothing written, when
     another move came first."""
     if changes["status"] != "finished" and isinstance(db.obj, PostgresqlDatabase):
-        return _save_at_once(game, kind, expected_seq, changes, logged, state)
-    return _save_in_steps(game, kind, expected_seq, changes, logged, state)
+        return _save_at_once(game, game_rules, expected_seq, changes, logged, state)
+    return _save_in_steps(game, game_rules, expected_seq, changes, logged, state)
 
 
 def seat_moved(game_id: int, index: int, seq: int, by_player: bool, turn_over: bool) -> int:
@@ -68,7 +68,7 @@ def _moved(seq: int, by_player: bool) -> dict:
     return changes
 
 
-def _save_in_steps(game: Game, kind, expected_seq: int, changes: dict, logged: tuple, state):
+def _save_in_steps(game: Game, game_rules, expected_seq: int, changes: dict, logged: tuple, state):
     if changes["status"] == "finished":
         claimed = (
             Game.update(**changes)
@@ -82,12 +82,12 @@ def _save_in_steps(game: Game, kind, expected_seq: int, changes: dict, logged: t
     if claimed != 1:
         return False
     EVENT_ROW.run(game.id, changes["seq"], *logged)
-    save_snapshot(game, kind, state, changes["seq"])
+    save_snapshot(game, game_rules, state, changes["seq"])
     return True
 
 
-def _save_at_once(game: Game, kind, expected_seq: int, changes: dict, logged: tuple, state):
-    snapshot = snapshot_values(kind, state, changes["seq"])
+def _save_at_once(game: Game, game_rules, expected_seq: int, changes: dict, logged: tuple, state):
+    snapshot = snapshot_values(game_rules, state, changes["seq"])
     claimed, snapped = MOVE_SAVED.first(
         game.id,
         expected_seq,

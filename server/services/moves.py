@@ -50,10 +50,10 @@ def canonical(action) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
-def find_legal(kind, state, seat: int, action) -> dict:
+def find_legal(game_rules, state, seat: int, action) -> dict:
     """The engine's own legal action equal to ``action``; IllegalMove if none."""
     wanted = canonical(action)
-    for legal in kind.legal_actions(state, seat):
+    for legal in game_rules.legal_actions(state, seat):
         if canonical(legal) == wanted:
             return legal
     raise IllegalMove(N_("That move is not one of the moves you may make now."))
@@ -85,13 +85,13 @@ def play(
     with db.atomic():
         game = game if game is not None else game_with_snapshot(game_id)
         game = _check_turn(game, seat, expected_seq, actor)
-        kind = rules(game)
+        game_rules = rules(game)
         state = state if state is not None else load_state(game)
-        legal = find_legal(kind, state, seat, action)
-        new_state, events = kind.apply(state, seat, legal)
-        changes = _game_changes(kind, new_state, expected_seq + 1, now)
+        legal = find_legal(game_rules, state, seat, action)
+        new_state, events = game_rules.apply(state, seat, legal)
+        changes = _game_changes(game_rules, new_state, expected_seq + 1, now)
         logged = (seat, legal, actor, user_id, [e.to_json() for e in events], now)
-        if not move_store.save(game, kind, expected_seq, changes, logged, new_state):
+        if not move_store.save(game, game_rules, expected_seq, changes, logged, new_state):
             raise StaleMove(N_("The game has moved on since this page was made."))
         metrics.count_move(actor)
         forget_snapshot(game)
@@ -103,15 +103,15 @@ def play(
     return Played(game.seq, game.to_move, game.status == "finished", new_state)
 
 
-def _game_changes(kind, state, seq: int, now: dt.datetime) -> dict:
+def _game_changes(game_rules, state, seq: int, now: dt.datetime) -> dict:
     """The game row after the move that led to ``state``."""
-    next_seat = kind.to_move(state)
+    next_seat = game_rules.to_move(state)
     over = next_seat is None
-    outcome = kind.outcome(state) if over else None
+    outcome = game_rules.outcome(state) if over else None
     return {
         "seq": seq,
         "to_move": next_seat,
-        "prompt": "" if over else kind.prompt(state)[:250],
+        "prompt": "" if over else game_rules.prompt(state)[:250],
         "status": "finished" if over else "active",
         "finished_at": now if over else None,
         "outcome": outcome.to_json() if outcome else None,

@@ -46,10 +46,10 @@ def seat_choices(game: Game, seat: int, state=None, language: str | None = None)
     if game.status != "active" or game.to_move != seat:
         return []
     state = state if state is not None else load_state(game, save=False)
-    kind = rules(game)
+    game_rules = rules(game)
     return [
-        Choice(c.action, say(language, c.label, kind.domain), c.group)
-        for c in kind.choices(state, seat)
+        Choice(c.action, say(language, c.label, game_rules.domain), c.group)
+        for c in game_rules.choices(state, seat)
     ]
 
 
@@ -58,7 +58,7 @@ def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
     replies = addresses(settings)
     if not replies.enabled:
         return None
-    kind = rules(game)
+    game_rules = rules(game)
     state = state if state is not None else load_state(game, save=False)
     names = seat_names(game)
     own = names[seat.index] if seat.index < len(names) else None
@@ -69,7 +69,9 @@ def menu(settings, game: Game, seat: Seat, state=None) -> Menu | None:
         if s.title == own
     ]
     choices = [c.label for c in seat_choices(game, seat.index, state, language)]
-    prompt = translate(language, *kind.prompt_message(state), kind.domain) if choices else ""
+    prompt = (
+        translate(language, *game_rules.prompt_message(state), game_rules.domain) if choices else ""
+    )
     return Menu(
         prompt,
         choices,

@@ -24,15 +24,15 @@ def load_state(game: Game, save: bool = True):
     row was read are not used (PostgreSQL reads each statement's own
     committed data).  ``save=False`` for pages: a GET never writes, not even
     the cache."""
-    kind = rules(game)
+    game_rules = rules(game)
     snap = getattr(game, "snap", UNREAD)
     if snap is UNREAD:
         snap = Snapshot.get_or_none(Snapshot.game == game.id)
-    if snap is not None and snap.seq == game.seq and snap.state_version == kind.state_version:
-        return kind.from_json(snap.state)
+    if snap is not None and snap.seq == game.seq and snap.state_version == game_rules.state_version:
+        return game_rules.from_json(snap.state)
     state = replay(game, upto=game.seq)
     if save:
-        save_snapshot(game, kind, state, game.seq)
+        save_snapshot(game, game_rules, state, game.seq)
     return state
 
 
@@ -65,8 +65,8 @@ def forget_snapshot(game: Game) -> None:
 def replay(game: Game, upto: int | None = None):
     """The state after the log rows up to seq ``upto`` (all by default), from
     the log alone: moves in order, skipping undone moves and notes."""
-    kind = rules(game)
-    state = kind.new_game(game.seat_count, game.options, game.seed)
+    game_rules = rules(game)
+    state = game_rules.new_game(game.seat_count, game.options, game.seed)
     query = (
         Event.select(Event.seat, Event.action)
         .where((Event.game == game.id) & (Event.kind == "move") & (Event.undone == False))  # noqa: E712 (SQL, not Python)
@@ -77,7 +77,7 @@ def replay(game: Game, upto: int | None = None):
     for row in query:
         if row.seat is None:
             raise ValueError(f"a move of game {game.id} has no seat")
-        state, _ = kind.apply(state, row.seat, row.action)
+        state, _ = game_rules.apply(state, row.seat, row.action)
     return state
 
 
@@ -89,19 +89,19 @@ SNAPSHOT_SAVED = Prepared(
 )
 
 
-def snapshot_values(kind: Rules, state, seq: int) -> dict:
+def snapshot_values(game_rules: Rules, state, seq: int) -> dict:
     """A snapshot row's columns for the state at ``seq`` (all but the game)."""
     return {
         "seq": seq,
-        "state_version": kind.state_version,
-        "state": kind.to_json(state),
+        "state_version": game_rules.state_version,
+        "state": game_rules.to_json(state),
         "updated_at": utcnow(),
     }
 
 
-def save_snapshot(game: Game, kind: Rules, state, seq: int) -> None:
+def save_snapshot(game: Game, game_rules: Rules, state, seq: int) -> None:
     """Store the state at ``seq``, unless a newer one is stored already."""
-    values = snapshot_values(kind, state, seq)
+    values = snapshot_values(game_rules, state, seq)
     if not SNAPSHOT_SAVED.run(game.id, *values.values()):
         add_missing_snapshot(game.id, values)
 

@@ -33,7 +33,7 @@ class Report:
 
 def verify_game(game: Game) -> Report:
     report = Report(game.id)
-    kind = rules(game)
+    game_rules = rules(game)
     try:
         state = replay(game)
     except Exception as exc:  # noqa: BLE001 - an engine refusal is what we report
@@ -48,16 +48,17 @@ def verify_game(game: Game) -> Report:
     ) or 0
     if last != game.seq:
         report.differences.append(f"the game row says seq {game.seq}, the log ends at {last}")
-    if game.status == "active" and game.to_move != kind.to_move(state):
+    if game.status == "active" and game.to_move != game_rules.to_move(state):
         report.differences.append(
-            f"the game row says seat {game.to_move} is to move, the log says {kind.to_move(state)}"
+            f"the game row says seat {game.to_move} is to move, "
+            f"the log says {game_rules.to_move(state)}"
         )
     snap = Snapshot.get_or_none(Snapshot.game == game.id)
-    if snap is None or snap.state_version != kind.state_version:
+    if snap is None or snap.state_version != game_rules.state_version:
         return report  # no cache (or one for older rules): nothing to compare
     if snap.seq != last:
         state = replay(game, upto=snap.seq)
-    where = first_difference(normal(kind.to_json(state)), normal(snap.state))
+    where = first_difference(normal(game_rules.to_json(state)), normal(snap.state))
     if where is not None:
         report.differences.append(
             f"the snapshot at seq {snap.seq} differs from the log's replay at {where}"

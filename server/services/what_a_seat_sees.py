@@ -98,15 +98,15 @@ def board(
     game: Game, state, viewer: int | None, names: list[str], language: str | None = None
 ) -> list[Section]:
     """The board's sections as ``viewer`` sees them, in ``language``."""
-    kind = rules(game)
-    said = partial(say, language, domain=kind.domain)  # the game's words first
+    game_rules = rules(game)
+    said = partial(say, language, domain=game_rules.domain)  # the game's words first
     seats = tuple(names)
     return [
         Section(
             name_seats(said(section.title), names),
-            _said_rows(section.rows, seats, language, kind.domain),
+            _said_rows(section.rows, seats, language, game_rules.domain),
         )
-        for section in kind.board(kind.view(state, viewer), names)
+        for section in game_rules.board(game_rules.view(state, viewer), names)
     ]
 
 
@@ -144,11 +144,11 @@ def choices(
     game: Game, state, seat: int, names: list[str], language: str | None = None
 ) -> list[Choice]:
     """What ``seat`` may do now, labelled in ``language``."""
-    kind = rules(game)
-    said = partial(say, language, domain=kind.domain)
+    game_rules = rules(game)
+    said = partial(say, language, domain=game_rules.domain)
     return [
         Choice(c.action, name_seats(said(c.label), names), said(c.group))
-        for c in kind.choices(state, seat)
+        for c in game_rules.choices(state, seat)
     ]
 
 

@@ -226,13 +226,13 @@ def render_lobby(game: Game, token: str):
         .where(Seat.game == game.id)
         .order_by(Seat.index)
     )
-    kind = get_game(game.kind)
+    game_rules = get_game(game.kind)
     is_host = current_user.is_authenticated and game.host_id == current_user.id
     seated = current_user.is_authenticated and any(s.user_id == current_user.id for s in seats)
     return render_template(
         "lobby/lobby.html",
         game=game,
-        kind=kind,
+        kind=game_rules,
         seats=seats,
         token=token,
         is_host=is_host,

@@ -324,9 +324,9 @@ def pending_prompt(game: Game, names: list[str]) -> str:
     """What the seat to move is asked, in the reader's language."""
     if game.status != "active":
         return ""
-    kind = rules(game)
-    template, values = kind.prompt_message(load_state(game, save=False))
-    return name_seats(translate(page_language(), template, values, kind.domain), names)
+    game_rules = rules(game)
+    template, values = game_rules.prompt_message(load_state(game, save=False))
+    return name_seats(translate(page_language(), template, values, game_rules.domain), names)
 
 
 @bp.post("/moderation/games/<int:game_id>/<action>")

@@ -336,10 +336,10 @@ def grouped(offered: list) -> list[tuple[str, list]]:
     return list(groups.items())
 
 
-def prompt_text(kind, state, names: list[str]) -> str:
+def prompt_text(game_rules, state, names: list[str]) -> str:
     """What the seat to move is asked, in the reader's language."""
-    template, values = kind.prompt_message(state)
-    return name_seats(translate(page_language(), template, values, kind.domain), names)
+    template, values = game_rules.prompt_message(state)
+    return name_seats(translate(page_language(), template, values, game_rules.domain), names)
 
 
 def proposal_box(game: Game, seat: Seat | None) -> dict | None:

@@ -41,14 +41,14 @@ def position(game_id: int, seq: int):
     # The seats as they were held then (services/tenures.py).
     names = tenures.roster(game, seat_names(game, page_language())).names_at(seq, page_language())
     state = replay(game, upto=seq)
-    kind = rules(game)
+    game_rules = rules(game)
     return render_template(
         "play/position.html",
         game=game,
-        kind=kind,
+        kind=game_rules,
         seq=seq,
         sections=board(game, state, viewer, names, page_language()),
-        drawing=drawings.drawing(kind, state, viewer, names, seat),
+        drawing=drawings.drawing(game_rules, state, viewer, names, seat),
         log=log_lines(game, viewer, names, upto=seq, language=page_language())[-20:],
     )
 

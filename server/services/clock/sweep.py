@@ -306,7 +306,7 @@ def time_out(
         if not_reached(settings, mailer, game, seat, now, report):
             return 0
         actor = "bot" if seat.bot else "timeout"
-        kind, state = rules(game), None
+        game_rules, state = rules(game), None
         played: list[str] = []
         while (
             len(played) < MAX_CHAIN
@@ -317,8 +317,8 @@ def time_out(
             if state is None:
                 state = load_state(game)
                 forget_snapshot(game)  # out of date after the first move
-            action = _bot_or_default(game, kind, state, seat)
-            played.append(kind.label(state, action))
+            action = _bot_or_default(game, game_rules, state, seat)
+            played.append(game_rules.label(state, action))
             try:
                 move = play(
                     game.id,
@@ -340,7 +340,7 @@ def time_out(
             if game.status == "finished":
                 game = Game.get_by_id(game.id)  # its outcome, for the final mail
             else:
-                game.prompt = kind.prompt(state)[:250]  # as play() stored it
+                game.prompt = game_rules.prompt(state)[:250]  # as play() stored it
             _after_timeout(settings, mailer, game, seat, played, now, state)
         else:
             CLAIM_ENDS.run(seat.id)
@@ -391,13 +391,13 @@ def still_due(game: Game, claimed: Seat, now: dt.datetime) -> Seat | None:
     return seat
 
 
-def _bot_or_default(game: Game, kind, state, seat: Seat):
+def _bot_or_default(game: Game, game_rules, state, seat: Seat):
     if seat.bot:
         try:
-            return bot_seats.action_for(game, kind, state, seat)
+            return bot_seats.action_for(game, game_rules, state, seat)
         except Exception:  # a bot's bug must not stall the table: it passes
             log.exception("bot %s failed in game %s; playing the default", seat.bot, game.id)
-    return kind.default_action(state)
+    return game_rules.default_action(state)
 
 
 def _after_timeout(
@@ -425,12 +425,12 @@ def _after_timeout(
     seats = seats_with_users(game)
     names = names_of(seats)
     lines = [name_seats(text, names) for text in played]
-    kind = rules(game)
+    game_rules = rules(game)
     if not (seat.absent or seat.withdrawn) or becomes_absent:
-        mailer.timeout(game, kind.title, seat, lines, seat.absent)
+        mailer.timeout(game, game_rules.title, seat, lines, seat.absent)
     if becomes_absent:
         for moderator in moderators(game):
-            mailer.stalling(game, kind.title, moderator, names[seat.index], timeouts)
+            mailer.stalling(game, game_rules.title, moderator, names[seat.index], timeouts)
     _next(game, mailer, now, seats, state)
 
 
@@ -519,13 +519,13 @@ def _queue_reminder(mailer: Mailer, game: Game, seat: Seat, last_call: bool = Fa
 def default_move_for(game: Game, user: User, state) -> str:
     """What the server plays for the seat to move if its time runs out, in
     ``user``'s language ("" when the engine has none to offer)."""
-    kind = rules(game)
+    game_rules = rules(game)
     try:
-        action = kind.default_action(state)
+        action = game_rules.default_action(state)
     except IllegalMove:
         return ""
     return name_seats(
-        say(user.language, kind.label(state, action)), seat_names(game, user.language)
+        say(user.language, game_rules.label(state, action)), seat_names(game, user.language)
     )
 
 
@@ -533,10 +533,10 @@ def prompt_for(mailer: Mailer, game: Game, user: User, state=None) -> str:
     """What the seat to move is asked, in ``user``'s language (the game row
     keeps it in English only)."""
     state = state if state is not None else load_state(game, save=False)
-    kind = rules(game)
-    template, values = kind.prompt_message(state)
+    game_rules = rules(game)
+    template, values = game_rules.prompt_message(state)
     return name_seats(
-        mailer.game_words(user, kind, template, values), seat_names(game, user.language)
+        mailer.game_words(user, game_rules, template, values), seat_names(game, user.language)
     )
 
 
