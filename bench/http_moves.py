@@ -157,13 +157,19 @@ class Catcher:
         part = msg.get_body(("plain",))
         body = part.get_content() if part is not None else ""
         link = SEAT_LINK.search(body or "")
-        if link and "Your turn" in (msg["Subject"] or ""):
+        if link and is_turn_mail(body or ""):
             self.turns.put(link.group(0))
         return "250 OK"
 
     def total(self) -> int:
         with self.lock:
             return sum(self.ids.values())
+
+
+def is_turn_mail(body: str) -> bool:
+    """A game's mails share one subject; the news is the body's first line."""
+    first = next((line for line in body.splitlines() if line.strip()), "")
+    return first.startswith("Your turn")
 
 
 class RequestCounter(urllib.request.BaseHandler):

@@ -43,6 +43,7 @@ from bench.http_moves import (  # noqa: E402
     Player,
     app_name,
     free_port,
+    is_turn_mail,
     move_form,
     start,
     wait_for,
@@ -91,8 +92,9 @@ class Catcher:
         msg = message_from_bytes(envelope.content, policy=email_policy)
         who = PLAYER.search(str(msg["To"] or ""))
         part = msg.get_body(("plain",))
-        link = SEAT_LINK.search((part.get_content() if part is not None else "") or "")
-        if who and link and "Your turn" in (msg["Subject"] or ""):
+        body = (part.get_content() if part is not None else "") or ""
+        link = SEAT_LINK.search(body)
+        if who and link and is_turn_mail(body):
             self.clock.arrived(int(who.group(2)), self.clock.mail)
             self.turns.put((int(who.group(2)), link.group(0)))
         return "250 OK"
