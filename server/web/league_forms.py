@@ -10,6 +10,17 @@ from wtforms.validators import InputRequired, Optional
 
 from server.web.forms import Form
 
+# A phone shows a select's chosen words on one line: the choices are short,
+# and what each means is said beside them (FORMAT_HELP, ROUND_START_HELP).
+FORMAT_HELP = (
+    _l("Round-robin: meet as many players as the rounds allow"),
+    _l("Swiss: players of like standing meet"),
+)
+ROUND_START_HELP = (
+    _l("All tables at once, when the round before is over"),
+    _l("Each table as soon as its players are free"),
+)
+
 
 class LeagueForm(Form):
     name = StringField(_l("Name of the league"))
@@ -27,10 +38,8 @@ class LeagueForm(Form):
         _l("Format"),
         default="round_robin",
         choices=[
-            SelectChoice(
-                "round_robin", _l("Round-robin: meet as many players as the rounds allow")
-            ),
-            SelectChoice("swiss", _l("Swiss: players of like standing meet")),
+            SelectChoice("round_robin", _l("Round-robin")),
+            SelectChoice("swiss", _l("Swiss")),
         ],
     )
     rounds = IntegerField(_l("Rounds"), default=3, validators=[Optional()])
@@ -47,8 +56,8 @@ class LeagueForm(Form):
         _l("How a round begins"),
         default="all_at_once",
         choices=[
-            SelectChoice("all_at_once", _l("All tables at once, when the round before is over")),
-            SelectChoice("each_table", _l("Each table as soon as its players are free")),
+            SelectChoice("all_at_once", _l("All tables at once")),
+            SelectChoice("each_table", _l("Each table on its own")),
         ],
     )
     same_deal = SelectField(

@@ -28,7 +28,7 @@ from server.models import Game, League, User
 from server.services import clubs, leagues
 from server.web.forms import EmptyForm
 from server.web.languages import say_here
-from server.web.league_forms import LeagueForm
+from server.web.league_forms import FORMAT_HELP, ROUND_START_HELP, LeagueForm
 
 bp = Blueprint("leagues", __name__)
 
@@ -81,7 +81,7 @@ def new():
         if "csrf_token" in form.errors:
             abort(400, N_("The form was not understood; reload the page and try again."))
     if not form.is_submitted():
-        return render_template("leagues/new.html", form=form, kinds=GAMES)
+        return new_page(form)
     starts_at = utc_from_local(form.starts_at.data)
     try:
         if starts_at is None:
@@ -108,10 +108,20 @@ def new():
             options=chosen_options(form.kind.data or ""),
         )
     except leagues.LeagueError as exc:
-        problem = say_here(exc.args[0])
-        return render_template("leagues/new.html", form=form, kinds=GAMES, problem=problem), 400
+        return new_page(form, problem=say_here(exc.args[0])), 400
     flash(_("Your league is made: share its page so players join."))
     return to_league(league)
+
+
+def new_page(form: LeagueForm, problem: str = "") -> str:
+    return render_template(
+        "leagues/new.html",
+        form=form,
+        kinds=GAMES,
+        problem=problem,
+        format_help=FORMAT_HELP,
+        round_start_help=ROUND_START_HELP,
+    )
 
 
 def chosen_options(kind: str) -> dict:

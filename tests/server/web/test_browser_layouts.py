@@ -82,6 +82,7 @@ def test_phone_layouts_keep_words_whole_and_apart(
             ("/settings", "settings", BOXES_OFF_THEIR_LINE, None),
             ("/games/new", "new-game", BOXES_OFF_THEIR_LINE, None),
             ("/games/new", "new-game-selects", CUT_SELECTS, None),
+            ("/leagues/new", "league-selects", CUT_SELECTS, None),
             (f"/moderation/games/{table.game_id}", "undo", CUT_CELLS, "#undo-moves"),
             ("/moderation?all=1", "dashboard", TOUCHING, None),
         ):
