@@ -65,8 +65,10 @@ def seat_reply(
             game,
             N_("Replies for this seat are taken only from its player's own confirmed address."),
         )
-    if may in (acting.Answer.WITHDRAWN, acting.Answer.HANDED_TO_BOT):
-        # Resigned or removed: its old addresses are dead.
+    if may in (acting.Answer.WITHDRAWN, acting.Answer.HANDED_TO_BOT) or seat.absent or seat.bot:
+        # Resigned, removed, away or handed to a bot: its old addresses are
+        # dead.  An absent player comes back on the game page ("I'm back",
+        # or a move there), where the page shows what was played meanwhile.
         return refuse_account(
             user,
             mailer,

@@ -178,7 +178,7 @@ def test_a_turn_notice_is_written_with_the_move_in_the_players_language(notify_a
     (result,) = notices(app, kind="result")
     assert result.channel_id == table_id and result.recipient_id is None  # not subscribed
     shared = [r.json() for r in receiver.paths("/table")][-1]
-    assert shared["title"] == f"T {nxt + 1}'s turn in Game t"  # the host's language
+    assert shared["title"] == f"T {nxt + 1}’s turn in Game t"  # the host's language
     assert "/s/" not in shared["message"]
     assert f"/games/{game.id}" in shared["message"] and "UTC" in shared["message"]
 

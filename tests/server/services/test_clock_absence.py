@@ -68,7 +68,7 @@ def test_three_timeouts_in_a_row_make_a_seat_absent_and_tell_the_host(app, smtp,
         email = User.get_by_id(absent_seat.user_id).email
     client = sign_in(app, email)
     page = client.get(f"/games/{game.id}")
-    assert "I'm back" in page.text
+    assert "I’m back" in page.text
     post_form(client, form_for(page.text, "/back"))
     with app.app_context(), db.connection_context():
         back = Seat.get_by_id(absent_seat.id)

@@ -206,7 +206,7 @@ def test_the_lobby_and_the_game_page_show_the_policy(app):
             )
         assert Game.select().count() == 0
     done = post_form(client, form, name="Night owls", seats="3", clock_policy="no_nights/22-6")
-    assert "stops at night from 22:00 to 06:00, in each player&#39;s own time zone" in done.text
+    assert "stops at night from 22:00 to 06:00, in each player’s own time zone" in done.text
     with app.app_context(), db.connection_context():
         game = Game.get()
         assert (game.clock_policy, game.night_from, game.night_until) == ("no_nights", 22, 6)
@@ -215,7 +215,7 @@ def test_the_lobby_and_the_game_page_show_the_policy(app):
     with app.app_context(), db.connection_context():
         email = User.get_by_id(Game.get_by_id(game_id).host_id).email
     page = sign_in(app, email).get(f"/games/{game_id}").text
-    assert "The clock stops on Saturdays and Sundays, in each player&#39;s own time zone" in page
+    assert "The clock stops on Saturdays and Sundays, in each player’s own time zone" in page
     assert "of clock time left" in page
 
 

@@ -48,6 +48,6 @@ def test_settings_mail_schedule_and_a_night_clock(live, browser, smtp, send_mail
     page.fill("#name", "Owls")
     page.select_option("#clock_policy", "no_nights/22-6")
     page.get_by_role("button", name="Create the game").click()
-    shows(page, "The clock stops at night from 22:00 to 06:00, in each player's own time zone")
+    shows(page, "The clock stops at night from 22:00 to 06:00, in each player’s own time zone")
     with app.app_context(), db.connection_context():
         assert Game.get(Game.name == "Owls").clock_policy == "no_nights"
