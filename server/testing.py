@@ -160,6 +160,8 @@ class GameDriver:
     def mails(self, seat: int) -> list[EmailMessage]:
         """Every mail the seat's player was sent so far, oldest first."""
         with self._db():
+            # Deliver in rounds until a round sends nothing: a mail sent
+            # may queue another (a notice after a turn mail).
             while outbox.deliver(self.app.config)["sent"]:
                 pass
         return [mail for rcpt, mail in self.inbox.mails if rcpt == self.emails[seat]]
