@@ -10,10 +10,20 @@ of their own, all moving at once as their turn mails come.
 For every POST that ends a player's turn it measures how long until the
 other player's turn mail reaches the SMTP server and their turn notice
 reaches the HTTP server (both from the POST's start), and prints
-p50/p95/p99 of both beside the POST's own answer time.  It stops after
-``--seconds`` of play (or when every game is over).
+p50/p95/p99 of both beside the POST's own answer time and the moves per
+second the players made.  It measures ``--seconds`` of play after
+``--warmup`` seconds unmeasured.  A site holds back notices to one address
+beyond NOTIFY_DESTINATION_MAX in ten minutes; here all go through.
+
+``--think`` is how long a player looks at the page before pressing a
+button: random, between none and twice the figure given.  With 0 every
+player presses the moment the page is there: the players then make as many
+moves as the machine can take, and every time measured is mostly waiting
+for a CPU (a queue, not the turn mail's path).  With people's pace the
+same players make a fraction of those moves, and the times show the path.
 
     .venv/bin/python bench/turn_mail_latency.py
+    .venv/bin/python bench/turn_mail_latency.py --think 0
     .venv/bin/python bench/turn_mail_latency.py --games 10 --seconds 60
 """
 
@@ -61,9 +71,13 @@ PLAYER = re.compile(r"([ab])(\d+)@bench\.example")
 
 
 class Clock:
-    """When each game's last POST started, and the delays measured from it."""
+    """When each game's last POST started, and the delays measured from it.
+    POSTs before ``counts_from`` (time.perf_counter()) are not measured: the
+    first moves of a run meet workers that still compile their templates
+    and all twenty first turn mails at once."""
 
     def __init__(self):
+        self.counts_from = float("inf")  # set when play starts
         self.lock = threading.Lock()
         self.posted: dict[int, float] = {}
         self.mail: list[float] = []
@@ -78,7 +92,7 @@ class Clock:
         now = time.perf_counter()
         with self.lock:
             started = self.posted.get(game)
-            if started is not None:
+            if started is not None and started >= self.counts_from:
                 into.append(now - started)
 
 
@@ -120,18 +134,20 @@ def notice_server(clock: Clock) -> http.server.ThreadingHTTPServer:
     return server
 
 
-def take_turn(base: str, game: int, link: str, clock: Clock, rnd) -> None:
+def take_turn(base: str, game: int, link: str, clock: Clock, rnd, think: float) -> None:
     player = Player()
     _, _, html = player.get(link)
     while (form := move_form(html)) is not None:
         action_url, csrf, seq, actions = form
+        time.sleep(rnd.uniform(0, 2 * think))
         started = time.perf_counter()
         clock.post_started(game, started)
         _, _, html = player.post(
             base + action_url, {"csrf_token": csrf, "seq": seq, "action": rnd.choice(actions)}
         )
         with clock.lock:
-            clock.answers.append(time.perf_counter() - started)
+            if started >= clock.counts_from:
+                clock.answers.append(time.perf_counter() - started)
 
 
 def make_games(count: int, settings: dict, notice_port: int | None) -> None:
@@ -153,7 +169,14 @@ def make_games(count: int, settings: dict, notice_port: int | None) -> None:
         lobby.start(game.id, a, mailer)
 
 
-def play(base: str, turns: queue.Queue, clock: Clock, clients: int, seconds: float) -> None:
+def play(
+    base: str,
+    turns: queue.Queue,
+    clock: Clock,
+    clients: int,
+    timing: tuple[float, float, float],
+) -> None:
+    warmup, seconds, think = timing
     stop = threading.Event()
 
     def worker(n: int):
@@ -163,11 +186,13 @@ def play(base: str, turns: queue.Queue, clock: Clock, clients: int, seconds: flo
                 game, link = turns.get(timeout=0.5)
             except queue.Empty:
                 continue
-            take_turn(base, game, link, clock, rnd)
+            take_turn(base, game, link, clock, rnd, think)
 
     threads = [threading.Thread(target=worker, args=(n,)) for n in range(clients)]
     for thread in threads:
         thread.start()
+    time.sleep(warmup)
+    clock.counts_from = time.perf_counter()
     time.sleep(seconds)
     stop.set()
     for thread in threads:
@@ -205,6 +230,7 @@ def run(args, schema: str, logdir: Path) -> Clock:
         PBEM_ACCESS_LOG="/dev/null",
         MAIL_CATCHER_DIR="",
         NOTIFY_ALLOW_PRIVATE_HOSTS="true",
+        NOTIFY_DESTINATION_MAX="1000000",
     )
     settings = settings_module.load(env)
     database = make_database(with_query(url, application_name=app_name("bench")), settings)
@@ -225,7 +251,7 @@ def run(args, schema: str, logdir: Path) -> Clock:
         wait_for(f"{base}/login")
         with database.connection_context():
             make_games(args.games, settings, None if args.no_notices else notices.server_address[1])
-        play(base, turns, clock, args.games * 2, args.seconds)
+        play(base, turns, clock, args.games * 2, (args.warmup, args.seconds, args.think))
     finally:
         for proc in procs:
             proc.terminate()
@@ -243,8 +269,12 @@ def run(args, schema: str, logdir: Path) -> Clock:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=10, help="two-player games (2 players each)")
-    ap.add_argument("--seconds", type=float, default=60, help="how long they play")
+    ap.add_argument("--seconds", type=float, default=60, help="how long they play, measured")
+    ap.add_argument("--warmup", type=float, default=10, help="seconds of play before measuring")
     ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument(
+        "--think", type=float, default=1.0, help="mean seconds a player looks before pressing"
+    )
     ap.add_argument("--sender-interval", type=float, default=2.0, help="SENDER_INTERVAL")
     ap.add_argument("--no-notices", action="store_true", help="players without a turn channel")
     ap.add_argument("--database", default=os.environ.get("PBEM_BENCH_PG", PG))
@@ -259,8 +289,13 @@ def main() -> None:
     finally:
         admin.execute_sql(f"DROP SCHEMA {schema} CASCADE")
     print(
-        f"{args.games * 2} players moving at once for {args.seconds:.0f} s, "
+        f"{args.games * 2} players moving at once for {args.seconds:.0f} s "
+        f"after {args.warmup:.0f} s unmeasured, "
         f"SENDER_INTERVAL {args.sender_interval} s, {args.workers} web workers, PostgreSQL"
+    )
+    print(
+        f"each looks 0-{2 * args.think:g} s before pressing: "
+        f"{len(clock.answers) / args.seconds:.1f} moves a second"
     )
     print(line("move POST answered", clock.answers))
     print(line("POST to turn mail", clock.mail))

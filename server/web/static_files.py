@@ -13,7 +13,6 @@ so an edited stylesheet gets its new address without a restart.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 from flask import request
@@ -23,6 +22,9 @@ IMMUTABLE = f"public, max-age={YEAR}, immutable"
 HASH_LENGTH = 12  # hex digits: far more than the few files there are need
 
 _hashes: dict[str, tuple[tuple[int, int], str]] = {}
+# A file found under static/, by (folder, name): every page links the same
+# few, and resolving them each time was a tenth of a page's URL work.
+_found: dict[tuple[str, str], Path] = {}
 
 
 def content_hash(path: Path) -> str | None:
@@ -41,11 +43,18 @@ def content_hash(path: Path) -> str | None:
 
 
 def static_path(app, filename: str) -> Path | None:
-    folder = Path(app.static_folder or "").resolve()
+    key = (app.static_folder or "", filename)
+    known = _found.get(key)
+    if known is not None:  # gone since? content_hash finds no file, no harm
+        return known
+    folder = Path(key[0]).resolve()
     path = (folder / filename).resolve()
     if folder not in path.parents:  # never hash a file outside static/
         return None
-    return path if os.path.isfile(path) else None
+    if not path.is_file():
+        return None
+    _found[key] = path
+    return path
 
 
 def init_app(app) -> None:
