@@ -3,10 +3,13 @@
 The decisions are those of a seeded game of four steady bots, every one
 with more than one legal move, sampled evenly through the game (early,
 middle and late positions alike); the thinking bot decides each of them
-anew.  CPU time of this process, so other work on a shared machine does
-not count (much).
+anew.  With ``--at-table`` they are the thinking bot's own decisions in a
+seeded game it plays in seat 0 against three steady bots: the positions it
+meets at a table, where its own earlier moves shaped the game.  CPU time
+of this process, so other work on a shared machine does not count (much).
 
     .venv/bin/python bench/bot_decision.py
+    .venv/bin/python bench/bot_decision.py --at-table
     .venv/bin/python bench/bot_decision.py --decisions 80 --playouts 40 --candidates 4 --depth 20
 """
 
@@ -26,15 +29,18 @@ from engine.bots import get_bot  # noqa: E402
 from engine.bots.search import SearchBot  # noqa: E402
 
 
-def positions(game, players: int, seed: int, count: int) -> list[tuple[object, int]]:
-    """``count`` decisions with a choice, evenly spread over one game."""
+def positions(game, players: int, seed: int, count: int, thinker=None) -> list[tuple[object, int]]:
+    """``count`` decisions with a choice, evenly spread over one game; with
+    ``thinker``, that bot plays seat 0 and only its decisions are kept."""
     steady, r = get_bot("heuristic"), random.Random(seed)
     state, found = game.new_game(players, {}, seed=seed), []
     while not game.is_over(state):
         seat = game.to_move(state)
-        if len(game.legal_actions(state, seat)) > 1:
+        mine = thinker is None or seat == 0
+        if mine and len(game.legal_actions(state, seat)) > 1:
             found.append((state, seat))
-        state, _ = game.apply(state, seat, steady.choose(game, state, seat, r.getrandbits(48)))
+        bot = thinker if thinker is not None and seat == 0 else steady
+        state, _ = game.apply(state, seat, bot.choose(game, state, seat, r.getrandbits(48)))
     step = max(1, len(found) // count)
     return found[::step][:count]
 
@@ -47,6 +53,9 @@ def main() -> None:
     parser.add_argument("--playouts", type=int)
     parser.add_argument("--candidates", type=int)
     parser.add_argument("--depth", type=int)
+    parser.add_argument(
+        "--at-table", action="store_true", help="the thinking bot's own decisions in its game"
+    )
     args = parser.parse_args()
     table = SearchBot()
     bot = SearchBot(
@@ -57,7 +66,8 @@ def main() -> None:
     for name, game in sorted(GAMES.items()):
         players = min(max(args.players, game.min_players), game.max_players)
         spent = []
-        for state, seat in positions(game, players, args.seed, args.decisions):
+        thinker = bot if args.at_table else None
+        for state, seat in positions(game, players, args.seed, args.decisions, thinker):
             started = time.process_time()
             bot.choose(game, state, seat, 1)
             spent.append((time.process_time() - started) * 1000)
