@@ -63,10 +63,10 @@ def main() -> None:
         args.candidates or table.candidates,
         args.depth or table.depth,
     )
+    thinker = bot if args.at_table else None
     for name, game in sorted(GAMES.items()):
         players = min(max(args.players, game.min_players), game.max_players)
         spent = []
-        thinker = bot if args.at_table else None
         for state, seat in positions(game, players, args.seed, args.decisions, thinker):
             started = time.process_time()
             bot.choose(game, state, seat, 1)

@@ -22,9 +22,12 @@ IMMUTABLE = f"public, max-age={YEAR}, immutable"
 HASH_LENGTH = 12  # hex digits: far more than the few files there are need
 
 _hashes: dict[str, tuple[tuple[int, int], str]] = {}
-# A file found under static/, by (folder, name): every page links the same
-# few, and resolving them each time was a tenth of a page's URL work.
-_found: dict[tuple[str, str], Path] = {}
+# The files the app's own links name, found under static/, by (folder,
+# name): every page links the same few, and resolving them on each page was
+# 1.4 % of a web worker's CPU (bench/turn_mail_latency.py, py-spy).  Only
+# those names: an address a visitor asks for may be spelt endlessly many
+# ways ("./pbem.css", "css//x"), and would grow the dict without end.
+_linked: dict[tuple[str, str], Path] = {}
 
 
 def content_hash(path: Path) -> str | None:
@@ -43,17 +46,21 @@ def content_hash(path: Path) -> str | None:
 
 
 def static_path(app, filename: str) -> Path | None:
-    key = (app.static_folder or "", filename)
-    known = _found.get(key)
-    if known is not None:  # gone since? content_hash finds no file, no harm
-        return known
-    folder = Path(key[0]).resolve()
+    folder = Path(app.static_folder or "").resolve()
     path = (folder / filename).resolve()
     if folder not in path.parents:  # never hash a file outside static/
         return None
-    if not path.is_file():
-        return None
-    _found[key] = path
+    return path if path.is_file() else None
+
+
+def linked_path(app, filename: str) -> Path | None:
+    """static_path of a name the app's templates link, remembered."""
+    key = (app.static_folder or "", filename)
+    path = _linked.get(key)
+    if path is None:  # a file gone since is no harm: content_hash finds none
+        path = static_path(app, filename)
+        if path is not None:
+            _linked[key] = path
     return path
 
 
@@ -62,7 +69,7 @@ def init_app(app) -> None:
     def hashed_address(endpoint, values):
         if endpoint != "static" or "v" in values or "filename" not in values:
             return
-        path = static_path(app, values["filename"])
+        path = linked_path(app, values["filename"])
         digest = content_hash(path) if path else None
         if digest:
             values["v"] = digest

@@ -74,3 +74,18 @@ def test_an_unknown_static_file_is_a_plain_404(tmp_path, sqlite_url):
     assert response.status_code == 404
     response, _ = read(client, "/static/../pbem.css")
     assert response.status_code == 404
+
+
+def test_addresses_a_visitor_spells_are_not_remembered(tmp_path, sqlite_url):
+    """Only the app's own links are remembered: a visitor's many spellings
+    of one file must not grow the server's memory."""
+    from server.web import static_files
+
+    app = bare_app(tmp_path, sqlite_url)
+    client = app.test_client()
+    client.get("/login")  # the page's own links
+    before = dict(static_files._linked)
+    for n in range(1, 30):
+        response, _ = read(client, "/static/" + "./" * n + "pbem.css")
+        assert response.status_code in (200, 404)
+    assert static_files._linked == before
