@@ -169,6 +169,8 @@ class Simulation:
 
     def play(self, action: dict) -> None:
         self._step(self.state, action, NO_EVENTS)
+        if NO_EVENTS:  # compiled rules (mypyc) append with a C call, past _Discard.append
+            NO_EVENTS.clear()
 
     def snapshot(self) -> Any:
         """The position now, as a state of its own (the simulation goes on)."""

@@ -1,4 +1,4 @@
-"""An optional compiled build of the Puerto Rico engine (mypyc).
+"""An optional compiled build of the game engines and the bots (mypyc).
 
 The engine stays Python source and the source is what runs by default and
 what the tests run.  This compiles the same source with mypyc (it ships
@@ -46,19 +46,20 @@ def _build_check():
 
 build_check = _build_check()
 
-# The modules a move runs through.  Left out: the package __init__ (an
-# extension as a package's __init__ breaks the import of its source
-# submodules), game.py and engine/interface.py and turns.py (interpreted
-# classes cannot inherit from compiled ones: the game classes derive from
-# them), words.py (Words derives from str) and the text modules (not on
-# a move's path).
+# The modules a move and a bot's decision run through.  The bots are
+# compiled with the engines: compiled code calling interpreted code pays at
+# every call, so bots compiled alone made New Found Land's slower.  Left
+# out: the packages' __init__ (an extension as a package's __init__ breaks
+# the import of its source submodules), game.py and engine/interface.py and
+# turns.py (interpreted classes cannot inherit from compiled ones: the game
+# classes derive from them), words.py (Words derives from str) and the text
+# modules (not on a move's path).
+PACKAGES = ("puerto_rico", "new_found_land", "bots")
 NOT_COMPILED = {
-    "engine/puerto_rico/__init__.py",
-    "engine/puerto_rico/game.py",
-    "engine/puerto_rico/labels.py",
-    "engine/puerto_rico/layout.py",
-    "engine/puerto_rico/view.py",
-}
+    f"engine/{package}/{module}.py"
+    for package in ("puerto_rico", "new_found_land")
+    for module in ("__init__", "game", "labels", "layout", "view")
+} | {"engine/new_found_land/phases/__init__.py", "engine/bots/__init__.py"}
 EXTRA = ("engine/rng.py",)
 # One shared library for all of them (calls between its modules are direct
 # C calls), named inside the engine package so it imports from the tree.
@@ -76,7 +77,11 @@ setup(name="fast_engine", ext_modules=mypycify(modules, opt_level="3", group_nam
 
 
 def modules(tree: Path) -> list[str]:
-    found = sorted(str(p.relative_to(tree)) for p in (tree / "engine/puerto_rico").rglob("*.py"))
+    found = sorted(
+        str(p.relative_to(tree))
+        for package in PACKAGES
+        for p in (tree / "engine" / package).rglob("*.py")
+    )
     return [m for m in found if m not in NOT_COMPILED] + list(EXTRA)
 
 

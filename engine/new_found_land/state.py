@@ -182,7 +182,7 @@ class State:
             raise ValueError(
                 f"New Found Land state version {d.get('version')!r}, expected {VERSION}"
             )
-        s = cls.__new__(cls)
+        s = State.__new__(State)  # not cls: the compiled build (mypyc) needs the class named
         data = marshal.loads(marshal.dumps({f: d[f] for f in FIELDS}))
         for f in FIELDS:
             setattr(s, f, data[f])
