@@ -10,6 +10,7 @@ of this process, so other work on a shared machine does not count (much).
 
     .venv/bin/python bench/bot_decision.py
     .venv/bin/python bench/bot_decision.py --at-table
+    .venv/bin/python bench/bot_decision.py --game new_found_land --decisions 10
     .venv/bin/python bench/bot_decision.py --decisions 80 --playouts 40 --candidates 4 --depth 20
 """
 
@@ -50,6 +51,7 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--game", choices=sorted(GAMES), help="this game only (default: all)")
     parser.add_argument("--playouts", type=int)
     parser.add_argument("--candidates", type=int)
     parser.add_argument("--depth", type=int)
@@ -65,6 +67,8 @@ def main() -> None:
     )
     thinker = bot if args.at_table else None
     for name, game in sorted(GAMES.items()):
+        if args.game not in (None, name):
+            continue
         players = min(max(args.players, game.min_players), game.max_players)
         spent = []
         for state, seat in positions(game, players, args.seed, args.decisions, thinker):
