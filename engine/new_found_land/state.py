@@ -208,12 +208,8 @@ PLAYER_LISTS = ("ships", "exts", "hand", "goals", "captains", "final")
 def _copy_player(p: dict[str, Any]) -> dict[str, Any]:
     q = p.copy()
     q["goods"] = p["goods"].copy()
-    q["ships"] = p["ships"][:]
-    q["exts"] = p["exts"][:]
-    q["hand"] = p["hand"][:]
-    q["goals"] = p["goals"][:]
-    q["captains"] = p["captains"][:]
-    q["final"] = p["final"][:]
+    for key in PLAYER_LISTS:
+        q[key] = p[key][:]
     return q
 
 
